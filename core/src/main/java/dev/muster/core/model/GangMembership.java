@@ -1,0 +1,40 @@
+package dev.muster.core.model;
+
+import java.util.Map;
+
+/**
+ * Volcano-compatible gang membership read from pod annotations: {@code scheduling.k8s.io/group-name}
+ * (also {@code scheduling.volcano.sh/group-name}) names the PodGroup in the pod's namespace, and
+ * {@code volcano.sh/task-spec} names the task.
+ */
+public final class GangMembership {
+    public static final String GROUP_NAME = "scheduling.k8s.io/group-name";
+    public static final String VOLCANO_GROUP_NAME = "scheduling.volcano.sh/group-name";
+    public static final String TASK_SPEC = "volcano.sh/task-spec";
+    /** PodGroup annotation overriding the reservation deadline, e.g. {@code 90s} or {@code 2m}. */
+    public static final String DEADLINE_ANNOTATION = "muster.dev/gang-deadline";
+
+    private GangMembership() {}
+
+    /** The annotation keys the decoders must keep; everything else may be skipped. */
+    public static boolean isRelevant(String annotationKey) {
+        return GROUP_NAME.equals(annotationKey) || VOLCANO_GROUP_NAME.equals(annotationKey) || TASK_SPEC.equals(annotationKey);
+    }
+
+    /** The gang of a pod in {@code namespace} with these annotations, or null for a single pod. */
+    public static GangKey gangOf(String namespace, Map<String, String> annotations) {
+        if (annotations == null) {
+            return null;
+        }
+        String group = annotations.get(GROUP_NAME);
+        if (group == null || group.isEmpty()) {
+            group = annotations.get(VOLCANO_GROUP_NAME);
+        }
+        return group == null || group.isEmpty() ? null : new GangKey(namespace, group);
+    }
+
+    public static String taskOf(Map<String, String> annotations) {
+        String task = annotations == null ? null : annotations.get(TASK_SPEC);
+        return task == null ? "" : task;
+    }
+}

@@ -1,0 +1,48 @@
+package dev.muster.core.model;
+
+import dev.muster.core.resources.Resources;
+import java.util.Objects;
+
+/**
+ * What the core knows of a pod: identity, effective request, gang membership and where it runs.
+ *
+ * @param id              uid, namespace, name
+ * @param resourceVersion the API resourceVersion it was read at ("" when unknown)
+ * @param request         effective request (see {@link dev.muster.core.resources.PodRequests})
+ * @param gang            the PodGroup it belongs to, or null for a single pod
+ * @param task            the Volcano task name ({@code volcano.sh/task-spec}), or "" when none
+ * @param priority        spec.priority
+ * @param nodeName        spec.nodeName, or null while unbound
+ * @param phase           the pod's phase
+ */
+public record Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
+                  String nodeName, PodPhase phase) {
+    public Pod {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(request, "request");
+        resourceVersion = resourceVersion == null ? "" : resourceVersion;
+        task = task == null ? "" : task;
+        phase = phase == null ? PodPhase.PENDING : phase;
+    }
+
+    public String uid() {
+        return id.uid();
+    }
+
+    public boolean isBound() {
+        return nodeName != null && !nodeName.isEmpty();
+    }
+
+    /** Holds resources on its node: bound and not finished. */
+    public boolean holdsResources() {
+        return isBound() && !phase.isTerminal();
+    }
+
+    public Pod withNode(String node) {
+        return new Pod(id, resourceVersion, request, gang, task, priority, node, phase);
+    }
+
+    public Pod withPhase(PodPhase p) {
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, p);
+    }
+}

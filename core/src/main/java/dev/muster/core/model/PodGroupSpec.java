@@ -1,0 +1,36 @@
+package dev.muster.core.model;
+
+import dev.muster.core.resources.Resources;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A Volcano PodGroup's spec, as the planner uses it.
+ *
+ * @param minMember         pods that must start together
+ * @param minTaskMember     per task name, how many of that task must be among them
+ * @param minResources      informational minimum (Volcano enqueue); may be ZERO
+ * @param queue             queue name ("default" when absent)
+ * @param priorityClassName may be ""
+ * @param deadline          per-gang reservation deadline override, or null for the configured default
+ */
+public record PodGroupSpec(GangKey key, int minMember, Map<String, Integer> minTaskMember, Resources minResources,
+                           String queue, String priorityClassName, Duration deadline) {
+    public static final String DEFAULT_QUEUE = "default";
+
+    public PodGroupSpec {
+        Objects.requireNonNull(key, "key");
+        if (minMember < 0) {
+            throw new IllegalArgumentException("podgroup " + key + ": minMember must not be negative, got " + minMember);
+        }
+        minTaskMember = minTaskMember == null ? Map.of() : Map.copyOf(minTaskMember);
+        minResources = minResources == null ? Resources.ZERO : minResources;
+        queue = queue == null || queue.isEmpty() ? DEFAULT_QUEUE : queue;
+        priorityClassName = priorityClassName == null ? "" : priorityClassName;
+    }
+
+    public static PodGroupSpec of(GangKey key, int minMember, String queue) {
+        return new PodGroupSpec(key, minMember, Map.of(), Resources.ZERO, queue, "", null);
+    }
+}

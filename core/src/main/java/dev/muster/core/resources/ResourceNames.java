@@ -1,0 +1,74 @@
+package dev.muster.core.resources;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Interns resource names ({@code cpu}, {@code memory}, {@code nvidia.com/gpu}, ...) to small dense
+ * indexes so that {@link Resources} can be a plain {@code long[]}.
+ *
+ * <p>This class is thread-safe. The four standard resources have fixed indexes; extended resources are
+ * appended on first sight and never removed (the set of resource names in a cluster is small).
+ * Writers synchronize on the class lock; readers see the {@code volatile} array that is replaced whole.
+ */
+public final class ResourceNames {
+    public static final String CPU = "cpu";
+    public static final String MEMORY = "memory";
+    public static final String EPHEMERAL_STORAGE = "ephemeral-storage";
+    public static final String PODS = "pods";
+
+    public static final int CPU_INDEX = 0;
+    public static final int MEMORY_INDEX = 1;
+    public static final int EPHEMERAL_STORAGE_INDEX = 2;
+    public static final int PODS_INDEX = 3;
+
+    private static final Map<String, Integer> INDEX = new ConcurrentHashMap<>();
+    private static volatile String[] names = {CPU, MEMORY, EPHEMERAL_STORAGE, PODS};
+
+    static {
+        for (int i = 0; i < names.length; i++) {
+            INDEX.put(names[i], i);
+        }
+    }
+
+    private ResourceNames() {}
+
+    /** The index of {@code name}, assigning a new one if the name was never seen. */
+    public static int indexOf(String name) {
+        Integer known = INDEX.get(name);
+        if (known != null) {
+            return known;
+        }
+        return register(name);
+    }
+
+    /** The index of {@code name}, or -1 if no quantity of that resource was ever seen. */
+    public static int lookup(String name) {
+        Integer known = INDEX.get(name);
+        return known == null ? -1 : known;
+    }
+
+    private static synchronized int register(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("resource name must not be empty");
+        }
+        Integer known = INDEX.get(name);
+        if (known != null) {
+            return known;
+        }
+        String[] grown = Arrays.copyOf(names, names.length + 1);
+        grown[names.length] = name;
+        names = grown;
+        INDEX.put(name, names.length - 1);
+        return names.length - 1;
+    }
+
+    public static String nameOf(int index) {
+        return names[index];
+    }
+
+    public static int count() {
+        return names.length;
+    }
+}

@@ -1,0 +1,24 @@
+package dev.muster.core.stream;
+
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.PodId;
+import dev.muster.core.resources.Resources;
+
+/**
+ * What the extender tells the controller: every allocation and release of capacity to a pod, and every
+ * change of a gang's state. Events are facts in the order they happened; the controller folds them.
+ */
+public sealed interface AllocationEvent {
+
+    /**
+     * A pod now holds {@code resources} on {@code node} (bound by us, or observed bound by anyone).
+     * {@code gang} is null and {@code queue} is "" for a pod outside any PodGroup.
+     */
+    record PodAllocated(PodId pod, GangKey gang, String queue, String node, Resources resources) implements AllocationEvent {}
+
+    /** A pod no longer holds what it was allocated (deleted, finished, or its bind failed). */
+    record PodReleased(PodId pod, GangKey gang, String queue, String node, Resources resources) implements AllocationEvent {}
+
+    /** A gang changed state; {@code reason} is readable by a person ("" when there is nothing to say). */
+    record GangChanged(GangKey gang, String queue, GangState state, String reason) implements AllocationEvent {}
+}

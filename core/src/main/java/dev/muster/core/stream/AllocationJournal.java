@@ -1,0 +1,114 @@
+package dev.muster.core.stream;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * The extender's outgoing allocation stream: a bounded window of the most recent events plus the running
+ * totals of everything ever appended, so a reader that fell out of the window can restart from a snapshot.
+ *
+ * <p>This class is thread-safe. {@code lock} guards {@code ring}, {@code last} and {@code totals}; a
+ * snapshot is therefore exactly the fold of events 1..{@code sequence}. Memory is bounded by the window
+ * size plus O(queues + gangs), whatever the event rate and however slow the readers are: readers pull
+ * ({@link #readAfter}) and are only <em>notified</em> of appends, never pushed into a buffer.
+ *
+ * <p>Listeners run on the appending thread after the lock is released; they must not block (schedule a
+ * drain, flip a flag).
+ */
+public final class AllocationJournal {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final SequencedEvent[] ring; // guarded by lock; slot = sequence % length
+    private long last; // guarded by lock; sequence of the newest event, 0 before the first
+    private final AllocationTotals totals = new AllocationTotals(); // guarded by lock
+    private final CopyOnWriteArrayList<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final LongSupplier epochMillis;
+
+    public AllocationJournal(int window, LongSupplier epochMillis) {
+        if (window < 1) {
+            throw new IllegalArgumentException("journal window must be at least 1, got " + window);
+        }
+        this.ring = new SequencedEvent[window];
+        this.epochMillis = epochMillis;
+    }
+
+    /** Appends {@code event}, returns its sequence, and wakes the listeners. */
+    public long append(AllocationEvent event) {
+        long seq;
+        lock.lock();
+        try {
+            seq = ++last;
+            ring[(int) (seq % ring.length)] = new SequencedEvent(seq, epochMillis.getAsLong(), event);
+            totals.apply(event);
+        } finally {
+            lock.unlock();
+        }
+        for (Runnable l : listeners) {
+            l.run();
+        }
+        return seq;
+    }
+
+    public long lastSequence() {
+        lock.lock();
+        try {
+            return last;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public int window() {
+        return ring.length;
+    }
+
+    /** What a reader gets: either the next events, or word that it must restart from a snapshot. */
+    public sealed interface Read {
+        /** Events after the asked sequence, oldest first; empty when the reader is up to date. */
+        record Events(List<SequencedEvent> events) implements Read {}
+
+        /** The asked sequence is older than the window (or from the future, e.g. after a restart). */
+        record SnapshotRequired(AllocationSnapshot snapshot) implements Read {}
+    }
+
+    /**
+     * Up to {@code max} events with sequence > {@code after}. When {@code after} is no longer in the
+     * window, or is ahead of the journal (the extender restarted and counts anew), the answer is a
+     * snapshot cut at the current sequence instead.
+     */
+    public Read readAfter(long after, int max) {
+        lock.lock();
+        try {
+            long oldest = Math.max(1, last - ring.length + 1);
+            if (after > last || after < oldest - 1) {
+                return new Read.SnapshotRequired(totals.snapshot(last));
+            }
+            int n = (int) Math.min(max, last - after);
+            List<SequencedEvent> out = new ArrayList<>(n);
+            for (long s = after + 1; s <= after + n; s++) {
+                out.add(ring[(int) (s % ring.length)]);
+            }
+            return new Read.Events(out);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The totals of everything appended so far. */
+    public AllocationSnapshot snapshot() {
+        lock.lock();
+        try {
+            return totals.snapshot(last);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Registers a non-blocking wake-up; returns the handle that removes it. */
+    public Runnable subscribe(Runnable onAppend) {
+        listeners.add(onAppend);
+        return () -> listeners.remove(onAppend);
+    }
+}

@@ -1,0 +1,12 @@
+package dev.muster.core.stream;
+
+/**
+ * Receives the allocation stream in order: possibly a snapshot first (and again whenever the reader had
+ * to be resynchronised), then events whose sequences follow on without gaps or repeats.
+ */
+public interface AllocationListener {
+    /** Replace everything folded so far with {@code snapshot}; events after {@code snapshot.sequence()} follow. */
+    void onSnapshot(AllocationSnapshot snapshot);
+
+    void onEvent(SequencedEvent event);
+}

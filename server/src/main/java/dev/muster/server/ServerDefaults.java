@@ -1,0 +1,22 @@
+package dev.muster.server;
+
+import java.time.Duration;
+
+/** Defaults of the extender process; flags and env override them (see ServerConfig). */
+public final class ServerDefaults {
+    public static final String SCHEDULER_NAME = "muster";
+    /** Extender verbs (and /healthz, /readyz, /metrics). kube-scheduler's urlPrefix points here. */
+    public static final int HTTP_PORT = 8888;
+    /** Plain-HTTP /healthz, /readyz, /metrics, for probes and Prometheus even when the verbs use TLS. */
+    public static final int OPS_PORT = 8080;
+    /** gRPC: Extender, Allocations, health, reflection. */
+    public static final int GRPC_PORT = 9090;
+    /** How long a gang's reservation waits for its members' binds. kube-scheduler's httpTimeout must exceed it. */
+    public static final Duration GANG_DEADLINE = Duration.ofSeconds(60);
+    public static final String SCORING = "binpack";
+    public static final String LEASE_NAME = "muster-extender";
+    public static final long MAX_BODY_BYTES = 64L * 1024 * 1024;
+    public static final int JOURNAL_WINDOW = 65_536;
+
+    private ServerDefaults() {}
+}
