@@ -1,0 +1,130 @@
+package dev.muster.common.config;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Command-line flags ({@code --name value} or {@code --name=value}) with environment fallback
+ * ({@code MUSTER_NAME_IN_UPPER_SNAKE}). A flag given on the command line wins over the environment,
+ * which wins over the default. Unknown flags and malformed values are errors that name the flag.
+ *
+ * <p>Immutable once parsed; thread-safe.
+ */
+public final class Flags {
+    private final Map<String, String> values;
+
+    private Flags(Map<String, String> values) {
+        this.values = Map.copyOf(values);
+    }
+
+    /**
+     * Parses {@code args} against the {@code known} flag names (without "--").
+     *
+     * @throws IllegalArgumentException naming the offending argument
+     */
+    public static Flags parse(List<String> args, Set<String> known, Map<String, String> env) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String name : known) {
+            String fromEnv = env.get(envName(name));
+            if (fromEnv != null) {
+                values.put(name, fromEnv);
+            }
+        }
+        Map<String, String> fromArgs = new HashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if (!arg.startsWith("--")) {
+                throw new IllegalArgumentException("unexpected argument \"" + arg + "\" (flags look like --name value)");
+            }
+            String name = arg.substring(2);
+            String value;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
+                value = args.get(++i);
+            } else {
+                value = "true"; // a bare boolean flag
+            }
+            if (!known.contains(name)) {
+                throw new IllegalArgumentException("unknown flag --" + name + " (known: --" + String.join(", --", known.stream().sorted().toList()) + ")");
+            }
+            fromArgs.put(name, value);
+        }
+        values.putAll(fromArgs);
+        return new Flags(values);
+    }
+
+    /** {@code gang-deadline} → {@code MUSTER_GANG_DEADLINE}. */
+    public static String envName(String flag) {
+        return "MUSTER_" + flag.toUpperCase().replace('-', '_');
+    }
+
+    public String string(String name, String defaultValue) {
+        return values.getOrDefault(name, defaultValue);
+    }
+
+    public int integer(String name, int defaultValue) {
+        String v = values.get(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + name + ": \"" + v + "\" is not a whole number");
+        }
+    }
+
+    public long longValue(String name, long defaultValue) {
+        String v = values.get(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + name + ": \"" + v + "\" is not a whole number");
+        }
+    }
+
+    public double decimal(String name, double defaultValue) {
+        String v = values.get(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        try {
+            return Double.parseDouble(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + name + ": \"" + v + "\" is not a number");
+        }
+    }
+
+    public boolean bool(String name, boolean defaultValue) {
+        String v = values.get(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        return switch (v.trim().toLowerCase()) {
+            case "true", "yes", "1" -> true;
+            case "false", "no", "0" -> false;
+            default -> throw new IllegalArgumentException("--" + name + ": \"" + v + "\" is not true or false");
+        };
+    }
+
+    public Duration duration(String name, Duration defaultValue) {
+        String v = values.get(name);
+        return v == null ? defaultValue : Durations.parse("--" + name, v);
+    }
+
+    /** Optional value: null when neither given nor in the environment. */
+    public String optional(String name) {
+        String v = values.get(name);
+        return v == null || v.isBlank() ? null : v;
+    }
+}
