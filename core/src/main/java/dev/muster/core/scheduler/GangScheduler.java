@@ -225,7 +225,7 @@ public final class GangScheduler implements ClusterSink {
     /** Plans and reserves; returns null on success, else the reason ("!" prefix = unresolvable). */
     private String planGang(Gang g, long now) {
         String prefix = "gang " + g.key() + ": ";
-        if (now - g.notBeforeNanos() < 0) {
+        if (g.failures() > 0 && now - g.notBeforeNanos() < 0) {
             long waitMs = (g.notBeforeNanos() - now) / 1_000_000;
             return prefix + "backing off for " + Duration.ofMillis(waitMs).toSeconds() + "s after: " + g.reason();
         }
