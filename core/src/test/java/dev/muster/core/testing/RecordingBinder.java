@@ -74,6 +74,11 @@ public final class RecordingBinder implements Binder {
         return new LinkedHashMap<>(bound);
     }
 
+    /** The node the pod was bound to, or null. */
+    public synchronized String boundNode(String uid) {
+        return bound.get(uid);
+    }
+
     public synchronized int calls() {
         return calls;
     }
