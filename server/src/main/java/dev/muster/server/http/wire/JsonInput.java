@@ -25,6 +25,8 @@ import java.util.Objects;
 final class JsonInput implements AutoCloseable {
     /** Deepest nesting accepted; deeper bodies are rejected before any recursion could matter. */
     static final int MAX_DEPTH = 256;
+    /** Paths in messages are cut here (a deeply nested body would otherwise make a huge message). */
+    private static final int MAX_PATH_LENGTH = 200;
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
@@ -237,7 +239,14 @@ final class JsonInput implements AutoCloseable {
 
     /** After the root object: anything but the end of input is an error. */
     void expectEnd() throws IOException {
-        JsonToken t = parser.nextToken();
+        JsonToken t;
+        try {
+            t = parser.nextToken();
+        } catch (JsonProcessingException e) {
+            long at = e.getLocation() == null ? -1 : e.getLocation().getByteOffset();
+            throw new WireFormatException("trailing data after the JSON object" + (at >= 0 ? " at byte " + at : "")
+                    + ": " + firstLine(e.getOriginalMessage()), e);
+        }
         if (t != null) {
             throw new WireFormatException("trailing data after the JSON object: " + describe(t) + " at byte "
                     + parser.currentTokenLocation().getByteOffset());
@@ -278,14 +287,15 @@ final class JsonInput implements AutoCloseable {
                     parts.add("[" + c.getCurrentIndex() + "]");
                 }
             } else if (c.getCurrentName() != null) {
-                parts.add("." + c.getCurrentName());
+                parts.add("." + abbreviate(c.getCurrentName()));
             }
         }
         StringBuilder sb = new StringBuilder();
         for (int i = parts.size() - 1; i >= 0; i--) {
             sb.append(parts.get(i));
         }
-        return sb.length() > 0 && sb.charAt(0) == '.' ? sb.substring(1) : sb.toString();
+        String path = sb.length() > 0 && sb.charAt(0) == '.' ? sb.substring(1) : sb.toString();
+        return path.length() <= MAX_PATH_LENGTH ? path : path.substring(0, MAX_PATH_LENGTH - 3) + "...";
     }
 
     static String describe(JsonToken t) {
@@ -318,7 +328,9 @@ final class JsonInput implements AutoCloseable {
             return "malformed";
         }
         int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+        String line = nl < 0 ? s : s.substring(0, nl);
+        // jackson names the (redacted) source in nested locations; the caller knows the source
+        return line.replaceAll("\\[Source: [^;\\]]*; ", "[");
     }
 
     @Override
