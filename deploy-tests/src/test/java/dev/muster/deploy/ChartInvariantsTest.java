@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -201,7 +202,7 @@ class ChartInvariantsTest {
                 }
             });
             assertThat(Tree.maps(container, "env").stream().filter(e -> Tree.at(e, "valueFrom", "fieldRef") != null)
-                    .collect(java.util.stream.Collectors.toMap(e -> Tree.string(e, "name"),
+                    .collect(Collectors.toMap(e -> Tree.string(e, "name"),
                             e -> Tree.string(e, "valueFrom", "fieldRef", "fieldPath"))))
                     .as("%s downward API env", component)
                     .containsEntry("POD_NAME", "metadata.name")

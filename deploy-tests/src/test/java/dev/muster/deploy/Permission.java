@@ -36,6 +36,7 @@ record Permission(String apiGroup, String resource, String verb, String resource
                     }
                 }
             }
+            // Non-resource URLs are never allowed: record them as a permission no table contains.
             if (!Tree.list(rule, "nonResourceURLs").isEmpty()) {
                 out.add(of("nonResourceURLs", Tree.strings(rule, "nonResourceURLs").toString(), Tree.strings(rule, "verbs").toString()));
             }
