@@ -44,8 +44,9 @@ import org.slf4j.LoggerFactory;
  * Responses are read raw (status code and message), not through client-java's generated models, because the API
  * answers a Binding POST with a {@code Status} body that the strict {@code V1Binding} model rejects.
  *
- * <p>Thread-safe. At most {@link BindOptions#maxConcurrent()} requests are in flight (a semaphore; waiting happens
- * on virtual threads). {@link #close()} interrupts binds in flight; they fail with "binder closed".
+ * <p>Thread-safe. Each bind runs on its own virtual thread; at most {@link BindOptions#maxConcurrent()} requests are in
+ * flight (a semaphore; waiting happens on virtual threads). {@link #close()} sets the volatile {@code closed} flag and
+ * interrupts binds in flight; each ends at its next step with "binder closed", and later binds fail at once.
  */
 public final class KubeBinder implements Binder, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KubeBinder.class);

@@ -72,18 +72,23 @@ public final class ClusterSync implements AutoCloseable {
         this.handler = new ClusterEventHandler(sink);
         this.factory = new SharedInformerFactory(watchClient);
         long resyncMillis = resync.toMillis();
+        ListWatchErrors errors = new ListWatchErrors();
 
         List<InitialSync.Source> sources = new ArrayList<>();
 
         SharedIndexInformer<V1Node> nodes = factory.sharedIndexInformerFor(
-                new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", watchClient), V1Node.class, resyncMillis);
+                new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", watchClient), V1Node.class, resyncMillis,
+                "", (type, t) -> errors.failed("nodes", t));
         SharedIndexInformer<V1Pod> pods = factory.sharedIndexInformerFor(
-                new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, resyncMillis);
+                new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, resyncMillis,
+                "", (type, t) -> errors.failed("pods", t));
         pods.setTransform(new SlimPods());
         SharedIndexInformer<VolcanoPodGroup> podGroups = factory.sharedIndexInformerFor(
-                VolcanoCrds.podGroups(watchClient), VolcanoPodGroup.class, resyncMillis);
+                VolcanoCrds.podGroups(watchClient), VolcanoPodGroup.class, resyncMillis,
+                "", (type, t) -> errors.failed(VolcanoCrds.PODGROUPS + "." + VolcanoCrds.GROUP, t));
         SharedIndexInformer<VolcanoQueue> queues = factory.sharedIndexInformerFor(
-                VolcanoCrds.queues(watchClient), VolcanoQueue.class, resyncMillis);
+                VolcanoCrds.queues(watchClient), VolcanoQueue.class, resyncMillis,
+                "", (type, t) -> errors.failed(VolcanoCrds.QUEUES + "." + VolcanoCrds.GROUP, t));
 
         sources.add(source("nodes", nodes));
         sources.add(source("pods", pods));
