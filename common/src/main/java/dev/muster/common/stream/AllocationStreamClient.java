@@ -1,5 +1,7 @@
 package dev.muster.common.stream;
 
+import dev.muster.common.rpc.ClientTls;
+import dev.muster.common.rpc.GrpcChannels;
 import dev.muster.common.rpc.LeaderRedirect;
 import dev.muster.common.rpc.ProtoConversionException;
 import dev.muster.common.rpc.ProtoConverters;
@@ -68,6 +70,16 @@ public final class AllocationStreamClient implements AutoCloseable {
     @FunctionalInterface
     public interface ChannelFactory {
         ManagedChannel open(String target);
+
+        /**
+         * Production channels ({@link GrpcChannels}). With TLS, every channel — including one to a leader's
+         * pod IP after a redirect — checks the server certificate against the host of
+         * {@code configuredTarget} (e.g. the Service name), so one certificate for that name serves both.
+         */
+        static ChannelFactory netty(Optional<ClientTls> tls, String configuredTarget) {
+            String authority = tls.isPresent() ? GrpcChannels.hostOf(configuredTarget) : null;
+            return target -> GrpcChannels.open(target, tls, authority);
+        }
     }
 
     private final String configuredTarget;
@@ -165,7 +177,10 @@ public final class AllocationStreamClient implements AutoCloseable {
         });
     }
 
-    /** {@link #stop()}, then waits up to five seconds for the channels to terminate. */
+    /**
+     * {@link #stop()}, then waits up to five seconds for the channels to terminate. Call it from outside the
+     * listener (from inside, the stop only runs after the listener returns, so this would wait in vain).
+     */
     @Override
     public void close() throws InterruptedException {
         stop();

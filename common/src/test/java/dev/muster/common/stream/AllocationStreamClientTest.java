@@ -236,6 +236,34 @@ class AllocationStreamClientTest {
     }
 
     @Test
+    void concurrentAppendersStillYieldOneContiguousStream() throws Exception {
+        AllocationJournal journal = journal(1 << 16);
+        String name = serve(new AllocationsService(journal, ServingGate.always(), drain, 8));
+        AllocationStreamClient client = client(name, listener);
+        ExecutorService appenders = cleanup.register(Executors.newFixedThreadPool(4));
+        List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            long seed = t;
+            done.add(appenders.submit(() -> {
+                RandomEvents source = new RandomEvents(seed);
+                for (int i = 0; i < 5_000; i++) {
+                    journal.append(source.next());
+                }
+            }));
+        }
+        for (var f : done) {
+            f.get(); // rethrows an appender's failure
+        }
+
+        await().atMost(WAIT).until(() -> listener.last() == 20_000);
+
+        assertThat(listener.eventSequences()).containsExactlyElementsOf(LongStream.rangeClosed(1, 20_000).boxed().toList());
+        assertThat(listener.violations()).isEmpty();
+        assertThat(listener.folded()).isEqualTo(journal.snapshot());
+        assertThat(client.protocolErrors()).isZero();
+    }
+
+    @Test
     void stopCancelsTheCallAndDeliversNothingMore() throws Exception {
         AllocationJournal journal = journal(1000);
         AllocationsService service = new AllocationsService(journal, ServingGate.always(), drain);
