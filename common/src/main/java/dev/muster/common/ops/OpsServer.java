@@ -10,7 +10,7 @@ public final class OpsServer implements AutoCloseable {
     private final HttpServer server;
 
     public OpsServer(InetSocketAddress address, OpsEndpoints endpoints) throws IOException {
-        server = HttpServer.create(address, 64);
+        server = HttpServers.create(address, null, 64);
         endpoints.mount(server);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.start();

@@ -2,8 +2,7 @@ package dev.muster.server.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
+import dev.muster.common.ops.HttpServers;
 import dev.muster.common.ops.OpsEndpoints;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,13 +50,7 @@ public final class ExtenderHttpServer implements AutoCloseable {
         this.forwarder = forwarder;
         this.notReadyReason = notReadyReason;
         this.maxBodyBytes = maxBodyBytes;
-        if (tls != null) {
-            HttpsServer https = HttpsServer.create(address, 1024);
-            https.setHttpsConfigurator(new HttpsConfigurator(tls));
-            server = https;
-        } else {
-            server = HttpServer.create(address, 1024);
-        }
+        server = HttpServers.create(address, tls, 1024);
         ops.mount(server);
         server.createContext("/", this::handle);
         server.setExecutor(executor);

@@ -1,0 +1,79 @@
+package dev.muster.bench;
+
+import dev.muster.common.ops.OpsEndpoints;
+import dev.muster.core.scheduler.GangScheduler;
+import dev.muster.core.scheduler.SchedulerConfig;
+import dev.muster.core.stream.AllocationJournal;
+import dev.muster.server.http.ExtenderHttpServer;
+import dev.muster.server.http.ExtenderMetrics;
+import dev.muster.server.http.ExtenderVerbs;
+import dev.muster.server.http.LeaderForwarder;
+import dev.muster.server.http.LeaderGate;
+import dev.muster.server.http.driver.ExtenderClient;
+import io.prometheus.client.CollectorRegistry;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * filter + prioritize over real HTTP with keep-alive, as kube-scheduler calls them for one pod (serial),
+ * with 500 and 5,000 node names ({@code nodeCacheCapable: true}). Prints latency percentiles of the
+ * pair, measured at the client (JDK HttpClient on the same 2-core machine, so client cost is included).
+ *
+ * <p>Args: iterations (default 20000) warmup (default 5000) node counts (default 500,5000).
+ */
+public final class HttpExtenderBench {
+    public static void main(String[] args) throws Exception {
+        int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
+        int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 5_000;
+        int[] sizes = args.length > 2 ? Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray() : new int[] {500, 5_000};
+        for (int nodes : sizes) {
+            run(nodes, iterations, warmup);
+        }
+    }
+
+    static void run(int nodes, int iterations, int warmup) throws Exception {
+        AllocationJournal journal = new AllocationJournal(1 << 16, System::currentTimeMillis);
+        GangScheduler s = new GangScheduler(SchedulerConfig.DEFAULT, (p, n) -> CompletableFuture.completedFuture(null), journal, System::nanoTime);
+        List<String> names = ClusterModel.populate(s, nodes, 20, 7);
+        CollectorRegistry registry = new CollectorRegistry();
+        try (ExtenderHttpServer server = new ExtenderHttpServer(new InetSocketAddress("127.0.0.1", 0), null,
+                new ExtenderVerbs(s, Duration.ofMinutes(2)), new ExtenderMetrics(registry, s, journal), new OpsEndpoints(registry, () -> null),
+                LeaderGate.ALWAYS, new LeaderForwarder(null, Duration.ofSeconds(5)), () -> null, 64L << 20)) {
+            ExtenderClient client = new ExtenderClient("http://127.0.0.1:" + server.port(), Duration.ofSeconds(30));
+            String pod = ExtenderClient.podJson(new ExtenderClient.PodSpec("bench-pod", "bench", "bench-pod-uid",
+                    Map.of("cpu", "1", "memory", "2Gi"), Map.of(), "muster"));
+            byte[] body = ExtenderClient.extenderArgs(pod, names);
+            for (int i = 0; i < warmup; i++) {
+                client.post("/filter", body);
+                client.post("/prioritize", body);
+            }
+            long[] pair = new long[iterations];
+            long[] filterOnly = new long[iterations];
+            for (int i = 0; i < iterations; i++) {
+                long t0 = System.nanoTime();
+                ExtenderClient.Raw f = client.post("/filter", body);
+                long t1 = System.nanoTime();
+                ExtenderClient.Raw p = client.post("/prioritize", body);
+                long t2 = System.nanoTime();
+                if (f.status() != 200 || p.status() != 200) {
+                    throw new IllegalStateException("unexpected status " + f.status() + "/" + p.status());
+                }
+                filterOnly[i] = t1 - t0;
+                pair[i] = t2 - t0;
+            }
+            Arrays.sort(pair);
+            Arrays.sort(filterOnly);
+            System.out.printf("nodes=%d body=%dB iterations=%d  filter+prioritize: p50=%.3fms p90=%.3fms p99=%.3fms max=%.3fms  filter: p50=%.3fms p99=%.3fms%n",
+                    nodes, body.length, iterations, pct(pair, 50), pct(pair, 90), pct(pair, 99), pair[iterations - 1] / 1e6,
+                    pct(filterOnly, 50), pct(filterOnly, 99));
+        }
+    }
+
+    static double pct(long[] sorted, double p) {
+        return sorted[(int) Math.min(sorted.length - 1, Math.ceil(p / 100 * sorted.length) - 1)] / 1e6;
+    }
+}

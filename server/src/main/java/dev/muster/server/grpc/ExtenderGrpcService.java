@@ -1,0 +1,138 @@
+package dev.muster.server.grpc;
+
+import dev.muster.common.rpc.LeaderRedirect;
+import dev.muster.common.rpc.ServingGate;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodId;
+import dev.muster.core.scheduler.BindResult;
+import dev.muster.core.scheduler.FilterResult;
+import dev.muster.core.scheduler.GangScheduler;
+import dev.muster.core.scheduler.NodeScore;
+import dev.muster.proto.v1.BindRequest;
+import dev.muster.proto.v1.BindResponse;
+import dev.muster.proto.v1.ExtenderGrpc;
+import dev.muster.proto.v1.FilterRequest;
+import dev.muster.proto.v1.FilterResponse;
+import dev.muster.proto.v1.HostScore;
+import dev.muster.proto.v1.PrioritizeRequest;
+import dev.muster.proto.v1.PrioritizeResponse;
+import dev.muster.server.http.ExtenderMetrics;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The extender verbs over gRPC: the same {@link GangScheduler} decisions as the HTTP verbs. Errors are
+ * status codes with readable messages: INVALID_ARGUMENT for a malformed request, UNAVAILABLE (with the
+ * leader's address in {@code muster-leader-address}) when this process is a standby or not yet synced.
+ * Bind completes asynchronously from the gang barrier — no thread waits — and a cancelled call (client
+ * gone, deadline passed) withdraws the bind so its slot is free for another try. Thread-safe.
+ */
+public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
+    private final GangScheduler scheduler;
+    private final ServingGate gate;
+    private final ExtenderMetrics metrics;
+
+    public ExtenderGrpcService(GangScheduler scheduler, ServingGate gate, ExtenderMetrics metrics) {
+        this.scheduler = scheduler;
+        this.gate = gate;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void filter(FilterRequest request, StreamObserver<FilterResponse> out) {
+        ExtenderMetrics.Timer timer = metrics.start("filter", "grpc");
+        Pod pod = admit(request.hasPod() ? request.getPod() : null, out, timer);
+        if (pod == null) {
+            return;
+        }
+        FilterResult r = scheduler.filter(pod, request.getNodeNamesList());
+        timer.done(r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit");
+        out.onNext(FilterResponse.newBuilder().addAllNodeNames(r.feasible()).putAllFailedNodes(r.failed())
+                .putAllFailedAndUnresolvableNodes(r.unresolvable()).build());
+        out.onCompleted();
+    }
+
+    @Override
+    public void prioritize(PrioritizeRequest request, StreamObserver<PrioritizeResponse> out) {
+        ExtenderMetrics.Timer timer = metrics.start("prioritize", "grpc");
+        Pod pod = admit(request.hasPod() ? request.getPod() : null, out, timer);
+        if (pod == null) {
+            return;
+        }
+        List<NodeScore> scores = scheduler.prioritize(pod, request.getNodeNamesList());
+        PrioritizeResponse.Builder b = PrioritizeResponse.newBuilder();
+        for (NodeScore s : scores) {
+            b.addScores(HostScore.newBuilder().setHost(s.node()).setScore(s.score()));
+        }
+        timer.done("scored");
+        out.onNext(b.build());
+        out.onCompleted();
+    }
+
+    @Override
+    public void bind(BindRequest request, StreamObserver<BindResponse> out) {
+        ExtenderMetrics.Timer timer = metrics.start("bind", "grpc");
+        if (!serving(out, timer)) {
+            return;
+        }
+        if (!request.hasPod() || request.getPod().getUid().isEmpty() || request.getPod().getName().isEmpty()
+                || request.getPod().getNamespace().isEmpty() || request.getNode().isEmpty()) {
+            timer.done("bad-request");
+            out.onError(Status.INVALID_ARGUMENT.withDescription("bind needs pod.uid, pod.name, pod.namespace and node").asRuntimeException());
+            return;
+        }
+        PodId pod = new PodId(request.getPod().getUid(), request.getPod().getNamespace(), request.getPod().getName());
+        CompletableFuture<BindResult> pending = scheduler.bind(pod, request.getNode());
+        ServerCallStreamObserver<BindResponse> call = (ServerCallStreamObserver<BindResponse>) out;
+        call.setOnCancelHandler(() -> {
+            if (!pending.isDone()) {
+                scheduler.cancelBind(pod);
+                timer.done("cancelled");
+            }
+        });
+        pending.whenComplete((result, error) -> {
+            if (call.isCancelled()) {
+                return;
+            }
+            BindResult r = error != null ? BindResult.failed(String.valueOf(error)) : result;
+            timer.done(r.ok() ? "bound" : "failed");
+            call.onNext(BindResponse.newBuilder().setError(r.error()).build());
+            call.onCompleted();
+        });
+    }
+
+    private <T> Pod admit(dev.muster.proto.v1.PodSpec spec, StreamObserver<T> out, ExtenderMetrics.Timer timer) {
+        if (!serving(out, timer)) {
+            return null;
+        }
+        if (spec == null) {
+            timer.done("bad-request");
+            out.onError(Status.INVALID_ARGUMENT.withDescription("pod is required").asRuntimeException());
+            return null;
+        }
+        try {
+            return ProtoPods.toPod(spec);
+        } catch (IllegalArgumentException e) {
+            timer.done("bad-request");
+            out.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+            return null;
+        }
+    }
+
+    private <T> boolean serving(StreamObserver<T> out, ExtenderMetrics.Timer timer) {
+        if (!gate.mayServe()) {
+            timer.done("not-leader");
+            out.onError(LeaderRedirect.notLeader(gate.leaderAddress()));
+            return false;
+        }
+        if (!scheduler.isSynced()) {
+            timer.done("not-ready");
+            out.onError(Status.UNAVAILABLE.withDescription("muster extender not ready: first sync not finished").asRuntimeException());
+            return false;
+        }
+        return true;
+    }
+}

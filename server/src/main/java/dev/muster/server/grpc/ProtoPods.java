@@ -1,0 +1,72 @@
+package dev.muster.server.grpc;
+
+import dev.muster.common.rpc.ProtoConverters;
+import dev.muster.core.model.GangMembership;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodId;
+import dev.muster.core.model.PodPhase;
+import dev.muster.core.resources.InvalidQuantityException;
+import dev.muster.core.resources.PodRequests;
+import dev.muster.core.resources.Quantities;
+import dev.muster.core.resources.Resources;
+import dev.muster.proto.v1.Container;
+import dev.muster.proto.v1.PodSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The gRPC {@link PodSpec} → core {@link Pod}, with the same rules as the HTTP wire codec: quantities
+ * parsed exactly, the effective request as kube-scheduler computes it, gang membership from the Volcano
+ * annotations. Bad input throws {@link IllegalArgumentException} naming the field.
+ */
+final class ProtoPods {
+    private ProtoPods() {}
+
+    static Pod toPod(PodSpec spec) {
+        if (!spec.hasPod() || spec.getPod().getUid().isEmpty()) {
+            throw new IllegalArgumentException("pod.pod.uid is required");
+        }
+        if (spec.getPod().getName().isEmpty() || spec.getPod().getNamespace().isEmpty()) {
+            throw new IllegalArgumentException("pod.pod.name and pod.pod.namespace are required");
+        }
+        PodId id = ProtoConverters.fromProto(spec.getPod());
+        List<PodRequests.Container> containers = containers("containers", spec.getContainersList());
+        List<PodRequests.Container> inits = containers("init_containers", spec.getInitContainersList());
+        Resources overhead = checked("overhead", ProtoConverters.fromProto(spec.getOverhead()));
+        Resources podLevel = checked("pod_level_requests", ProtoConverters.fromProto(spec.getPodLevelRequests()));
+        Resources request = PodRequests.effective(containers, inits, podLevel, overhead);
+        Map<String, String> annotations = spec.getAnnotationsMap();
+        return new Pod(id, spec.getResourceVersion(), request, GangMembership.gangOf(id.namespace(), annotations),
+                GangMembership.taskOf(annotations), spec.getPriority(), null, PodPhase.PENDING);
+    }
+
+    private static List<PodRequests.Container> containers(String field, List<Container> list) {
+        List<PodRequests.Container> out = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            Resources.Builder b = Resources.builder();
+            for (Map.Entry<String, String> r : list.get(i).getRequestsMap().entrySet()) {
+                String where = "pod." + field + "[" + i + "].requests[" + r.getKey() + "]";
+                long amount;
+                try {
+                    amount = Quantities.parse(r.getKey(), r.getValue());
+                } catch (InvalidQuantityException e) {
+                    throw new IllegalArgumentException(where + ": " + e.getMessage());
+                }
+                if (amount < 0) {
+                    throw new IllegalArgumentException(where + ": requests must not be negative, got " + r.getValue());
+                }
+                b.set(r.getKey(), amount);
+            }
+            out.add(new PodRequests.Container(b.build(), list.get(i).getRestartable()));
+        }
+        return out;
+    }
+
+    private static Resources checked(String field, Resources r) {
+        if (r.anyNegative()) {
+            throw new IllegalArgumentException("pod." + field + " must not be negative");
+        }
+        return r;
+    }
+}
