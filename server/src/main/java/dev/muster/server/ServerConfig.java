@@ -1,5 +1,6 @@
 package dev.muster.server;
 
+import dev.muster.core.scoring.ScoringPolicy;
 import dev.muster.common.config.Durations;
 import dev.muster.common.config.Flags;
 import dev.muster.common.leader.LeaderIdentity;
@@ -10,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -40,30 +40,9 @@ import java.util.Objects;
  * @param podIp          POD_IP; null when unknown and leader election is off
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
-                           Duration gangDeadline, Scoring scoring, boolean leaderElect, String leaseName,
+                           Duration gangDeadline, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
                            int journalWindow, String podName, String podIp) {
-
-    /** How prioritize ranks nodes that hold no slot of the pod's gang. */
-    public enum Scoring {
-        /** Prefer the fullest nodes that fit (keeps whole nodes free for big gangs). */
-        BINPACK,
-        /** Prefer the emptiest nodes. */
-        SPREAD;
-
-        static Scoring parse(String flag, String text) {
-            for (Scoring s : values()) {
-                if (s.name().equalsIgnoreCase(text.trim())) {
-                    return s;
-                }
-            }
-            throw new IllegalArgumentException("--" + flag + ": \"" + text + "\" is not a scoring policy (use binpack or spread)");
-        }
-
-        public String wire() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-    }
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -132,7 +111,12 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         if (gangDeadline.isZero() || gangDeadline.isNegative()) {
             throw new IllegalArgumentException("--gang-deadline must be positive, got " + Durations.format(gangDeadline));
         }
-        Scoring scoring = Scoring.parse("scoring", flags.string("scoring", ServerDefaults.SCORING));
+        ScoringPolicy scoring;
+        try {
+            scoring = ScoringPolicy.parse(flags.string("scoring", ServerDefaults.SCORING));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--scoring: " + e.getMessage());
+        }
         boolean leaderElect = flags.bool("leader-elect", true);
         String leaseName = flags.string("lease-name", ServerDefaults.LEASE_NAME).trim();
         if (leaseName.isEmpty()) {

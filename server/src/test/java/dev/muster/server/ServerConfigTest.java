@@ -3,7 +3,7 @@ package dev.muster.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.muster.server.ServerConfig.Scoring;
+import dev.muster.core.scoring.ScoringPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +49,7 @@ class ServerConfigTest {
         assertThat(c.opsPort()).isEqualTo(8080);
         assertThat(c.grpcPort()).isEqualTo(9090);
         assertThat(c.gangDeadline()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(c.scoring()).isEqualTo(Scoring.BINPACK);
+        assertThat(c.scoring()).isEqualTo(ScoringPolicy.BINPACK);
         assertThat(c.leaderElect()).isTrue();
         assertThat(c.leaseName()).isEqualTo("muster-extender");
         assertThat(c.leaseNamespace()).isEqualTo("muster-system");
@@ -72,7 +72,7 @@ class ServerConfigTest {
         assertThat(c.opsPort()).isEqualTo(9081);
         assertThat(c.grpcPort()).isEqualTo(9091);
         assertThat(c.gangDeadline()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(c.scoring()).isEqualTo(Scoring.SPREAD);
+        assertThat(c.scoring()).isEqualTo(ScoringPolicy.SPREAD);
         assertThat(c.leaseName()).isEqualTo("x");
         assertThat(c.leaseNamespace()).isEqualTo("ops");
         assertThat(c.httpTls()).isEqualTo(new ServerConfig.TlsFiles(cert, key, null));
@@ -88,7 +88,7 @@ class ServerConfigTest {
         env.put("MUSTER_SCORING", "spread");
         ServerConfig c = parse(env, "--scoring", "binpack");
         assertThat(c.gangDeadline()).isEqualTo(Duration.ofMinutes(2));
-        assertThat(c.scoring()).isEqualTo(Scoring.BINPACK);
+        assertThat(c.scoring()).isEqualTo(ScoringPolicy.BINPACK);
     }
 
     @Test

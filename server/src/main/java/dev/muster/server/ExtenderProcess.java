@@ -1,0 +1,151 @@
+package dev.muster.server;
+
+import dev.muster.common.ops.OpsEndpoints;
+import dev.muster.common.ops.OpsServer;
+import dev.muster.common.rpc.GrpcServers;
+import dev.muster.common.rpc.ManagedGrpcServer;
+import dev.muster.common.rpc.ServerTls;
+import dev.muster.common.rpc.ServingGate;
+import dev.muster.common.stream.AllocationsService;
+import dev.muster.core.scheduler.Binder;
+import dev.muster.core.scheduler.GangScheduler;
+import dev.muster.core.scheduler.SchedulerConfig;
+import dev.muster.core.stream.AllocationJournal;
+import dev.muster.server.grpc.ExtenderGrpcService;
+import dev.muster.server.http.ExtenderHttpServer;
+import dev.muster.server.http.ExtenderMetrics;
+import dev.muster.server.http.ExtenderVerbs;
+import dev.muster.server.http.LeaderForwarder;
+import dev.muster.server.http.LeaderGate;
+import io.prometheus.client.CollectorRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+
+/**
+ * The extender process, assembled from its parts and independent of where the cluster comes from: the
+ * {@link GangScheduler} and its journal; the HTTP verbs (kube-scheduler), the ops port, and gRPC
+ * (Extender, Allocations, health, reflection); a ticker that expires reservations. Cluster sync and the
+ * binder are given from outside — the Kubernetes adapters in {@link ServerMain}, the embedded cluster in
+ * the demo. {@link #close()} stops everything it started.
+ */
+public final class ExtenderProcess implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ExtenderProcess.class.getName());
+
+    /** Where to listen and how to decide. Port 0 picks a free port. */
+    public record Settings(String bindHost, int httpPort, SSLContext httpTls, int opsPort, int grpcPort, Optional<ServerTls> grpcTls,
+                           SchedulerConfig scheduler, long maxBodyBytes, int journalWindow, Duration tick) {
+        public static Settings loopback(SchedulerConfig scheduler) {
+            return new Settings("127.0.0.1", 0, null, 0, 0, Optional.empty(), scheduler, ServerDefaults.MAX_BODY_BYTES,
+                    ServerDefaults.JOURNAL_WINDOW, Duration.ofMillis(200));
+        }
+    }
+
+    private final GangScheduler scheduler;
+    private final AllocationJournal journal;
+    private final CollectorRegistry registry;
+    private final ExtenderHttpServer http;
+    private final OpsServer ops;
+    private final ManagedGrpcServer grpc;
+    private final AllocationsService allocations;
+    private final ExecutorService streamDrains = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("allocations-drain-", 0).factory());
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("muster-ticker").factory());
+    private volatile boolean announcedServing;
+
+    public ExtenderProcess(Settings s, Binder binder, Leadership leadership, CollectorRegistry registry) throws IOException {
+        this.registry = registry;
+        this.journal = new AllocationJournal(s.journalWindow(), System::currentTimeMillis);
+        this.scheduler = new GangScheduler(s.scheduler(), binder, journal, System::nanoTime);
+        ExtenderMetrics metrics = new ExtenderMetrics(registry, scheduler, journal);
+        OpsEndpoints endpoints = new OpsEndpoints(registry, this::notReadyReason);
+        String scheme = s.httpTls() == null ? "http" : "https";
+        this.ops = new OpsServer(new InetSocketAddress(s.bindHost(), s.opsPort()), endpoints);
+        LeaderGate httpGate = new LeaderGate() {
+            @Override
+            public boolean leading() {
+                return leadership.leading();
+            }
+
+            @Override
+            public Optional<String> leaderUrl() {
+                return leadership.leaderHost().map(h -> scheme + "://" + h + ":" + s.httpPort());
+            }
+        };
+        this.http = new ExtenderHttpServer(new InetSocketAddress(s.bindHost(), s.httpPort()), s.httpTls(),
+                new ExtenderVerbs(scheduler, s.scheduler().gangDeadline().plusSeconds(30)), metrics, endpoints, httpGate,
+                new LeaderForwarder(s.httpTls(), s.scheduler().gangDeadline().plusSeconds(30)),
+                () -> leadership.leading() ? notReadyReason() : null, s.maxBodyBytes());
+        ServingGate grpcGate = ServingGate.of(leadership::leading, () -> leadership.leaderHost().map(h -> h + ":" + s.grpcPort()).orElse(""));
+        this.allocations = new AllocationsService(journal, grpcGate, streamDrains);
+        this.grpc = GrpcServers.build(GrpcServers.netty(new InetSocketAddress(s.bindHost(), s.grpcPort()), s.grpcTls()),
+                allocations, new ExtenderGrpcService(scheduler, grpcGate, metrics)).start();
+        ticker.scheduleWithFixedDelay(this::tick, s.tick().toMillis(), s.tick().toMillis(), TimeUnit.MILLISECONDS);
+        LOG.log(System.Logger.Level.INFO, "muster extender listening: verbs " + scheme + " :" + http.port() + ", ops :" + ops.port()
+                + ", grpc :" + grpc.port());
+    }
+
+    private void tick() {
+        try {
+            scheduler.expireDue();
+            if (!announcedServing && scheduler.isSynced()) {
+                announcedServing = true;
+                grpc.setServing(true);
+                LOG.log(System.Logger.Level.INFO, "first full sync done: serving");
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "ticker failed (will run again)", e);
+        }
+    }
+
+    private String notReadyReason() {
+        return scheduler.isSynced() ? null : "first sync not finished";
+    }
+
+    /** Tell open streams to re-check leadership (call on every leadership change). */
+    public void leadershipChanged() {
+        allocations.servingChanged();
+    }
+
+    public GangScheduler scheduler() {
+        return scheduler;
+    }
+
+    public AllocationJournal journal() {
+        return journal;
+    }
+
+    public CollectorRegistry registry() {
+        return registry;
+    }
+
+    public int httpPort() {
+        return http.port();
+    }
+
+    public int opsPort() {
+        return ops.port();
+    }
+
+    public int grpcPort() {
+        return grpc.port();
+    }
+
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        http.close();
+        ops.close();
+        try {
+            grpc.shutdown(Duration.ofSeconds(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        streamDrains.shutdownNow();
+    }
+}

@@ -1,0 +1,110 @@
+package dev.muster.server;
+
+import dev.muster.common.kube.KubeClients;
+import dev.muster.common.leader.KubeLeaseStore;
+import dev.muster.common.leader.LeaderCallbacks;
+import dev.muster.common.leader.LeaderElector;
+import dev.muster.common.rpc.ServerTls;
+import dev.muster.common.tls.PemTls;
+import dev.muster.core.gang.Backoff;
+import dev.muster.core.scheduler.SchedulerConfig;
+import dev.muster.server.bind.KubeBinder;
+import dev.muster.server.sync.ClusterSync;
+import io.prometheus.client.CollectorRegistry;
+import io.prometheus.client.hotspot.DefaultExports;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The extender as deployed: flags → Kubernetes client → binder, leader election, the extender process,
+ * and cluster sync feeding its ledger. Exit code 2 for bad flags (the message names the flag).
+ */
+public final class ServerMain {
+    private static final System.Logger LOG = System.getLogger(ServerMain.class.getName());
+
+    private ServerMain() {}
+
+    public static void main(String[] args) throws Exception {
+        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
+            System.out.print(ServerConfig.usage());
+            return;
+        }
+        ServerConfig cfg;
+        try {
+            cfg = ServerConfig.parse(List.of(args), System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("muster-extender: " + e.getMessage());
+            System.err.print(ServerConfig.usage());
+            System.exit(2);
+            return;
+        }
+        CollectorRegistry registry = CollectorRegistry.defaultRegistry;
+        DefaultExports.initialize();
+        KubeClients kube = KubeClients.create(cfg.kubeconfig());
+        KubeBinder binder = new KubeBinder(kube.requests());
+
+        AtomicReference<ExtenderProcess> process = new AtomicReference<>();
+        LeaderElector elector = null;
+        Leadership leadership = Leadership.ALWAYS;
+        if (cfg.leaderElect()) {
+            elector = new LeaderElector(new KubeLeaseStore(kube.requests(), cfg.leaseNamespace(), cfg.leaseName()), cfg.leaderIdentity(),
+                    new LeaderCallbacks() {
+                        @Override
+                        public void onStartedLeading() {
+                            LOG.log(System.Logger.Level.INFO, "leading: answering extender verbs");
+                            notifyChange(process);
+                        }
+
+                        @Override
+                        public void onStoppedLeading() {
+                            LOG.log(System.Logger.Level.WARNING, "lost leadership: forwarding verbs to the new leader");
+                            notifyChange(process);
+                        }
+
+                        @Override
+                        public void onNewLeader(String identity) {
+                            LOG.log(System.Logger.Level.INFO, "leader is " + identity);
+                        }
+                    });
+            leadership = Leadership.of(elector);
+        }
+        SchedulerConfig schedulerConfig = SchedulerConfig.DEFAULT
+                .withPolicy(cfg.scoring())
+                .withGangDeadline(cfg.gangDeadline())
+                .withBackoff(Backoff.DEFAULT);
+        ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),
+                cfg.httpTls() == null ? null : PemTls.serverContext(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile()),
+                cfg.opsPort(), cfg.grpcPort(),
+                cfg.grpcTls() == null ? Optional.empty() : Optional.of(new ServerTls(cfg.grpcTls().certFile(), cfg.grpcTls().keyFile(), cfg.grpcTls().clientCaFile())),
+                schedulerConfig, cfg.maxBodyBytes(), cfg.journalWindow(), Duration.ofMillis(200));
+        process.set(new ExtenderProcess(settings, binder, leadership, registry));
+        ClusterSync sync = new ClusterSync(kube.watches(), process.get().scheduler());
+        sync.start();
+        if (elector != null) {
+            elector.start();
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        LeaderElector finalElector = elector;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.log(System.Logger.Level.INFO, "shutting down");
+            if (finalElector != null) {
+                finalElector.close(); // releases the Lease: a standby takes over at once
+            }
+            sync.close();
+            process.get().close();
+            binder.close();
+            stopped.countDown();
+        }, "muster-shutdown"));
+        stopped.await();
+    }
+
+    private static void notifyChange(AtomicReference<ExtenderProcess> process) {
+        ExtenderProcess p = process.get();
+        if (p != null) {
+            p.leadershipChanged();
+        }
+    }
+}
