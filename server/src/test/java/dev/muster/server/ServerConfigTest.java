@@ -126,7 +126,7 @@ class ServerConfigTest {
                 Arguments.of("two flags on one port", POD_ENV, new String[] {"--ops-port", "8888"}, "--http-port and --ops-port are both 8888"),
                 Arguments.of("deadline not a duration", POD_ENV, new String[] {"--gang-deadline", "soon"}, "--gang-deadline"),
                 Arguments.of("deadline zero", POD_ENV, new String[] {"--gang-deadline", "0s"}, "--gang-deadline must be positive"),
-                Arguments.of("unknown scoring", POD_ENV, new String[] {"--scoring", "random"}, "--scoring: \"random\" is not a scoring policy"),
+                Arguments.of("unknown scoring", POD_ENV, new String[] {"--scoring", "random"}, "--scoring: scoring policy \"random\" is not one of binpack, spread"),
                 Arguments.of("leader-elect not boolean", POD_ENV, new String[] {"--leader-elect", "maybe"}, "--leader-elect"),
                 Arguments.of("empty scheduler name", POD_ENV, new String[] {"--scheduler-name="}, "--scheduler-name must not be empty"),
                 Arguments.of("no POD_IP with leader election", Map.of("POD_NAME", "m", "POD_NAMESPACE", "n"), new String[0], "POD_IP is not set"),
