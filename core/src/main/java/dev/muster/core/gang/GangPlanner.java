@@ -84,7 +84,7 @@ public final class GangPlanner {
         for (int i = 0; i < free.length; i++) {
             NodeEntry e = eligible.get(i);
             free[i] = e.free();
-            inUse[i] = e.used().plus(e.reserved());
+            inUse[i] = e.inUse();
         }
 
         // 3. place groups: required first (all must fit), then optional (as many as fit)

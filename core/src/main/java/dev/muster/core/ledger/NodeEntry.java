@@ -18,6 +18,10 @@ public final class NodeEntry {
     private Resources used = Resources.ZERO;
     private Resources reserved = Resources.ZERO;
     private int pods;
+    // derived from the fields above, recomputed on every change (filter reads them for thousands of nodes per pod)
+    private Resources free = Resources.ZERO;
+    private Resources inUse = Resources.ZERO;
+    private boolean overcommitted;
 
     NodeEntry(String name) {
         this.name = name;
@@ -53,52 +57,69 @@ public final class NodeEntry {
 
     /** Observed use exceeds allocatable (seed 003): a state, not an error. No new placements until it falls. */
     public boolean overcommitted() {
-        return !used.fitsIn(allocatable);
+        return overcommitted;
     }
 
     /** Capacity neither used nor reserved; negative amounts where the node is over-full. */
     public Resources free() {
-        return allocatable.minus(used).minus(reserved);
+        return free;
+    }
+
+    /** used + reserved. */
+    public Resources inUse() {
+        return inUse;
     }
 
     /** Whether a new pod (or slot) with {@code request} may be placed here now. */
     public boolean accepts(Resources request) {
-        return known && schedulable && !overcommitted() && request.fitsIn(free());
+        return known && schedulable && !overcommitted && request.fitsIn(free);
     }
 
     /** Reservations held here no longer fit beside what is used (allocatable shrank, or others took room). */
     public boolean reservationsBroken() {
-        return !reserved.isZero() && !used.plus(reserved).fitsIn(allocatable);
+        return !reserved.isZero() && !inUse.fitsIn(allocatable);
     }
 
     void observe(Resources newAllocatable, boolean newSchedulable) {
         this.allocatable = newAllocatable;
         this.schedulable = newSchedulable;
         this.known = true;
+        derive();
     }
 
     void forget() {
         this.allocatable = Resources.ZERO;
         this.schedulable = false;
         this.known = false;
+        derive();
     }
 
     void addUsed(Resources r) {
         used = used.plus(r);
         pods++;
+        derive();
     }
 
     void removeUsed(Resources r) {
         used = used.minus(r);
         pods--;
+        derive();
     }
 
     void addReserved(Resources r) {
         reserved = reserved.plus(r);
+        derive();
     }
 
     void removeReserved(Resources r) {
         reserved = reserved.minus(r);
+        derive();
+    }
+
+    private void derive() {
+        inUse = used.plus(reserved);
+        free = allocatable.minus(inUse);
+        overcommitted = !used.fitsIn(allocatable);
     }
 
     boolean isEmpty() {
@@ -106,6 +127,6 @@ public final class NodeEntry {
     }
 
     NodeSnapshot snapshot() {
-        return new NodeSnapshot(name, allocatable, used, reserved, pods, known, schedulable, overcommitted());
+        return new NodeSnapshot(name, allocatable, used, reserved, pods, known, schedulable, overcommitted);
     }
 }

@@ -109,19 +109,15 @@ public final class GangScheduler implements ClusterSink {
     public List<NodeScore> prioritize(Pod pod, List<String> candidates) {
         return locked(() -> {
             long now = nanoTime.getAsLong();
+            // kube-scheduler prioritizes exactly the nodes filter passed, in the same order: walk both in step
             List<NodeScore> kept = decisions.get(DecisionCache.key(pod.uid(), pod.resourceVersion()), now);
-            Map<String, Integer> known = new HashMap<>();
-            if (kept != null) {
-                for (NodeScore s : kept) {
-                    known.put(s.node(), s.score());
-                }
-            }
             Pod p = pods.getOrDefault(pod.uid(), pod);
             Reservation r = p.gang() == null ? null : ledger.reservation(p.gang());
             List<NodeScore> out = new ArrayList<>(candidates.size());
-            for (String n : candidates) {
-                Integer k = known.get(n);
-                out.add(new NodeScore(n, k != null ? k : scoreOf(p, r, n)));
+            for (int i = 0; i < candidates.size(); i++) {
+                String n = candidates.get(i);
+                NodeScore k = kept != null && i < kept.size() ? kept.get(i) : null;
+                out.add(k != null && k.node().equals(n) ? k : new NodeScore(n, scoreOf(p, r, n)));
             }
             return out;
         });
@@ -139,7 +135,7 @@ public final class GangScheduler implements ClusterSink {
         if (e == null) {
             return 0;
         }
-        return ScoringPolicy.toExtenderScore(config.policy().score(e.allocatable(), e.used().plus(e.reserved()), p.request()));
+        return ScoringPolicy.toExtenderScore(config.policy().score(e.allocatable(), e.inUse(), p.request()));
     }
 
     /** A filter answer being built, plus the scores to keep for prioritize. */
@@ -176,7 +172,7 @@ public final class GangScheduler implements ClusterSink {
             if (why == null) {
                 d.feasible.add(n);
                 d.scores.add(new NodeScore(n, ScoringPolicy.toExtenderScore(
-                        config.policy().score(e.allocatable(), e.used().plus(e.reserved()), p.request()))));
+                        config.policy().score(e.allocatable(), e.inUse(), p.request()))));
             } else {
                 d.failed.put(n, why);
             }
@@ -195,10 +191,10 @@ public final class GangScheduler implements ClusterSink {
         if (e.overcommitted()) {
             return "node is overcommitted (pods use more than allocatable)";
         }
-        Resources shortage = request.shortageAgainst(e.free());
-        if (shortage.isZero()) {
+        if (request.fitsIn(e.free())) {
             return null;
         }
+        Resources shortage = request.shortageAgainst(e.free());
         return "insufficient " + String.join(", ", shortage.asMap().keySet()) + " (after gang reservations)";
     }
 
@@ -354,7 +350,7 @@ public final class GangScheduler implements ClusterSink {
         for (String n : candidates) {
             NodeEntry e = ledger.node(n);
             if (e != null && e.accepts(need)) {
-                double s = config.policy().score(e.allocatable(), e.used().plus(e.reserved()), need);
+                double s = config.policy().score(e.allocatable(), e.inUse(), need);
                 if (s > bestScore) {
                     best = n;
                     bestScore = s;
