@@ -1,14 +1,16 @@
 package dev.muster.controller.writer;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.reflect.TypeToken;
 import dev.muster.controller.writer.StatusPatchException.Kind;
 import dev.muster.core.status.DesiredStatus;
 import dev.muster.core.status.StatusKey;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CustomObjectsApi;
-import io.kubernetes.client.openapi.models.V1APIResource;
-import io.kubernetes.client.openapi.models.V1APIResourceList;
 import java.io.InterruptedIOException;
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -40,6 +42,8 @@ public final class KubeStatusPatcher implements StatusPatcher {
     public static final String VERSION = "v1beta1";
     public static final String MERGE_PATCH = "application/merge-patch+json";
     static final Duration DISCOVERY_RETRY = Duration.ofMinutes(1);
+    private static final Gson JSON_WITH_NULLS = new GsonBuilder().serializeNulls().disableHtmlEscaping().create();
+    private static final Type RESOURCE_LIST = new TypeToken<Map<String, Object>>() {}.getType();
 
     private final ApiClient client;
     private final Ticker ticker;
@@ -55,7 +59,8 @@ public final class KubeStatusPatcher implements StatusPatcher {
     @Override
     public void patch(StatusKey key, DesiredStatus desired, DesiredStatus previous) throws StatusPatchException {
         String path = pathFor(key);
-        Map<String, Object> body = StatusJson.patchBody(desired, previous);
+        // serialised here, with nulls: a null in a merge patch deletes that key (client-java's Gson drops nulls)
+        byte[] body = JSON_WITH_NULLS.toJson(StatusJson.patchBody(desired, previous)).getBytes(StandardCharsets.UTF_8);
         try {
             Call call = client.buildCall(client.getBasePath(), path, "PATCH", List.of(), List.of(), body,
                     Map.of("Content-Type", MERGE_PATCH, "Accept", "application/json"), Map.of(), Map.of(),
@@ -88,10 +93,18 @@ public final class KubeStatusPatcher implements StatusPatcher {
 
     private void discover() {
         try {
-            V1APIResourceList list = new CustomObjectsApi(client).getAPIResources(GROUP, VERSION).execute();
+            // Read as plain JSON: only the resource names matter, and the generated model rejects lists that omit
+            // fields it considers required.
+            Call call = client.buildCall(client.getBasePath(), "/apis/" + GROUP + "/" + VERSION, "GET", List.of(), List.of(),
+                    null, Map.of("Accept", "application/json"), Map.of(), Map.of(), new String[] {"BearerToken"}, null);
+            Map<String, Object> list = client.<Map<String, Object>>execute(call, RESOURCE_LIST).getData();
             Set<String> names = new HashSet<>();
-            for (V1APIResource r : list.getResources()) {
-                names.add(r.getName());
+            if (list != null && list.get("resources") instanceof List<?> resources) {
+                for (Object r : resources) {
+                    if (r instanceof Map<?, ?> m && m.get("name") != null) {
+                        names.add(m.get("name").toString());
+                    }
+                }
             }
             subresources = names;
             discoveryFailed = false;
