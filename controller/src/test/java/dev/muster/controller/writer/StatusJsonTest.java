@@ -44,7 +44,7 @@ class StatusJsonTest {
         return Stream.of(
                 Arguments.of("phase, counts and a condition", Map.of("phase", "Running", "running", 2.0, "conditions",
                         List.of(Map.of("type", "Scheduled", "status", "True", "reason", "GangBound", "message", "m",
-                                "lastTransitionTime", "2025-01-01T00:00:00Z", "transitionID", "volcano-only field")))),
+                                "lastTransitionTime", "2025-01-01T00:00:00Z", "transitionID", "volcano-only field"))),
                         new PodGroupStatus(PodGroupPhase.RUNNING, List.of(new PodGroupCondition("Scheduled", "True", "GangBound", "m", t)), 2, 0, 0)),
                 Arguments.of("Volcano's minimal status", Map.of("phase", "Pending"), new PodGroupStatus(PodGroupPhase.PENDING, List.of(), 0, 0, 0)),
                 Arguments.of("no phase", Map.of("running", 1), null),
