@@ -1,0 +1,92 @@
+package dev.muster.bench;
+
+import dev.muster.core.gang.GangPlanner;
+import dev.muster.core.ledger.Ledger;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodId;
+import dev.muster.core.model.PodPhase;
+import dev.muster.core.scheduler.FilterResult;
+import dev.muster.core.scheduler.GangScheduler;
+import dev.muster.core.scheduler.SchedulerConfig;
+import dev.muster.core.scoring.ScoringPolicy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Core decision costs: planning a 1,000-member gang on 5,000 nodes, and filtering one pod over 500 and
+ * 5,000 nodes (the per-pod cost kube-scheduler pays serially). Nodes carry 20 running pods each.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx4g"})
+public class CoreBenchmark {
+
+    @State(Scope.Benchmark)
+    public static class PlanState {
+        GangScheduler scheduler;
+        List<GangPlanner.Member> members;
+        GangPlanner planner = new GangPlanner(ScoringPolicy.BINPACK);
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            scheduler = ClusterModel.scheduler(SchedulerConfig.DEFAULT);
+            ClusterModel.populate(scheduler, 5_000, 20, 1);
+            members = new ArrayList<>();
+            for (int i = 0; i < 1_000; i++) {
+                members.add(new GangPlanner.Member("m" + i, "worker", ClusterModel.podRequest(4_000, 16_384)));
+            }
+        }
+    }
+
+    /** Plan 1,000 members of 4 cpu / 16Gi on 5,000 nodes (pure planning on the live ledger). */
+    @Benchmark
+    public Object planGangOf1000On5000Nodes(PlanState s) {
+        GangPlanner.Requirement req = new GangPlanner.Requirement(1_000, Map.of(), 0, Map.of());
+        return s.scheduler.readLedger((Ledger l) -> s.planner.plan(l.nodes(), s.members, req));
+    }
+
+    @State(Scope.Benchmark)
+    public static class FilterState {
+        @Param({"500", "5000"})
+        int nodes;
+        GangScheduler scheduler;
+        List<String> names;
+        Pod pod;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            scheduler = ClusterModel.scheduler(SchedulerConfig.DEFAULT);
+            names = ClusterModel.populate(scheduler, nodes, 20, 2);
+            pod = new Pod(new PodId("single-uid", "bench", "single"), "7", ClusterModel.podRequest(1_000, 2_048), null, "", 0, null, PodPhase.PENDING);
+        }
+    }
+
+    /** Filter one single pod over all nodes (fit + score every node; the decision kept for prioritize). */
+    @Benchmark
+    public FilterResult filterSinglePod(FilterState s) {
+        return s.scheduler.filter(s.pod, s.names);
+    }
+
+    /** Filter followed by the prioritize that reuses the kept decision. */
+    @Benchmark
+    public Object filterAndPrioritizeSinglePod(FilterState s) {
+        FilterResult f = s.scheduler.filter(s.pod, s.names);
+        return s.scheduler.prioritize(s.pod, f.feasible());
+    }
+}

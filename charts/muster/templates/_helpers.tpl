@@ -1,0 +1,190 @@
+{{/*
+Names, labels and shared fragments. Components are "scheduler", "extender" and "controller"; most
+helpers take a dict {"root": $, "component": "<name>"}.
+*/}}
+
+{{/* Chart name, or nameOverride. */}}
+{{- define "muster.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Prefix of every object name: fullnameOverride, else the release name if it contains the chart
+name, else "<release>-<chart>". */}}
+{{- define "muster.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* "<fullname>-<component>", the name of a component's Deployment, Service, PDB, RBAC objects. */}}
+{{- define "muster.componentName" -}}
+{{- printf "%s-%s" (include "muster.fullname" .root | trunc 52 | trimSuffix "-") .component -}}
+{{- end -}}
+
+{{- define "muster.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Labels on every object of a component. */}}
+{{- define "muster.labels" -}}
+helm.sh/chart: {{ include "muster.chart" .root }}
+{{ include "muster.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: muster
+{{- end -}}
+
+{{/* Labels that select a component's pods (Deployment selector, Service selector, PDB). */}}
+{{- define "muster.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "muster.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{/* The component's ServiceAccount name. */}}
+{{- define "muster.serviceAccountName" -}}
+{{- $values := index .root.Values .component -}}
+{{- default (include "muster.componentName" .) $values.serviceAccount.name -}}
+{{- end -}}
+
+{{/* Image reference "<repository>:<tag>", tag defaulting to the chart's appVersion. */}}
+{{- define "muster.image" -}}
+{{- $image := (index .root.Values .component).image -}}
+{{- printf "%s:%s" $image.repository (default .root.Chart.AppVersion ($image.tag | toString)) -}}
+{{- end -}}
+
+{{/* In-cluster DNS name of the extender Service. */}}
+{{- define "muster.extenderHost" -}}
+{{- printf "%s.%s.svc" (include "muster.componentName" (dict "root" . "component" "extender")) .Release.Namespace -}}
+{{- end -}}
+
+{{/* urlPrefix kube-scheduler calls: http(s)://<extender service>.<namespace>.svc:<httpPort>. */}}
+{{- define "muster.extenderUrl" -}}
+{{- $scheme := ternary "https" "http" .Values.extender.tls.enabled -}}
+{{- printf "%s://%s:%d" $scheme (include "muster.extenderHost" .) (int .Values.extender.httpPort) -}}
+{{- end -}}
+
+{{/* Where kube-scheduler finds the CA of the extender's HTTPS certificate (same path as
+extender-config/scheduler-config-tls.yaml). */}}
+{{- define "muster.extenderCaDir" -}}/etc/muster/extender-ca{{- end -}}
+
+{{/* Mount points of certificate Secrets inside the extender and controller containers. */}}
+{{- define "muster.tlsDir" -}}/etc/muster/tls{{- end -}}
+{{- define "muster.grpcTlsDir" -}}/etc/muster/grpc-tls{{- end -}}
+
+{{/* Container securityContext shared by every container of the chart. Takes the user id. */}}
+{{- define "muster.containerSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: {{ . }}
+runAsGroup: {{ . }}
+readOnlyRootFilesystem: true
+allowPrivilegeEscalation: false
+privileged: false
+capabilities:
+  drop:
+    - ALL
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
+
+{{/* Pod securityContext. Takes the user id (also the group that may read mounted Secrets). */}}
+{{- define "muster.podSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: {{ . }}
+runAsGroup: {{ . }}
+fsGroup: {{ . }}
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
+
+{{/* POD_NAME, POD_NAMESPACE, POD_IP from the downward API (leader identity "<POD_NAME>_<POD_IP>"). */}}
+{{- define "muster.podEnv" -}}
+- name: POD_NAME
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.name
+- name: POD_NAMESPACE
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.namespace
+- name: POD_IP
+  valueFrom:
+    fieldRef:
+      fieldPath: status.podIP
+{{- end -}}
+
+{{/* Affinity: the component's value, or a soft preference to put replicas on different nodes. */}}
+{{- define "muster.affinity" -}}
+{{- $values := index .root.Values .component -}}
+{{- if $values.affinity -}}
+{{- toYaml $values.affinity -}}
+{{- else -}}
+podAntiAffinity:
+  preferredDuringSchedulingIgnoredDuringExecution:
+    - weight: 100
+      podAffinityTerm:
+        topologyKey: kubernetes.io/hostname
+        labelSelector:
+          matchLabels:
+            {{- include "muster.selectorLabels" . | nindent 12 }}
+{{- end -}}
+{{- end -}}
+
+{{/* Pod scheduling fields shared by the three Deployments. */}}
+{{- define "muster.podPlacement" -}}
+{{- $values := index .root.Values .component -}}
+{{- with .root.Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $values.priorityClassName }}
+priorityClassName: {{ . }}
+{{- end }}
+{{- with $values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+affinity:
+  {{- include "muster.affinity" . | nindent 2 }}
+{{- end -}}
+
+{{/* Leader-election Lease rules: create cannot be limited by name, get and update can. */}}
+{{- define "muster.leaseRules" -}}
+- apiGroups: ["coordination.k8s.io"]
+  resources: ["leases"]
+  verbs: ["create"]
+- apiGroups: ["coordination.k8s.io"]
+  resources: ["leases"]
+  resourceNames: [{{ . | quote }}]
+  verbs: ["get", "update"]
+{{- end -}}
+
+{{/*
+Rejects inconsistent values with a message naming them. Included from templates/validate.yaml.
+*/}}
+{{- define "muster.validate" -}}
+{{- $v := .Values -}}
+{{- if le (int $v.scheduler.extender.httpTimeoutSeconds) (int $v.extender.gangDeadlineSeconds) -}}
+{{- fail (printf "scheduler.extender.httpTimeoutSeconds (%d) must be greater than extender.gangDeadlineSeconds (%d): kube-scheduler would give up on a gang member's bind while the gang still waits for its other members" (int $v.scheduler.extender.httpTimeoutSeconds) (int $v.extender.gangDeadlineSeconds)) -}}
+{{- end -}}
+{{- if not (has $v.extender.scoring (list "binpack" "spread")) -}}
+{{- fail (printf "extender.scoring must be \"binpack\" or \"spread\", not %q" (toString $v.extender.scoring)) -}}
+{{- end -}}
+{{- if and $v.extender.grpcTls.enabled (not $v.controller.grpcTls.enabled) -}}
+{{- fail "extender.grpcTls.enabled requires controller.grpcTls.enabled: the controller needs a client certificate (from controller.grpcTls.secretName) to reach the extender's mTLS gRPC port" -}}
+{{- end -}}
+{{- if eq $v.scheduler.leaderElection.resourceName "kube-scheduler" -}}
+{{- fail "scheduler.leaderElection.resourceName must not be \"kube-scheduler\": that is the default scheduler's Lease, and the two schedulers would take turns instead of running side by side" -}}
+{{- end -}}
+{{- end -}}

@@ -1,0 +1,344 @@
+package dev.muster.core.ledger;
+
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.Node;
+import dev.muster.core.resources.Resources;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The truth about capacity: every node's allocatable, every pod holding resources on a node (bound by
+ * this scheduler, by another one, or placed by hand with {@code spec.nodeName}), binds we made that the
+ * cluster has not confirmed yet (assumed), and the slots gangs hold (reservations).
+ *
+ * <p><b>Ownership.</b> Not thread-safe by itself: it is owned by
+ * {@link dev.muster.core.scheduler.GangScheduler}, whose single lock guards every field here and every
+ * object reachable from it ({@link NodeEntry}, {@link Reservation}, {@link Slot}). Everything that leaves
+ * the lock is an immutable copy ({@link NodeSnapshot}, {@link PodRecord}).
+ *
+ * <p><b>Seed 003.</b> Observations are recorded even when "impossible": a pod on an unknown node creates
+ * that node's entry (not schedulable until the Node is seen), a node whose use exceeds allocatable is
+ * {@linkplain NodeEntry#overcommitted() overcommitted} (no new placements, recovers as use falls), and no
+ * arithmetic here throws on shortage.
+ *
+ * <p><b>Lifecycle of capacity.</b>
+ * <pre>
+ *   reserve(plan) ─▶ slot FREE ─▶ EARMARKED ─▶ CLAIMED ─consume─▶ PodRecord(assumed) ─observed─▶ PodRecord
+ *        │                 └──────── releaseSlot / releaseReservation ◀───────┘             │
+ *        └─ moveSlot (the reservation stays whole)                    removePod ◀── deleted / finished
+ * </pre>
+ */
+public final class Ledger {
+    private final Map<String, NodeEntry> nodes = new LinkedHashMap<>();
+    private final Map<String, PodRecord> pods = new HashMap<>();
+    private final Map<GangKey, Reservation> reservations = new HashMap<>();
+    private final Map<String, Resources> heldByQueue = new HashMap<>(); // used + reserved, per queue
+
+    // ---- nodes -------------------------------------------------------------------------------------
+
+    /** Records a node's allocatable and schedulability (which may shrink or grow at any time). */
+    public NodeEntry upsertNode(Node node) {
+        NodeEntry e = nodes.computeIfAbsent(node.name(), NodeEntry::new);
+        e.observe(node.allocatable(), node.schedulable());
+        return e;
+    }
+
+    /**
+     * Forgets a node. Pods and slots still recorded on it keep their accounting on a placeholder entry
+     * (not schedulable) until they leave, so nothing is lost if the Node comes back.
+     */
+    public void removeNode(String name) {
+        NodeEntry e = nodes.get(name);
+        if (e == null) {
+            return;
+        }
+        if (e.isEmpty()) {
+            nodes.remove(name);
+        } else {
+            e.forget();
+        }
+    }
+
+    public NodeEntry node(String name) {
+        return nodes.get(name);
+    }
+
+    /** Live entries in insertion order; valid only under the owner's lock. */
+    public Collection<NodeEntry> nodes() {
+        return Collections.unmodifiableCollection(nodes.values());
+    }
+
+    public int nodeCount() {
+        return nodes.size();
+    }
+
+    private NodeEntry entryFor(String name) {
+        return nodes.computeIfAbsent(name, NodeEntry::new);
+    }
+
+    // ---- pods --------------------------------------------------------------------------------------
+
+    /** Records {@code record}, replacing an earlier record of the same pod (which may be on another node). */
+    public void putPod(PodRecord record) {
+        PodRecord old = pods.put(record.pod().uid(), record);
+        if (old != null) {
+            unaccount(old);
+        }
+        entryFor(record.node()).addUsed(record.request());
+        hold(record.queue(), record.request());
+    }
+
+    /** Removes the pod's record; returns it, or null if the pod held nothing. */
+    public PodRecord removePod(String uid) {
+        PodRecord old = pods.remove(uid);
+        if (old != null) {
+            unaccount(old);
+        }
+        return old;
+    }
+
+    private void unaccount(PodRecord r) {
+        unhold(r.queue(), r.request());
+        NodeEntry e = nodes.get(r.node());
+        if (e != null) {
+            e.removeUsed(r.request());
+            if (!e.known() && e.isEmpty()) {
+                nodes.remove(r.node());
+            }
+        }
+    }
+
+    public PodRecord pod(String uid) {
+        return pods.get(uid);
+    }
+
+    public int podCount() {
+        return pods.size();
+    }
+
+    /** Live view of all records; valid only under the owner's lock. */
+    public Collection<PodRecord> pods() {
+        return Collections.unmodifiableCollection(pods.values());
+    }
+
+    // ---- reservations ------------------------------------------------------------------------------
+
+    /** A placement decided by the planner: one slot per entry. */
+    public record Placement(String node, Resources request, String task) {}
+
+    /**
+     * Holds {@code placements} for {@code gang}, whole. The caller (the planner) has checked that each
+     * fits; any earlier reservation of the gang is released first.
+     */
+    public Reservation reserve(GangKey gang, String queue, long deadlineNanos, List<Placement> placements) {
+        releaseReservation(gang);
+        Reservation r = new Reservation(gang, queue, deadlineNanos);
+        for (Placement p : placements) {
+            addSlot(r, p);
+        }
+        reservations.put(gang, r);
+        return r;
+    }
+
+    /** Adds one slot to a held reservation (a member that arrived after the plan); returns it. */
+    public Slot addSlot(Reservation r, Placement p) {
+        Slot s = new Slot(p.node(), p.request(), p.task());
+        r.add(s);
+        entryFor(p.node()).addReserved(p.request());
+        hold(r.queue(), p.request());
+        if (!reservations.containsKey(r.gang())) {
+            reservations.put(r.gang(), r);
+        }
+        return s;
+    }
+
+    public Reservation reservation(GangKey gang) {
+        return reservations.get(gang);
+    }
+
+    /** Live view; valid only under the owner's lock. */
+    public Collection<Reservation> reservations() {
+        return Collections.unmodifiableCollection(reservations.values());
+    }
+
+    /** Releases every slot of the gang's reservation; returns it (now detached), or null. */
+    public Reservation releaseReservation(GangKey gang) {
+        Reservation r = reservations.remove(gang);
+        if (r != null) {
+            for (Slot s : new ArrayList<>(r.slots())) {
+                unreserve(r, s);
+                r.remove(s);
+            }
+        }
+        return r;
+    }
+
+    /** Releases one slot (the rest of the reservation stays). */
+    public void releaseSlot(Reservation r, Slot s) {
+        if (r.remove(s)) {
+            unreserve(r, s);
+        }
+        dropIfEmpty(r);
+    }
+
+    /** Moves a slot to {@code node}; the caller has checked that the node accepts it. */
+    public void moveSlot(Reservation r, Slot s, String node) {
+        unreserve(r, s);
+        s.moveTo(node);
+        entryFor(node).addReserved(s.request());
+        hold(r.queue(), s.request());
+    }
+
+    /** Turns a claimed slot into the pod's (assumed) record: reserved becomes used, atomically. */
+    public void consumeSlot(Reservation r, Slot s, PodRecord record) {
+        if (r.remove(s)) {
+            unreserve(r, s);
+        }
+        putPod(record);
+        dropIfEmpty(r);
+    }
+
+    private void dropIfEmpty(Reservation r) {
+        if (r.slots().isEmpty() && reservations.get(r.gang()) == r) {
+            reservations.remove(r.gang());
+        }
+    }
+
+    private void unreserve(Reservation r, Slot s) {
+        unhold(r.queue(), s.request());
+        NodeEntry e = nodes.get(s.node());
+        if (e != null) {
+            e.removeReserved(s.request());
+            if (!e.known() && e.isEmpty()) {
+                nodes.remove(s.node());
+            }
+        }
+    }
+
+    private void hold(String queue, Resources r) {
+        heldByQueue.merge(queue, r, Resources::plus);
+    }
+
+    private void unhold(String queue, Resources r) {
+        Resources left = heldByQueue.getOrDefault(queue, Resources.ZERO).minus(r);
+        if (left.isZero()) {
+            heldByQueue.remove(queue);
+        } else {
+            heldByQueue.put(queue, left);
+        }
+    }
+
+    /** What a queue holds: requests of its pods on nodes plus its gangs' reserved slots. */
+    public Resources heldByQueue(String queue) {
+        return heldByQueue.getOrDefault(queue, Resources.ZERO);
+    }
+
+    /** Pods of the queue only (no reservations). */
+    public Resources usedByQueue(String queue) {
+        Resources sum = Resources.ZERO;
+        for (PodRecord r : pods.values()) {
+            if (r.queue().equals(queue)) {
+                sum = sum.plus(r.request());
+            }
+        }
+        return sum;
+    }
+
+    // ---- reads -------------------------------------------------------------------------------------
+
+    public int overcommittedCount() {
+        int n = 0;
+        for (NodeEntry e : nodes.values()) {
+            if (e.known() && e.overcommitted()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    public NodeSnapshot snapshot(String node) {
+        NodeEntry e = nodes.get(node);
+        return e == null ? null : e.snapshot();
+    }
+
+    public List<NodeSnapshot> snapshots() {
+        List<NodeSnapshot> out = new ArrayList<>(nodes.size());
+        for (NodeEntry e : nodes.values()) {
+            out.add(e.snapshot());
+        }
+        return out;
+    }
+
+    /**
+     * Recomputes every node's used and reserved from the records and compares: the empty list means the
+     * books balance. Also checks that no pod holds two slots and no slot is on an unrecorded node.
+     */
+    public List<String> checkInvariants() {
+        List<String> problems = new ArrayList<>();
+        Map<String, Resources> used = new HashMap<>();
+        Map<String, Integer> count = new HashMap<>();
+        for (PodRecord r : pods.values()) {
+            used.merge(r.node(), r.request(), Resources::plus);
+            count.merge(r.node(), 1, Integer::sum);
+        }
+        Map<String, Resources> reserved = new HashMap<>();
+        Map<String, GangKey> slotOwner = new HashMap<>();
+        for (Reservation res : reservations.values()) {
+            if (res.slots().isEmpty()) {
+                problems.add("reservation of " + res.gang() + " is empty but still held");
+            }
+            for (Slot s : res.slots()) {
+                reserved.merge(s.node(), s.request(), Resources::plus);
+                if (s.podUid() != null) {
+                    GangKey other = slotOwner.put(s.podUid(), res.gang());
+                    if (other != null) {
+                        problems.add("pod " + s.podUid() + " holds two slots (" + other + ", " + res.gang() + ")");
+                    }
+                    if (pods.containsKey(s.podUid())) {
+                        problems.add("pod " + s.podUid() + " holds a slot and a record");
+                    }
+                }
+                if (!nodes.containsKey(s.node())) {
+                    problems.add(s + " of " + res.gang() + " is on a node the ledger does not track");
+                }
+            }
+        }
+        for (NodeEntry e : nodes.values()) {
+            Resources u = used.getOrDefault(e.name(), Resources.ZERO);
+            Resources rv = reserved.getOrDefault(e.name(), Resources.ZERO);
+            if (!u.equals(e.used())) {
+                problems.add("node " + e.name() + ": used " + e.used() + " but records sum to " + u);
+            }
+            if (!rv.equals(e.reserved())) {
+                problems.add("node " + e.name() + ": reserved " + e.reserved() + " but slots sum to " + rv);
+            }
+            if (e.podCount() != count.getOrDefault(e.name(), 0)) {
+                problems.add("node " + e.name() + ": counts " + e.podCount() + " pods but has " + count.getOrDefault(e.name(), 0) + " records");
+            }
+        }
+        Map<String, Resources> held = new HashMap<>();
+        for (PodRecord r : pods.values()) {
+            held.merge(r.queue(), r.request(), Resources::plus);
+        }
+        for (Reservation res : reservations.values()) {
+            for (Slot s : res.slots()) {
+                held.merge(res.queue(), s.request(), Resources::plus);
+            }
+        }
+        held.values().removeIf(Resources::isZero);
+        if (!held.equals(heldByQueue)) {
+            problems.add("queues hold " + heldByQueue + " but records and slots sum to " + held);
+        }
+        for (String n : used.keySet()) {
+            if (!nodes.containsKey(n)) {
+                problems.add("pods recorded on node " + n + " which the ledger does not track");
+            }
+        }
+        return problems;
+    }
+}

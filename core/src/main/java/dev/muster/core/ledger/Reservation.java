@@ -1,0 +1,68 @@
+package dev.muster.core.ledger;
+
+import dev.muster.core.model.GangKey;
+import dev.muster.core.resources.Resources;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Capacity held for one gang: its slots, the queue charged for them, and the deadline by which the
+ * gang's binds must reach {@code minMember}. Mutable, confined to the ledger owner's lock. Created by
+ * {@link Ledger#reserve}; slots leave it when consumed (bound), released, or with the whole reservation.
+ */
+public final class Reservation {
+    private final GangKey gang;
+    private final String queue;
+    private final long deadlineNanos;
+    private final List<Slot> slots = new ArrayList<>();
+
+    Reservation(GangKey gang, String queue, long deadlineNanos) {
+        this.gang = gang;
+        this.queue = queue;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    public GangKey gang() {
+        return gang;
+    }
+
+    public String queue() {
+        return queue;
+    }
+
+    public long deadlineNanos() {
+        return deadlineNanos;
+    }
+
+    /** Live, read-only view; valid only under the owner's lock. */
+    public List<Slot> slots() {
+        return Collections.unmodifiableList(slots);
+    }
+
+    public Resources total() {
+        Resources sum = Resources.ZERO;
+        for (Slot s : slots) {
+            sum = sum.plus(s.request());
+        }
+        return sum;
+    }
+
+    /** The slot earmarked for or claimed by {@code podUid}, or null. */
+    public Slot slotOf(String podUid) {
+        for (Slot s : slots) {
+            if (podUid.equals(s.podUid())) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    void add(Slot s) {
+        slots.add(s);
+    }
+
+    boolean remove(Slot s) {
+        return slots.remove(s);
+    }
+}

@@ -1,0 +1,68 @@
+package dev.muster.core.queue;
+
+import dev.muster.core.model.QueueSpec;
+import dev.muster.core.model.QueueState;
+import dev.muster.core.resources.ResourceNames;
+import dev.muster.core.resources.Resources;
+
+/**
+ * Whether a queue admits a gang: it must exist and be {@code Open}, and what the queue already holds
+ * (allocated + reserved) plus the gang's request must stay within {@code capability} for every resource
+ * the capability names. Pure and thread-safe.
+ */
+public final class QueueAdmission {
+    private QueueAdmission() {}
+
+    /** The verdict: admitted, refused for now (may change as pods finish), or refused until the queue changes. */
+    public sealed interface Verdict {
+        record Admitted() implements Verdict {}
+
+        record Refused(String reason, boolean resolvable) implements Verdict {}
+    }
+
+    public static Verdict check(String queueName, QueueSpec queue, Resources held, Resources gangRequest) {
+        if (queue == null) {
+            return new Verdict.Refused("queue " + queueName + " does not exist", false);
+        }
+        if (queue.state() != QueueState.OPEN) {
+            return new Verdict.Refused("queue " + queueName + " is " + queue.state().wire() + " and admits no new gangs", false);
+        }
+        Resources capability = queue.capability();
+        if (capability == null) {
+            return new Verdict.Admitted();
+        }
+        Resources after = held.plus(gangRequest);
+        StringBuilder over = new StringBuilder();
+        for (var e : capability.asMap().entrySet()) {
+            int i = ResourceNames.indexOf(e.getKey());
+            if (i == ResourceNames.PODS_INDEX) {
+                continue;
+            }
+            long cap = e.getValue();
+            if (after.get(i) > cap) {
+                if (!over.isEmpty()) {
+                    over.append(", ");
+                }
+                over.append(e.getKey()).append(" by ")
+                        .append(dev.muster.core.resources.Quantities.format(e.getKey(), after.get(i) - cap));
+            }
+        }
+        if (over.isEmpty()) {
+            return new Verdict.Admitted();
+        }
+        boolean everFits = gangRequest.fitsIn(capabilityWithoutPods(capability));
+        return new Verdict.Refused("queue " + queueName + ": holds " + held + ", gang needs " + gangRequest
+                + ", capability " + capability + " would be exceeded (" + over + ")", everFits);
+    }
+
+    private static Resources capabilityWithoutPods(Resources capability) {
+        // capability names only some resources; unnamed ones are unlimited
+        Resources.Builder b = Resources.builder();
+        int width = Math.max(capability.width(), ResourceNames.count());
+        for (int i = 0; i < width; i++) {
+            b.set(i, capability.asMap().containsKey(ResourceNames.nameOf(i)) && i != ResourceNames.PODS_INDEX
+                    ? capability.get(i) : Long.MAX_VALUE);
+        }
+        return b.build();
+    }
+}

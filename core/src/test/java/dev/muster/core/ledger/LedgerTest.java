@@ -1,0 +1,116 @@
+package dev.muster.core.ledger;
+
+import static dev.muster.core.testing.Fixtures.node;
+import static dev.muster.core.testing.Fixtures.req;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.Node;
+import dev.muster.core.model.PodId;
+import dev.muster.core.resources.Resources;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Seed 003: the ledger records "impossible" truths instead of throwing. */
+class LedgerTest {
+    private final Ledger ledger = new Ledger();
+
+    private static PodRecord pod(String name, String node, Resources r) {
+        return new PodRecord(new PodId(name + "-uid", "default", name), node, r, null, "", false);
+    }
+
+    @Test
+    void allocatableShrinkingBelowUseMarksTheNodeOvercommittedAndItRecovers() {
+        ledger.upsertNode(node("n", "8", "32Gi"));
+        ledger.putPod(pod("a", "n", req("4", "8Gi")));
+        ledger.putPod(pod("b", "n", req("4", "8Gi")));
+
+        ledger.upsertNode(node("n", "6", "32Gi")); // kubelet reserved more; allocatable shrank
+        NodeEntry e = ledger.node("n");
+        assertThat(e.overcommitted()).isTrue();
+        assertThat(e.accepts(req("100m", "1Mi"))).isFalse();
+        assertThat(e.free().cpuMillis()).isEqualTo(-2000);
+        assertThat(ledger.overcommittedCount()).isEqualTo(1);
+
+        ledger.removePod("b-uid");
+        assertThat(e.overcommitted()).isFalse();
+        assertThat(e.accepts(req("1", "1Gi"))).isTrue();
+        assertThat(ledger.checkInvariants()).isEmpty();
+    }
+
+    @Test
+    void podWithNodeNameOnAFullNodeIsRecordedNotRejected() {
+        ledger.upsertNode(node("n", "4", "16Gi"));
+        ledger.putPod(pod("fill", "n", req("4", "16Gi")));
+        ledger.putPod(pod("by-hand", "n", req("2", "1Gi"))); // spec.nodeName set by a person
+
+        assertThat(ledger.node("n").overcommitted()).isTrue();
+        assertThat(ledger.node("n").podCount()).isEqualTo(2);
+        ledger.removePod("fill-uid");
+        assertThat(ledger.node("n").overcommitted()).isFalse();
+        assertThat(ledger.checkInvariants()).isEmpty();
+    }
+
+    @Test
+    void twoSchedulersPlacingOnTheSameNodeOvercommitItUntilPodsLeave() {
+        ledger.upsertNode(node("n", "4", "16Gi"));
+        ledger.putPod(pod("ours", "n", req("3", "8Gi")));
+        ledger.putPod(pod("theirs", "n", req("3", "8Gi")));
+        assertThat(ledger.node("n").overcommitted()).isTrue();
+        ledger.removePod("theirs-uid");
+        assertThat(ledger.node("n").overcommitted()).isFalse();
+    }
+
+    @Test
+    void podOnAnUnknownNodeIsKeptAndCountsWhenTheNodeAppears() {
+        ledger.putPod(pod("early", "late-node", req("1", "1Gi")));
+        assertThat(ledger.node("late-node").known()).isFalse();
+        assertThat(ledger.node("late-node").accepts(req("1m", "1"))).isFalse();
+
+        ledger.upsertNode(node("late-node", "4", "16Gi"));
+        assertThat(ledger.node("late-node").used()).isEqualTo(req("1", "1Gi"));
+        assertThat(ledger.checkInvariants()).isEmpty();
+    }
+
+    @Test
+    void removingANodeKeepsItsPodsAccountedUntilTheyLeave() {
+        ledger.upsertNode(node("n", "4", "16Gi"));
+        ledger.putPod(pod("p", "n", req("1", "1Gi")));
+        ledger.removeNode("n");
+        assertThat(ledger.node("n")).isNotNull();
+        assertThat(ledger.node("n").known()).isFalse();
+        ledger.removePod("p-uid");
+        assertThat(ledger.node("n")).isNull();
+        assertThat(ledger.checkInvariants()).isEmpty();
+    }
+
+    @Test
+    void reservationIsInvisibleCapacityAndReleasesWhole() {
+        ledger.upsertNode(Node.of("n", req("8", "32Gi").times(1)));
+        GangKey g = new GangKey("default", "g");
+        Reservation r = ledger.reserve(g, "q", 0, List.of(
+                new Ledger.Placement("n", req("4", "16Gi"), ""), new Ledger.Placement("n", req("4", "16Gi"), "")));
+        assertThat(ledger.node("n").accepts(req("1", "1Gi"))).isFalse();
+        assertThat(ledger.heldByQueue("q")).isEqualTo(req("4", "16Gi").times(2));
+
+        Slot s = r.slots().getFirst();
+        s.claim("m0");
+        ledger.consumeSlot(r, s, new PodRecord(new PodId("m0", "default", "m0"), "n", req("4", "16Gi"), g, "q", true));
+        assertThat(ledger.node("n").used()).isEqualTo(req("4", "16Gi"));
+        assertThat(ledger.node("n").reserved()).isEqualTo(req("4", "16Gi"));
+        assertThat(ledger.checkInvariants()).isEmpty();
+
+        ledger.releaseReservation(g);
+        assertThat(ledger.node("n").reserved().isZero()).isTrue();
+        assertThat(ledger.heldByQueue("q")).isEqualTo(req("4", "16Gi"));
+        assertThat(ledger.checkInvariants()).isEmpty();
+    }
+
+    @Test
+    void invariantCheckCatchesABookThatDoesNotBalance() {
+        ledger.upsertNode(node("n", "4", "16Gi"));
+        ledger.putPod(pod("p", "n", req("1", "1Gi")));
+        ledger.node("n").addUsed(req("1", "1Gi")); // corrupt on purpose
+        assertThat(ledger.checkInvariants()).anySatisfy(p -> assertThat(p).contains("used"));
+    }
+}

@@ -1,0 +1,201 @@
+package dev.muster.core.scheduler;
+
+import static dev.muster.core.testing.Fixtures.node;
+import static dev.muster.core.testing.Fixtures.pod;
+import static dev.muster.core.testing.Fixtures.podGroup;
+import static dev.muster.core.testing.Fixtures.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodPhase;
+import dev.muster.core.stream.AllocationJournal;
+import dev.muster.core.stream.AllocationSnapshot;
+import dev.muster.core.testing.FakeClock;
+import dev.muster.core.testing.RecordingBinder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Many threads hammer one GangScheduler with mixed operations (node updates, single pods, gangs, binds,
+ * deletions, completions, expiry, reads) while a checker verifies the ledger's books throughout; at the
+ * end every pod is removed and every reservation expires, and nothing may be left over.
+ */
+class GangSchedulerStressTest {
+    private static final int THREADS = 8;
+    private static final int OPS_PER_THREAD = 30_000;
+    private static final int NODES = 48;
+
+    @Test
+    void invariantsHoldUnderConcurrentMixedOperations() throws Exception {
+        FakeClock clock = new FakeClock();
+        RecordingBinder binder = new RecordingBinder();
+        AllocationJournal journal = new AllocationJournal(4096, () -> 0L);
+        GangScheduler s = new GangScheduler(SchedulerConfig.DEFAULT.withGangDeadline(Duration.ofSeconds(5)), binder, journal, clock);
+        List<String> nodes = new ArrayList<>();
+        for (int i = 0; i < NODES; i++) {
+            s.upsertNode(node("n" + i, "16", "64Gi"));
+            nodes.add("n" + i);
+        }
+        s.upsertQueue(queue("default"));
+        s.markSynced();
+
+        ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<String> allUids = new ConcurrentLinkedQueue<>();
+        AtomicLong ops = new AtomicLong();
+        CyclicBarrier start = new CyclicBarrier(THREADS + 1);
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS + 1);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            int seed = t;
+            workers.add(pool.submit(() -> {
+                start.await();
+                worker(s, clock, binder, nodes, new Random(seed), "t" + seed, allUids, ops);
+                return null;
+            }));
+        }
+        Future<?> checker = pool.submit(() -> {
+            start.await();
+            long next = 0;
+            while (workers.stream().anyMatch(w -> !w.isDone())) {
+                if (ops.get() < next) {
+                    Thread.yield();
+                    continue;
+                }
+                next = ops.get() + 4_000; // check the books every few thousand operations
+                List<String> problems = s.readLedger(l -> l.checkInvariants());
+                violations.addAll(problems);
+                s.stats();
+            }
+            return null;
+        });
+        for (Future<?> w : workers) {
+            w.get(5, TimeUnit.MINUTES); // rethrows any assertion failure from the worker
+        }
+        checker.get(1, TimeUnit.MINUTES);
+        pool.shutdown();
+
+        assertThat(ops.get()).isGreaterThanOrEqualTo((long) THREADS * OPS_PER_THREAD);
+        assertThat(binder.bound()).as("the mix must really bind pods, not only refuse them").hasSizeGreaterThan(2_000);
+        assertThat(violations).isEmpty();
+        List<String> problems = s.readLedger(l -> l.checkInvariants());
+        assertThat(problems).isEmpty();
+
+        // drain: every pod leaves, every reservation expires → nothing may remain anywhere
+        for (String uid : allUids) {
+            s.deletePod(uid);
+        }
+        clock.advance(Duration.ofMinutes(10));
+        s.expireDue();
+        List<String> after = s.readLedger(l -> l.checkInvariants());
+        assertThat(after).isEmpty();
+        assertThat((int) s.readLedger(l -> l.podCount())).isZero();
+        assertThat((int) s.readLedger(l -> l.reservations().size())).isZero();
+        boolean empty = s.readLedger(l -> l.nodes().stream().allMatch(n -> n.used().isZero() && n.reserved().isZero()));
+        assertThat(empty).isTrue();
+        AllocationSnapshot totals = journal.snapshot();
+        assertThat(totals.allocatedByQueue()).isEmpty();
+        assertThat(s.stats().waitingBinds()).isZero();
+    }
+
+    private static void worker(GangScheduler s, FakeClock clock, RecordingBinder binder, List<String> nodes, Random rnd,
+                               String prefix, ConcurrentLinkedQueue<String> allUids, AtomicLong ops) {
+        List<Pod> mine = new ArrayList<>();
+        List<CompletableFuture<BindResult>> pending = new ArrayList<>();
+        int gangs = 0;
+        for (int i = 0; i < OPS_PER_THREAD; i++) {
+            int op = rnd.nextInt(100);
+            if (op < 5) {
+                String n = nodes.get(rnd.nextInt(nodes.size()));
+                s.upsertNode(node(n, String.valueOf(8 + rnd.nextInt(9)), (32 + rnd.nextInt(33)) + "Gi"));
+            } else if (op < 30) {
+                Pod p = pod(prefix + "-s" + i).requests(String.valueOf(1 + rnd.nextInt(4)), "1Gi").build();
+                if (rnd.nextInt(10) == 0) {
+                    binder.failFor(p.uid());
+                }
+                s.upsertPod(p);
+                mine.add(p);
+                allUids.add(p.uid());
+                pending.add(schedule(s, p, nodes, rnd));
+            } else if (op < 45) {
+                String pg = prefix + "-g" + (gangs++);
+                int size = 2 + rnd.nextInt(4);
+                s.upsertPodGroup(podGroup("default", pg, size, "default"));
+                List<Pod> members = new ArrayList<>();
+                for (int m = 0; m < size; m++) {
+                    Pod p = pod(pg + "-" + m).gang(pg).requests(String.valueOf(1 + rnd.nextInt(2)), "2Gi").build();
+                    s.upsertPod(p);
+                    members.add(p);
+                    allUids.add(p.uid());
+                }
+                mine.addAll(members);
+                int arriving = rnd.nextInt(5) == 0 ? size - 1 : size; // sometimes the last member never binds
+                for (int m = 0; m < arriving; m++) {
+                    pending.add(schedule(s, members.get(m), nodes, rnd));
+                }
+            } else if (op < 75 && !mine.isEmpty()) {
+                Pod p = mine.remove(rnd.nextInt(mine.size()));
+                if (rnd.nextBoolean()) {
+                    s.deletePod(p.uid());
+                } else {
+                    String node = binder.boundNode(p.uid());
+                    s.upsertPod(node == null ? p.withPhase(PodPhase.FAILED) : p.withNode(node).withPhase(PodPhase.SUCCEEDED));
+                }
+            } else if (op < 80) {
+                clock.advance(Duration.ofMillis(500));
+                s.expireDue();
+            } else if (op < 85 && !mine.isEmpty()) {
+                Pod p = mine.get(rnd.nextInt(mine.size()));
+                String node = binder.boundNode(p.uid());
+                if (node != null) {
+                    s.upsertPod(p.withNode(node).withPhase(PodPhase.RUNNING)); // the informer confirms our bind
+                }
+            } else if (op < 90 && !mine.isEmpty()) {
+                Pod p = mine.get(rnd.nextInt(mine.size()));
+                if (p.gang() != null) {
+                    s.cancelBind(p.id());
+                }
+            } else {
+                Pod p = mine.isEmpty() ? pod("probe").build() : mine.get(rnd.nextInt(mine.size()));
+                s.prioritize(p, nodes);
+                if (p.gang() != null) {
+                    s.gang(p.gang());
+                }
+                if (rnd.nextInt(50) == 0) {
+                    s.stats(); // O(gangs): a metrics scrape, not a per-pod call
+                }
+            }
+            ops.incrementAndGet();
+        }
+        // every bind answered eventually: expire whatever still waits
+        clock.advance(Duration.ofMinutes(10));
+        s.expireDue();
+        for (CompletableFuture<BindResult> f : pending) {
+            assertThat(f.orTimeout(1, TimeUnit.MINUTES).join()).isNotNull();
+        }
+    }
+
+    private static CompletableFuture<BindResult> schedule(GangScheduler s, Pod p, List<String> nodes, Random rnd) {
+        List<String> candidates = new ArrayList<>(nodes);
+        java.util.Collections.shuffle(candidates, rnd);
+        candidates = candidates.subList(0, 8 + rnd.nextInt(candidates.size() - 8)); // a sample, like percentageOfNodesToScore
+        FilterResult f = s.filter(p, candidates);
+        if (f.feasible().isEmpty()) {
+            return CompletableFuture.completedFuture(BindResult.failed("unschedulable"));
+        }
+        List<NodeScore> scores = s.prioritize(p, f.feasible());
+        String best = scores.stream().max((a, b) -> Integer.compare(a.score(), b.score())).orElseThrow().node();
+        return s.bind(p.id(), best);
+    }
+
+}

@@ -1,0 +1,56 @@
+package dev.muster.core.scheduler;
+
+import dev.muster.core.model.Node;
+import dev.muster.core.model.Pod;
+import dev.muster.core.stream.AllocationJournal;
+import dev.muster.core.stream.AllocationSnapshot;
+import dev.muster.core.testing.FakeClock;
+import dev.muster.core.testing.RecordingBinder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** A GangScheduler wired to a fake clock, a recording binder and a journal, plus kube-scheduler-like helpers. */
+final class SchedulerHarness {
+    final FakeClock clock = new FakeClock();
+    final RecordingBinder binder = new RecordingBinder();
+    final AllocationJournal journal = new AllocationJournal(1 << 16, () -> 0L);
+    final GangScheduler scheduler;
+    final List<String> nodeNames = new ArrayList<>();
+
+    SchedulerHarness() {
+        this(SchedulerConfig.DEFAULT);
+    }
+
+    SchedulerHarness(SchedulerConfig config) {
+        scheduler = new GangScheduler(config, binder, journal, clock);
+    }
+
+    SchedulerHarness nodes(Node... nodes) {
+        for (Node n : nodes) {
+            scheduler.upsertNode(n);
+            nodeNames.add(n.name());
+        }
+        return this;
+    }
+
+    /** What kube-scheduler does for one pod: filter, prioritize, pick the best, bind (asynchronously). */
+    CompletableFuture<BindResult> schedule(Pod pod) {
+        FilterResult f = scheduler.filter(pod, nodeNames);
+        if (f.feasible().isEmpty()) {
+            return CompletableFuture.completedFuture(BindResult.failed("filter: " + f.failed().values().stream().findFirst()
+                    .orElse(f.unresolvable().values().stream().findFirst().orElse("no nodes"))));
+        }
+        List<NodeScore> scores = scheduler.prioritize(pod, f.feasible());
+        NodeScore best = scores.stream().max((a, b) -> Integer.compare(a.score(), b.score())).orElseThrow();
+        return scheduler.bind(pod.id(), best.node());
+    }
+
+    List<String> invariantViolations() {
+        return scheduler.readLedger(l -> l.checkInvariants());
+    }
+
+    AllocationSnapshot totals() {
+        return journal.snapshot();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.muster.deploy;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The least-privilege table: exactly what each component's ServiceAccount may do. A permission in
+ * the chart that is not here fails the tests, and so does one missing from the chart.
+ */
+final class AllowedRbac {
+    /** ClusterRoles shipped with Kubernetes that the second kube-scheduler is bound to (not copied). */
+    static final Set<String> SCHEDULER_SYSTEM_ROLES = Set.of("system:kube-scheduler", "system:volume-scheduler");
+
+    private static final String CORE = "";
+    private static final String VOLCANO = "scheduling.volcano.sh";
+    private static final String COORDINATION = "coordination.k8s.io";
+
+    private AllowedRbac() {}
+
+    /** Permissions granted by roles the chart renders, for {@code component} holding Lease {@code lease}. */
+    static Set<Permission> renderedRoles(String component, String lease) {
+        Set<Permission> allowed = new HashSet<>(leaseOwner(lease));
+        switch (component) {
+            case "scheduler" -> { }
+            case "extender" -> {
+                allowed.addAll(read(CORE, "nodes", "pods"));
+                allowed.addAll(read(VOLCANO, "podgroups", "queues"));
+                allowed.add(Permission.of(CORE, "pods/binding", "create"));
+                for (String group : List.of(CORE, "events.k8s.io")) {
+                    allowed.add(Permission.of(group, "events", "create"));
+                    allowed.add(Permission.of(group, "events", "patch"));
+                }
+            }
+            case "controller" -> {
+                allowed.addAll(read(CORE, "pods"));
+                allowed.addAll(read(VOLCANO, "podgroups", "queues"));
+                allowed.add(Permission.of(VOLCANO, "queues/status", "patch"));
+                allowed.add(Permission.of(VOLCANO, "podgroups", "patch"));
+                // Volcano's PodGroup CRD has no status subresource; where an installed CRD has one, the
+                // controller (told by discovery) patches podgroups/status instead.
+                allowed.add(Permission.of(VOLCANO, "podgroups/status", "patch"));
+            }
+            default -> throw new IllegalArgumentException("unknown component " + component);
+        }
+        return allowed;
+    }
+
+    /** ClusterRoles from outside the chart a component may be bound to. */
+    static Set<String> systemRoles(String component) {
+        return "scheduler".equals(component) ? SCHEDULER_SYSTEM_ROLES : Set.of();
+    }
+
+    private static Set<Permission> read(String group, String... resources) {
+        Set<Permission> out = new HashSet<>();
+        for (String resource : resources) {
+            for (String verb : List.of("get", "list", "watch")) {
+                out.add(Permission.of(group, resource, verb));
+            }
+        }
+        return out;
+    }
+
+    private static Set<Permission> leaseOwner(String lease) {
+        return Set.of(
+                Permission.of(COORDINATION, "leases", "create"),
+                Permission.named(COORDINATION, "leases", "get", lease),
+                Permission.named(COORDINATION, "leases", "update", lease));
+    }
+}

@@ -1,0 +1,44 @@
+package dev.muster.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.muster.deploy.Chart.Install;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Values that would produce a broken installation fail at render time (helm install/template), with
+ * a message that names the value.
+ */
+class ChartRejectsBadValuesTest {
+
+    static Stream<Arguments> badValues() {
+        return Stream.of(
+                Arguments.of("httpTimeout equal to the gang deadline",
+                        Install.with("scheduler.extender.httpTimeoutSeconds", 60), "scheduler.extender.httpTimeoutSeconds (60) must be greater than extender.gangDeadlineSeconds (60)"),
+                Arguments.of("gang deadline beyond the default httpTimeout",
+                        Install.with("extender.gangDeadlineSeconds", 120), "must be greater than extender.gangDeadlineSeconds (120)"),
+                Arguments.of("unknown scoring policy",
+                        Install.with("extender.scoring", "random"), "scoring"),
+                Arguments.of("extender gRPC mTLS without a controller certificate",
+                        Install.with("extender.grpcTls.enabled", true), "extender.grpcTls.enabled requires controller.grpcTls.enabled"),
+                Arguments.of("the default scheduler's Lease",
+                        Install.with("scheduler.leaderElection.resourceName", "kube-scheduler"), "must not be \"kube-scheduler\""),
+                Arguments.of("misspelt value",
+                        Install.with("extender.replica", 3), "replica"),
+                Arguments.of("port out of range",
+                        Install.with("extender.httpPort", 70000), "httpPort"),
+                Arguments.of("flush interval that is not a duration",
+                        Install.with("controller.flushInterval", "soon"), "flushInterval"),
+                Arguments.of("percentage above 100",
+                        Install.with("scheduler.percentageOfNodesToScore", 150), "percentageOfNodesToScore"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badValues")
+    void renderFailsNamingTheValue(String name, Install install, String expectedMessage) {
+        assertThat(Chart.renderError(install)).as(name).hasValueSatisfying(message -> assertThat(message).contains(expectedMessage));
+    }
+}

@@ -1,0 +1,217 @@
+package dev.muster.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.muster.deploy.Chart.Install;
+import dev.muster.deploy.Chart.Rendered;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** What individual values do to the rendered objects. */
+class ChartValuesTest {
+
+    @Test
+    void defaultsRenderTwoReplicasOfEachComponentWithPdbsAndTheDefaultQueue() {
+        Rendered chart = Chart.render(Install.defaults());
+        for (String component : List.of("scheduler", "extender", "controller")) {
+            assertThat(chart.deployment(component).spec()).as(component).containsEntry("replicas", 2);
+            assertThat(chart.find("PodDisruptionBudget", "muster-" + component)).as(component + " PDB").isPresent();
+        }
+        assertThat(chart.ofKind("Deployment").stream().map(Manifest::name))
+                .containsExactlyInAnyOrder("muster-scheduler", "muster-extender", "muster-controller");
+        assertThat(chart.ofKind("Service").stream().map(Manifest::name))
+                .containsExactlyInAnyOrder("muster-extender", "muster-controller");
+        Manifest queue = chart.one("Queue", "default");
+        assertThat(Tree.string(queue.body(), "apiVersion")).isEqualTo("scheduling.volcano.sh/v1beta1");
+        assertThat(queue.spec()).containsEntry("weight", 1).containsEntry("reclaimable", true);
+        assertThat(Tree.map(queue.body(), "metadata", "annotations")).containsEntry("helm.sh/resource-policy", "keep");
+    }
+
+    @Test
+    void imagesDefaultToTheUpstreamSchedulerAndTheChartAppVersion() {
+        Rendered chart = Chart.render(Install.defaults());
+        assertThat(chart.deployment("scheduler").container().get("image")).isEqualTo("registry.k8s.io/kube-scheduler:v1.36.3");
+        assertThat(chart.deployment("extender").container().get("image")).isEqualTo("muster/muster-server:0.1.0");
+        assertThat(chart.deployment("controller").container().get("image")).isEqualTo("muster/muster-controller:0.1.0");
+
+        Rendered pinned = Chart.render(Install.with("scheduler.image.tag", "v1.35.2", "extender.image.tag", "1.2.3"));
+        assertThat(pinned.deployment("scheduler").container().get("image")).isEqualTo("registry.k8s.io/kube-scheduler:v1.35.2");
+        assertThat(pinned.deployment("extender").container().get("image")).isEqualTo("muster/muster-server:1.2.3");
+        assertThat(Chart.render(Install.with("controller.image.tag", 2)).deployment("controller").container().get("image"))
+                .as("a numeric --set tag").isEqualTo("muster/muster-controller:2");
+    }
+
+    @Test
+    void defaultsPassTheProcessDefaultsAsFlags() {
+        Rendered chart = Chart.render(Install.defaults());
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args")).containsExactly(
+                "--scheduler-name=muster", "--http-port=8888", "--ops-port=8080", "--grpc-port=9090",
+                "--gang-deadline=60s", "--scoring=binpack", "--max-body-bytes=67108864", "--journal-window=65536",
+                "--leader-elect=true", "--lease-name=muster-extender", "--lease-namespace=$(POD_NAMESPACE)");
+        assertThat(Tree.strings(chart.deployment("controller").container(), "args")).containsExactly(
+                "--extender-address=muster-extender.muster-system.svc:9090", "--ops-port=8080", "--grpc-port=9091",
+                "--flush-interval=1s", "--api-qps=20", "--api-burst=40", "--leader-elect=true",
+                "--lease-name=muster-controller", "--lease-namespace=$(POD_NAMESPACE)");
+        assertThat(Tree.strings(chart.deployment("scheduler").container(), "command")).containsExactly(
+                "kube-scheduler", "--config=/etc/kubernetes/muster/scheduler-config.yaml", "--v=2");
+    }
+
+    @Test
+    void replicasOneAppliesToEveryComponent() {
+        Rendered chart = Chart.render(Install.with("scheduler.replicas", 1, "extender.replicas", 1, "controller.replicas", 1));
+        for (String component : List.of("scheduler", "extender", "controller")) {
+            assertThat(chart.deployment(component).spec()).as(component).containsEntry("replicas", 1);
+        }
+    }
+
+    @Test
+    void spreadScoringReachesTheExtender() {
+        Rendered chart = Chart.render(Install.with("extender.scoring", "spread"));
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains("--scoring=spread").doesNotContain("--scoring=binpack");
+    }
+
+    @Test
+    void gangDeadlineAndHttpTimeoutRenderAsGoDurations() {
+        Rendered chart = Chart.render(Install.with("extender.gangDeadlineSeconds", 120, "scheduler.extender.httpTimeoutSeconds", 150));
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains("--gang-deadline=120s");
+        assertThat(SchedulerConfigs.onlyExtender(chart.schedulerConfig())).containsEntry("httpTimeout", "150s");
+    }
+
+    @Test
+    void httpsToTheExtenderMountsOnlyTheCaIntoKubeScheduler() {
+        Rendered chart = Chart.render(Install.with("extender.tls.enabled", true, "extender.tls.secretName", "ext-cert"));
+        Map<String, Object> extender = SchedulerConfigs.onlyExtender(chart.schedulerConfig());
+        assertThat(extender).containsEntry("enableHTTPS", true).containsEntry("urlPrefix", "https://muster-extender.muster-system.svc:8888");
+        assertThat(Tree.string(extender, "tlsConfig", "caFile")).isEqualTo("/etc/muster/extender-ca/ca.crt");
+
+        Map<String, Object> caVolume = volume(chart.deployment("scheduler"), "extender-ca");
+        assertThat(Tree.string(caVolume, "secret", "secretName")).isEqualTo("ext-cert");
+        assertThat(Tree.maps(caVolume, "secret", "items")).containsExactly(Map.of("key", "ca.crt", "path", "ca.crt"));
+
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args"))
+                .contains("--tls-cert-file=/etc/muster/tls/tls.crt", "--tls-key-file=/etc/muster/tls/tls.key");
+        assertThat(Tree.string(volume(chart.deployment("extender"), "tls"), "secret", "secretName")).isEqualTo("ext-cert");
+    }
+
+    @Test
+    void plainHttpMountsNoCertificates() {
+        Rendered chart = Chart.render(Install.defaults());
+        for (Manifest deployment : chart.ofKind("Deployment")) {
+            assertThat(Tree.maps(deployment.podSpec(), "volumes")).as(deployment.id())
+                    .noneMatch(v -> v.containsKey("secret"));
+        }
+        assertThat(SchedulerConfigs.onlyExtender(chart.schedulerConfig())).containsEntry("enableHTTPS", false).doesNotContainKey("tlsConfig");
+    }
+
+    @Test
+    void grpcMutualTlsGivesTheControllerAClientCertificateForTheExtender() {
+        Rendered chart = Chart.render(Install.with("extender.grpcTls.enabled", true, "controller.grpcTls.enabled", true));
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains(
+                "--grpc-tls-cert-file=/etc/muster/grpc-tls/tls.crt",
+                "--grpc-tls-key-file=/etc/muster/grpc-tls/tls.key",
+                "--grpc-tls-client-ca-file=/etc/muster/grpc-tls/ca.crt");
+        assertThat(Tree.strings(chart.deployment("controller").container(), "args")).contains(
+                "--grpc-tls-cert-file=/etc/muster/grpc-tls/tls.crt",
+                "--extender-tls-ca-file=/etc/muster/grpc-tls/ca.crt",
+                "--extender-tls-cert-file=/etc/muster/grpc-tls/tls.crt",
+                "--extender-tls-key-file=/etc/muster/grpc-tls/tls.key");
+        assertThat(Tree.string(volume(chart.deployment("extender"), "grpc-tls"), "secret", "secretName")).isEqualTo("muster-extender-grpc-tls");
+        assertThat(Tree.string(volume(chart.deployment("controller"), "grpc-tls"), "secret", "secretName")).isEqualTo("muster-controller-grpc-tls");
+    }
+
+    @Test
+    void controllerServerTlsAloneDoesNotMakeItDialTheExtenderWithTls() {
+        Rendered chart = Chart.render(Install.with("controller.grpcTls.enabled", true));
+        assertThat(Tree.strings(chart.deployment("controller").container(), "args"))
+                .contains("--grpc-tls-cert-file=/etc/muster/grpc-tls/tls.crt")
+                .noneMatch(a -> a.startsWith("--extender-tls-"));
+    }
+
+    static Stream<Named<Install>> renamedInstalls() {
+        return Stream.of(
+                Named.of("release without the chart name", Install.defaults().in("prod", "batch")),
+                Named.of("fullnameOverride", Install.with("fullnameOverride", "gang").in("x", "batch")),
+                Named.of("nameOverride", Install.with("nameOverride", "gs").in("prod", "batch")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("renamedInstalls")
+    void objectNamesAndTheExtenderUrlFollowTheRelease(Install install) {
+        Rendered chart = Chart.render(install);
+        String prefix = install.values().containsKey("fullnameOverride") ? "gang"
+                : install.values().containsKey("nameOverride") ? "prod-gs" : "prod-muster";
+        assertThat(chart.ofKind("Deployment").stream().map(Manifest::name))
+                .containsExactlyInAnyOrder(prefix + "-scheduler", prefix + "-extender", prefix + "-controller");
+        assertThat(SchedulerConfigs.onlyExtender(chart.schedulerConfig()))
+                .containsEntry("urlPrefix", "http://" + prefix + "-extender.batch.svc:8888");
+        for (Manifest m : chart.manifests()) {
+            if (!m.kind().startsWith("Cluster") && !m.kind().equals("Queue")) {
+                assertThat(Tree.string(m.body(), "metadata", "namespace")).as(m.id()).isEqualTo("batch");
+            }
+        }
+    }
+
+    @Test
+    void customSchedulerNameReachesProfileAndExtender() {
+        Rendered chart = Chart.render(Install.with("scheduler.name", "gang"));
+        assertThat(Tree.maps(chart.schedulerConfig(), "profiles").get(0)).containsEntry("schedulerName", "gang");
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains("--scheduler-name=gang");
+    }
+
+    @Test
+    void percentageOfNodesToScoreIsLeftToKubeSchedulerUnlessSet() {
+        assertThat(Tree.maps(Chart.render(Install.defaults()).schedulerConfig(), "profiles").get(0))
+                .doesNotContainKey("percentageOfNodesToScore");
+        assertThat(Tree.maps(Chart.render(Install.with("scheduler.percentageOfNodesToScore", 50)).schedulerConfig(), "profiles").get(0))
+                .containsEntry("percentageOfNodesToScore", 50);
+    }
+
+    @Test
+    void schedulerPodsRollWhenTheirConfigChanges() {
+        String before = configChecksum(Chart.render(Install.defaults()));
+        String after = configChecksum(Chart.render(Install.with("scheduler.extender.weight", 7)));
+        assertThat(before).isNotBlank().isNotEqualTo(after);
+        assertThat(configChecksum(Chart.render(Install.with("extender.replicas", 1)))).isEqualTo(before);
+    }
+
+    @Test
+    void optionalObjectsCanBeTurnedOff() {
+        Rendered chart = Chart.render(Install.with(
+                "defaultQueue.create", false,
+                "scheduler.podDisruptionBudget.enabled", false,
+                "extender.podDisruptionBudget.enabled", false,
+                "controller.podDisruptionBudget.enabled", false));
+        assertThat(chart.ofKind("Queue")).isEmpty();
+        assertThat(chart.ofKind("PodDisruptionBudget")).isEmpty();
+    }
+
+    @Test
+    void placementValuesReachThePods() {
+        Rendered chart = Chart.render(Install.with(
+                "extender.nodeSelector.pool", "system",
+                "extender.priorityClassName", "system-cluster-critical",
+                "imagePullSecrets[0].name", "regcred",
+                "controller.javaToolOptions", "-Xss512k"));
+        Map<String, Object> pod = chart.deployment("extender").podSpec();
+        assertThat(Tree.map(pod, "nodeSelector")).containsEntry("pool", "system");
+        assertThat(pod).containsEntry("priorityClassName", "system-cluster-critical");
+        assertThat(Tree.maps(pod, "imagePullSecrets")).containsExactly(Map.of("name", "regcred"));
+        assertThat(Tree.map(pod, "affinity", "podAntiAffinity")).as("default: replicas prefer different nodes").isNotEmpty();
+        assertThat(Tree.maps(chart.deployment("controller").container(), "env"))
+                .contains(Map.of("name", "JAVA_TOOL_OPTIONS", "value", "-Xss512k"));
+    }
+
+    private static String configChecksum(Rendered chart) {
+        return Tree.string(chart.deployment("scheduler").body(), "spec", "template", "metadata", "annotations", "checksum/config");
+    }
+
+    private static Map<String, Object> volume(Manifest deployment, String name) {
+        return Tree.maps(deployment.podSpec(), "volumes").stream().filter(v -> name.equals(v.get("name"))).findFirst()
+                .orElseThrow(() -> new AssertionError(deployment.id() + " has no volume " + name));
+    }
+}

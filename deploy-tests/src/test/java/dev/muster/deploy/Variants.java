@@ -1,0 +1,45 @@
+package dev.muster.deploy;
+
+import dev.muster.deploy.Chart.Install;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+
+/** The value sets every chart invariant is checked under, each with a name that reads in reports. */
+final class Variants {
+    private Variants() {}
+
+    static Stream<Named<Install>> all() {
+        return Stream.of(
+                Named.of("defaults", Install.defaults()),
+                Named.of("HTTPS between kube-scheduler and the extender", Install.with("extender.tls.enabled", true)),
+                Named.of("gRPC mTLS between extender and controller", Install.with(
+                        "extender.grpcTls.enabled", true, "controller.grpcTls.enabled", true)),
+                Named.of("mTLS on the controller's own gRPC port only", Install.with("controller.grpcTls.enabled", true)),
+                Named.of("all TLS on", Install.with(
+                        "extender.tls.enabled", true, "extender.grpcTls.enabled", true,
+                        "controller.grpcTls.enabled", true)),
+                Named.of("one replica each", Install.with(
+                        "scheduler.replicas", 1, "extender.replicas", 1, "controller.replicas", 1)),
+                Named.of("spread scoring", Install.with("extender.scoring", "spread")),
+                Named.of("release name without the chart name", Install.defaults().in("prod", "batch-system")),
+                Named.of("custom names, ports and leases", Install.with(
+                                "fullnameOverride", "gang",
+                                "scheduler.name", "gang-scheduler",
+                                "scheduler.leaderElection.resourceName", "gang-scheduler",
+                                "extender.leaderElection.leaseName", "gang-extender",
+                                "controller.leaderElection.leaseName", "gang-controller",
+                                "extender.httpPort", 9443, "extender.grpcPort", 9444, "extender.opsPort", 9445,
+                                "controller.grpcPort", 9446, "controller.opsPort", 9447,
+                                "scheduler.serviceAccount.name", "sa-sched",
+                                "extender.serviceAccount.name", "sa-ext",
+                                "controller.serviceAccount.name", "sa-ctl",
+                                "extender.tls.enabled", true)
+                        .in("jobs", "team-a")),
+                Named.of("no PDBs, no default queue, node cache off", Install.with(
+                        "scheduler.podDisruptionBudget.enabled", false,
+                        "extender.podDisruptionBudget.enabled", false,
+                        "controller.podDisruptionBudget.enabled", false,
+                        "defaultQueue.create", false,
+                        "scheduler.extender.nodeCacheCapable", false)));
+    }
+}

@@ -1,0 +1,173 @@
+package dev.muster.server.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import dev.muster.common.ops.OpsEndpoints;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
+
+/**
+ * kube-scheduler's HTTP extender endpoint: {@code POST /filter, /prioritize, /bind, /preempt}, plus
+ * {@code /healthz}, {@code /readyz}, {@code /metrics}. The JDK's HTTP server with one virtual thread per
+ * request: kube-scheduler's filter and prioritize calls are serial and small, and the thousands of binds
+ * a big gang holds at its barrier each park a virtual thread, not a platform thread. HTTPS when given an
+ * {@link SSLContext} (kube-scheduler's {@code enableHTTPS} + {@code tlsConfig}).
+ *
+ * <p>Guards before any decision: the method must be POST (405), the path a known verb (404), the body
+ * within {@code maxBodyBytes} (413), this process the leader (else the request is forwarded to it) and
+ * synced (503). None of these touch the ledger.
+ */
+public final class ExtenderHttpServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ExtenderHttpServer.class.getName());
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final ExtenderVerbs verbs;
+    private final ExtenderMetrics metrics;
+    private final LeaderGate leader;
+    private final LeaderForwarder forwarder;
+    private final Supplier<String> notReadyReason;
+    private final long maxBodyBytes;
+
+    /**
+     * @param tls            null for plain HTTP
+     * @param notReadyReason null when ready to decide, else why not (also what /readyz says)
+     */
+    public ExtenderHttpServer(InetSocketAddress address, SSLContext tls, ExtenderVerbs verbs, ExtenderMetrics metrics,
+                              OpsEndpoints ops, LeaderGate leader, LeaderForwarder forwarder,
+                              Supplier<String> notReadyReason, long maxBodyBytes) throws IOException {
+        this.verbs = verbs;
+        this.metrics = metrics;
+        this.leader = leader;
+        this.forwarder = forwarder;
+        this.notReadyReason = notReadyReason;
+        this.maxBodyBytes = maxBodyBytes;
+        if (tls != null) {
+            HttpsServer https = HttpsServer.create(address, 1024);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls));
+            server = https;
+        } else {
+            server = HttpServer.create(address, 1024);
+        }
+        ops.mount(server);
+        server.createContext("/", this::handle);
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        try (ex) {
+            String path = ex.getRequestURI().getPath();
+            String verb = path.startsWith("/") ? path.substring(1) : path;
+            if (!ExtenderRoutes.VERBS.contains(verb)) {
+                reply(ex, 404, error("unknown verb \"" + path + "\"; the extender serves POST /"
+                        + String.join(", POST /", ExtenderRoutes.VERBS)));
+                return;
+            }
+            if (!"POST".equals(ex.getRequestMethod())) {
+                ex.getResponseHeaders().set("Allow", "POST");
+                reply(ex, 405, error("method " + ex.getRequestMethod() + " not allowed on " + path + "; use POST"));
+                return;
+            }
+            ExtenderMetrics.Timer timer = metrics.start(verb, "http");
+            byte[] body = readBody(ex);
+            if (body == null) {
+                timer.done("too-large");
+                reply(ex, 413, error("request body exceeds the limit of " + maxBodyBytes + " bytes (--max-body-bytes)"));
+                return;
+            }
+            if (!leader.leading()) {
+                LeaderForwarder.Forwarded f = forwarder.forward(leader.leaderUrl().orElse(null), path, body);
+                timer.done("forwarded");
+                reply(ex, f.status(), f.body());
+                return;
+            }
+            String why = notReadyReason.get();
+            if (why != null) {
+                timer.done("not-ready");
+                reply(ex, 503, error("muster extender not ready: " + why));
+                return;
+            }
+            ExtenderVerbs.Reply r;
+            try {
+                r = switch (verb) {
+                    case ExtenderRoutes.FILTER_VERB -> verbs.filter(body);
+                    case ExtenderRoutes.PRIORITIZE_VERB -> verbs.prioritize(body);
+                    case ExtenderRoutes.BIND_VERB -> verbs.bind(body);
+                    default -> verbs.preempt(body);
+                };
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "internal error answering " + path, e);
+                r = new ExtenderVerbs.Reply(500, error("internal error: " + e), "error");
+            }
+            timer.done(r.outcome());
+            reply(ex, r.status(), r.body());
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, "client went away: " + e.getMessage());
+        }
+    }
+
+    /** The body, or null when it is larger than the limit (nothing beyond the limit is buffered). */
+    private byte[] readBody(HttpExchange ex) throws IOException {
+        String declared = ex.getRequestHeaders().getFirst("Content-Length");
+        if (declared != null) {
+            try {
+                if (Long.parseLong(declared.trim()) > maxBodyBytes) {
+                    return null;
+                }
+            } catch (NumberFormatException ignored) {
+                // the server rejects malformed lengths itself; read what comes
+            }
+        }
+        try (InputStream in = ex.getRequestBody()) {
+            byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
+            return body.length > maxBodyBytes ? null : body;
+        }
+    }
+
+    static byte[] error(String message) {
+        StringBuilder sb = new StringBuilder("{\"Error\":\"");
+        for (char c : message.toCharArray()) {
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append("\"}").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void reply(HttpExchange ex, int status, byte[] body) throws IOException {
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, body.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(body);
+        }
+    }
+}

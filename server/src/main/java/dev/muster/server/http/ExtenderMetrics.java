@@ -1,0 +1,89 @@
+package dev.muster.server.http;
+
+import dev.muster.core.scheduler.GangScheduler;
+import dev.muster.core.scheduler.SchedulerStats;
+import dev.muster.core.stream.AllocationJournal;
+import dev.muster.core.stream.GangState;
+import io.prometheus.client.Collector;
+import io.prometheus.client.CollectorRegistry;
+import io.prometheus.client.Counter;
+import io.prometheus.client.GaugeMetricFamily;
+import io.prometheus.client.Histogram;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The extender's Prometheus metrics: per-verb decision latency, decisions by outcome, and — read from a
+ * consistent {@link SchedulerStats} at scrape time — gangs by state, waiting binds, reservations,
+ * overcommitted nodes, ledger size and the allocation stream's sequence. Thread-safe (prometheus
+ * simpleclient collectors are).
+ */
+public final class ExtenderMetrics {
+    private final Histogram latency;
+    private final Counter decisions;
+
+    public ExtenderMetrics(CollectorRegistry registry, GangScheduler scheduler, AllocationJournal journal) {
+        latency = Histogram.build("muster_extender_request_seconds", "Time to answer an extender verb, by verb.")
+                .labelNames("verb", "transport")
+                .buckets(0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1, 5, 15, 30, 60, 120)
+                .register(registry);
+        decisions = Counter.build("muster_extender_decisions_total", "Extender answers by verb and outcome.")
+                .labelNames("verb", "outcome")
+                .register(registry);
+        new StatsCollector(scheduler, journal).register(registry);
+    }
+
+    /** Starts timing one request; call {@link Timer#done} with the outcome. */
+    public Timer start(String verb, String transport) {
+        return new Timer(verb, transport, System.nanoTime());
+    }
+
+    /** One request being timed. */
+    public final class Timer {
+        private final String verb;
+        private final String transport;
+        private final long startNanos;
+
+        private Timer(String verb, String transport, long startNanos) {
+            this.verb = verb;
+            this.transport = transport;
+            this.startNanos = startNanos;
+        }
+
+        public void done(String outcome) {
+            latency.labels(verb, transport).observe((System.nanoTime() - startNanos) / 1e9);
+            decisions.labels(verb, outcome).inc();
+        }
+    }
+
+    private static final class StatsCollector extends Collector {
+        private final GangScheduler scheduler;
+        private final AllocationJournal journal;
+
+        StatsCollector(GangScheduler scheduler, AllocationJournal journal) {
+            this.scheduler = scheduler;
+            this.journal = journal;
+        }
+
+        @Override
+        public List<MetricFamilySamples> collect() {
+            SchedulerStats s = scheduler.stats();
+            List<MetricFamilySamples> out = new ArrayList<>();
+            GaugeMetricFamily gangs = new GaugeMetricFamily("muster_gangs", "Gangs (PodGroups known to the extender) by state.", List.of("state"));
+            for (GangState state : GangState.values()) {
+                if (state != GangState.DELETED) {
+                    gangs.addMetric(List.of(state.name().toLowerCase()), s.gangsByState().getOrDefault(state, 0));
+                }
+            }
+            out.add(gangs);
+            out.add(new GaugeMetricFamily("muster_waiting_binds", "Binds held at a gang barrier.", s.waitingBinds()));
+            out.add(new GaugeMetricFamily("muster_reservations", "Gangs holding a reservation.", s.reservations()));
+            out.add(new GaugeMetricFamily("muster_overcommitted_nodes", "Nodes whose pods use more than allocatable (no new placements).", s.overcommittedNodes()));
+            out.add(new GaugeMetricFamily("muster_ledger_nodes", "Nodes in the ledger.", s.nodes()));
+            out.add(new GaugeMetricFamily("muster_ledger_pods", "Pods holding resources in the ledger.", s.podsHoldingResources()));
+            out.add(new GaugeMetricFamily("muster_synced", "1 once the first full sync finished.", s.synced() ? 1 : 0));
+            out.add(new GaugeMetricFamily("muster_allocation_stream_sequence", "Sequence of the newest allocation event.", journal.lastSequence()));
+            return out;
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.muster.server.http;
+
+import dev.muster.core.model.PodId;
+import dev.muster.core.scheduler.BindResult;
+import dev.muster.core.scheduler.GangScheduler;
+import dev.muster.core.scheduler.NodeScore;
+import dev.muster.core.scheduler.Victims;
+import dev.muster.server.http.wire.BindingArgs;
+import dev.muster.server.http.wire.ExtenderArgs;
+import dev.muster.server.http.wire.FilterResult;
+import dev.muster.server.http.wire.HostPriority;
+import dev.muster.server.http.wire.MetaVictims;
+import dev.muster.server.http.wire.PreemptionArgs;
+import dev.muster.server.http.wire.WireDecoder;
+import dev.muster.server.http.wire.WireEncoder;
+import dev.muster.server.http.wire.WireFormatException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The four kube-scheduler verbs over bytes: decode with the wire codec, decide with the
+ * {@link GangScheduler}, encode. No HTTP here, so the golden and fuzz tests drive it directly.
+ * A {@link WireFormatException} becomes a 400 naming the problem and changes nothing in the core.
+ * Thread-safe (stateless; the scheduler is thread-safe). Bind blocks its caller — a virtual thread —
+ * until the gang barrier answers.
+ */
+public final class ExtenderVerbs {
+    /** An answer: HTTP status, JSON body, and the outcome label for metrics. */
+    public record Reply(int status, byte[] body, String outcome) {}
+
+    private final GangScheduler scheduler;
+    private final Duration bindWaitLimit;
+
+    /** {@code bindWaitLimit} bounds a bind's wait beyond the gang deadline (the barrier normally answers first). */
+    public ExtenderVerbs(GangScheduler scheduler, Duration bindWaitLimit) {
+        this.scheduler = scheduler;
+        this.bindWaitLimit = bindWaitLimit;
+    }
+
+    public Reply filter(byte[] body) {
+        ExtenderArgs args;
+        try {
+            args = WireDecoder.decodeExtenderArgs(body);
+        } catch (WireFormatException e) {
+            return badRequest(WireEncoder.encodeFilterFailure("bad filter request: " + e.getMessage()));
+        }
+        dev.muster.core.scheduler.FilterResult r = scheduler.filter(args.pod().pod(), args.nodeNames());
+        String outcome = r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit";
+        return new Reply(200, WireEncoder.encodeFilterResult(args, FilterResult.of(r.feasible(), r.failed(), r.unresolvable())), outcome);
+    }
+
+    public Reply prioritize(byte[] body) {
+        ExtenderArgs args;
+        try {
+            args = WireDecoder.decodeExtenderArgs(body);
+        } catch (WireFormatException e) {
+            return badRequest(WireEncoder.encodeFilterFailure("bad prioritize request: " + e.getMessage()));
+        }
+        List<NodeScore> scores = scheduler.prioritize(args.pod().pod(), args.nodeNames());
+        List<HostPriority> out = new ArrayList<>(scores.size());
+        for (NodeScore s : scores) {
+            out.add(new HostPriority(s.node(), s.score()));
+        }
+        return new Reply(200, WireEncoder.encodePrioritizeResult(out), "scored");
+    }
+
+    public Reply bind(byte[] body) {
+        BindingArgs args;
+        try {
+            args = WireDecoder.decodeBindingArgs(body);
+        } catch (WireFormatException e) {
+            return badRequest(WireEncoder.encodeBindResult("bad bind request: " + e.getMessage()));
+        }
+        PodId pod = new PodId(args.podUID(), args.podNamespace(), args.podName());
+        CompletableFuture<BindResult> pending = scheduler.bind(pod, args.node());
+        BindResult result;
+        try {
+            result = pending.get(bindWaitLimit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            scheduler.cancelBind(pod);
+            result = BindResult.failed("bind of " + pod + " waited longer than " + bindWaitLimit.toSeconds() + "s");
+        } catch (InterruptedException e) {
+            scheduler.cancelBind(pod);
+            Thread.currentThread().interrupt();
+            result = BindResult.failed("bind of " + pod + " interrupted");
+        } catch (ExecutionException e) {
+            result = BindResult.failed(String.valueOf(e.getCause()));
+        }
+        return new Reply(200, WireEncoder.encodeBindResult(result.error()), result.ok() ? "bound" : "failed");
+    }
+
+    public Reply preempt(byte[] body) {
+        PreemptionArgs args;
+        try {
+            args = WireDecoder.decodePreemptionArgs(body);
+        } catch (WireFormatException e) {
+            return badRequest(WireEncoder.encodeBindResult("bad preempt request: " + e.getMessage()));
+        }
+        Map<String, Victims> candidates = new LinkedHashMap<>();
+        args.nodeNameToMetaVictims().forEach((node, v) -> candidates.put(node, new Victims(v.podUids(), v.numPDBViolations())));
+        Map<String, Victims> kept = scheduler.preempt(args.pod().pod(), candidates);
+        Map<String, MetaVictims> out = new LinkedHashMap<>();
+        kept.forEach((node, v) -> out.put(node, new MetaVictims(v.podUids(), v.numPdbViolations())));
+        return new Reply(200, WireEncoder.encodePreemptionResult(out), kept.size() == candidates.size() ? "unchanged" : "dropped-nodes");
+    }
+
+    private static Reply badRequest(byte[] body) {
+        return new Reply(400, body, "bad-request");
+    }
+}

@@ -1,0 +1,52 @@
+package dev.muster.server.http;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import javax.net.ssl.SSLContext;
+
+/**
+ * Forwards a verb a standby received to the leader, so kube-scheduler's one Service address always
+ * reaches the warm ledger. A standby never decides itself: with no known leader it answers 503.
+ * Thread-safe (the JDK HttpClient is).
+ */
+public final class LeaderForwarder {
+    /** The leader's answer, passed through unchanged. */
+    public record Forwarded(int status, byte[] body) {}
+
+    private final HttpClient client;
+    private final Duration timeout;
+
+    /** {@code tls} trusts the leader's certificate when the verbs use HTTPS; null for plain HTTP. */
+    public LeaderForwarder(SSLContext tls, Duration timeout) {
+        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1);
+        if (tls != null) {
+            b.sslContext(tls);
+        }
+        this.client = b.build();
+        this.timeout = timeout;
+    }
+
+    public Forwarded forward(String leaderUrl, String path, byte[] body) {
+        if (leaderUrl == null) {
+            return new Forwarded(503, ExtenderHttpServer.error("this muster extender is a standby and no leader is known yet; retry"));
+        }
+        try {
+            HttpRequest req = HttpRequest.newBuilder(URI.create(leaderUrl + path))
+                    .timeout(timeout)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                    .build();
+            HttpResponse<byte[]> resp = client.send(req, HttpResponse.BodyHandlers.ofByteArray());
+            return new Forwarded(resp.statusCode(), resp.body());
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return new Forwarded(503, ExtenderHttpServer.error("this muster extender is a standby and could not reach the leader at "
+                    + leaderUrl + ": " + e.getMessage()));
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.muster.server.http.wire;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A filter or prioritize request ({@code ExtenderArgs} on the wire): the pod to place and the candidate
+ * nodes kube-scheduler's own filters left.
+ *
+ * @param pod       the pod
+ * @param nodeNames candidate node names in request order: from {@code NodeNames}
+ *                  ({@code nodeCacheCapable: true}) or from {@code Nodes.items[].metadata.name}; never null
+ * @param fullNodes the request's node objects when it carried full {@code Nodes}
+ *                  ({@code nodeCacheCapable: false}), else null; the filter answer must then carry the
+ *                  passing nodes as objects, which {@link WireEncoder#encodeFilterResult} does from this
+ */
+public record ExtenderArgs(WirePod pod, List<String> nodeNames, RawNodeList fullNodes) {
+    public ExtenderArgs {
+        Objects.requireNonNull(pod, "pod");
+        if (fullNodes != null) {
+            if (nodeNames != null && !nodeNames.equals(fullNodes.names())) {
+                throw new IllegalArgumentException("nodeNames must be the names of fullNodes");
+            }
+            nodeNames = fullNodes.names();
+        } else {
+            nodeNames = List.copyOf(nodeNames == null ? List.of() : nodeNames);
+        }
+    }
+
+    /** A request that named its nodes ({@code nodeCacheCapable: true}). */
+    public static ExtenderArgs withNodeNames(WirePod pod, List<String> nodeNames) {
+        return new ExtenderArgs(pod, nodeNames, null);
+    }
+
+    /** True when the request carried full Node objects ({@code nodeCacheCapable: false}). */
+    public boolean nodesGivenInFull() {
+        return fullNodes != null;
+    }
+}

@@ -1,0 +1,124 @@
+package dev.muster.server.http.wire;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A growable UTF-8 JSON byte buffer with correct string escaping. The encoder writes structure
+ * (braces, keys, commas) itself; this class only guarantees that strings come out as valid JSON:
+ * {@code "} and {@code \} escaped, control characters as {@code \n}, {@code \t}, ... or {@code \\u00XX},
+ * non-ASCII as UTF-8, and unpaired surrogates replaced by U+FFFD (as Go's encoder does for invalid
+ * UTF-8). Not thread-safe: one instance per answer.
+ */
+final class JsonOutput {
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+
+    private byte[] buf;
+    private int size;
+
+    JsonOutput(int initialCapacity) {
+        buf = new byte[Math.max(16, initialCapacity)];
+    }
+
+    /** Appends ASCII structure text as is (the caller guarantees it is valid JSON structure). */
+    JsonOutput raw(String ascii) {
+        int n = ascii.length();
+        ensure(n);
+        for (int i = 0; i < n; i++) {
+            buf[size++] = (byte) ascii.charAt(i);
+        }
+        return this;
+    }
+
+    JsonOutput raw(char asciiChar) {
+        ensure(1);
+        buf[size++] = (byte) asciiChar;
+        return this;
+    }
+
+    /** Appends bytes verbatim (a JSON value copied from a request body). */
+    JsonOutput bytes(byte[] source, int offset, int length) {
+        ensure(length);
+        System.arraycopy(source, offset, buf, size, length);
+        size += length;
+        return this;
+    }
+
+    JsonOutput number(long value) {
+        return raw(Long.toString(value));
+    }
+
+    JsonOutput nullValue() {
+        return bytes(NULL, 0, NULL.length);
+    }
+
+    /** Appends {@code s} as a quoted JSON string. */
+    JsonOutput string(String s) {
+        int n = s.length();
+        ensure(n + 2);
+        buf[size++] = '"';
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                if (c >= 0x20 && c != '"' && c != '\\') {
+                    ensure(1);
+                    buf[size++] = (byte) c;
+                } else {
+                    escape(c);
+                }
+            } else if (c < 0x800) {
+                ensure(2);
+                buf[size++] = (byte) (0xC0 | (c >> 6));
+                buf[size++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                int cp = Character.toCodePoint(c, s.charAt(++i));
+                ensure(4);
+                buf[size++] = (byte) (0xF0 | (cp >> 18));
+                buf[size++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                buf[size++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                buf[size++] = (byte) (0x80 | (cp & 0x3F));
+            } else {
+                char bmp = Character.isSurrogate(c) ? '\uFFFD' : c;
+                ensure(3);
+                buf[size++] = (byte) (0xE0 | (bmp >> 12));
+                buf[size++] = (byte) (0x80 | ((bmp >> 6) & 0x3F));
+                buf[size++] = (byte) (0x80 | (bmp & 0x3F));
+            }
+        }
+        ensure(1);
+        buf[size++] = '"';
+        return this;
+    }
+
+    private void escape(char c) {
+        ensure(6);
+        buf[size++] = '\\';
+        switch (c) {
+            case '"' -> buf[size++] = '"';
+            case '\\' -> buf[size++] = '\\';
+            case '\n' -> buf[size++] = 'n';
+            case '\r' -> buf[size++] = 'r';
+            case '\t' -> buf[size++] = 't';
+            case '\b' -> buf[size++] = 'b';
+            case '\f' -> buf[size++] = 'f';
+            default -> {
+                buf[size++] = 'u';
+                buf[size++] = '0';
+                buf[size++] = '0';
+                buf[size++] = HEX[c >> 4];
+                buf[size++] = HEX[c & 0xF];
+            }
+        }
+    }
+
+    private void ensure(int more) {
+        if (size + more > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+        }
+    }
+
+    byte[] toByteArray() {
+        return Arrays.copyOf(buf, size);
+    }
+}

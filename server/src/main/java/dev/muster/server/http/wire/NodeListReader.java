@@ -1,0 +1,86 @@
+package dev.muster.server.http.wire;
+
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Reads the {@code Nodes} NodeList of a {@code nodeCacheCapable: false} request into a
+ * {@link RawNodeList}: each item's {@code metadata.name} plus the byte range of the item in the body.
+ * Everything else of a node (labels, managedFields, status, ...) is skipped token by token; at
+ * thousands of nodes with managedFields the list is megabytes, and nothing of it is decoded.
+ * Stateless.
+ */
+final class NodeListReader {
+    private NodeListReader() {}
+
+    /** Reads the list at the current token; null for a JSON null. */
+    static RawNodeList read(JsonInput in) throws IOException {
+        if (!in.objectOrNull("a NodeList object")) {
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        int[] starts = new int[16];
+        int[] ends = new int[16];
+        int seen = 0;
+        while (in.nextField()) {
+            if (!"items".equals(in.fieldName())) {
+                in.skipFieldValue();
+                continue;
+            }
+            seen = in.markSeen(seen, 1);
+            in.next();
+            if (!in.arrayOrNull("an array of Node objects")) {
+                continue;
+            }
+            while (in.nextElement()) {
+                int n = names.size();
+                if (n == starts.length) {
+                    starts = Arrays.copyOf(starts, n * 2);
+                    ends = Arrays.copyOf(ends, n * 2);
+                }
+                starts[n] = in.tokenStart();
+                names.add(readNodeName(in));
+                ends[n] = in.tokenStart() + 1; // the node's closing '}'
+            }
+        }
+        int n = names.size();
+        return new RawNodeList(in.body(), names, Arrays.copyOf(starts, n), Arrays.copyOf(ends, n));
+    }
+
+    /** Reads a Node object for its {@code metadata.name}, ending on the object's END_OBJECT. */
+    private static String readNodeName(JsonInput in) throws IOException {
+        if (in.current() != JsonToken.START_OBJECT) {
+            throw in.typeError("a Node object", in.current());
+        }
+        String name = null;
+        int seen = 0;
+        while (in.nextField()) {
+            if (!"metadata".equals(in.fieldName())) {
+                in.skipFieldValue();
+                continue;
+            }
+            seen = in.markSeen(seen, 1);
+            in.next();
+            if (!in.objectOrNull("an object")) {
+                continue;
+            }
+            int seenInMetadata = 0;
+            while (in.nextField()) {
+                if ("name".equals(in.fieldName())) {
+                    seenInMetadata = in.markSeen(seenInMetadata, 1);
+                    in.next();
+                    name = in.stringOrNull();
+                } else {
+                    in.skipFieldValue();
+                }
+            }
+        }
+        if (name == null || name.isEmpty()) {
+            throw in.error("node has no metadata.name");
+        }
+        return name;
+    }
+}

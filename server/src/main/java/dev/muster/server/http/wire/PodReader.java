@@ -1,0 +1,319 @@
+package dev.muster.server.http.wire;
+
+import com.fasterxml.jackson.core.JsonToken;
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangMembership;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodId;
+import dev.muster.core.model.PodPhase;
+import dev.muster.core.resources.PodRequests;
+import dev.muster.core.resources.Resources;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a Kubernetes Pod object (normal lower-camel JSON, case-sensitive keys) into a {@link WirePod},
+ * keeping only what the decisions use:
+ *
+ * <ul>
+ *   <li>{@code metadata}: name, namespace, uid, resourceVersion, and the annotations for which
+ *       {@link GangMembership#isRelevant} holds or that start with {@code muster.dev/};</li>
+ *   <li>{@code spec}: containers[].resources.requests, initContainers[].resources.requests and
+ *       .restartPolicy ({@code Always} = sidecar), resources.requests (pod-level), overhead, priority,
+ *       schedulerName, nodeName;</li>
+ *   <li>{@code status.phase}.</li>
+ * </ul>
+ *
+ * Everything else (labels, managedFields, volumes, tolerations, affinity, conditions, ...) is skipped
+ * token by token without building anything. Duplicate keys among the fields read are errors. Stateless.
+ */
+final class PodReader {
+    private static final String RESTART_ALWAYS = "Always";
+
+    private PodReader() {}
+
+    /** Reads the pod object at the current token (which must be START_OBJECT). */
+    static WirePod read(JsonInput in) throws IOException {
+        if (in.current() != JsonToken.START_OBJECT) {
+            throw in.typeError("a Pod object", in.current());
+        }
+        Fields f = new Fields();
+        int seen = 0;
+        while (in.nextField()) {
+            switch (in.fieldName()) {
+                case "metadata" -> {
+                    seen = in.markSeen(seen, 1);
+                    in.next();
+                    readMetadata(in, f);
+                }
+                case "spec" -> {
+                    seen = in.markSeen(seen, 2);
+                    in.next();
+                    readSpec(in, f);
+                }
+                case "status" -> {
+                    seen = in.markSeen(seen, 4);
+                    in.next();
+                    readStatus(in, f);
+                }
+                default -> in.skipFieldValue();
+            }
+        }
+        return f.build(in);
+    }
+
+    /** Reads only {@code metadata.uid} of the pod object at the current token (victims of preemption). */
+    static String readUid(JsonInput in) throws IOException {
+        if (in.current() != JsonToken.START_OBJECT) {
+            throw in.typeError("a Pod object", in.current());
+        }
+        String uid = null;
+        int seen = 0;
+        while (in.nextField()) {
+            if (!"metadata".equals(in.fieldName())) {
+                in.skipFieldValue();
+                continue;
+            }
+            seen = in.markSeen(seen, 1);
+            in.next();
+            if (!in.objectOrNull("an object")) {
+                continue;
+            }
+            int seenInMetadata = 0;
+            while (in.nextField()) {
+                if ("uid".equals(in.fieldName())) {
+                    seenInMetadata = in.markSeen(seenInMetadata, 1);
+                    in.next();
+                    uid = in.stringOrNull();
+                } else {
+                    in.skipFieldValue();
+                }
+            }
+        }
+        if (uid == null || uid.isEmpty()) {
+            throw in.error("pod has no metadata.uid");
+        }
+        return uid;
+    }
+
+    private static void readMetadata(JsonInput in, Fields f) throws IOException {
+        if (!in.objectOrNull("an object")) {
+            return;
+        }
+        int seen = 0;
+        while (in.nextField()) {
+            switch (in.fieldName()) {
+                case "name" -> {
+                    seen = in.markSeen(seen, 1);
+                    in.next();
+                    f.name = in.stringOrNull();
+                }
+                case "namespace" -> {
+                    seen = in.markSeen(seen, 2);
+                    in.next();
+                    f.namespace = in.stringOrNull();
+                }
+                case "uid" -> {
+                    seen = in.markSeen(seen, 4);
+                    in.next();
+                    f.uid = in.stringOrNull();
+                }
+                case "resourceVersion" -> {
+                    seen = in.markSeen(seen, 8);
+                    in.next();
+                    f.resourceVersion = in.stringOrNull();
+                }
+                case "annotations" -> {
+                    seen = in.markSeen(seen, 16);
+                    in.next();
+                    readAnnotations(in, f);
+                }
+                default -> in.skipFieldValue();
+            }
+        }
+    }
+
+    private static void readAnnotations(JsonInput in, Fields f) throws IOException {
+        if (!in.objectOrNull("an object of strings")) {
+            return;
+        }
+        while (in.nextField()) {
+            String key = in.fieldName();
+            boolean keep = GangMembership.isRelevant(key) || key.startsWith(WirePod.MUSTER_ANNOTATION_PREFIX);
+            in.next();
+            JsonToken t = in.current();
+            if (t != JsonToken.VALUE_STRING && t != JsonToken.VALUE_NULL) {
+                throw in.typeError("a string", t);
+            }
+            if (!keep) {
+                continue;
+            }
+            String value = in.stringOrNull();
+            if (f.annotations == null) {
+                f.annotations = new LinkedHashMap<>(4);
+            } else if (f.annotations.containsKey(key)) {
+                throw in.error("duplicate key \"" + JsonInput.abbreviate(key) + "\"");
+            }
+            f.annotations.put(key, value == null ? "" : value);
+        }
+    }
+
+    private static void readSpec(JsonInput in, Fields f) throws IOException {
+        if (!in.objectOrNull("an object")) {
+            return;
+        }
+        int seen = 0;
+        while (in.nextField()) {
+            switch (in.fieldName()) {
+                case "containers" -> {
+                    seen = in.markSeen(seen, 1);
+                    in.next();
+                    f.containers = readContainers(in, false);
+                }
+                case "initContainers" -> {
+                    seen = in.markSeen(seen, 2);
+                    in.next();
+                    f.initContainers = readContainers(in, true);
+                }
+                case "resources" -> {
+                    seen = in.markSeen(seen, 4);
+                    in.next();
+                    f.podLevelRequests = readRequestsOf(in);
+                }
+                case "overhead" -> {
+                    seen = in.markSeen(seen, 8);
+                    in.next();
+                    f.overhead = ResourceListReader.read(in, "overhead");
+                }
+                case "priority" -> {
+                    seen = in.markSeen(seen, 16);
+                    in.next();
+                    f.priority = in.int32OrNull(0);
+                }
+                case "schedulerName" -> {
+                    seen = in.markSeen(seen, 32);
+                    in.next();
+                    f.schedulerName = in.stringOrNull();
+                }
+                case "nodeName" -> {
+                    seen = in.markSeen(seen, 64);
+                    in.next();
+                    f.nodeName = in.stringOrNull();
+                }
+                default -> in.skipFieldValue();
+            }
+        }
+    }
+
+    private static List<PodRequests.Container> readContainers(JsonInput in, boolean init) throws IOException {
+        if (!in.arrayOrNull("an array of containers")) {
+            return List.of();
+        }
+        List<PodRequests.Container> containers = new ArrayList<>(2);
+        while (in.nextElement()) {
+            containers.add(readContainer(in, init));
+        }
+        return containers;
+    }
+
+    private static PodRequests.Container readContainer(JsonInput in, boolean init) throws IOException {
+        if (in.current() != JsonToken.START_OBJECT) {
+            throw in.typeError("a container object", in.current());
+        }
+        Resources requests = Resources.ZERO;
+        String restartPolicy = null;
+        int seen = 0;
+        while (in.nextField()) {
+            switch (in.fieldName()) {
+                case "resources" -> {
+                    seen = in.markSeen(seen, 1);
+                    in.next();
+                    requests = readRequestsOf(in);
+                }
+                case "restartPolicy" -> {
+                    seen = in.markSeen(seen, 2);
+                    in.next();
+                    restartPolicy = in.stringOrNull();
+                }
+                default -> in.skipFieldValue();
+            }
+        }
+        // Only an init container can be a sidecar; regular containers' restartPolicy means nothing here.
+        return new PodRequests.Container(requests, init && RESTART_ALWAYS.equals(restartPolicy));
+    }
+
+    /** Reads {@code requests} of a ResourceRequirements object ({@code limits}, {@code claims} skipped). */
+    private static Resources readRequestsOf(JsonInput in) throws IOException {
+        if (!in.objectOrNull("an object")) {
+            return Resources.ZERO;
+        }
+        Resources requests = Resources.ZERO;
+        int seen = 0;
+        while (in.nextField()) {
+            if ("requests".equals(in.fieldName())) {
+                seen = in.markSeen(seen, 1);
+                in.next();
+                requests = ResourceListReader.read(in, "requests");
+            } else {
+                in.skipFieldValue();
+            }
+        }
+        return requests;
+    }
+
+    private static void readStatus(JsonInput in, Fields f) throws IOException {
+        if (!in.objectOrNull("an object")) {
+            return;
+        }
+        int seen = 0;
+        while (in.nextField()) {
+            if ("phase".equals(in.fieldName())) {
+                seen = in.markSeen(seen, 1);
+                in.next();
+                f.phase = in.stringOrNull();
+            } else {
+                in.skipFieldValue();
+            }
+        }
+    }
+
+    /** What has been read so far of one pod. */
+    private static final class Fields {
+        String name;
+        String namespace;
+        String uid;
+        String resourceVersion;
+        Map<String, String> annotations;
+        List<PodRequests.Container> containers = List.of();
+        List<PodRequests.Container> initContainers = List.of();
+        Resources podLevelRequests = Resources.ZERO;
+        Resources overhead = Resources.ZERO;
+        int priority;
+        String schedulerName;
+        String nodeName;
+        String phase;
+
+        /** Called with the parser just past the pod object, so errors name the pod's path. */
+        WirePod build(JsonInput in) {
+            require(in, uid, "metadata.uid");
+            require(in, namespace, "metadata.namespace");
+            require(in, name, "metadata.name");
+            Map<String, String> kept = annotations == null ? Map.of() : annotations;
+            Resources request = PodRequests.effective(containers, initContainers, podLevelRequests, overhead);
+            GangKey gang = GangMembership.gangOf(namespace, kept);
+            Pod pod = new Pod(new PodId(uid, namespace, name), resourceVersion, request, gang,
+                    GangMembership.taskOf(kept), priority, nodeName == null || nodeName.isEmpty() ? null : nodeName,
+                    PodPhase.parse(phase));
+            return new WirePod(pod, schedulerName, kept);
+        }
+
+        private static void require(JsonInput in, String value, String field) {
+            if (value == null || value.isEmpty()) {
+                throw in.error("pod has no " + field);
+            }
+        }
+    }
+}

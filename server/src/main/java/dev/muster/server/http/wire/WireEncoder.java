@@ -1,0 +1,156 @@
+package dev.muster.server.http.wire;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Encodes the extender's answers in the shapes kube-scheduler accepts (see the captures in the test
+ * resources {@code fixtures/kube-scheduler-v1.36}), as UTF-8 JSON bytes ready for the response body:
+ *
+ * <ul>
+ *   <li>filter: {@code {"Nodes":null,"NodeNames":[..],"FailedNodes":{..},"FailedAndUnresolvableNodes":{..},"Error":""}};
+ *       when the request carried full node objects ({@code nodeCacheCapable: false}), the passing nodes go
+ *       back as {@code "Nodes":{"metadata":{},"items":[..]}} (kube-scheduler then reads
+ *       {@code Nodes.items}), copied verbatim from the request body, and {@code NodeNames} is null;</li>
+ *   <li>prioritize: a bare array {@code [{"Host":"n","Score":0}]};</li>
+ *   <li>bind: {@code {"Error":""}} or {@code {"Error":"reason"}};</li>
+ *   <li>preempt: {@code {"NodeNameToMetaVictims":{"n":{"Pods":[{"UID":".."}],"NumPDBViolations":0}}}}.</li>
+ * </ul>
+ *
+ * Stateless and thread-safe.
+ */
+public final class WireEncoder {
+    private WireEncoder() {}
+
+    /**
+     * Encodes a filter answer to {@code request}.
+     *
+     * @throws IllegalArgumentException if the request carried full nodes and the result passes a node
+     *                                  that was not among them (kube-scheduler only accepts a subset);
+     *                                  with node names the caller is trusted to return a subset
+     */
+    public static byte[] encodeFilterResult(ExtenderArgs request, FilterResult result) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(result, "result");
+        RawNodeList full = request.fullNodes();
+        if (result.isFailure()) {
+            return encodeFilterFailure(result.error());
+        }
+        int estimate = 128 + 24 * result.nodeNames().size();
+        JsonOutput out = new JsonOutput(full == null ? estimate : estimate + 2048 * result.nodeNames().size());
+        out.raw("{\"Nodes\":");
+        if (full == null) {
+            out.raw("null,\"NodeNames\":");
+            stringArray(out, result.nodeNames());
+        } else {
+            nodeObjects(out, full, result.nodeNames());
+            out.raw(",\"NodeNames\":null");
+        }
+        out.raw(",\"FailedNodes\":");
+        stringMap(out, result.failedNodes());
+        out.raw(",\"FailedAndUnresolvableNodes\":");
+        stringMap(out, result.failedAndUnresolvableNodes());
+        out.raw(",\"Error\":").string(result.error()).raw('}');
+        return out.toByteArray();
+    }
+
+    /** A filter answer that fails the call with {@code error} (no request needed). */
+    public static byte[] encodeFilterFailure(String error) {
+        Objects.requireNonNull(error, "error");
+        JsonOutput out = new JsonOutput(128 + error.length());
+        out.raw("{\"Nodes\":null,\"NodeNames\":null,\"FailedNodes\":{},\"FailedAndUnresolvableNodes\":{},\"Error\":")
+                .string(error).raw('}');
+        return out.toByteArray();
+    }
+
+    /** Encodes a prioritize answer: a bare JSON array of host scores. */
+    public static byte[] encodePrioritizeResult(List<HostPriority> priorities) {
+        JsonOutput out = new JsonOutput(2 + 40 * priorities.size());
+        out.raw('[');
+        for (int i = 0; i < priorities.size(); i++) {
+            HostPriority p = priorities.get(i);
+            if (i > 0) {
+                out.raw(',');
+            }
+            out.raw("{\"Host\":").string(p.host()).raw(",\"Score\":").number(p.score()).raw('}');
+        }
+        return out.raw(']').toByteArray();
+    }
+
+    /** Encodes a bind answer: {@code ""} (or null) for success, else the reason the bind failed. */
+    public static byte[] encodeBindResult(String error) {
+        String e = error == null ? "" : error;
+        JsonOutput out = new JsonOutput(16 + e.length());
+        return out.raw("{\"Error\":").string(e).raw('}').toByteArray();
+    }
+
+    /** Encodes a preempt answer: the candidate nodes the extender accepts, with their victims. */
+    public static byte[] encodePreemptionResult(Map<String, MetaVictims> nodeNameToMetaVictims) {
+        JsonOutput out = new JsonOutput(64 + 96 * nodeNameToMetaVictims.size());
+        out.raw("{\"NodeNameToMetaVictims\":{");
+        boolean first = true;
+        for (Map.Entry<String, MetaVictims> e : nodeNameToMetaVictims.entrySet()) {
+            if (!first) {
+                out.raw(',');
+            }
+            first = false;
+            out.string(e.getKey()).raw(":{\"Pods\":[");
+            List<String> uids = e.getValue().podUids();
+            for (int i = 0; i < uids.size(); i++) {
+                if (i > 0) {
+                    out.raw(',');
+                }
+                out.raw("{\"UID\":").string(uids.get(i)).raw('}');
+            }
+            out.raw("],\"NumPDBViolations\":").number(e.getValue().numPDBViolations()).raw('}');
+        }
+        return out.raw("}}").toByteArray();
+    }
+
+    private static void nodeObjects(JsonOutput out, RawNodeList full, List<String> passing) {
+        Map<String, Integer> index = new HashMap<>(full.size() * 2);
+        List<String> names = full.names();
+        for (int i = names.size() - 1; i >= 0; i--) {
+            index.put(names.get(i), i); // the first occurrence wins
+        }
+        out.raw("{\"metadata\":{},\"items\":[");
+        for (int i = 0; i < passing.size(); i++) {
+            Integer at = index.get(passing.get(i));
+            if (at == null) {
+                throw new IllegalArgumentException("filter result passes node \"" + passing.get(i)
+                        + "\", which the request did not carry");
+            }
+            if (i > 0) {
+                out.raw(',');
+            }
+            full.writeNode(at, out);
+        }
+        out.raw("]}");
+    }
+
+    private static void stringArray(JsonOutput out, List<String> values) {
+        out.raw('[');
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) {
+                out.raw(',');
+            }
+            out.string(values.get(i));
+        }
+        out.raw(']');
+    }
+
+    private static void stringMap(JsonOutput out, Map<String, String> values) {
+        out.raw('{');
+        boolean first = true;
+        for (Map.Entry<String, String> e : values.entrySet()) {
+            if (!first) {
+                out.raw(',');
+            }
+            first = false;
+            out.string(e.getKey()).raw(':').string(e.getValue());
+        }
+        out.raw('}');
+    }
+}

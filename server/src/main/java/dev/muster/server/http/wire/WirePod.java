@@ -1,0 +1,32 @@
+package dev.muster.server.http.wire;
+
+import dev.muster.core.model.Pod;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The part of a wire Pod that the extender's decisions use.
+ *
+ * @param pod           the core pod: uid, namespace, name, resourceVersion, effective request (as
+ *                      kube-scheduler computes it), gang and task from annotations, spec.priority,
+ *                      spec.nodeName, status.phase
+ * @param schedulerName spec.schedulerName, or "" when absent
+ * @param annotations   only the annotations the extender reads: those for which
+ *                      {@link dev.muster.core.model.GangMembership#isRelevant} holds, and {@code muster.dev/*} keys;
+ *                      unmodifiable
+ */
+public record WirePod(Pod pod, String schedulerName, Map<String, String> annotations) {
+    /** Annotation key prefix the decoder keeps besides the gang membership keys. */
+    public static final String MUSTER_ANNOTATION_PREFIX = "muster.dev/";
+
+    public WirePod {
+        Objects.requireNonNull(pod, "pod");
+        schedulerName = schedulerName == null ? "" : schedulerName;
+        annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+    }
+
+    /** The pod's UID, the key of every per-pod decision. */
+    public String uid() {
+        return pod.uid();
+    }
+}
