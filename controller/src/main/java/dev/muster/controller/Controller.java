@@ -58,6 +58,7 @@ public final class Controller implements AutoCloseable {
     private final QueuesService queues;
     private final StreamTracker stream;
     private final ClusterObserver cluster;
+    private final Ticker ticker;
     private FlushLoop loop; // guarded by this
     private boolean leading; // guarded by this
     private boolean clusterSynced; // guarded by this
@@ -67,6 +68,7 @@ public final class Controller implements AutoCloseable {
                       WriterMetrics metrics) {
         StatusChangeFanout fanout = new StatusChangeFanout();
         this.fold = new StatusFolding(clock, fanout);
+        this.ticker = ticker;
         this.dirty = new DirtySet<>(ticker);
         fanout.add(new DirtyListener(dirty, lastWritten));
         QueueViews views = QueueViews.of(fold);
@@ -150,6 +152,12 @@ public final class Controller implements AutoCloseable {
 
     public int backingOff() {
         return dirty.backingOff();
+    }
+
+    /** How long the oldest pending change has waited to be written (0 when nothing is pending). O(pending). */
+    public long oldestPendingNanos() {
+        long now = ticker.nanos();
+        return now - dirty.oldestMarkNanos(now);
     }
 
     /** Observed Queues and PodGroups. */

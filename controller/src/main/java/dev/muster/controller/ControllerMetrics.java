@@ -76,6 +76,8 @@ public final class ControllerMetrics implements WriterMetrics {
                                 controller.pendingWrites()),
                         gauge("muster_controller_status_backing_off", "Objects whose last status write failed and that wait for their retry.",
                                 controller.backingOff()),
+                        gauge("muster_controller_status_oldest_pending_seconds", "How long the oldest unwritten status change has waited.",
+                                controller.oldestPendingNanos() / 1e9),
                         gauge("muster_controller_objects", "Observed Queues and PodGroups.", controller.objects()),
                         gauge("muster_controller_member_pods", "Member pods the fold tracks.", s.memberPods()),
                         gauge("muster_controller_stream_sequence", "Sequence of the last allocation event applied.", s.appliedSequence()),

@@ -35,6 +35,10 @@ public final class StatusWriter {
     private final WriterMetrics metrics;
     private final Ticker ticker;
     private volatile boolean leader;
+    private static final long FAILURE_LOG_INTERVAL = 10_000_000_000L;
+    private boolean loggedFailure; // guarded by this
+    private long lastFailureLog; // guarded by this
+    private long suppressedFailures; // guarded by this
 
     public StatusWriter(StatusSource source, DirtySet<StatusKey> dirty, LastWritten written, StatusPatcher patcher,
                         TokenBucket budget, Backoff backoff, WriterMetrics metrics, Ticker ticker) {
@@ -97,6 +101,21 @@ public final class StatusWriter {
         return new FlushResult(wrote, skipped, failed, outOfBudget, dirty.size());
     }
 
+    /** At most one line per {@link #FAILURE_LOG_INTERVAL}: an API outage must not turn into one line per object. */
+    private void logFailure(StatusKey key, StatusPatchException failure, long delayNanos, int attempt) { // flush lock held
+        long now = ticker.nanos();
+        if (loggedFailure && now - lastFailureLog < FAILURE_LOG_INTERVAL) {
+            suppressedFailures++;
+            return;
+        }
+        log.warn("status write for {} failed ({} {}): {}; retrying in {} ms (attempt {}){}", key, failure.kind(), failure.httpStatus(),
+                failure.getMessage(), delayNanos / 1_000_000, attempt,
+                suppressedFailures == 0 ? "" : "; " + suppressedFailures + " more failures since the last report");
+        loggedFailure = true;
+        lastFailureLog = now;
+        suppressedFailures = 0;
+    }
+
     private boolean write(DirtySet.Entry<StatusKey> entry, DesiredStatus desired, DesiredStatus previous) {
         StatusKey key = entry.key();
         StatusPatchException failure;
@@ -119,10 +138,7 @@ public final class StatusWriter {
             dirty.remove(key); // deleted while the write was in flight
         }
         metrics.failed(key, failure.kind());
-        if (entry.attempts() == 0 || log.isDebugEnabled()) {
-            log.warn("status write for {} failed ({} {}): {}; retrying in {} ms (attempt {})", key, failure.kind(),
-                    failure.httpStatus(), failure.getMessage(), delay / 1_000_000, entry.attempts() + 1);
-        }
+        logFailure(key, failure, delay, entry.attempts() + 1);
         return false;
     }
 }
