@@ -92,6 +92,17 @@ public final class ControllerLoad {
         private final double failureRate;
         long patches;
         long failures;
+        /** PodGroups alive that were written at least once (bounded by the PodGroups alive). */
+        final java.util.Set<StatusKey> writtenAlive = new java.util.HashSet<>();
+        long deletedUnwritten;
+        long deleted;
+
+        void deleted(StatusKey key) {
+            deleted++;
+            if (!writtenAlive.remove(key)) {
+                deletedUnwritten++;
+            }
+        }
 
         CountingApi(long seed, double failureRate) {
             this.random = new SplittableRandom(seed);
@@ -104,6 +115,9 @@ public final class ControllerLoad {
             if (failureRate > 0 && random.nextDouble() < failureRate) {
                 Kind kind = FAILURES[(int) (failures++ % FAILURES.length)];
                 throw new StatusPatchException(kind, 0, "injected " + kind);
+            }
+            if (key instanceof StatusKey.PodGroup) {
+                writtenAlive.add(key);
             }
         }
     }
@@ -170,11 +184,13 @@ public final class ControllerLoad {
     static final class ControllerSink implements ControllerLoadWorkload.Sink {
         private final Controller controller;
         private final SimTime time;
+        private final CountingApi api;
         private long sequence;
 
-        ControllerSink(Controller controller, SimTime time) {
+        ControllerSink(Controller controller, SimTime time, CountingApi api) {
             this.controller = controller;
             this.time = time;
+            this.api = api;
         }
 
         @Override
@@ -190,6 +206,7 @@ public final class ControllerLoad {
         @Override
         public void podGroupDeleted(GangKey key) {
             controller.cluster().podGroupDeleted(key);
+            api.deleted(StatusKey.podGroup(key));
         }
 
         @Override
@@ -287,7 +304,7 @@ public final class ControllerLoad {
 
     record MusterResult(long rate, long events, long gangs, long pods, long lifetimeSeconds, List<Double> heapMb, long writes,
                         long maxWritesPerFlush, long maxPending, long maxObjects, String queueLag, String podGroupLag,
-                        long failures, long skipped, double wallSeconds) {
+                        long failures, long skipped, long deletedUnwritten, long deleted, double wallSeconds) {
         double writesPerSecond(int minutes) {
             return writes / (minutes * 60.0);
         }
@@ -312,6 +329,7 @@ public final class ControllerLoad {
     }
 
     static MusterResult runMuster(Options o, long rate) {
+        long baseline = usedAfterGc();
         long wallStart = System.nanoTime();
         SimTime time = new SimTime();
         CountingApi api = new CountingApi(o.seed(), o.failureRate());
@@ -319,7 +337,7 @@ public final class ControllerLoad {
         Controller controller = new Controller(new Controller.Settings(o.apiQps(), o.apiBurst(), Backoff.DEFAULT), api, time, time,
                 Runnable::run, lag);
         ControllerLoadWorkload workload = new ControllerLoadWorkload(rate, o.queues(), o.alive(), o.seed());
-        ControllerSink sink = new ControllerSink(controller, time);
+        ControllerSink sink = new ControllerSink(controller, time, api);
         workload.createQueues(sink);
         controller.cluster().synced();
         controller.allocations().markSynced();
@@ -347,17 +365,18 @@ public final class ControllerLoad {
             maxPending = Math.max(maxPending, pendingBefore);
             maxObjects = Math.max(maxObjects, objects);
             if (s % 60 == 0) {
-                heap.add(usedAfterGc() / 1e6);
+                heap.add((usedAfterGc() - baseline) / 1e6);
                 System.out.printf(Locale.ROOT, "  muster %,d pods/min  minute %2d: live heap %6.1f MB, objects %,6d, pending %,6d, member pods %,6d, writes so far %,d%n",
                         rate, s / 60, heap.getLast(), objects, controller.pendingWrites(), controller.foldStats().memberPods(), lag.queueWrites + lag.podGroupWrites);
             }
         }
         return new MusterResult(rate, workload.events(), workload.gangsCreated(), workload.podsCreated(), workload.lifetimeSeconds(), heap,
                 lag.queueWrites + lag.podGroupWrites, maxWritesPerFlush, maxPending, maxObjects, lag.summary(true), lag.summary(false),
-                lag.failed, lag.skipped, (System.nanoTime() - wallStart) / 1e9);
+                lag.failed, lag.skipped, api.deletedUnwritten, api.deleted, (System.nanoTime() - wallStart) / 1e9);
     }
 
     static SeedResult runSeed(Options o, long rate) {
+        long baseline = usedAfterGc();
         long wallStart = System.nanoTime();
         SimTime time = new SimTime();
         StatusChangeFanout fanout = new StatusChangeFanout();
@@ -377,7 +396,7 @@ public final class ControllerLoad {
                 model.advance(t);
             }
             if (s % 60 == 0) {
-                heap.add(usedAfterGc() / 1e6);
+                heap.add((usedAfterGc() - baseline) / 1e6);
                 backlog.add(model.backlog());
                 System.out.printf(Locale.ROOT, "  seed   %,d pods/min  minute %2d: live heap %6.1f MB, backlog %,9d requests, conflicts so far %,d%n",
                         rate, s / 60, heap.getLast(), model.backlog(), model.conflicts());
@@ -388,18 +407,19 @@ public final class ControllerLoad {
 
     static String markdown(Options o, List<MusterResult> muster, List<SeedResult> seed) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| pods/min | events | PodGroups alive (lifetime) | live heap after GC, min 3→10 (MB) | heap spread after warm-up "
+        sb.append("| pods/min | events | PodGroups alive (lifetime) | live heap after GC, minutes 3→10 (MB) | heap spread after warm-up "
                 + "| status writes/s (max per flush) | lag p50/p99/max, Queues (s) | lag p50/p99/max, PodGroups (s) "
-                + "| max pending / max objects | failed writes (retried) | wall time |\n");
-        sb.append("|---:|---:|---|---|---:|---|---|---|---|---:|---:|\n");
+                + "| PodGroups deleted before any write | max pending / max objects | failed writes (retried) | wall time |\n");
+        sb.append("|---:|---:|---|---|---:|---|---|---|---:|---|---:|---:|\n");
         for (MusterResult r : muster) {
             List<Double> warm = r.heapMb().subList(Math.min(2, r.heapMb().size() - 1), r.heapMb().size());
             double min = warm.stream().mapToDouble(Double::doubleValue).min().orElse(0);
             double max = warm.stream().mapToDouble(Double::doubleValue).max().orElse(0);
             double mean = warm.stream().mapToDouble(Double::doubleValue).average().orElse(1);
-            sb.append(String.format(Locale.ROOT, "| %,d | %,d | %,d (%d s) | %s | ±%.1f%% | %.1f (%d) | %s | %s | %,d / %,d | %,d | %.0f s |%n",
+            sb.append(String.format(Locale.ROOT, "| %,d | %,d | %,d (%d s) | %s | ±%.1f%% | %.1f (%d) | %s | %s | %.1f%% | %,d / %,d | %,d | %.0f s |%n",
                     r.rate(), r.events(), o.alive(), r.lifetimeSeconds(), series(warm), (max - min) / 2 / mean * 100,
-                    r.writesPerSecond(o.minutes()), r.maxWritesPerFlush(), r.queueLag(), r.podGroupLag(), r.maxPending(), r.maxObjects(),
+                    r.writesPerSecond(o.minutes()), r.maxWritesPerFlush(), r.queueLag(), r.podGroupLag(),
+                    r.deleted() == 0 ? 0.0 : 100.0 * r.deletedUnwritten() / r.deleted(), r.maxPending(), r.maxObjects(),
                     r.failures(), r.wallSeconds()));
         }
         sb.append("\nSeed 000's design on the same stream (per-event Queue updates, 409 on a stale cache, re-queued through a 10 QPS limiter):\n\n");
@@ -414,7 +434,7 @@ public final class ControllerLoad {
     }
 
     private static String series(List<Double> values) {
-        return values.stream().map(v -> String.format(Locale.ROOT, "%.0f", v)).reduce((a, b) -> a + " → " + b).orElse("");
+        return values.stream().map(v -> String.format(Locale.ROOT, "%.1f", v)).reduce((a, b) -> a + " → " + b).orElse("");
     }
 
     private static String fmt(double d) {

@@ -10,6 +10,7 @@ import dev.muster.controller.writer.DirtyListener;
 import dev.muster.controller.writer.DirtySet;
 import dev.muster.controller.writer.FlushLoop;
 import dev.muster.controller.writer.LastWritten;
+import dev.muster.controller.writer.StatusLanes;
 import dev.muster.controller.writer.StatusPatcher;
 import dev.muster.controller.writer.StatusWriter;
 import dev.muster.controller.writer.Ticker;
@@ -69,7 +70,7 @@ public final class Controller implements AutoCloseable {
         StatusChangeFanout fanout = new StatusChangeFanout();
         this.fold = new StatusFolding(clock, fanout);
         this.ticker = ticker;
-        this.dirty = new DirtySet<>(ticker);
+        this.dirty = StatusLanes.dirtySet(ticker);
         fanout.add(new DirtyListener(dirty, lastWritten));
         QueueViews views = QueueViews.of(fold);
         this.hub = new QueueWatchHub(views, watchExecutor);

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.ToIntFunction;
 
 /**
  * The objects whose status may need writing: a de-duplicating set with one entry per object, ever.
@@ -24,8 +25,14 @@ import java.util.Objects;
  * The set therefore never holds more entries than there are distinct keys marked and not removed — the
  * number of objects — however many times they change.
  *
- * <p>This class is thread-safe: {@code lock} guards {@code ready} and {@code delayed}; a key is in at most one
- * of them. No method calls out while holding the lock. Entries returned are immutable.
+ * <p>Keys may be sorted into <em>lanes</em> (the controller puts its few Queues in one lane and its many
+ * PodGroups in another): {@link #poll} takes from the non-empty lanes in turn, oldest first within a lane, so a
+ * lane with few keys is not stuck behind thousands of another's when the write budget is short. With one lane
+ * the set is plain first-marked-first-out.
+ *
+ * <p>This class is thread-safe: {@code lock} guards {@code ready}, {@code delayed} and {@code nextLane}; a key is
+ * in at most one of the maps. No method calls out while holding the lock (the lane function must be pure).
+ * Entries returned are immutable.
  */
 public final class DirtySet<K> {
     /** A key taken out of the set: when it was first marked and how many writes of it failed in a row. */
@@ -45,48 +52,77 @@ public final class DirtySet<K> {
 
     private final Object lock = new Object();
     private final Ticker ticker;
-    private final LinkedHashMap<K, Pending> ready = new LinkedHashMap<>(); // guarded by lock; oldest first
+    private final ToIntFunction<K> laneOf;
+    private final LinkedHashMap<K, Pending>[] ready; // guarded by lock; per lane, oldest first
     private final Map<K, Pending> delayed = new HashMap<>(); // guarded by lock; backing off
+    private int nextLane; // guarded by lock
 
+    /** A set with one lane. */
     public DirtySet(Ticker ticker) {
+        this(ticker, 1, k -> 0);
+    }
+
+    /** A set whose keys go to {@code laneOf(key)} in {@code [0, lanes)}. */
+    @SuppressWarnings("unchecked")
+    public DirtySet(Ticker ticker, int lanes, ToIntFunction<K> laneOf) {
         this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.laneOf = Objects.requireNonNull(laneOf, "laneOf");
+        if (lanes < 1) {
+            throw new IllegalArgumentException("lanes must be at least 1, got " + lanes);
+        }
+        this.ready = new LinkedHashMap[lanes];
+        for (int i = 0; i < lanes; i++) {
+            ready[i] = new LinkedHashMap<>();
+        }
+    }
+
+    private LinkedHashMap<K, Pending> laneFor(K key) { // lock held
+        return ready[laneOf.applyAsInt(key)];
+    }
+
+    private boolean isReady(K key) { // lock held
+        return laneFor(key).containsKey(key);
     }
 
     /** Marks {@code key} dirty; false when it was already pending. */
     public boolean mark(K key) {
         long now = ticker.nanos();
         synchronized (lock) {
-            if (ready.containsKey(key) || delayed.containsKey(key)) {
+            if (isReady(key) || delayed.containsKey(key)) {
                 return false;
             }
-            ready.put(key, new Pending(now, 0, now));
+            laneFor(key).put(key, new Pending(now, 0, now));
             return true;
         }
     }
 
-    /** Takes the oldest ready key out of the set, or null when none is ready. */
+    /** Takes the oldest ready key of the next non-empty lane out of the set, or null when none is ready. */
     public Entry<K> poll() {
         synchronized (lock) {
-            Iterator<Map.Entry<K, Pending>> it = ready.entrySet().iterator();
-            if (!it.hasNext()) {
-                return null;
+            for (int i = 0; i < ready.length; i++) {
+                int lane = (nextLane + i) % ready.length;
+                Iterator<Map.Entry<K, Pending>> it = ready[lane].entrySet().iterator();
+                if (it.hasNext()) {
+                    Map.Entry<K, Pending> e = it.next();
+                    it.remove();
+                    nextLane = (lane + 1) % ready.length;
+                    return new Entry<>(e.getKey(), e.getValue().firstMarked, e.getValue().attempts);
+                }
             }
-            Map.Entry<K, Pending> e = it.next();
-            it.remove();
-            return new Entry<>(e.getKey(), e.getValue().firstMarked, e.getValue().attempts);
+            return null;
         }
     }
 
     /** Puts a polled key back as it was (ready, same attempts), merging with a mark made meanwhile. */
     public void requeue(Entry<K> entry) {
         synchronized (lock) {
-            Pending meanwhile = ready.get(entry.key());
+            Pending meanwhile = laneFor(entry.key()).get(entry.key());
             long first = meanwhile == null ? entry.firstMarkedNanos() : Math.min(meanwhile.firstMarked, entry.firstMarkedNanos());
             Pending backingOff = delayed.get(entry.key());
             if (backingOff != null) {
                 delayed.put(entry.key(), new Pending(Math.min(first, backingOff.firstMarked), backingOff.attempts, backingOff.due));
             } else {
-                ready.put(entry.key(), new Pending(first, entry.attempts(), 0));
+                laneFor(entry.key()).put(entry.key(), new Pending(first, entry.attempts(), 0));
             }
         }
     }
@@ -97,7 +133,7 @@ public final class DirtySet<K> {
      */
     public void retry(Entry<K> entry, long dueNanos) {
         synchronized (lock) {
-            Pending meanwhile = ready.remove(entry.key());
+            Pending meanwhile = laneFor(entry.key()).remove(entry.key());
             Pending backingOff = delayed.get(entry.key());
             long first = entry.firstMarkedNanos();
             if (meanwhile != null) {
@@ -125,7 +161,7 @@ public final class DirtySet<K> {
                 }
             });
             for (K k : due) {
-                ready.put(k, delayed.remove(k));
+                laneFor(k).put(k, delayed.remove(k));
             }
             return due.size();
         }
@@ -134,20 +170,24 @@ public final class DirtySet<K> {
     /** Drops {@code key}'s entry (the object is gone); true when there was one. */
     public boolean remove(K key) {
         synchronized (lock) {
-            return ready.remove(key) != null | delayed.remove(key) != null;
+            return laneFor(key).remove(key) != null | delayed.remove(key) != null;
         }
     }
 
     public boolean contains(K key) {
         synchronized (lock) {
-            return ready.containsKey(key) || delayed.containsKey(key);
+            return isReady(key) || delayed.containsKey(key);
         }
     }
 
     /** Entries pending, ready or backing off. */
     public int size() {
         synchronized (lock) {
-            return ready.size() + delayed.size();
+            int n = delayed.size();
+            for (LinkedHashMap<K, Pending> lane : ready) {
+                n += lane.size();
+            }
+            return n;
         }
     }
 
@@ -161,9 +201,11 @@ public final class DirtySet<K> {
     public long oldestMarkNanos(long nowNanos) {
         synchronized (lock) {
             long oldest = nowNanos;
-            for (Pending p : ready.values()) {
-                if (p.firstMarked - oldest < 0) {
-                    oldest = p.firstMarked;
+            for (LinkedHashMap<K, Pending> lane : ready) {
+                for (Pending p : lane.values()) {
+                    if (p.firstMarked - oldest < 0) {
+                        oldest = p.firstMarked;
+                    }
                 }
             }
             for (Pending p : delayed.values()) {

@@ -31,6 +31,22 @@ class DirtySetTest {
     }
 
     @Test
+    void lanesTakeTurnsSoAFewKeysAreNotStuckBehindMany() {
+        DirtySet<String> lanes = new DirtySet<>(ticker, 2, k -> k.startsWith("q") ? 0 : 1);
+        for (int i = 0; i < 100; i++) {
+            lanes.mark("pg" + i);
+        }
+        lanes.mark("q1");
+        lanes.mark("q2");
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            order.add(lanes.poll().key());
+        }
+        assertThat(order).containsExactly("q1", "pg0", "q2", "pg1", "pg2", "pg3");
+        assertThat(lanes.size()).isEqualTo(96);
+    }
+
+    @Test
     void entryRemembersItsFirstMark() {
         long first = ticker.nanos();
         set.mark("a");

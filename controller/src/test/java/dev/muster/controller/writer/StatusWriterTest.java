@@ -169,6 +169,21 @@ class StatusWriterTest {
     }
 
     @Test
+    void queuesAreNotStuckBehindThousandsOfDirtyPodGroups() {
+        WriterRig r = new WriterRig(20, 40);
+        for (int g = 0; g < 1000; g++) {
+            r.d.podGroup("g" + g, 1, "elsewhere");
+        }
+        for (int q = 0; q < 10; q++) {
+            r.d.queue("q" + q);
+        }
+        r.tick();
+        List<StatusKey> calls = r.api.takeCalls();
+        assertThat(calls).hasSize(40);
+        assertThat(calls.stream().filter(k -> k instanceof StatusKey.Queue)).as("every queue, in the first flush").hasSize(10);
+    }
+
+    @Test
     void standbyWritesNothingAndTakeoverSkipsWhatTheApiAlreadyShows() {
         WriterRig r = new WriterRig();
         r.writer.setLeader(false);

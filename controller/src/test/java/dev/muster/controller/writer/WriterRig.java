@@ -7,7 +7,7 @@ import java.time.Duration;
 /** The real fold and write path with a fake API and a hand-moved ticker. Not thread-safe. */
 public final class WriterRig {
     public final FakeTicker ticker = new FakeTicker();
-    public final DirtySet<StatusKey> dirty = new DirtySet<>(ticker);
+    public final DirtySet<StatusKey> dirty = StatusLanes.dirtySet(ticker);
     public final LastWritten lastWritten = new LastWritten();
     public final FoldDriver d = new FoldDriver(new DirtyListener(dirty, lastWritten));
     public final FakeStatusPatcher api = new FakeStatusPatcher();
