@@ -1023,6 +1023,11 @@ public final class GangScheduler implements ClusterSink {
         });
     }
 
+    /** The ledger's books checked against its records; empty when they balance (tests, diagnostics). */
+    public List<String> checkInvariants() {
+        return locked(ledger::checkInvariants);
+    }
+
     /** Read access to the ledger for tests and diagnostics: runs {@code reader} under the lock. */
     public <T> T readLedger(java.util.function.Function<Ledger, T> reader) {
         return locked(() -> reader.apply(ledger));

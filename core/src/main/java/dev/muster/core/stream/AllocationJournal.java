@@ -2,6 +2,8 @@ package dev.muster.core.stream;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -17,24 +19,47 @@ import java.util.function.LongSupplier;
  *
  * <p>Listeners run on the appending thread after the lock is released; they must not block (schedule a
  * drain, flip a flag).
+ *
+ * <p>Sequences only mean something within one journal: a new journal (the extender restarted, or another
+ * replica became the leader) counts from 1 again over a different history. {@link #id()} names this
+ * journal so that a reader can tell whether its cursor belongs here; a cursor from another journal must
+ * be resynchronised from a snapshot even when its number happens to lie inside this window.
  */
 public final class AllocationJournal {
+    private static final System.Logger LOG = System.getLogger(AllocationJournal.class.getName());
+
     private final ReentrantLock lock = new ReentrantLock();
     private final SequencedEvent[] ring; // guarded by lock; slot = sequence % length
     private long last; // guarded by lock; sequence of the newest event, 0 before the first
     private final AllocationTotals totals = new AllocationTotals(); // guarded by lock
     private final CopyOnWriteArrayList<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final LongSupplier epochMillis;
+    private final String id;
 
+    /** A journal with a fresh random {@link #id()}. */
     public AllocationJournal(int window, LongSupplier epochMillis) {
+        this(window, epochMillis, UUID.randomUUID().toString());
+    }
+
+    public AllocationJournal(int window, LongSupplier epochMillis, String id) {
         if (window < 1) {
             throw new IllegalArgumentException("journal window must be at least 1, got " + window);
         }
+        Objects.requireNonNull(id, "id");
+        if (id.isEmpty()) {
+            throw new IllegalArgumentException("journal id must not be empty");
+        }
         this.ring = new SequencedEvent[window];
         this.epochMillis = epochMillis;
+        this.id = id;
     }
 
-    /** Appends {@code event}, returns its sequence, and wakes the listeners. */
+    /** Names this journal's history: unique per journal instance (random unless given). */
+    public String id() {
+        return id;
+    }
+
+    /** Appends {@code event}, returns its sequence, and wakes the listeners (a listener that throws is logged). */
     public long append(AllocationEvent event) {
         long seq;
         lock.lock();
@@ -46,7 +71,13 @@ public final class AllocationJournal {
             lock.unlock();
         }
         for (Runnable l : listeners) {
-            l.run();
+            try {
+                l.run();
+            } catch (RuntimeException e) {
+                // The event is already committed: a broken wake-up must not fail the append (nor skip the
+                // other readers' wake-ups).
+                LOG.log(System.Logger.Level.WARNING, "allocation journal listener failed", e);
+            }
         }
         return seq;
     }
@@ -79,6 +110,9 @@ public final class AllocationJournal {
      * snapshot cut at the current sequence instead.
      */
     public Read readAfter(long after, int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("read size must be at least 1, got " + max);
+        }
         lock.lock();
         try {
             long oldest = Math.max(1, last - ring.length + 1);

@@ -156,6 +156,11 @@ public final class ExtenderClient {
     public record PodSpec(String name, String namespace, String uid, Map<String, String> requests, Map<String, String> annotations,
                           String schedulerName) {}
 
+    /** Parses a raw /filter answer (for tests that post bodies themselves). */
+    public static FilterAnswer parseFilterForTest(Raw r) {
+        return parseFilter(r);
+    }
+
     static FilterAnswer parseFilter(Raw r) {
         List<String> names = new ArrayList<>();
         Map<String, String> failed = new LinkedHashMap<>();

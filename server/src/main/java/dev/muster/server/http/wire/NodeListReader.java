@@ -1,6 +1,5 @@
 package dev.muster.server.http.wire;
 
-import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,45 +41,11 @@ final class NodeListReader {
                     ends = Arrays.copyOf(ends, n * 2);
                 }
                 starts[n] = in.tokenStart();
-                names.add(readNodeName(in));
+                names.add(MetadataFieldReader.read(in, "Node", "name"));
                 ends[n] = in.tokenStart() + 1; // the node's closing '}'
             }
         }
         int n = names.size();
         return new RawNodeList(in.body(), names, Arrays.copyOf(starts, n), Arrays.copyOf(ends, n));
-    }
-
-    /** Reads a Node object for its {@code metadata.name}, ending on the object's END_OBJECT. */
-    private static String readNodeName(JsonInput in) throws IOException {
-        if (in.current() != JsonToken.START_OBJECT) {
-            throw in.typeError("a Node object", in.current());
-        }
-        String name = null;
-        int seen = 0;
-        while (in.nextField()) {
-            if (!"metadata".equals(in.fieldName())) {
-                in.skipFieldValue();
-                continue;
-            }
-            seen = in.markSeen(seen, 1);
-            in.next();
-            if (!in.objectOrNull("an object")) {
-                continue;
-            }
-            int seenInMetadata = 0;
-            while (in.nextField()) {
-                if ("name".equals(in.fieldName())) {
-                    seenInMetadata = in.markSeen(seenInMetadata, 1);
-                    in.next();
-                    name = in.stringOrNull();
-                } else {
-                    in.skipFieldValue();
-                }
-            }
-        }
-        if (name == null || name.isEmpty()) {
-            throw in.error("node has no metadata.name");
-        }
-        return name;
     }
 }

@@ -67,36 +67,7 @@ final class PodReader {
 
     /** Reads only {@code metadata.uid} of the pod object at the current token (victims of preemption). */
     static String readUid(JsonInput in) throws IOException {
-        if (in.current() != JsonToken.START_OBJECT) {
-            throw in.typeError("a Pod object", in.current());
-        }
-        String uid = null;
-        int seen = 0;
-        while (in.nextField()) {
-            if (!"metadata".equals(in.fieldName())) {
-                in.skipFieldValue();
-                continue;
-            }
-            seen = in.markSeen(seen, 1);
-            in.next();
-            if (!in.objectOrNull("an object")) {
-                continue;
-            }
-            int seenInMetadata = 0;
-            while (in.nextField()) {
-                if ("uid".equals(in.fieldName())) {
-                    seenInMetadata = in.markSeen(seenInMetadata, 1);
-                    in.next();
-                    uid = in.stringOrNull();
-                } else {
-                    in.skipFieldValue();
-                }
-            }
-        }
-        if (uid == null || uid.isEmpty()) {
-            throw in.error("pod has no metadata.uid");
-        }
-        return uid;
+        return MetadataFieldReader.read(in, "Pod", "uid");
     }
 
     private static void readMetadata(JsonInput in, Fields f) throws IOException {

@@ -45,6 +45,15 @@ public final class RawNodeList {
         return Arrays.copyOfRange(source, starts[index], ends[index]);
     }
 
+    /** Bytes the given nodes take, plus one separator each. */
+    int byteLength(int[] indexes) {
+        long n = 0;
+        for (int i : indexes) {
+            n += ends[i] - starts[i] + 1;
+        }
+        return (int) Math.min(n, Integer.MAX_VALUE - 1024);
+    }
+
     void writeNode(int index, JsonOutput out) {
         out.bytes(source, starts[index], ends[index] - starts[index]);
     }

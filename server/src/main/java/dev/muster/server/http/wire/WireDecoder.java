@@ -24,8 +24,10 @@ import java.util.Map;
  * input is a {@link WireFormatException} whose message names it; no other exception escapes for bad
  * input.
  *
- * <p>Stateless and thread-safe. Decoded values never copy the body, except that
+ * <p>Stateless and thread-safe. Decoded values do not keep the body, except that
  * {@link ExtenderArgs#fullNodes()} refers to it: do not modify the body array while the result is in use.
+ * An {@code offset}/{@code length} outside the array is a caller bug and throws
+ * {@link IndexOutOfBoundsException}.
  */
 public final class WireDecoder {
     private WireDecoder() {}

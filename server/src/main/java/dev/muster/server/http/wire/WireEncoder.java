@@ -38,15 +38,23 @@ public final class WireEncoder {
         if (result.isFailure()) {
             return encodeFilterFailure(result.error());
         }
-        int estimate = 128 + 24 * result.nodeNames().size();
-        JsonOutput out = new JsonOutput(full == null ? estimate : estimate + 2048 * result.nodeNames().size());
+        int[] passing = full == null ? null : indexesIn(full, result.nodeNames());
+        int estimate = 128 + estimate(result.failedNodes()) + estimate(result.failedAndUnresolvableNodes())
+                + (full == null ? 24 * result.nodeNames().size() : full.byteLength(passing));
+        JsonOutput out = new JsonOutput(estimate);
         out.raw("{\"Nodes\":");
         if (full == null) {
             out.raw("null,\"NodeNames\":");
             stringArray(out, result.nodeNames());
         } else {
-            nodeObjects(out, full, result.nodeNames());
-            out.raw(",\"NodeNames\":null");
+            out.raw("{\"metadata\":{},\"items\":[");
+            for (int i = 0; i < passing.length; i++) {
+                if (i > 0) {
+                    out.raw(',');
+                }
+                full.writeNode(passing[i], out);
+            }
+            out.raw("]},\"NodeNames\":null");
         }
         out.raw(",\"FailedNodes\":");
         stringMap(out, result.failedNodes());
@@ -109,25 +117,31 @@ public final class WireEncoder {
         return out.raw("}}").toByteArray();
     }
 
-    private static void nodeObjects(JsonOutput out, RawNodeList full, List<String> passing) {
+    /** Where each passing node sits in the request's node list. */
+    private static int[] indexesIn(RawNodeList full, List<String> passing) {
         Map<String, Integer> index = new HashMap<>(full.size() * 2);
         List<String> names = full.names();
         for (int i = names.size() - 1; i >= 0; i--) {
             index.put(names.get(i), i); // the first occurrence wins
         }
-        out.raw("{\"metadata\":{},\"items\":[");
-        for (int i = 0; i < passing.size(); i++) {
-            Integer at = index.get(passing.get(i));
-            if (at == null) {
+        int[] at = new int[passing.size()];
+        for (int i = 0; i < at.length; i++) {
+            Integer found = index.get(passing.get(i));
+            if (found == null) {
                 throw new IllegalArgumentException("filter result passes node \"" + passing.get(i)
                         + "\", which the request did not carry");
             }
-            if (i > 0) {
-                out.raw(',');
-            }
-            full.writeNode(at, out);
+            at[i] = found;
         }
-        out.raw("]}");
+        return at;
+    }
+
+    private static int estimate(Map<String, String> reasons) {
+        int n = 0;
+        for (Map.Entry<String, String> e : reasons.entrySet()) {
+            n += 8 + e.getKey().length() + e.getValue().length();
+        }
+        return n;
     }
 
     private static void stringArray(JsonOutput out, List<String> values) {

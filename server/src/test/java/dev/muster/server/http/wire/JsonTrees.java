@@ -15,7 +15,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * Test-side plain JSON handling, independent of the codec under test: parse into generic trees
- * (Map / List / String / Long / Double / Boolean / null) and rewrite keys of a body.
+ * (Map / List / String / BigDecimal / Boolean / null) and rewrite keys of a body.
  */
 final class JsonTrees {
     private static final JsonFactory FACTORY = new JsonFactory();
@@ -30,6 +30,21 @@ final class JsonTrees {
                 throw new IllegalArgumentException("trailing data");
             }
             return tree;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Checks that {@code json} is one well-formed JSON value (duplicate keys allowed, as in Go). */
+    static void wellFormed(byte[] json) {
+        try (JsonParser p = FACTORY.createParser(json)) {
+            if (p.nextToken() == null) {
+                throw new IllegalArgumentException("no JSON value");
+            }
+            p.skipChildren();
+            if (p.nextToken() != null) {
+                throw new IllegalArgumentException("trailing data");
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -61,10 +76,10 @@ final class JsonTrees {
                 return p.getText();
             }
             case VALUE_NUMBER_INT -> {
-                return p.getLongValue();
+                return new java.math.BigDecimal(p.getBigIntegerValue());
             }
             case VALUE_NUMBER_FLOAT -> {
-                return p.getDoubleValue();
+                return p.getDecimalValue().stripTrailingZeros();
             }
             case VALUE_TRUE -> {
                 return Boolean.TRUE;

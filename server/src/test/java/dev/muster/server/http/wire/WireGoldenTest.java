@@ -8,7 +8,6 @@ import dev.muster.core.model.PodPhase;
 import dev.muster.core.resources.Resources;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -320,6 +319,24 @@ class WireGoldenTest {
     }
 
     @Test
+    void whenBothNodesAndNodeNamesComeTheNodeObjectsWin() {
+        String body = new String(Fixtures.bytes("nodecache-false/filter-request.json"), StandardCharsets.UTF_8)
+                .replace("\"NodeNames\":null", "\"NodeNames\":[\"other\"]");
+        ExtenderArgs args = WireDecoder.decodeExtenderArgs(body.getBytes(StandardCharsets.UTF_8));
+        assertThat(args.nodesGivenInFull()).isTrue();
+        assertThat(args.nodeNames()).containsExactly("node-1", "node-2", "node-3");
+    }
+
+    @Test
+    void whenBothVictimMapsComeTheMetaVictimsWin() {
+        String body = new String(Fixtures.bytes("preempt/preempt-request.json"), StandardCharsets.UTF_8)
+                .replace("\"NodeNameToVictims\":null",
+                        "\"NodeNameToVictims\":{\"elsewhere\":{\"Pods\":[{\"metadata\":{\"uid\":\"x\"}}],\"NumPDBViolations\":0}}");
+        PreemptionArgs args = WireDecoder.decodePreemptionArgs(body.getBytes(StandardCharsets.UTF_8));
+        assertThat(args.nodeNameToMetaVictims()).containsOnlyKeys("preempt-node-1", "preempt-node-2", "preempt-node-3");
+    }
+
+    @Test
     void keepsMusterAnnotationsAndDropsOthers() {
         String body = new String(Fixtures.bytes("gang-annotated/filter-request.json"), StandardCharsets.UTF_8)
                 .replace("\"volcano.sh/task-spec\":\"worker\"",
@@ -371,14 +388,5 @@ class WireGoldenTest {
             sb.append(i % 2 == 0 ? Character.toLowerCase(c) : Character.toUpperCase(c));
         }
         return sb.toString();
-    }
-
-    @SuppressWarnings("unused")
-    private static Map<String, Object> orderedMap(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put((String) kv[i], kv[i + 1]);
-        }
-        return m;
     }
 }

@@ -1,0 +1,97 @@
+package dev.muster.common.kube;
+
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangMembership;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodId;
+import dev.muster.core.model.PodPhase;
+import dev.muster.core.resources.PodRequests;
+import dev.muster.core.resources.Resources;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1ResourceRequirements;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@link V1Pod} → core {@link Pod}: identity, effective request (kube-scheduler's rule, computed by
+ * {@link PodRequests#effective}), gang and task from the Volcano annotations ({@link GangMembership}), spec.nodeName,
+ * status.phase and spec.priority. Stateless and thread-safe.
+ */
+public final class PodConverter {
+    /** The init-container restartPolicy that makes it a sidecar. */
+    static final String RESTART_ALWAYS = "Always";
+
+    private PodConverter() {}
+
+    /**
+     * Converts {@code pod}.
+     *
+     * @throws ConversionException naming the pod and the field when it has no uid/name or an invalid quantity
+     */
+    public static Pod toCore(V1Pod pod) {
+        PodId id = idOf(pod);
+        String where = "pod " + id;
+        V1PodSpec spec = pod.getSpec();
+        Resources request;
+        String nodeName = null;
+        int priority = 0;
+        if (spec == null) {
+            request = PodRequests.effective(List.of(), List.of(), null, null);
+        } else {
+            request = PodRequests.effective(
+                    containers(where, "container", spec.getContainers()),
+                    containers(where, "init container", spec.getInitContainers()),
+                    requestsOf(where + " spec.resources", spec.getResources()),
+                    ResourceLists.fromQuantities(where + " spec.overhead", spec.getOverhead()));
+            nodeName = spec.getNodeName() == null || spec.getNodeName().isEmpty() ? null : spec.getNodeName();
+            priority = spec.getPriority() == null ? 0 : spec.getPriority();
+        }
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        GangKey gang = GangMembership.gangOf(id.namespace(), annotations);
+        String task = GangMembership.taskOf(annotations);
+        PodPhase phase = PodPhase.parse(pod.getStatus() == null ? null : pod.getStatus().getPhase());
+        return new Pod(id, pod.getMetadata().getResourceVersion(), request, gang, task, priority, nodeName, phase);
+    }
+
+    /**
+     * The pod's identity.
+     *
+     * @throws ConversionException when metadata, uid, namespace or name is missing
+     */
+    public static PodId idOf(V1Pod pod) {
+        V1ObjectMeta meta = pod.getMetadata();
+        if (meta == null || isEmpty(meta.getName())) {
+            throw new ConversionException("pod without metadata.name");
+        }
+        String namespace = isEmpty(meta.getNamespace()) ? "default" : meta.getNamespace();
+        if (isEmpty(meta.getUid())) {
+            throw new ConversionException("pod " + namespace + "/" + meta.getName() + " has no metadata.uid");
+        }
+        return new PodId(meta.getUid(), namespace, meta.getName());
+    }
+
+    private static List<PodRequests.Container> containers(String where, String kind, List<V1Container> list) {
+        if (list == null || list.isEmpty()) {
+            return List.of();
+        }
+        List<PodRequests.Container> out = new ArrayList<>(list.size());
+        for (V1Container c : list) {
+            String name = c.getName() == null ? "?" : c.getName();
+            Resources requests = requestsOf(where + " " + kind + " \"" + name + "\" requests", c.getResources());
+            out.add(new PodRequests.Container(requests, RESTART_ALWAYS.equals(c.getRestartPolicy())));
+        }
+        return out;
+    }
+
+    private static Resources requestsOf(String where, V1ResourceRequirements requirements) {
+        return requirements == null ? Resources.ZERO : ResourceLists.fromQuantities(where, requirements.getRequests());
+    }
+
+    private static boolean isEmpty(String s) {
+        return s == null || s.isEmpty();
+    }
+}

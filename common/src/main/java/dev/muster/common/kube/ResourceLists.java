@@ -1,0 +1,83 @@
+package dev.muster.common.kube;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import dev.muster.core.resources.InvalidQuantityException;
+import dev.muster.core.resources.Quantities;
+import dev.muster.core.resources.Resources;
+import io.kubernetes.client.custom.Quantity;
+import java.util.Map;
+
+/**
+ * Kubernetes resource lists ({@code {cpu: 500m, memory: 1Gi}}) to core {@link Resources}, parsed by
+ * {@link Quantities}. Two shapes arrive: client-java's typed {@code Map<String, Quantity>} (pods, nodes) and raw JSON
+ * objects whose values are strings or numbers (Volcano CRDs, read without a schema). Stateless and thread-safe.
+ */
+public final class ResourceLists {
+    private ResourceLists() {}
+
+    /**
+     * Parses a typed resource list; null or empty is {@link Resources#ZERO}.
+     *
+     * @param where names the list in error messages, e.g. {@code node n1 status.allocatable}
+     * @throws ConversionException naming {@code where}, the resource and the problem
+     */
+    public static Resources fromQuantities(String where, Map<String, Quantity> list) {
+        if (list == null || list.isEmpty()) {
+            return Resources.ZERO;
+        }
+        Resources.Builder b = Resources.builder();
+        for (Map.Entry<String, Quantity> e : list.entrySet()) {
+            Quantity q = e.getValue();
+            if (q == null) {
+                throw new ConversionException(where + ": " + e.getKey() + " has no quantity");
+            }
+            b.set(e.getKey(), parse(where, e.getKey(), q.toSuffixedString()));
+        }
+        return b.build();
+    }
+
+    /**
+     * Parses a resource list held as raw JSON; null, JSON null or empty is {@link Resources#ZERO}.
+     *
+     * @throws ConversionException when the element is not an object or a value is not a quantity
+     */
+    public static Resources fromJson(String where, JsonElement list) {
+        if (list == null || list.isJsonNull()) {
+            return Resources.ZERO;
+        }
+        if (!list.isJsonObject()) {
+            throw new ConversionException(where + ": expected a map of resource name to quantity, got " + abbreviate(list.toString()));
+        }
+        JsonObject object = list.getAsJsonObject();
+        Resources.Builder b = Resources.builder();
+        for (Map.Entry<String, JsonElement> e : object.entrySet()) {
+            JsonElement v = e.getValue();
+            if (!(v instanceof JsonPrimitive p) || p.isBoolean()) {
+                throw new ConversionException(where + ": " + e.getKey() + ": expected a quantity, got " + abbreviate(String.valueOf(v)));
+            }
+            b.set(e.getKey(), parse(where, e.getKey(), p.getAsString()));
+        }
+        return b.build();
+    }
+
+    private static long parse(String where, String resource, String text) {
+        if (resource.isBlank()) {
+            throw new ConversionException(where + ": empty resource name");
+        }
+        try {
+            long amount = Quantities.parse(resource, text);
+            if (amount < 0) {
+                throw new ConversionException(where + ": " + resource + ": quantity \"" + text + "\" is negative");
+            }
+            return amount;
+        } catch (InvalidQuantityException e) {
+            throw new ConversionException(where + ": " + resource + ": " + e.getMessage(), e);
+        }
+    }
+
+    static String abbreviate(String s) {
+        return s.length() <= 64 ? s : s.substring(0, 61) + "...";
+    }
+}

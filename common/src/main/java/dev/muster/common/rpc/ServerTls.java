@@ -1,0 +1,74 @@
+package dev.muster.common.rpc;
+
+import io.grpc.ServerCredentials;
+import io.grpc.TlsServerCredentials;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * TLS for a gRPC server, from PEM files: a certificate chain and its PKCS#8 private key, and optionally
+ * a client CA bundle. With a client CA the server requires every client to present a certificate signed
+ * by it (mutual TLS); without one it only encrypts and authenticates itself.
+ *
+ * @param clientCa null for server-side TLS only
+ */
+public record ServerTls(Path certChain, Path privateKey, Path clientCa) {
+    public ServerTls {
+        Objects.requireNonNull(certChain, "certChain");
+        Objects.requireNonNull(privateKey, "privateKey");
+    }
+
+    /**
+     * TLS settings from the optional file flags ({@code --grpc-tls-cert-file}, {@code --grpc-tls-key-file},
+     * {@code --grpc-tls-client-ca-file}): empty when none is given.
+     *
+     * @throws IllegalArgumentException when only some are given or a file is not readable
+     */
+    public static Optional<ServerTls> fromFiles(String certFile, String keyFile, String clientCaFile) {
+        boolean cert = present(certFile);
+        boolean key = present(keyFile);
+        boolean ca = present(clientCaFile);
+        if (!cert && !key && !ca) {
+            return Optional.empty();
+        }
+        if (!cert || !key) {
+            throw new IllegalArgumentException("gRPC server TLS needs both a certificate file and a key file"
+                    + " (--grpc-tls-cert-file " + (cert ? "given" : "missing") + ", --grpc-tls-key-file " + (key ? "given" : "missing") + ")");
+        }
+        return Optional.of(new ServerTls(readable(certFile, "--grpc-tls-cert-file"), readable(keyFile, "--grpc-tls-key-file"),
+                ca ? readable(clientCaFile, "--grpc-tls-client-ca-file") : null));
+    }
+
+    public boolean requiresClientCertificates() {
+        return clientCa != null;
+    }
+
+    /** Reads the files now, so a bad file fails at start-up with its name. */
+    public ServerCredentials credentials() {
+        try {
+            TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder().keyManager(certChain.toFile(), privateKey.toFile());
+            if (clientCa != null) {
+                b.trustManager(clientCa.toFile()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+            }
+            return b.build();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read gRPC TLS files " + this, e);
+        }
+    }
+
+    static boolean present(String s) {
+        return s != null && !s.isBlank();
+    }
+
+    static Path readable(String file, String flag) {
+        Path p = Path.of(file);
+        if (!Files.isReadable(p)) {
+            throw new IllegalArgumentException(flag + " " + file + " is not a readable file");
+        }
+        return p;
+    }
+}

@@ -1,0 +1,83 @@
+package dev.muster.common.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class KubeClientsTest {
+    private MockKubeApi api;
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void start() {
+        api = MockKubeApi.expectations();
+    }
+
+    @AfterEach
+    void stop() {
+        api.close();
+    }
+
+    private Path kubeconfig() throws IOException {
+        return Files.writeString(dir.resolve("kubeconfig"), """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: test
+                  cluster:
+                    server: %s
+                users:
+                - name: muster
+                  user:
+                    token: secret-token
+                contexts:
+                - name: test
+                  context: {cluster: test, user: muster}
+                current-context: test
+                """.formatted(api.url()));
+    }
+
+    @Test
+    void kubeconfigClientsAuthenticateAndHaveBoundedTimeoutsExceptForWatches() throws Exception {
+        api.server().expect().get().withPath("/api/v1/namespaces/default/pods/p")
+                .andReturn(200, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"default\"}}").once();
+
+        KubeClients clients = KubeClients.create(kubeconfig().toString());
+        new CoreV1Api(clients.requests()).readNamespacedPod("p", "default").execute();
+
+        RecordedRequest request = api.server().takeRequest(10, TimeUnit.SECONDS);
+        assertThat(request.getHeader("Authorization")).isEqualTo("Bearer secret-token");
+        assertThat(clients.requests().getReadTimeout()).isEqualTo(KubeClients.READ_SECONDS * 1000);
+        assertThat(clients.requests().getConnectTimeout()).isEqualTo(KubeClients.CONNECT_SECONDS * 1000);
+        assertThat(clients.watches().getReadTimeout()).as("watches may be silent for minutes").isZero();
+        assertThat(clients.watches().getBasePath()).isEqualTo(clients.requests().getBasePath());
+    }
+
+    @Test
+    void aMissingKubeconfigIsNamed() {
+        assertThatThrownBy(() -> KubeClients.create("/nonexistent/kubeconfig"))
+                .isInstanceOf(UncheckedIOException.class).hasMessageContaining("kubeconfig /nonexistent/kubeconfig");
+    }
+
+    @Test
+    void outsideAClusterTheServiceAccountIsNamed() {
+        if (System.getenv("KUBERNETES_SERVICE_HOST") != null) {
+            return; // running inside a pod: in-cluster config may well work
+        }
+        assertThatThrownBy(KubeClients::inCluster).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("in-cluster Kubernetes config");
+    }
+}

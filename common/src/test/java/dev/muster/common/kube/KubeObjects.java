@@ -1,0 +1,175 @@
+package dev.muster.common.kube;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1NodeSpec;
+import io.kubernetes.client.openapi.models.V1NodeStatus;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodStatus;
+import io.kubernetes.client.openapi.models.V1ResourceRequirements;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Fluent builders for the client-java objects the adapters read. Test support; not thread-safe. */
+public final class KubeObjects {
+    private KubeObjects() {}
+
+    public static PodBuilder pod(String namespace, String name) {
+        return new PodBuilder(namespace, name);
+    }
+
+    public static NodeBuilder node(String name) {
+        return new NodeBuilder(name);
+    }
+
+    /** {@code "cpu=500m,memory=1Gi"} → a quantity map. */
+    public static Map<String, Quantity> quantities(String spec) {
+        Map<String, Quantity> m = new LinkedHashMap<>();
+        if (spec == null || spec.isBlank()) {
+            return m;
+        }
+        for (String part : spec.split(",")) {
+            String[] kv = part.trim().split("=", 2);
+            m.put(kv[0], new Quantity(kv[1]));
+        }
+        return m;
+    }
+
+    public static VolcanoPodGroup podGroup(String namespace, String name, String specJson) {
+        VolcanoPodGroup pg = new VolcanoPodGroup();
+        pg.setMetadata(new V1ObjectMeta().namespace(namespace).name(name).uid("pg-" + namespace + "-" + name));
+        pg.setSpec(json(specJson));
+        return pg;
+    }
+
+    public static VolcanoQueue queue(String name, String specJson, String statusJson) {
+        VolcanoQueue q = new VolcanoQueue();
+        q.setMetadata(new V1ObjectMeta().name(name).uid("queue-" + name));
+        q.setSpec(json(specJson));
+        q.setStatus(json(statusJson));
+        return q;
+    }
+
+    public static JsonObject json(String text) {
+        return text == null ? null : JsonParser.parseString(text).getAsJsonObject();
+    }
+
+    public static final class PodBuilder {
+        private final V1Pod pod = new V1Pod();
+        private final V1PodSpec spec = new V1PodSpec();
+
+        PodBuilder(String namespace, String name) {
+            pod.metadata(new V1ObjectMeta().namespace(namespace).name(name).uid(namespace + "-" + name + "-uid").resourceVersion("1"));
+            pod.spec(spec);
+            pod.status(new V1PodStatus().phase("Pending"));
+        }
+
+        public PodBuilder uid(String uid) {
+            pod.getMetadata().uid(uid);
+            return this;
+        }
+
+        public PodBuilder resourceVersion(String rv) {
+            pod.getMetadata().resourceVersion(rv);
+            return this;
+        }
+
+        public PodBuilder container(String name, String requests) {
+            spec.addContainersItem(new V1Container().name(name).resources(new V1ResourceRequirements().requests(quantities(requests))));
+            return this;
+        }
+
+        public PodBuilder initContainer(String name, String requests) {
+            spec.addInitContainersItem(new V1Container().name(name).resources(new V1ResourceRequirements().requests(quantities(requests))));
+            return this;
+        }
+
+        public PodBuilder sidecar(String name, String requests) {
+            spec.addInitContainersItem(new V1Container().name(name).restartPolicy("Always")
+                    .resources(new V1ResourceRequirements().requests(quantities(requests))));
+            return this;
+        }
+
+        public PodBuilder overhead(String requests) {
+            spec.overhead(quantities(requests));
+            return this;
+        }
+
+        public PodBuilder podResources(String requests) {
+            spec.resources(new V1ResourceRequirements().requests(quantities(requests)));
+            return this;
+        }
+
+        public PodBuilder annotation(String key, String value) {
+            pod.getMetadata().putAnnotationsItem(key, value);
+            return this;
+        }
+
+        public PodBuilder gang(String podGroup) {
+            return annotation("scheduling.k8s.io/group-name", podGroup);
+        }
+
+        public PodBuilder node(String nodeName) {
+            spec.nodeName(nodeName);
+            return this;
+        }
+
+        public PodBuilder phase(String phase) {
+            pod.getStatus().phase(phase);
+            return this;
+        }
+
+        public PodBuilder priority(int priority) {
+            spec.priority(priority);
+            return this;
+        }
+
+        public PodBuilder schedulerName(String name) {
+            spec.schedulerName(name);
+            return this;
+        }
+
+        public V1Pod build() {
+            return pod;
+        }
+    }
+
+    public static final class NodeBuilder {
+        private final V1Node node = new V1Node();
+
+        NodeBuilder(String name) {
+            node.metadata(new V1ObjectMeta().name(name).uid("node-" + name).resourceVersion("1"));
+            node.status(new V1NodeStatus());
+            node.spec(new V1NodeSpec());
+        }
+
+        public NodeBuilder allocatable(String quantities) {
+            node.getStatus().allocatable(KubeObjects.quantities(quantities));
+            return this;
+        }
+
+        public NodeBuilder capacity(String quantities) {
+            node.getStatus().capacity(KubeObjects.quantities(quantities));
+            return this;
+        }
+
+        public NodeBuilder unschedulable(boolean unschedulable) {
+            node.getSpec().unschedulable(unschedulable);
+            return this;
+        }
+
+        public NodeBuilder resourceVersion(String rv) {
+            node.getMetadata().resourceVersion(rv);
+            return this;
+        }
+
+        public V1Node build() {
+            return node;
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.muster.common.kube;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.util.HashMap;
+import java.util.List;
+
+/**
+ * A fabric8 mock API server over real HTTP, for client-java adapter tests. {@link #crud()} stores objects (including
+ * the Volcano CRDs) and enforces resourceVersions; {@link #expectations()} answers scripted responses
+ * ({@code server().expect()...}). Close it in {@code @AfterEach}.
+ */
+public final class MockKubeApi implements AutoCloseable {
+    public static final CustomResourceDefinitionContext PODGROUPS = new CustomResourceDefinitionContext.Builder()
+            .withGroup(VolcanoCrds.GROUP).withVersion(VolcanoCrds.VERSION).withPlural(VolcanoCrds.PODGROUPS)
+            .withKind(VolcanoCrds.PODGROUP_KIND).withScope("Namespaced").build();
+    public static final CustomResourceDefinitionContext QUEUES = new CustomResourceDefinitionContext.Builder()
+            .withGroup(VolcanoCrds.GROUP).withVersion(VolcanoCrds.VERSION).withPlural(VolcanoCrds.QUEUES)
+            .withKind(VolcanoCrds.QUEUE_KIND).withScope("Cluster").withStatusSubresource(true).build();
+
+    private final KubernetesMockServer server;
+    private KubernetesClient fabric8;
+
+    private MockKubeApi(KubernetesMockServer server) {
+        this.server = server;
+        server.init();
+    }
+
+    /** CRUD mode: a small in-memory API server. */
+    public static MockKubeApi crud() {
+        return new MockKubeApi(new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+                new KubernetesCrudDispatcher(List.of(PODGROUPS, QUEUES)), false));
+    }
+
+    /** Expectations mode: only scripted responses. */
+    public static MockKubeApi expectations() {
+        return new MockKubeApi(new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), false));
+    }
+
+    public KubernetesMockServer server() {
+        return server;
+    }
+
+    /** The base URL, e.g. {@code http://localhost:40123}. */
+    public String url() {
+        String u = server.url("/");
+        return u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
+    }
+
+    /** Muster's client-java clients pointed at this server. */
+    public KubeClients clients() {
+        return KubeClients.forUrl(url());
+    }
+
+    /** A fabric8 client, to create fixtures the way a user would. */
+    public synchronized KubernetesClient fabric8() {
+        if (fabric8 == null) {
+            fabric8 = server.createClient();
+        }
+        return fabric8;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (fabric8 != null) {
+            fabric8.close();
+        }
+        server.destroy();
+    }
+}

@@ -1,0 +1,272 @@
+package dev.muster.server.bind;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.muster.core.model.PodId;
+import dev.muster.core.scheduler.Binder;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Binding;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1ObjectReference;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import okhttp3.Call;
+import okhttp3.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link Binder} over the Kubernetes API: one {@code POST /api/v1/namespaces/{ns}/pods/{name}/binding} per pod, with
+ * the pod's UID as a precondition (a pod recreated under the same name is never bound by mistake), run on a virtual
+ * thread so the caller never blocks.
+ *
+ * <p>Outcomes:
+ * <ul>
+ *   <li>2xx → bound;</li>
+ *   <li>429, 5xx, I/O errors → retried with exponential backoff (jittered, honouring {@code Retry-After}) until
+ *       {@link BindOptions#budget()} is spent, then failed with the last error;</li>
+ *   <li>409 (already assigned, or UID precondition) → the pod is read and its state is the truth: on {@code node}
+ *       already → success; on another node → failure naming both; recreated (other UID) → failure; still unbound →
+ *       retried;</li>
+ *   <li>404 → failure: the pod is gone; other 4xx → failure with the API's message.</li>
+ * </ul>
+ * Responses are read raw (status code and message), not through client-java's generated models, because the API
+ * answers a Binding POST with a {@code Status} body that the strict {@code V1Binding} model rejects.
+ *
+ * <p>Thread-safe. Each bind runs on its own virtual thread; at most {@link BindOptions#maxConcurrent()} requests are in
+ * flight (a semaphore; waiting happens on virtual threads). {@link #close()} sets the volatile {@code closed} flag and
+ * interrupts binds in flight; each ends at its next step with "binder closed", and later binds fail at once.
+ */
+public final class KubeBinder implements Binder, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(KubeBinder.class);
+
+    private final CoreV1Api api;
+    private final BindOptions options;
+    private final Semaphore inFlight;
+    private final ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("kube-bind-", 0).factory());
+    private volatile boolean closed;
+
+    public KubeBinder(ApiClient client, BindOptions options) {
+        this.api = new CoreV1Api(Objects.requireNonNull(client, "client"));
+        this.options = Objects.requireNonNull(options, "options");
+        this.inFlight = new Semaphore(options.maxConcurrent());
+    }
+
+    public KubeBinder(ApiClient client) {
+        this(client, BindOptions.DEFAULTS);
+    }
+
+    @Override
+    public CompletionStage<Void> bind(PodId pod, String node) {
+        Objects.requireNonNull(pod, "pod");
+        Objects.requireNonNull(node, "node");
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        try {
+            executor.execute(() -> run(pod, node, result));
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new BindException("bind " + pod + " to " + node + ": binder closed"));
+        }
+        return result;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        executor.shutdownNow();
+    }
+
+    private void run(PodId pod, String node, CompletableFuture<Void> result) {
+        try {
+            bindWithRetries(pod, node);
+            result.complete(null);
+        } catch (BindException e) {
+            log.warn("{}", e.getMessage());
+            result.completeExceptionally(e);
+        } catch (InterruptedException e) {
+            result.completeExceptionally(new BindException("bind " + pod + " to " + node + ": binder closed"));
+        } catch (RuntimeException e) {
+            log.error("bind {} to {} failed unexpectedly", pod, node, e);
+            result.completeExceptionally(new BindException("bind " + pod + " to " + node + ": " + e, e));
+        }
+    }
+
+    /** Outcome of one attempt. */
+    private sealed interface Attempt {
+        record Bound() implements Attempt {}
+
+        record Failed(String reason) implements Attempt {}
+
+        record Retry(String reason, Duration retryAfter) implements Attempt {}
+    }
+
+    private void bindWithRetries(PodId pod, String node) throws InterruptedException {
+        long deadline = System.nanoTime() + options.budget().toNanos();
+        Duration backoff = options.initialBackoff();
+        int attempts = 0;
+        while (true) {
+            if (closed) {
+                throw new InterruptedException("binder closed");
+            }
+            attempts++;
+            Attempt outcome;
+            inFlight.acquire();
+            try {
+                outcome = attempt(pod, node);
+            } finally {
+                inFlight.release();
+            }
+            switch (outcome) {
+                case Attempt.Bound b -> {
+                    if (attempts > 1) {
+                        log.info("bound {} to {} after {} attempts", pod, node, attempts);
+                    }
+                    return;
+                }
+                case Attempt.Failed f -> throw new BindException("bind " + pod + " to " + node + ": " + f.reason());
+                case Attempt.Retry r -> {
+                    Duration delay = jitter(backoff);
+                    if (r.retryAfter() != null && r.retryAfter().compareTo(delay) > 0) {
+                        delay = r.retryAfter().compareTo(options.maxBackoff()) > 0 ? options.maxBackoff() : r.retryAfter();
+                    }
+                    if (System.nanoTime() + delay.toNanos() - deadline > 0) {
+                        throw new BindException("bind " + pod + " to " + node + ": gave up after " + attempts + " attempts in "
+                                + options.budget().toSeconds() + "s: " + r.reason());
+                    }
+                    log.debug("bind {} to {}: {}; retrying in {}ms", pod, node, r.reason(), delay.toMillis());
+                    if (closed) {
+                        throw new InterruptedException("binder closed");
+                    }
+                    Thread.sleep(delay);
+                    backoff = backoff.multipliedBy(2).compareTo(options.maxBackoff()) > 0 ? options.maxBackoff() : backoff.multipliedBy(2);
+                }
+            }
+        }
+    }
+
+    private Attempt attempt(PodId pod, String node) {
+        V1Binding binding = new V1Binding()
+                .apiVersion("v1")
+                .kind("Binding")
+                .metadata(new V1ObjectMeta().name(pod.name()).namespace(pod.namespace()).uid(pod.uid()))
+                .target(new V1ObjectReference().apiVersion("v1").kind("Node").name(node));
+        HttpResult post;
+        try {
+            post = execute(api.createNamespacedPodBinding(pod.name(), pod.namespace(), binding).buildCall(null));
+        } catch (IOException e) {
+            return new Attempt.Retry("API server unreachable: " + e, null);
+        } catch (ApiException e) { // buildCall only throws for a missing required parameter
+            return new Attempt.Failed("invalid binding request: " + e.getMessage());
+        }
+        int code = post.code();
+        if (code >= 200 && code < 300) {
+            return new Attempt.Bound();
+        }
+        if (code == 409) {
+            return checkConflict(pod, node, post.message());
+        }
+        if (code == 404) {
+            return new Attempt.Failed("pod " + pod + " no longer exists");
+        }
+        if (code == 429 || code >= 500) {
+            return new Attempt.Retry("HTTP " + code + ": " + post.message(), post.retryAfter());
+        }
+        return new Attempt.Failed("the API server refused the binding: HTTP " + code + ": " + post.message());
+    }
+
+    /** After a 409, the pod's current state decides. */
+    private Attempt checkConflict(PodId pod, String node, String conflict) {
+        HttpResult get;
+        try {
+            get = execute(api.readNamespacedPod(pod.name(), pod.namespace()).buildCall(null));
+        } catch (IOException e) {
+            return new Attempt.Retry("conflict (" + conflict + "), and reading the pod failed: " + e, null);
+        } catch (ApiException e) {
+            return new Attempt.Failed("invalid pod read request: " + e.getMessage());
+        }
+        if (get.code() == 404) {
+            return new Attempt.Failed("pod " + pod + " no longer exists");
+        }
+        if (get.code() != 200 || get.json() == null) {
+            return new Attempt.Retry("conflict (" + conflict + "), and reading the pod answered HTTP " + get.code(), get.retryAfter());
+        }
+        String uid = string(get.json(), "metadata", "uid");
+        String boundTo = string(get.json(), "spec", "nodeName");
+        if (uid != null && !uid.equals(pod.uid())) {
+            return new Attempt.Failed("pod " + pod + " was deleted and recreated (uid " + uid + ", expected " + pod.uid() + ")");
+        }
+        if (node.equals(boundTo)) {
+            log.info("bind {} to {}: already bound there (409 taken as success)", pod, node);
+            return new Attempt.Bound();
+        }
+        if (boundTo != null && !boundTo.isEmpty()) {
+            return new Attempt.Failed("pod " + pod + " is already bound to node " + boundTo + ", not " + node);
+        }
+        return new Attempt.Retry("conflict while the pod is still unbound: " + conflict, null);
+    }
+
+    private record HttpResult(int code, String message, JsonObject json, Duration retryAfter) {}
+
+    private static HttpResult execute(Call call) throws IOException {
+        try (Response response = call.execute()) {
+            String body = response.body().string();
+            JsonObject json = parse(body);
+            String message = json != null && json.get("message") instanceof JsonElement m && m.isJsonPrimitive()
+                    ? m.getAsString() : abbreviate(body);
+            return new HttpResult(response.code(), message, json, retryAfter(response.header("Retry-After")));
+        }
+    }
+
+    private static JsonObject parse(String body) {
+        try {
+            JsonElement e = JsonParser.parseString(body);
+            return e.isJsonObject() ? e.getAsJsonObject() : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String string(JsonObject json, String object, String field) {
+        JsonElement o = json.get(object);
+        if (o == null || !o.isJsonObject()) {
+            return null;
+        }
+        JsonElement v = o.getAsJsonObject().get(field);
+        return v == null || !v.isJsonPrimitive() ? null : v.getAsString();
+    }
+
+    private static Duration retryAfter(String header) {
+        if (header == null) {
+            return null;
+        }
+        try {
+            long seconds = Long.parseLong(header.trim());
+            return seconds > 0 ? Duration.ofSeconds(seconds) : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static Duration jitter(Duration d) {
+        long nanos = d.toNanos();
+        if (nanos <= 0) {
+            return Duration.ZERO;
+        }
+        return Duration.ofNanos(nanos / 2 + ThreadLocalRandom.current().nextLong(nanos / 2 + 1));
+    }
+
+    private static String abbreviate(String s) {
+        String oneLine = s == null ? "" : s.replaceAll("\\s+", " ").trim();
+        return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 197) + "...";
+    }
+}

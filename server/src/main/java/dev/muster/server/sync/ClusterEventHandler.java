@@ -1,0 +1,117 @@
+package dev.muster.server.sync;
+
+import dev.muster.common.kube.ConversionException;
+import dev.muster.common.kube.NodeConverter;
+import dev.muster.common.kube.PodConverter;
+import dev.muster.common.kube.PodGroupConverter;
+import dev.muster.common.kube.QueueConverter;
+import dev.muster.common.kube.VolcanoPodGroup;
+import dev.muster.common.kube.VolcanoQueue;
+import dev.muster.core.scheduler.ClusterSink;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Translates informer events into {@link ClusterSink} calls. Pure translation: it keeps no cluster state, so the same
+ * events (or the same final state, listed again after a restart) produce the same sink contents.
+ *
+ * <ul>
+ *   <li>Pods: every add/update is {@code upsertPod} with the pod's phase and {@code spec.nodeName} (bound by Muster,
+ *       by another scheduler, or by hand — the sink decides what holds resources); an update whose uid differs from
+ *       the previous object (the pod was deleted and recreated under the same name while the watch was down) first
+ *       deletes the old uid; every delete, including a {@code DeletedFinalStateUnknown}, is {@code deletePod(uid)}.</li>
+ *   <li>Nodes, PodGroups, Queues: upsert on add/update, delete by name/key.</li>
+ * </ul>
+ *
+ * <p>Failure policy (seed 002): an object that cannot be converted, or a sink call that throws, is logged with the
+ * object's name, counted in {@link #skippedObjects()}, and skipped — the sink keeps what it had for that object.
+ * Nothing ever propagates to the informer. Thread-safe (stateless apart from the counter); informers call it from
+ * one thread per resource type.
+ */
+public final class ClusterEventHandler {
+    private static final Logger log = LoggerFactory.getLogger(ClusterEventHandler.class);
+
+    private final ClusterSink sink;
+    private final LongAdder skipped = new LongAdder();
+
+    public ClusterEventHandler(ClusterSink sink) {
+        this.sink = Objects.requireNonNull(sink, "sink");
+    }
+
+    /** A pod was added ({@code previous} null) or updated. */
+    public void podUpserted(V1Pod previous, V1Pod pod) {
+        guarded("pod", pod == null ? null : pod.getMetadata(), () -> {
+            var core = PodConverter.toCore(pod);
+            if (previous != null) {
+                String previousUid = previous.getMetadata() == null ? null : previous.getMetadata().getUid();
+                if (previousUid != null && !previousUid.equals(core.uid())) {
+                    sink.deletePod(previousUid);
+                }
+            }
+            sink.upsertPod(core);
+        });
+    }
+
+    /** A pod was deleted; {@code pod} is its last known state (possibly stale when the watch missed the delete). */
+    public void podDeleted(V1Pod pod) {
+        guarded("pod delete", pod == null ? null : pod.getMetadata(), () -> sink.deletePod(PodConverter.idOf(pod).uid()));
+    }
+
+    public void nodeUpserted(V1Node node) {
+        guarded("node", node == null ? null : node.getMetadata(), () -> sink.upsertNode(NodeConverter.toCore(node)));
+    }
+
+    public void nodeDeleted(V1Node node) {
+        guarded("node delete", node == null ? null : node.getMetadata(), () -> sink.deleteNode(NodeConverter.nameOf(node)));
+    }
+
+    public void podGroupUpserted(VolcanoPodGroup podGroup) {
+        guarded("podgroup", podGroup == null ? null : podGroup.getMetadata(), () -> sink.upsertPodGroup(PodGroupConverter.toCore(podGroup)));
+    }
+
+    public void podGroupDeleted(VolcanoPodGroup podGroup) {
+        guarded("podgroup delete", podGroup == null ? null : podGroup.getMetadata(),
+                () -> sink.deletePodGroup(PodGroupConverter.keyOf(podGroup)));
+    }
+
+    public void queueUpserted(VolcanoQueue queue) {
+        guarded("queue", queue == null ? null : queue.getMetadata(), () -> sink.upsertQueue(QueueConverter.toCore(queue)));
+    }
+
+    public void queueDeleted(VolcanoQueue queue) {
+        guarded("queue delete", queue == null ? null : queue.getMetadata(), () -> sink.deleteQueue(QueueConverter.nameOf(queue)));
+    }
+
+    /** Objects skipped since start because they could not be converted or the sink rejected them. */
+    public long skippedObjects() {
+        return skipped.sum();
+    }
+
+    private void guarded(String what, V1ObjectMeta meta, Runnable action) {
+        try {
+            if (meta == null) {
+                throw new ConversionException(what + " event without an object or metadata");
+            }
+            action.run();
+        } catch (ConversionException e) {
+            skipped.increment();
+            log.warn("skipped {} {}: {}", what, describe(meta), e.getMessage());
+        } catch (RuntimeException e) {
+            skipped.increment();
+            log.error("skipped {} {}: the scheduler core rejected it", what, describe(meta), e);
+        }
+    }
+
+    private static String describe(V1ObjectMeta meta) {
+        if (meta == null) {
+            return "(no metadata)";
+        }
+        String ns = meta.getNamespace();
+        return (ns == null || ns.isEmpty() ? "" : ns + "/") + meta.getName() + (meta.getUid() == null ? "" : " uid " + meta.getUid());
+    }
+}

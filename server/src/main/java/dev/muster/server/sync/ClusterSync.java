@@ -1,0 +1,230 @@
+package dev.muster.server.sync;
+
+import dev.muster.common.kube.VolcanoCrds;
+import dev.muster.common.kube.VolcanoPodGroup;
+import dev.muster.common.kube.VolcanoPodGroupList;
+import dev.muster.common.kube.VolcanoQueue;
+import dev.muster.common.kube.VolcanoQueueList;
+import dev.muster.core.scheduler.ClusterSink;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.cache.Caches;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1NodeList;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a {@link ClusterSink} in step with the cluster: client-java shared informers (list, then watch, with a
+ * periodic resync) over Nodes, Pods in all namespaces, Volcano PodGroups and Queues, translated by
+ * {@link ClusterEventHandler}. After every informer has listed and the handler has processed what was listed,
+ * {@link ClusterSink#markSynced()} is called exactly once and {@link #synced()} completes (readiness gates on it).
+ * A restarted process rebuilds the sink the same way from a fresh list.
+ *
+ * <p>Lifecycle: construct, {@link #start()} once, {@link #close()} once. Threads: client-java runs one reflector and
+ * one handler thread per informer (events of one resource type arrive in order on one thread); a daemon thread polls
+ * the initial-sync barrier until it fires. Thread-safe.
+ */
+public final class ClusterSync implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ClusterSync.class);
+    /** Default resync: re-deliver the cache to the handler so a dropped update heals without a new list. */
+    public static final Duration DEFAULT_RESYNC = Duration.ofMinutes(10);
+    static final Duration BARRIER_POLL = Duration.ofMillis(50);
+
+    private final SharedInformerFactory factory;
+    private final ClusterSink sink;
+    private final ClusterEventHandler handler;
+    private final InitialSync initialSync;
+    private final CompletableFuture<Void> synced = new CompletableFuture<>();
+    private final ScheduledExecutorService barrierPoller;
+    private final Object lock = new Object();
+    private ScheduledFuture<?> barrierTask; // guarded by lock
+    private boolean started; // guarded by lock
+    private boolean closed; // guarded by lock
+
+    /**
+     * @param watchClient an ApiClient without a read timeout ({@link dev.muster.common.kube.KubeClients#watches()})
+     * @param sink        the scheduling core
+     * @param resync      how often the informers re-deliver their caches (zero disables)
+     */
+    public ClusterSync(ApiClient watchClient, ClusterSink sink, Duration resync) {
+        Objects.requireNonNull(watchClient, "watchClient");
+        this.sink = Objects.requireNonNull(sink, "sink");
+        this.handler = new ClusterEventHandler(sink);
+        this.factory = new SharedInformerFactory(watchClient);
+        long resyncMillis = resync.toMillis();
+        ListWatchErrors errors = new ListWatchErrors();
+
+        List<InitialSync.Source> sources = new ArrayList<>();
+
+        SharedIndexInformer<V1Node> nodes = factory.sharedIndexInformerFor(
+                new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", watchClient), V1Node.class, resyncMillis,
+                "", (type, t) -> errors.failed("nodes", t));
+        SharedIndexInformer<V1Pod> pods = factory.sharedIndexInformerFor(
+                new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, resyncMillis,
+                "", (type, t) -> errors.failed("pods", t));
+        pods.setTransform(new SlimPods());
+        SharedIndexInformer<VolcanoPodGroup> podGroups = factory.sharedIndexInformerFor(
+                VolcanoCrds.podGroups(watchClient), VolcanoPodGroup.class, resyncMillis,
+                "", (type, t) -> errors.failed(VolcanoCrds.PODGROUPS + "." + VolcanoCrds.GROUP, t));
+        SharedIndexInformer<VolcanoQueue> queues = factory.sharedIndexInformerFor(
+                VolcanoCrds.queues(watchClient), VolcanoQueue.class, resyncMillis,
+                "", (type, t) -> errors.failed(VolcanoCrds.QUEUES + "." + VolcanoCrds.GROUP, t));
+
+        sources.add(source("nodes", nodes));
+        sources.add(source("pods", pods));
+        sources.add(source("podgroups", podGroups));
+        sources.add(source("queues", queues));
+        this.initialSync = new InitialSync(sources, this::onInitialSync);
+
+        nodes.addEventHandler(adapter("nodes", (old, n) -> handler.nodeUpserted(n), handler::nodeDeleted));
+        pods.addEventHandler(adapter("pods", handler::podUpserted, handler::podDeleted));
+        podGroups.addEventHandler(adapter("podgroups", (old, pg) -> handler.podGroupUpserted(pg), handler::podGroupDeleted));
+        queues.addEventHandler(adapter("queues", (old, q) -> handler.queueUpserted(q), handler::queueDeleted));
+
+        this.barrierPoller = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "cluster-sync-barrier");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public ClusterSync(ApiClient watchClient, ClusterSink sink) {
+        this(watchClient, sink, DEFAULT_RESYNC);
+    }
+
+    /** Starts the informers; returns at once. */
+    public void start() {
+        synchronized (lock) {
+            if (started || closed) {
+                throw new IllegalStateException("cluster sync can be started once");
+            }
+            started = true;
+            factory.startAllRegisteredInformers();
+            barrierTask = barrierPoller.scheduleWithFixedDelay(this::pollBarrier, BARRIER_POLL.toMillis(), BARRIER_POLL.toMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
+        log.info("cluster sync started: nodes, pods (all namespaces), {} podgroups and queues", VolcanoCrds.API_VERSION);
+    }
+
+    /** Completes once the sink reflects the first full list of every resource (after {@code markSynced}). */
+    public CompletionStage<Void> synced() {
+        return synced.copy();
+    }
+
+    public boolean isSynced() {
+        return synced.isDone();
+    }
+
+    /** Objects skipped because they could not be converted or the sink rejected them (see {@link ClusterEventHandler}). */
+    public long skippedObjects() {
+        return handler.skippedObjects();
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (barrierTask != null) {
+                barrierTask.cancel(false);
+            }
+            if (started) {
+                factory.stopAllRegisteredInformers();
+            }
+        }
+        barrierPoller.shutdownNow();
+    }
+
+    private void pollBarrier() {
+        try {
+            if (initialSync.poll()) {
+                synchronized (lock) {
+                    if (barrierTask != null) {
+                        barrierTask.cancel(false);
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("initial sync check failed; retrying", e);
+        }
+    }
+
+    private void onInitialSync() {
+        try {
+            sink.markSynced();
+        } catch (RuntimeException e) {
+            log.error("the scheduling core failed to mark the initial sync", e);
+        }
+        log.info("initial cluster sync done ({} objects skipped)", handler.skippedObjects());
+        synced.complete(null);
+    }
+
+    private static InitialSync.Source source(String name, SharedIndexInformer<?> informer) {
+        return new InitialSync.Source() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean hasSynced() {
+                return informer.hasSynced();
+            }
+
+            @Override
+            public Collection<String> keys() {
+                return informer.getIndexer().listKeys();
+            }
+        };
+    }
+
+    private <T extends KubernetesObject> ResourceEventHandler<T> adapter(String source, BiConsumer<T, T> upsert, Consumer<T> delete) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T obj) {
+                upsert.accept(null, obj);
+                seen(obj);
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                upsert.accept(oldObj, newObj);
+                seen(newObj);
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                delete.accept(obj);
+                seen(obj);
+            }
+
+            private void seen(T obj) {
+                if (!initialSync.isDone() && obj != null && obj.getMetadata() != null) {
+                    initialSync.seen(source, Caches.metaNamespaceKeyFunc(obj));
+                }
+            }
+        };
+    }
+}

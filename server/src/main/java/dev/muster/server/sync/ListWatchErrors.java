@@ -1,0 +1,66 @@
+package dev.muster.server.sync;
+
+import io.kubernetes.client.openapi.ApiException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Logs informer list/watch failures readably and without flooding: a reflector retries every second, so the same
+ * failure is logged when it first appears or changes, and then at most once per {@link #REPEAT}. A 404 on a list
+ * names the likely cause (the CRD is not installed), since the first sync, and so readiness, waits for every resource.
+ *
+ * <p>Thread-safe: state guarded by {@code this}; reflector threads of different resources call it concurrently.
+ */
+final class ListWatchErrors {
+    private static final Logger log = LoggerFactory.getLogger(ClusterSync.class);
+    static final Duration REPEAT = Duration.ofMinutes(1);
+
+    private record Last(String message, long atNanos, int suppressed) {}
+
+    private final Map<String, Last> last = new HashMap<>();
+    private final LongSupplier nanoTime;
+
+    ListWatchErrors(LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
+    }
+
+    ListWatchErrors() {
+        this(System::nanoTime);
+    }
+
+    /** Records a failure of {@code resource}; returns the line logged, or null when it was suppressed. */
+    synchronized String failed(String resource, Throwable t) {
+        String message = describe(resource, t);
+        long now = nanoTime.getAsLong();
+        Last previous = last.get(resource);
+        if (previous != null && previous.message().equals(message) && now - previous.atNanos() < REPEAT.toNanos()) {
+            last.put(resource, new Last(message, previous.atNanos(), previous.suppressed() + 1));
+            return null;
+        }
+        int suppressed = previous == null ? 0 : previous.suppressed();
+        last.put(resource, new Last(message, now, 0));
+        String line = message + (suppressed > 0 ? " (" + suppressed + " repeats not logged)" : "");
+        log.error("{}", line);
+        return line;
+    }
+
+    static String describe(String resource, Throwable t) {
+        if (t instanceof ApiException e && e.getCode() == 404) {
+            return "listing " + resource + " failed: 404 Not Found — is the CRD installed? (the Helm chart's crds/ installs "
+                    + "Volcano's PodGroup and Queue); the first sync, and readiness, wait for it";
+        }
+        if (t instanceof ApiException e && (e.getCode() == 401 || e.getCode() == 403)) {
+            return "listing/watching " + resource + " failed: HTTP " + e.getCode() + " — check the service account's RBAC "
+                    + "(list and watch " + resource + ")";
+        }
+        if (t instanceof ApiException e && e.getCode() != 0) {
+            return "listing/watching " + resource + " failed: HTTP " + e.getCode() + " " + e.getMessage();
+        }
+        Throwable cause = t instanceof ApiException && t.getCause() != null ? t.getCause() : t;
+        return "listing/watching " + resource + " failed: " + cause;
+    }
+}

@@ -1,0 +1,161 @@
+package dev.muster.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.muster.server.ServerConfig.Scoring;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ServerConfigTest {
+    private static final Map<String, String> POD_ENV = Map.of("POD_NAME", "muster-0", "POD_NAMESPACE", "muster-system", "POD_IP", "10.0.0.7");
+
+    @TempDir
+    static Path dir;
+    static Path cert;
+    static Path key;
+    static Path ca;
+
+    @BeforeEach
+    void files() throws IOException {
+        cert = Files.writeString(dir.resolve("tls.crt"), "cert");
+        key = Files.writeString(dir.resolve("tls.key"), "key");
+        ca = Files.writeString(dir.resolve("ca.crt"), "ca");
+    }
+
+    private static ServerConfig parse(Map<String, String> env, String... args) {
+        return ServerConfig.parse(Arrays.asList(args), env, dir.resolve("no-such-namespace-file"));
+    }
+
+    @Test
+    void defaultsInsideAPod() {
+        ServerConfig c = parse(POD_ENV);
+        assertThat(c.schedulerName()).isEqualTo("muster");
+        assertThat(c.kubeconfig()).isNull();
+        assertThat(c.httpPort()).isEqualTo(8888);
+        assertThat(c.opsPort()).isEqualTo(8080);
+        assertThat(c.grpcPort()).isEqualTo(9090);
+        assertThat(c.gangDeadline()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(c.scoring()).isEqualTo(Scoring.BINPACK);
+        assertThat(c.leaderElect()).isTrue();
+        assertThat(c.leaseName()).isEqualTo("muster-extender");
+        assertThat(c.leaseNamespace()).isEqualTo("muster-system");
+        assertThat(c.httpTls()).isNull();
+        assertThat(c.grpcTls()).isNull();
+        assertThat(c.maxBodyBytes()).isEqualTo(67_108_864L);
+        assertThat(c.journalWindow()).isEqualTo(65_536);
+        assertThat(c.leaderIdentity().toString()).isEqualTo("muster-0_10.0.0.7");
+    }
+
+    @Test
+    void everyFlagOnTheCommandLine() {
+        ServerConfig c = parse(POD_ENV, "--scheduler-name", "gang", "--http-port=9443", "--ops-port", "9081", "--grpc-port", "9091",
+                "--gang-deadline", "1m30s", "--scoring", "spread", "--lease-name", "x", "--lease-namespace", "ops",
+                "--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(),
+                "--grpc-tls-cert-file", cert.toString(), "--grpc-tls-key-file", key.toString(), "--grpc-tls-client-ca-file", ca.toString(),
+                "--max-body-bytes", "1024", "--journal-window", "100");
+        assertThat(c.schedulerName()).isEqualTo("gang");
+        assertThat(c.httpPort()).isEqualTo(9443);
+        assertThat(c.opsPort()).isEqualTo(9081);
+        assertThat(c.grpcPort()).isEqualTo(9091);
+        assertThat(c.gangDeadline()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(c.scoring()).isEqualTo(Scoring.SPREAD);
+        assertThat(c.leaseName()).isEqualTo("x");
+        assertThat(c.leaseNamespace()).isEqualTo("ops");
+        assertThat(c.httpTls()).isEqualTo(new ServerConfig.TlsFiles(cert, key, null));
+        assertThat(c.grpcTls().mutual()).isTrue();
+        assertThat(c.maxBodyBytes()).isEqualTo(1024);
+        assertThat(c.journalWindow()).isEqualTo(100);
+    }
+
+    @Test
+    void environmentFillsInAndTheCommandLineWins() {
+        Map<String, String> env = new HashMap<>(POD_ENV);
+        env.put("MUSTER_GANG_DEADLINE", "2m");
+        env.put("MUSTER_SCORING", "spread");
+        ServerConfig c = parse(env, "--scoring", "binpack");
+        assertThat(c.gangDeadline()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(c.scoring()).isEqualTo(Scoring.BINPACK);
+    }
+
+    @Test
+    void withoutLeaderElectionNoPodIdentityIsNeeded() {
+        ServerConfig c = parse(Map.of(), "--leader-elect", "false");
+        assertThat(c.leaderElect()).isFalse();
+        assertThat(c.podIp()).isNull();
+        assertThatThrownBy(c::leaderIdentity).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void leaseNamespaceFallsBackToTheServiceAccountNamespace() throws IOException {
+        Path ns = Files.writeString(dir.resolve("namespace"), "from-sa\n");
+        ServerConfig c = ServerConfig.parse(List.of(), Map.of("POD_NAME", "m", "POD_IP", "10.0.0.1"), ns);
+        assertThat(c.leaseNamespace()).isEqualTo("from-sa");
+    }
+
+    @Test
+    void podNameFallsBackToHostname() {
+        ServerConfig c = parse(Map.of("HOSTNAME", "muster-abc", "POD_IP", "10.0.0.1", "POD_NAMESPACE", "n"));
+        assertThat(c.leaderIdentity().toString()).isEqualTo("muster-abc_10.0.0.1");
+    }
+
+    @Test
+    void zeroPortsMayRepeat() {
+        ServerConfig c = parse(POD_ENV, "--http-port", "0", "--ops-port", "0", "--grpc-port", "0");
+        assertThat(c.httpPort()).isZero();
+    }
+
+    static Stream<Arguments> invalid() {
+        return Stream.of(
+                Arguments.of("unknown flag", POD_ENV, new String[] {"--colour", "red"}, "unknown flag --colour"),
+                Arguments.of("port not a number", POD_ENV, new String[] {"--http-port", "eighty"}, "--http-port"),
+                Arguments.of("port out of range", POD_ENV, new String[] {"--grpc-port", "70000"}, "--grpc-port: 70000 is not a port"),
+                Arguments.of("two flags on one port", POD_ENV, new String[] {"--ops-port", "8888"}, "--http-port and --ops-port are both 8888"),
+                Arguments.of("deadline not a duration", POD_ENV, new String[] {"--gang-deadline", "soon"}, "--gang-deadline"),
+                Arguments.of("deadline zero", POD_ENV, new String[] {"--gang-deadline", "0s"}, "--gang-deadline must be positive"),
+                Arguments.of("unknown scoring", POD_ENV, new String[] {"--scoring", "random"}, "--scoring: \"random\" is not a scoring policy"),
+                Arguments.of("leader-elect not boolean", POD_ENV, new String[] {"--leader-elect", "maybe"}, "--leader-elect"),
+                Arguments.of("empty scheduler name", POD_ENV, new String[] {"--scheduler-name="}, "--scheduler-name must not be empty"),
+                Arguments.of("no POD_IP with leader election", Map.of("POD_NAME", "m", "POD_NAMESPACE", "n"), new String[0], "POD_IP is not set"),
+                Arguments.of("no POD_NAME with leader election", Map.of("POD_IP", "1.2.3.4", "POD_NAMESPACE", "n"), new String[0], "POD_NAME is not set"),
+                Arguments.of("no lease namespace with leader election", Map.of("POD_NAME", "m", "POD_IP", "1.2.3.4"), new String[0],
+                        "--lease-namespace is not set"),
+                Arguments.of("cert without key", POD_ENV, new String[] {"--tls-cert-file", "CERT"}, "--tls-cert-file and --tls-key-file go together"),
+                Arguments.of("client CA without server cert", POD_ENV, new String[] {"--grpc-tls-client-ca-file", "CA"},
+                        "--grpc-tls-client-ca-file needs --grpc-tls-cert-file and --grpc-tls-key-file"),
+                Arguments.of("missing cert file", POD_ENV, new String[] {"--tls-cert-file", "/nonexistent.crt", "--tls-key-file", "KEY"},
+                        "--tls-cert-file: /nonexistent.crt does not exist"),
+                Arguments.of("missing kubeconfig", POD_ENV, new String[] {"--kubeconfig", "/nonexistent/kubeconfig"}, "--kubeconfig: /nonexistent/kubeconfig"),
+                Arguments.of("body limit zero", POD_ENV, new String[] {"--max-body-bytes", "0"}, "--max-body-bytes must be at least 1"),
+                Arguments.of("journal window negative", POD_ENV, new String[] {"--journal-window", "-1"}, "--journal-window"),
+                Arguments.of("bad env value names the flag", Map.of("MUSTER_HTTP_PORT", "x", "POD_NAME", "m", "POD_IP", "1", "POD_NAMESPACE", "n"),
+                        new String[0], "--http-port"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalid")
+    void invalidConfigurationNamesTheFlag(String name, Map<String, String> env, String[] args, String message) {
+        String[] resolved = Arrays.stream(args).map(a -> a.replace("CERT", cert.toString()).replace("KEY", key.toString())
+                .replace("CA", ca.toString())).toArray(String[]::new);
+        assertThatThrownBy(() -> parse(env, resolved)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+    }
+
+    @Test
+    void usageListsEveryFlag() {
+        assertThat(ServerConfig.usage()).contains("--gang-deadline", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
+        assertThat(ServerConfig.FLAGS).hasSize(17);
+    }
+}

@@ -1,0 +1,209 @@
+package dev.muster.server.bind;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.muster.common.kube.MockKubeApi;
+import dev.muster.core.model.PodId;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** KubeBinder over real HTTP against the fabric8 mock in expectations mode (the CRUD mode does not implement bindings). */
+class KubeBinderTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final BindOptions FAST = new BindOptions(Duration.ofSeconds(20), Duration.ofMillis(5), Duration.ofMillis(50), 4);
+    private static final PodId POD = new PodId("uid-1", "team-a", "worker-0");
+    private static final String BINDING = "/api/v1/namespaces/team-a/pods/worker-0/binding";
+    private static final String POD_PATH = "/api/v1/namespaces/team-a/pods/worker-0";
+    private static final String SUCCESS = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}";
+
+    private MockKubeApi api;
+    private KubeBinder binder;
+
+    @BeforeEach
+    void start() {
+        api = MockKubeApi.expectations();
+        binder = new KubeBinder(api.clients().requests(), FAST);
+    }
+
+    @AfterEach
+    void stop() {
+        binder.close();
+        api.close();
+    }
+
+    private static String status(int code, String reason, String message) {
+        return "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\"" + message
+                + "\",\"reason\":\"" + reason + "\",\"code\":" + code + "}";
+    }
+
+    private static String pod(String uid, String nodeName) {
+        return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"worker-0\",\"namespace\":\"team-a\",\"uid\":\"" + uid
+                + "\"},\"spec\":{" + (nodeName == null ? "" : "\"nodeName\":\"" + nodeName + "\",")
+                + "\"containers\":[{\"name\":\"main\",\"image\":\"x\"}]}}";
+    }
+
+    private void expectPost(int code, String body) {
+        api.server().expect().post().withPath(BINDING).andReturn(code, body).once();
+    }
+
+    private static void assertBound(CompletionStage<Void> bind) {
+        assertThat(bind.toCompletableFuture()).succeedsWithin(WAIT);
+    }
+
+    private static void assertFails(CompletionStage<Void> bind, String message) {
+        assertThat(bind.toCompletableFuture()).failsWithin(WAIT).withThrowableOfType(ExecutionException.class)
+                .havingCause().isInstanceOf(BindException.class).withMessageContaining(message);
+    }
+
+    private List<RecordedRequest> requests() throws InterruptedException {
+        List<RecordedRequest> all = new ArrayList<>();
+        RecordedRequest r;
+        while ((r = api.server().takeRequest(1, TimeUnit.MILLISECONDS)) != null) {
+            all.add(r);
+        }
+        return all;
+    }
+
+    @Test
+    void postsABindingWithTheUidPreconditionAndAcceptsTheStatusReply() throws Exception {
+        expectPost(201, SUCCESS);
+
+        assertBound(binder.bind(POD, "node-7"));
+
+        List<RecordedRequest> sent = requests();
+        assertThat(sent).hasSize(1);
+        assertThat(sent.get(0).getMethod()).isEqualTo("POST");
+        assertThat(sent.get(0).getPath()).isEqualTo(BINDING);
+        assertThat(sent.get(0).getUtf8Body())
+                .contains("\"kind\":\"Binding\"", "\"uid\":\"uid-1\"", "\"name\":\"worker-0\"", "\"kind\":\"Node\"", "\"name\":\"node-7\"");
+    }
+
+    @Test
+    void retriesServerErrorsUntilItBinds() throws Exception {
+        expectPost(500, status(500, "InternalError", "etcd leader changed"));
+        expectPost(503, "service unavailable");
+        expectPost(201, SUCCESS);
+
+        assertBound(binder.bind(POD, "node-7"));
+        assertThat(requests()).hasSize(3);
+    }
+
+    @Test
+    void retriesThrottling() throws Exception {
+        api.server().expect().post().withPath(BINDING).andReturn(429, status(429, "TooManyRequests", "slow down"))
+                .withHeader("Retry-After", "1").once();
+        expectPost(201, SUCCESS);
+
+        assertBound(binder.bind(POD, "node-7"));
+        assertThat(requests()).hasSize(2);
+    }
+
+    @Test
+    void alreadyBoundToTheSameNodeIsSuccess() {
+        expectPost(409, status(409, "Conflict", "pod worker-0 is already assigned to node \\\"node-7\\\""));
+        api.server().expect().get().withPath(POD_PATH).andReturn(200, pod("uid-1", "node-7")).once();
+
+        assertBound(binder.bind(POD, "node-7"));
+    }
+
+    @Test
+    void alreadyBoundElsewhereFailsNamingBothNodes() {
+        expectPost(409, status(409, "Conflict", "pod worker-0 is already assigned to node \\\"node-2\\\""));
+        api.server().expect().get().withPath(POD_PATH).andReturn(200, pod("uid-1", "node-2")).once();
+
+        assertFails(binder.bind(POD, "node-7"), "pod team-a/worker-0 is already bound to node node-2, not node-7");
+    }
+
+    @Test
+    void aPodRecreatedUnderTheSameNameIsNotBound() {
+        expectPost(409, status(409, "Conflict", "Precondition failed: UID in precondition: uid-1, UID in object meta: uid-2"));
+        api.server().expect().get().withPath(POD_PATH).andReturn(200, pod("uid-2", null)).once();
+
+        assertFails(binder.bind(POD, "node-7"), "was deleted and recreated (uid uid-2, expected uid-1)");
+    }
+
+    @Test
+    void aConflictOnAStillUnboundPodIsRetried() {
+        expectPost(409, status(409, "Conflict", "try again"));
+        api.server().expect().get().withPath(POD_PATH).andReturn(200, pod("uid-1", null)).once();
+        expectPost(201, SUCCESS);
+
+        assertBound(binder.bind(POD, "node-7"));
+    }
+
+    @Test
+    void aDeletedPodFailsClearly() {
+        expectPost(404, status(404, "NotFound", "pods \\\"worker-0\\\" not found"));
+
+        assertFails(binder.bind(POD, "node-7"), "bind team-a/worker-0 to node-7: pod team-a/worker-0 no longer exists");
+    }
+
+    @Test
+    void aPodDeletedDuringTheConflictCheckFailsClearly() {
+        expectPost(409, status(409, "Conflict", "already assigned"));
+        api.server().expect().get().withPath(POD_PATH).andReturn(404, status(404, "NotFound", "gone")).once();
+
+        assertFails(binder.bind(POD, "node-7"), "pod team-a/worker-0 no longer exists");
+    }
+
+    @Test
+    void otherClientErrorsFailWithTheApiMessage() {
+        expectPost(403, status(403, "Forbidden", "system:serviceaccount:muster:muster cannot create pods/binding"));
+
+        assertFails(binder.bind(POD, "node-7"), "HTTP 403: system:serviceaccount:muster:muster cannot create pods/binding");
+    }
+
+    @Test
+    void givesUpWhenTheBudgetIsSpent() {
+        binder.close();
+        binder = new KubeBinder(api.clients().requests(), new BindOptions(Duration.ofMillis(200), Duration.ofMillis(5), Duration.ofMillis(20), 4));
+        api.server().expect().post().withPath(BINDING).andReturn(500, status(500, "InternalError", "still broken")).always();
+
+        assertFails(binder.bind(POD, "node-7"), "gave up after");
+        assertFails(binder.bind(POD, "node-7"), "still broken");
+    }
+
+    @Test
+    void anUnreachableApiServerIsRetriedThenReported() {
+        binder.close();
+        binder = new KubeBinder(api.clients().requests(), new BindOptions(Duration.ofMillis(200), Duration.ofMillis(5), Duration.ofMillis(20), 4));
+        api.close();
+
+        assertFails(binder.bind(POD, "node-7"), "API server unreachable");
+        api = MockKubeApi.expectations(); // for @AfterEach
+    }
+
+    @Test
+    void manyConcurrentBindsAllComplete() {
+        List<CompletableFuture<Void>> binds = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            String path = "/api/v1/namespaces/team-a/pods/w" + i + "/binding";
+            api.server().expect().post().withPath(path).andReturn(500, status(500, "InternalError", "blip")).once();
+            api.server().expect().post().withPath(path).andReturn(201, SUCCESS).once();
+            binds.add(binder.bind(new PodId("u" + i, "team-a", "w" + i), "node-" + (i % 5)).toCompletableFuture());
+        }
+        assertThat(CompletableFuture.allOf(binds.toArray(CompletableFuture[]::new))).succeedsWithin(WAIT);
+    }
+
+    @Test
+    void closingTheBinderFailsBindsInFlight() {
+        binder.close();
+        binder = new KubeBinder(api.clients().requests(), new BindOptions(Duration.ofMinutes(5), Duration.ofMillis(50), Duration.ofMillis(100), 4));
+        api.server().expect().post().withPath(BINDING).andReturn(500, status(500, "InternalError", "broken")).always();
+
+        CompletionStage<Void> bind = binder.bind(POD, "node-7");
+        binder.close();
+
+        assertFails(bind, "binder closed");
+        assertFails(binder.bind(POD, "node-7"), "binder closed");
+    }
+}

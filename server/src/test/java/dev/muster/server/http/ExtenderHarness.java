@@ -1,0 +1,88 @@
+package dev.muster.server.http;
+
+import static dev.muster.core.testing.Fixtures.node;
+import static dev.muster.core.testing.Fixtures.queue;
+
+import dev.muster.common.ops.OpsEndpoints;
+import dev.muster.core.model.Node;
+import dev.muster.core.scheduler.GangScheduler;
+import dev.muster.core.scheduler.SchedulerConfig;
+import dev.muster.core.stream.AllocationJournal;
+import dev.muster.core.testing.FakeClock;
+import dev.muster.core.testing.RecordingBinder;
+import dev.muster.server.http.driver.ExtenderClient;
+import io.prometheus.client.CollectorRegistry;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import javax.net.ssl.SSLContext;
+
+/** A real extender HTTP server on loopback around a GangScheduler with a fake clock and a recording binder. */
+final class ExtenderHarness implements AutoCloseable {
+    final FakeClock clock = new FakeClock();
+    final RecordingBinder binder = new RecordingBinder();
+    final AllocationJournal journal = new AllocationJournal(1 << 16, () -> 0L);
+    final GangScheduler scheduler;
+    final CollectorRegistry registry = new CollectorRegistry();
+    final ExtenderHttpServer server;
+    final ExtenderClient client;
+    final List<String> nodeNames = new ArrayList<>();
+
+    ExtenderHarness() throws Exception {
+        this(SchedulerConfig.DEFAULT, null, LeaderGate.ALWAYS, 1 << 20);
+    }
+
+    ExtenderHarness(SchedulerConfig config, SSLContext tls, LeaderGate gate, long maxBody) throws Exception {
+        scheduler = new GangScheduler(config, binder, journal, clock);
+        ExtenderMetrics metrics = new ExtenderMetrics(registry, scheduler, journal);
+        OpsEndpoints ops = new OpsEndpoints(registry, () -> scheduler.isSynced() ? null : "first sync not finished");
+        server = new ExtenderHttpServer(new InetSocketAddress("127.0.0.1", 0), tls, new ExtenderVerbs(scheduler, Duration.ofMinutes(5)),
+                metrics, ops, gate, new LeaderForwarder(null, Duration.ofSeconds(30)),
+                () -> scheduler.isSynced() ? null : "first sync not finished", maxBody);
+        client = new ExtenderClient((tls == null ? "http" : "https") + "://127.0.0.1:" + server.port(), Duration.ofMinutes(5));
+        scheduler.upsertQueue(queue("default"));
+    }
+
+    ExtenderHarness nodes(Node... nodes) {
+        for (Node n : nodes) {
+            scheduler.upsertNode(n);
+            nodeNames.add(n.name());
+        }
+        return this;
+    }
+
+    ExtenderHarness uniformNodes(int n, String cpu, String mem) {
+        for (int i = 0; i < n; i++) {
+            nodes(node(String.format("node-%04d", i), cpu, mem));
+        }
+        return this;
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.port();
+    }
+
+    /** Everything a rejected request must leave untouched. */
+    String fingerprint() {
+        return scheduler.readLedger(l -> l.snapshots().toString() + l.podCount() + l.reservations().size())
+                + "|" + journal.lastSequence() + "|" + scheduler.stats();
+    }
+
+    static byte[] fixture(String path) {
+        try {
+            return Files.readAllBytes(Path.of(Objects.requireNonNull(
+                    ExtenderHarness.class.getResource("/fixtures/kube-scheduler-v1.36/" + path), path).toURI()));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}

@@ -1,0 +1,56 @@
+package dev.muster.server.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.ApiException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class ListWatchErrorsTest {
+    private final AtomicLong now = new AtomicLong();
+    private final ListWatchErrors errors = new ListWatchErrors(now::get);
+
+    @Test
+    void aMissingCrdIsNamedAsSuch() {
+        String line = errors.failed("podgroups.scheduling.volcano.sh", new ApiException(404, "Not Found"));
+        assertThat(line).contains("podgroups.scheduling.volcano.sh", "404", "is the CRD installed?", "readiness");
+    }
+
+    @Test
+    void forbiddenPointsAtRbac() {
+        assertThat(errors.failed("pods", new ApiException(403, "Forbidden"))).contains("HTTP 403", "RBAC", "list and watch pods");
+    }
+
+    @Test
+    void connectionFailuresShowTheCause() {
+        assertThat(errors.failed("nodes", new ApiException(new ConnectException("Connection refused"))))
+                .contains("nodes", "Connection refused");
+    }
+
+    @Test
+    void theSameFailureIsLoggedOncePerMinuteWithACountOfRepeats() {
+        IOException e = new IOException("reset");
+        assertThat(errors.failed("pods", e)).isNotNull();
+        for (int i = 0; i < 30; i++) {
+            now.addAndGet(Duration.ofSeconds(1).toNanos());
+            assertThat(errors.failed("pods", e)).isNull();
+        }
+        assertThat(errors.failed("nodes", e)).as("another resource is independent").isNotNull();
+        assertThat(errors.failed("pods", new IOException("other"))).as("a new message is logged at once").isNotNull();
+        now.addAndGet(ListWatchErrors.REPEAT.toNanos());
+        assertThat(errors.failed("pods", new IOException("other"))).isNotNull();
+    }
+
+    @Test
+    void repeatsAreCountedWhenLoggedAgain() {
+        IOException e = new IOException("reset");
+        errors.failed("pods", e);
+        errors.failed("pods", e);
+        errors.failed("pods", e);
+        now.addAndGet(ListWatchErrors.REPEAT.toNanos());
+        assertThat(errors.failed("pods", e)).contains("(2 repeats not logged)");
+    }
+}
