@@ -21,6 +21,8 @@ import dev.muster.core.status.StatusFolding;
 import dev.muster.core.status.StatusKey;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,9 +38,11 @@ import org.slf4j.LoggerFactory;
  *                                                    ▲                        │
  *                                                    └──── lost the Lease ────┘
  * </pre>
- * Every replica folds everything all the time (standbys stay warm and ready); only a warm leader writes. A
- * replica that leads before it is warm waits: writing from half a picture (say, PodGroups listed but no
- * allocation snapshot yet) would flap status on every restart. While standing by, {@link LastWritten} mirrors
+ * Every replica folds everything all the time (standbys stay warm and ready); only a warm leader writes. Until
+ * both the first cluster list and the stream have synced the fold only gathers (it is built cold, see
+ * {@link StatusFolding}); then it computes every status once from the whole picture. A replica that leads before
+ * it is warm waits: writing from half a picture (say, PodGroups listed but no pods or allocation snapshot yet)
+ * would flap status on every restart. While standing by, {@link LastWritten} mirrors
  * the status the informers show, so a takeover writes only the objects whose status is actually wrong.
  *
  * <p>Thread-safe: the role flags are guarded by {@code this}; every part is thread-safe on its own.
@@ -64,11 +68,13 @@ public final class Controller implements AutoCloseable {
     private boolean leading; // guarded by this
     private boolean clusterSynced; // guarded by this
     private boolean streamSynced; // guarded by this
+    private boolean warm; // guarded by this; the fold has computed status from the whole first picture
+    private final List<Runnable> onReady = new ArrayList<>(); // guarded by this
 
     public Controller(Settings settings, StatusPatcher patcher, Clock clock, Ticker ticker, Executor watchExecutor,
                       WriterMetrics metrics) {
         StatusChangeFanout fanout = new StatusChangeFanout();
-        this.fold = new StatusFolding(clock, fanout);
+        this.fold = new StatusFolding(clock, fanout, false); // cold until the first list and stream sync: see synced()
         this.ticker = ticker;
         this.dirty = StatusLanes.dirtySet(ticker);
         fanout.add(new DirtyListener(dirty, lastWritten));
@@ -103,24 +109,55 @@ public final class Controller implements AutoCloseable {
         updateRole();
     }
 
-    private synchronized void synced(String what) {
-        if (what.equals("stream")) {
-            streamSynced = true;
-        } else {
-            clusterSynced = true;
+    private void synced(String what) {
+        boolean becameReady;
+        synchronized (this) {
+            boolean wasReady = clusterSynced && streamSynced;
+            if (what.equals("stream")) {
+                streamSynced = true;
+            } else {
+                clusterSynced = true;
+            }
+            becameReady = clusterSynced && streamSynced && !wasReady;
+            log.info("{} synced{}", what, becameReady ? "; computing status from the whole picture" : "");
         }
-        log.info("{} synced{}", what, clusterSynced && streamSynced ? "; ready" : "");
-        updateRole();
+        if (!becameReady) {
+            return;
+        }
+        fold.warmUp(); // outside our lock: it calls the listeners
+        List<Runnable> run;
+        synchronized (this) {
+            warm = true;
+            updateRole();
+            run = List.copyOf(onReady);
+            onReady.clear();
+        }
+        log.info("ready: {} objects", fold.objectCount());
+        run.forEach(Runnable::run);
+    }
+
+    /** Runs {@code r} once the controller is ready (at once, on this thread, if it already is). */
+    public void onReady(Runnable r) {
+        synchronized (this) {
+            if (!warm) {
+                onReady.add(r);
+                return;
+            }
+        }
+        r.run();
     }
 
     private void updateRole() { // lock held
-        writer.setLeader(leading && clusterSynced && streamSynced);
+        writer.setLeader(leading && warm);
     }
 
-    /** Null when ready (cluster listed and stream synced), else what is missing — for /readyz. */
+    /** Null when ready (cluster listed, stream synced, status computed), else what is missing — for /readyz. */
     public synchronized String notReadyReason() {
-        if (clusterSynced && streamSynced) {
+        if (warm) {
             return null;
+        }
+        if (clusterSynced && streamSynced) {
+            return "computing status";
         }
         if (!clusterSynced && !streamSynced) {
             return "waiting for the first cluster list and the allocation stream";

@@ -2,6 +2,9 @@ package dev.muster.controller;
 
 import dev.muster.common.config.Durations;
 import dev.muster.common.config.Flags;
+import dev.muster.common.leader.LeaderIdentity;
+import dev.muster.common.rpc.ClientTls;
+import dev.muster.common.rpc.ServerTls;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,7 +14,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The controller's configuration: command-line flags ({@code --name value} or {@code --name=value}), each also
@@ -29,14 +32,14 @@ import java.util.Objects;
  * @param leaderElect     {@code --leader-elect}: elect a writer through a Lease (false: this process always leads)
  * @param leaseName       {@code --lease-name}
  * @param leaseNamespace  {@code --lease-namespace}, else POD_NAMESPACE, else the service account's namespace
- * @param grpcTls         the Queues server's certificate and key (+ client CA for mTLS), or null for plaintext
- * @param extenderTls     how to reach the extender: CA (+ client certificate and key for mTLS), or null for plaintext
+ * @param grpcTls         the Queues server's certificate and key (+ client CA for mTLS); empty for plaintext
+ * @param extenderTls     how to reach the extender: CA (+ client certificate and key for mTLS); empty for plaintext
  * @param podName         POD_NAME (else HOSTNAME)
  * @param podIp           POD_IP
  */
 public record ControllerConfig(String kubeconfig, String extenderAddress, int opsPort, int grpcPort, Duration flushInterval,
                                double apiQps, int apiBurst, boolean leaderElect, String leaseName, String leaseNamespace,
-                               ServerTlsFiles grpcTls, ClientTlsFiles extenderTls, String podName, String podIp) {
+                               Optional<ServerTls> grpcTls, Optional<ClientTls> extenderTls, String podName, String podIp) {
     public static final String DEFAULT_EXTENDER_ADDRESS = "muster-extender:9090";
     public static final int DEFAULT_OPS_PORT = 8080;
     public static final int DEFAULT_GRPC_PORT = 9091;
@@ -44,21 +47,6 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
     public static final double DEFAULT_API_QPS = 20;
     public static final int DEFAULT_API_BURST = 40;
     public static final String DEFAULT_LEASE_NAME = "muster-controller";
-
-    /** A server certificate and key in PEM, and optionally a CA bundle client certificates must chain to. */
-    public record ServerTlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
-        public ServerTlsFiles {
-            Objects.requireNonNull(certFile, "certFile");
-            Objects.requireNonNull(keyFile, "keyFile");
-        }
-    }
-
-    /** The CA that signs the extender's certificate, and optionally our client certificate and key (mTLS). */
-    public record ClientTlsFiles(Path caFile, Path certFile, Path keyFile) {
-        public ClientTlsFiles {
-            Objects.requireNonNull(caFile, "caFile");
-        }
-    }
 
     /** Flag name → description (with default), in the order {@link #usage()} prints them. */
     public static final Map<String, String> FLAGS;
@@ -142,34 +130,26 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
                 throw new IllegalArgumentException("POD_IP is not set: the Lease holder is <POD_NAME>_<POD_IP> "
                         + "(set it from the downward API status.podIP, or pass --leader-elect=false)");
             }
+            try {
+                new LeaderIdentity(podName, podIp);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("POD_NAME/POD_IP: " + e.getMessage());
+            }
         }
-        ServerTlsFiles grpcTls = null;
-        Path cert = file(flags, "grpc-tls-cert-file");
-        Path key = file(flags, "grpc-tls-key-file");
-        Path clientCa = file(flags, "grpc-tls-client-ca-file");
-        pair("grpc-tls-cert-file", cert, "grpc-tls-key-file", key);
-        if (cert != null) {
-            grpcTls = new ServerTlsFiles(cert, key, clientCa);
-        } else if (clientCa != null) {
-            throw new IllegalArgumentException("--grpc-tls-client-ca-file needs --grpc-tls-cert-file and --grpc-tls-key-file");
-        }
-        ClientTlsFiles extenderTls = null;
-        Path ca = file(flags, "extender-tls-ca-file");
-        Path clientCert = file(flags, "extender-tls-cert-file");
-        Path clientKey = file(flags, "extender-tls-key-file");
-        pair("extender-tls-cert-file", clientCert, "extender-tls-key-file", clientKey);
-        if (ca != null) {
-            extenderTls = new ClientTlsFiles(ca, clientCert, clientKey);
-        } else if (clientCert != null) {
-            throw new IllegalArgumentException("--extender-tls-cert-file needs --extender-tls-ca-file (the CA of the extender's certificate)");
-        }
+        Optional<ServerTls> grpcTls = ServerTls.fromFiles(flags.optional("grpc-tls-cert-file"), flags.optional("grpc-tls-key-file"),
+                flags.optional("grpc-tls-client-ca-file"));
+        Optional<ClientTls> extenderTls = ClientTls.fromFiles("--extender-tls", flags.optional("extender-tls-ca-file"),
+                flags.optional("extender-tls-cert-file"), flags.optional("extender-tls-key-file"));
         return new ControllerConfig(kubeconfig, extenderAddress, opsPort, grpcPort, flushInterval, apiQps, apiBurst, leaderElect,
                 leaseName, leaseNamespace, grpcTls, extenderTls, podName, podIp);
     }
 
-    /** The Lease holder identity {@code <POD_NAME>_<POD_IP>}. */
-    public String holderIdentity() {
-        return podName + "_" + podIp;
+    /** The Lease holder identity {@code <POD_NAME>_<POD_IP>}; only when leader election is on. */
+    public LeaderIdentity leaderIdentity() {
+        if (!leaderElect) {
+            throw new IllegalStateException("leader election is off (--leader-elect=false)");
+        }
+        return new LeaderIdentity(podName, podIp);
     }
 
     /** One line per flag, for {@code --help} and error output. */
@@ -196,22 +176,6 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
             }
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--" + flag + ": \"" + text + "\" is not a port (1-65535)");
-        }
-    }
-
-    private static Path file(Flags flags, String name) {
-        String v = flags.optional(name);
-        if (v == null) {
-            return null;
-        }
-        Path p = Path.of(v);
-        requireReadable(name, p);
-        return p;
-    }
-
-    private static void pair(String a, Path pa, String b, Path pb) {
-        if ((pa == null) != (pb == null)) {
-            throw new IllegalArgumentException("--" + a + " and --" + b + " go together: give both or neither");
         }
     }
 

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import dev.muster.common.rpc.ClientTls;
+import dev.muster.common.rpc.ServerTls;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,9 +34,9 @@ class ControllerConfigTest {
         assertThat(c.leaderElect()).isTrue();
         assertThat(c.leaseName()).isEqualTo("muster-controller");
         assertThat(c.leaseNamespace()).isEqualTo("muster");
-        assertThat(c.holderIdentity()).isEqualTo("muster-controller-0_10.0.0.7");
-        assertThat(c.grpcTls()).isNull();
-        assertThat(c.extenderTls()).isNull();
+        assertThat(c.leaderIdentity()).hasToString("muster-controller-0_10.0.0.7");
+        assertThat(c.grpcTls()).isEmpty();
+        assertThat(c.extenderTls()).isEmpty();
     }
 
     @Test
@@ -54,8 +56,8 @@ class ControllerConfigTest {
         Path ca = Files.writeString(dir.resolve("ca.crt"), "x");
         ControllerConfig c = ControllerConfig.parse(List.of("--grpc-tls-cert-file", cert.toString(), "--grpc-tls-key-file", key.toString(),
                 "--grpc-tls-client-ca-file", ca.toString(), "--extender-tls-ca-file", ca.toString()), POD, NO_SA);
-        assertThat(c.grpcTls()).isEqualTo(new ControllerConfig.ServerTlsFiles(cert, key, ca));
-        assertThat(c.extenderTls()).isEqualTo(new ControllerConfig.ClientTlsFiles(ca, null, null));
+        assertThat(c.grpcTls()).contains(new ServerTls(cert, key, ca));
+        assertThat(c.extenderTls()).contains(new ClientTls(ca, null, null));
     }
 
     static Stream<Arguments> badConfigs() {
@@ -71,7 +73,11 @@ class ControllerConfigTest {
                 Arguments.of("same ports", List.of("--ops-port=9000", "--grpc-port=9000"), POD, "--ops-port and --grpc-port must differ"),
                 Arguments.of("port out of range", List.of("--grpc-port=70000"), POD, "--grpc-port: 70000 is not a port"),
                 Arguments.of("unreadable kubeconfig", List.of("--kubeconfig=/nonexistent/kubeconfig"), POD, "--kubeconfig: cannot read"),
-                Arguments.of("cert without key", List.of("--grpc-tls-cert-file=/etc/hostname"), POD, "--grpc-tls-cert-file and --grpc-tls-key-file go together"),
+                Arguments.of("cert without key", List.of("--grpc-tls-cert-file=/etc/hostname"), POD, "--grpc-tls-key-file missing"),
+                Arguments.of("client cert without key", List.of("--extender-tls-ca-file=/etc/hostname", "--extender-tls-cert-file=/etc/hostname"),
+                        POD, "--extender-tls-key-file missing"),
+                Arguments.of("a pod name with an underscore", List.of(), Map.of("POD_NAME", "a_b", "POD_NAMESPACE", "m", "POD_IP", "1.2.3.4"),
+                        "POD_NAME/POD_IP"),
                 Arguments.of("leader election without a namespace", List.of(), Map.of("POD_NAME", "p", "POD_IP", "1.2.3.4"), "--lease-namespace is not set"),
                 Arguments.of("leader election without POD_IP", List.of(), Map.of("POD_NAME", "p", "POD_NAMESPACE", "m"), "POD_IP is not set"));
     }

@@ -51,6 +51,7 @@ class ControllerTest {
         world.queue("a").queue("b");
         Controller first = controller(new WriterCounters());
         world.start(first);
+        world.stream(); // the journal is empty: synced, warm
         first.setLeading(true);
         world.runGang("running", 3, "a", CPU).runGang("done", 2, "b", CPU);
         world.podGroup("waiting", 4, "a").pod("waiting-0", "waiting", PodPhase.PENDING, false)
@@ -76,6 +77,7 @@ class ControllerTest {
         Controller first = converged();
         world.stop(first);
         first.close();
+        clock.advance(Duration.ofHours(1)); // a new process, later: transition times must come from the API, not from now
 
         WriterCounters counters = new WriterCounters();
         Controller second = controller(counters);
@@ -121,6 +123,7 @@ class ControllerTest {
     @Test
     void takeoverWritesOnlyWhatTheOldLeaderDidNotGetTo() {
         Controller first = converged();
+        clock.advance(Duration.ofMinutes(10));
         WriterCounters standbyCounters = new WriterCounters();
         Controller standby = controller(standbyCounters);
         world.start(standby);

@@ -41,6 +41,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * Completed group whose pods are gone stays Completed across controller restarts) and its conditions'
  * transition times are kept while their type and status stay the same.
  *
+ * <p>Cold start: a process that has just started learns the cluster piecemeal — PodGroups before their pods, the
+ * allocation snapshot last. Stepping the phase rule on that half picture would lose what the observed status
+ * told it (a Running group with no pods yet looks like it vanished mid-run). A fold built cold therefore only
+ * gathers inputs — no desired status, no views, no listener calls — until {@link #warmUp()}, which the controller
+ * calls once the first cluster list and the stream have synced; everything is then computed once from the whole
+ * picture.
+ *
  * <p>This class is thread-safe: {@code lock} guards every mutable field. The listener is called while the lock
  * is held, in the order the changes happen (see {@link StatusChangeListener}). Everything returned is
  * immutable. Memory is O(queues + PodGroups + live member pods), independent of the event rate.
@@ -59,10 +66,49 @@ public final class StatusFolding implements AllocationListener, StatusSource {
     private long sequenceGaps; // guarded by lock
     private int observedQueues; // guarded by lock
     private int observedPodGroups; // guarded by lock
+    private boolean warm; // guarded by lock
 
+    /** A warm fold: computes desired status from the first input on. */
     public StatusFolding(Clock clock, StatusChangeListener listener) {
+        this(clock, listener, true);
+    }
+
+    /**
+     * @param warm false for a fold that only gathers inputs until {@link #warmUp()} (see the class comment)
+     */
+    public StatusFolding(Clock clock, StatusChangeListener listener, boolean warm) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.listener = Objects.requireNonNull(listener, "listener");
+        this.warm = warm;
+    }
+
+    /**
+     * Ends the gathering phase of a cold fold: computes every desired status from everything gathered, in one go,
+     * and tells the listener about each object. Idempotent.
+     */
+    public void warmUp() {
+        lock.lock();
+        try {
+            if (warm) {
+                return;
+            }
+            warm = true;
+            gangs.forEach(this::refreshGang);
+            for (String name : List.copyOf(queues.keySet())) {
+                refreshQueue(name, queues.get(name));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public boolean isWarm() {
+        lock.lock();
+        try {
+            return warm;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** A queue's aggregate. Confined to the fold's lock. */
@@ -336,7 +382,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         lock.lock();
         try {
             QueueRecord q = queues.get(name);
-            return q == null || q.spec == null ? null : new QueueView(q.spec, q.desired, q.reservations);
+            return q == null || q.desired == null ? null : new QueueView(q.spec, q.desired, q.reservations);
         } finally {
             lock.unlock();
         }
@@ -348,7 +394,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         try {
             List<QueueView> out = new ArrayList<>(observedQueues);
             queues.values().forEach(q -> {
-                if (q.spec != null) {
+                if (q.desired != null) {
                     out.add(new QueueView(q.spec, q.desired, q.reservations));
                 }
             });
@@ -364,7 +410,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         lock.lock();
         try {
             GangRecord g = gangs.get(key);
-            if (g == null || g.spec == null) {
+            if (g == null || g.desired == null) {
                 return null;
             }
             AllocationSnapshot.GangStatus s = totals.gang(key);
@@ -414,6 +460,9 @@ public final class StatusFolding implements AllocationListener, StatusSource {
             dropIfUnused(name, q);
             return false;
         }
+        if (!warm) {
+            return false;
+        }
         int[] n = q.byPhase;
         int pending = n[PodGroupPhase.PENDING.ordinal()];
         int inqueue = n[PodGroupPhase.INQUEUE.ordinal()];
@@ -440,7 +489,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
     }
 
     private void viewChanged(String name, QueueRecord q) {
-        if (q.spec != null) {
+        if (warm && q.spec != null) {
             listener.changed(StatusKey.queue(name));
         }
     }
@@ -452,7 +501,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
     }
 
     private void refreshGang(GangKey key, GangRecord g) {
-        if (g.spec == null) {
+        if (!warm || g.spec == null) {
             return;
         }
         AllocationSnapshot.GangStatus stream = totals.gang(key);
