@@ -15,6 +15,8 @@ import dev.muster.controller.writer.KubeStatusPatcher;
 import dev.muster.controller.writer.Ticker;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.hotspot.DefaultExports;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -132,8 +134,8 @@ public final class ControllerMain {
         OpsServer ops;
         try {
             ops = new OpsServer(new InetSocketAddress(config.opsPort()), new OpsEndpoints(registry, controller::notReadyReason));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot listen on --ops-port " + config.opsPort(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on --ops-port " + config.opsPort(), e);
         }
         ManagedGrpcServer grpc = GrpcServers.build(GrpcServers.netty(new InetSocketAddress(config.grpcPort()), config.grpcTls()),
                 controller.queuesService()).start();

@@ -5,6 +5,7 @@ import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.core.stream.SequencedEvent;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,7 +23,7 @@ public final class StreamTracker implements AllocationListener {
     private final AtomicLong events = new AtomicLong();
     private final AtomicLong snapshots = new AtomicLong();
     private final AtomicLong lastLagMillis = new AtomicLong();
-    private final java.util.concurrent.atomic.AtomicBoolean synced = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean synced = new AtomicBoolean();
 
     public StreamTracker(AllocationListener fold, Clock clock, Runnable onSynced) {
         this.fold = Objects.requireNonNull(fold, "fold");

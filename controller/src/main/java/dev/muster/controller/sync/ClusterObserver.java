@@ -10,6 +10,7 @@ import dev.muster.core.status.QueueStatus;
 import dev.muster.core.status.StatusFolding;
 import dev.muster.core.status.StatusKey;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The port informer adapters call (one call per add/update/delete notification). Each observation first tells
@@ -24,7 +25,7 @@ public final class ClusterObserver {
     private final StatusFolding fold;
     private final LastWritten written;
     private final Runnable onSynced;
-    private final java.util.concurrent.atomic.AtomicBoolean synced = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean synced = new AtomicBoolean();
 
     public ClusterObserver(StatusFolding fold, LastWritten written, Runnable onSynced) {
         this.fold = Objects.requireNonNull(fold, "fold");

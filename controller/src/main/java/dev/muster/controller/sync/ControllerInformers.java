@@ -12,11 +12,15 @@ import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -109,12 +113,12 @@ public final class ControllerInformers implements AutoCloseable {
         observer.synced();
     }
 
-    private final java.util.Map<String, String> lastFailure = new java.util.HashMap<>(); // guarded by itself
-    private final java.util.Map<String, Long> lastFailureAt = new java.util.HashMap<>(); // guarded by lastFailure
+    private final Map<String, String> lastFailure = new HashMap<>(); // guarded by itself
+    private final Map<String, Long> lastFailureAt = new HashMap<>(); // guarded by lastFailure
 
     /** Reflectors retry every second: log a failure when it first appears or changes, then once a minute. */
     private void listFailed(String resource, Throwable t) {
-        String message = t instanceof io.kubernetes.client.openapi.ApiException e && e.getCode() != 0
+        String message = t instanceof ApiException e && e.getCode() != 0
                 ? "HTTP " + e.getCode() + (e.getCode() == 404 ? " (is the CRD installed?)" : e.getCode() == 403 ? " (check RBAC: list, watch)" : "")
                 : String.valueOf(t.getCause() != null ? t.getCause() : t);
         long now = System.nanoTime();
@@ -142,7 +146,7 @@ public final class ControllerInformers implements AutoCloseable {
             }
 
             @Override
-            public java.util.Collection<String> keys() {
+            public Collection<String> keys() {
                 return informer.getIndexer().listKeys();
             }
         };
