@@ -1,5 +1,6 @@
 package dev.muster.controller;
 
+import dev.muster.common.config.Durations;
 import dev.muster.common.kube.KubeClients;
 import dev.muster.common.leader.KubeLeaseStore;
 import dev.muster.common.leader.LeaderCallbacks;
@@ -166,7 +167,7 @@ public final class ControllerMain {
             controller.setLeading(true);
         }
         log.info("muster-controller started: gRPC :{}, ops :{}, extender {}, flush every {}, --api-qps {} --api-burst {}, leader election {}",
-                grpc.port(), ops.port(), config.extenderAddress(), config.flushInterval(), config.apiQps(), config.apiBurst(),
+                grpc.port(), ops.port(), config.extenderAddress(), Durations.format(config.flushInterval()), config.apiQps(), config.apiBurst(),
                 config.leaderElect() ? "on (Lease " + config.leaseNamespace() + "/" + config.leaseName() + ")" : "off");
         return new Running(controller, ops, grpc, informers, stream, elector, watchExecutor);
     }
