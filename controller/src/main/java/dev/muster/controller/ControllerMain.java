@@ -1,0 +1,174 @@
+package dev.muster.controller;
+
+import dev.muster.common.config.Durations;
+import dev.muster.common.kube.KubeClients;
+import dev.muster.common.leader.KubeLeaseStore;
+import dev.muster.common.leader.LeaderCallbacks;
+import dev.muster.common.leader.LeaderElector;
+import dev.muster.common.ops.OpsEndpoints;
+import dev.muster.common.ops.OpsServer;
+import dev.muster.common.rpc.GrpcServers;
+import dev.muster.common.rpc.ManagedGrpcServer;
+import dev.muster.controller.stream.ExtenderStream;
+import dev.muster.controller.sync.ControllerInformers;
+import dev.muster.controller.writer.Backoff;
+import dev.muster.controller.writer.KubeStatusPatcher;
+import dev.muster.controller.writer.Ticker;
+import io.prometheus.client.CollectorRegistry;
+import io.prometheus.client.hotspot.DefaultExports;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller process: the sole writer of Volcano Queue and PodGroup status.
+ *
+ * <pre>
+ *   informers (pods, PodGroups, Queues) ──▶ ClusterObserver ─┐
+ *   extender Allocations.Watch ──▶ ExtenderStream ──▶ StreamTracker ─┴─▶ fold ──▶ dirty set ──▶ writer ──▶ merge patch
+ *                                                                       └──▶ Queues gRPC (Get/List/Watch/GetGang)
+ *   Lease (LeaderElector) ──▶ Controller.setLeading: only a warm leader writes
+ * </pre>
+ * Start order: metrics and probes, gRPC, informers and the stream (both fold on every replica), the flush loop,
+ * then leader election. /readyz and gRPC health turn ready after the first cluster list and stream sync.
+ * Shutdown (SIGTERM): one last flush if leading, release the Lease, stop inputs and servers. Flags:
+ * {@link ControllerConfig}.
+ */
+public final class ControllerMain {
+    private static final Logger log = LoggerFactory.getLogger(ControllerMain.class);
+
+    private ControllerMain() {}
+
+    public static void main(String[] args) throws InterruptedException {
+        ControllerConfig config;
+        try {
+            config = ControllerConfig.parse(List.of(args), System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("muster-controller: " + e.getMessage());
+            System.err.print(ControllerConfig.usage());
+            System.exit(2);
+            return;
+        }
+        Running running;
+        try {
+            running = start(config);
+        } catch (RuntimeException e) {
+            log.error("muster-controller failed to start: {}", e.getMessage(), e);
+            System.exit(1);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            running.close();
+            stopped.countDown();
+        }, "muster-controller-shutdown"));
+        stopped.await();
+    }
+
+    /** Everything the process started, closed in reverse order. */
+    static final class Running implements AutoCloseable {
+        private final Controller controller;
+        private final OpsServer ops;
+        private final ManagedGrpcServer grpc;
+        private final ControllerInformers informers;
+        private final ExtenderStream stream;
+        private final LeaderElector elector;
+        private final ExecutorService watchExecutor;
+
+        Running(Controller controller, OpsServer ops, ManagedGrpcServer grpc, ControllerInformers informers, ExtenderStream stream,
+                LeaderElector elector, ExecutorService watchExecutor) {
+            this.controller = controller;
+            this.ops = ops;
+            this.grpc = grpc;
+            this.informers = informers;
+            this.stream = stream;
+            this.elector = elector;
+            this.watchExecutor = watchExecutor;
+        }
+
+        @Override
+        public void close() {
+            log.info("shutting down");
+            try {
+                controller.flush(); // a leader writes what is pending before it lets go of the Lease
+            } catch (RuntimeException e) {
+                log.warn("last flush failed: {}", e.toString());
+            }
+            if (elector != null) {
+                elector.close();
+            }
+            controller.close();
+            informers.close();
+            try {
+                stream.close();
+                grpc.shutdown(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            watchExecutor.shutdownNow();
+            ops.close();
+        }
+    }
+
+    static Running start(ControllerConfig config) {
+        KubeClients kube = KubeClients.create(config.kubeconfig());
+        CollectorRegistry registry = new CollectorRegistry();
+        DefaultExports.register(registry);
+        ControllerMetrics metrics = new ControllerMetrics(registry);
+        ExecutorService watchExecutor = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "muster-queues-watch");
+            t.setDaemon(true);
+            return t;
+        });
+        Controller controller = new Controller(new Controller.Settings(config.apiQps(), config.apiBurst(), Backoff.DEFAULT),
+                new KubeStatusPatcher(kube.requests(), Ticker.SYSTEM), Clock.systemUTC(), Ticker.SYSTEM, watchExecutor, metrics);
+        metrics.bind(controller);
+
+        OpsServer ops;
+        try {
+            ops = new OpsServer(new InetSocketAddress(config.opsPort()), new OpsEndpoints(registry, controller::notReadyReason));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on --ops-port " + config.opsPort(), e);
+        }
+        ManagedGrpcServer grpc = GrpcServers.build(GrpcServers.netty(new InetSocketAddress(config.grpcPort()), config.grpcTls()),
+                controller.queuesService()).start();
+        controller.onReady(() -> grpc.setServing(true));
+
+        ControllerInformers informers = new ControllerInformers(kube.watches(), controller.cluster(), ControllerInformers.DEFAULT_RESYNC);
+        informers.start();
+        ExtenderStream stream = new ExtenderStream(config.extenderAddress(), config.extenderTls(), controller.allocations());
+        stream.start();
+        controller.startFlushing(config.flushInterval());
+
+        LeaderElector elector = null;
+        if (config.leaderElect()) {
+            elector = new LeaderElector(new KubeLeaseStore(kube.requests(), config.leaseNamespace(), config.leaseName()),
+                    config.leaderIdentity(), new LeaderCallbacks() {
+                        @Override
+                        public void onStartedLeading() {
+                            controller.setLeading(true);
+                        }
+
+                        @Override
+                        public void onStoppedLeading() {
+                            controller.setLeading(false);
+                        }
+                    });
+            elector.start();
+        } else {
+            controller.setLeading(true);
+        }
+        log.info("muster-controller started: gRPC :{}, ops :{}, extender {}, flush every {}, --api-qps {} --api-burst {}, leader election {}",
+                grpc.port(), ops.port(), config.extenderAddress(), Durations.format(config.flushInterval()), config.apiQps(), config.apiBurst(),
+                config.leaderElect() ? "on (Lease " + config.leaseNamespace() + "/" + config.leaseName() + ")" : "off");
+        return new Running(controller, ops, grpc, informers, stream, elector, watchExecutor);
+    }
+}

@@ -1,0 +1,185 @@
+package dev.muster.controller.sync;
+
+import dev.muster.common.kube.ConversionException;
+import dev.muster.common.kube.PodGroupConverter;
+import dev.muster.common.kube.QueueConverter;
+import dev.muster.common.kube.VolcanoCrds;
+import dev.muster.common.kube.VolcanoPodGroup;
+import dev.muster.common.kube.VolcanoQueue;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.cache.Caches;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller's informers: pods in all namespaces (slimmed by {@link MemberPods}), Volcano PodGroups and Queues,
+ * delivered to a {@link ClusterObserver} — specs through the shared converters, status as the API shows it. Once
+ * every first list has been handled ({@link FirstSync}), {@link ClusterObserver#synced()} is called.
+ *
+ * <p>An object that cannot be converted is skipped with a warning (and counted); it never stops the others.
+ * Threads: client-java runs one reflector and one handler thread per informer, so events of one resource arrive in
+ * order; a daemon thread polls the first-sync barrier. Lifecycle: construct, {@link #start()} once,
+ * {@link #close()}. Thread-safe.
+ */
+public final class ControllerInformers implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ControllerInformers.class);
+    public static final Duration DEFAULT_RESYNC = Duration.ofMinutes(10);
+
+    private final SharedInformerFactory factory;
+    private final ClusterObserver observer;
+    private final FirstSync firstSync;
+    private final AtomicLong skipped = new AtomicLong();
+    private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "muster-controller-first-sync");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** @param watchClient an ApiClient without a read timeout ({@code KubeClients.watches()}) */
+    public ControllerInformers(ApiClient watchClient, ClusterObserver observer, Duration resync) {
+        this.observer = observer;
+        this.factory = new SharedInformerFactory(watchClient);
+        long resyncMillis = resync.toMillis();
+        SharedIndexInformer<V1Pod> pods = factory.sharedIndexInformerFor(
+                new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, resyncMillis,
+                "", (type, t) -> listFailed("pods", t));
+        pods.setTransform(new MemberPods());
+        SharedIndexInformer<VolcanoPodGroup> podGroups = factory.sharedIndexInformerFor(VolcanoCrds.podGroups(watchClient),
+                VolcanoPodGroup.class, resyncMillis, "", (type, t) -> listFailed("podgroups", t));
+        SharedIndexInformer<VolcanoQueue> queues = factory.sharedIndexInformerFor(VolcanoCrds.queues(watchClient),
+                VolcanoQueue.class, resyncMillis, "", (type, t) -> listFailed("queues", t));
+        this.firstSync = new FirstSync(List.of(source("pods", pods), source("podgroups", podGroups), source("queues", queues)),
+                this::onFirstSync);
+        queues.addEventHandler(handler("queues",
+                q -> observer.queue(QueueConverter.toCore(q), KubeObservations.queueStatus(q.getStatus())),
+                q -> observer.queueDeleted(QueueConverter.nameOf(q))));
+        podGroups.addEventHandler(handler("podgroups",
+                pg -> observer.podGroup(PodGroupConverter.toCore(pg), KubeObservations.podGroupStatus(pg.getStatus())),
+                pg -> observer.podGroupDeleted(PodGroupConverter.keyOf(pg))));
+        pods.addEventHandler(handler("pods",
+                p -> observer.pod(KubeObservations.pod(p)),
+                p -> observer.podDeleted(KubeObservations.pod(p).uid())));
+    }
+
+    public void start() {
+        factory.startAllRegisteredInformers();
+        poller.scheduleWithFixedDelay(() -> {
+            try {
+                if (firstSync.poll()) {
+                    poller.shutdown();
+                }
+            } catch (RuntimeException e) {
+                log.error("first-sync check failed; retrying", e);
+            }
+        }, 50, 50, TimeUnit.MILLISECONDS);
+        log.info("informers started: pods (all namespaces), {} podgroups and queues", VolcanoCrds.API_VERSION);
+    }
+
+    /** Objects skipped because they could not be converted. */
+    public long skippedObjects() {
+        return skipped.get();
+    }
+
+    public boolean isSynced() {
+        return firstSync.isDone();
+    }
+
+    @Override
+    public void close() {
+        poller.shutdownNow();
+        factory.stopAllRegisteredInformers();
+    }
+
+    private void onFirstSync() {
+        log.info("first cluster list handled ({} objects skipped)", skipped.get());
+        observer.synced();
+    }
+
+    private final Map<String, String> lastFailure = new HashMap<>(); // guarded by itself
+    private final Map<String, Long> lastFailureAt = new HashMap<>(); // guarded by lastFailure
+
+    /** Reflectors retry every second: log a failure when it first appears or changes, then once a minute. */
+    private void listFailed(String resource, Throwable t) {
+        String message = t instanceof ApiException e && e.getCode() != 0
+                ? "HTTP " + e.getCode() + (e.getCode() == 404 ? " (is the CRD installed?)" : e.getCode() == 403 ? " (check RBAC: list, watch)" : "")
+                : String.valueOf(t.getCause() != null ? t.getCause() : t);
+        long now = System.nanoTime();
+        synchronized (lastFailure) {
+            Long at = lastFailureAt.get(resource);
+            if (message.equals(lastFailure.get(resource)) && at != null && now - at < Duration.ofMinutes(1).toNanos()) {
+                return;
+            }
+            lastFailure.put(resource, message);
+            lastFailureAt.put(resource, now);
+        }
+        log.warn("listing/watching {} failed: {}", resource, message);
+    }
+
+    private static FirstSync.Source source(String name, SharedIndexInformer<?> informer) {
+        return new FirstSync.Source() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean hasSynced() {
+                return informer.hasSynced();
+            }
+
+            @Override
+            public Collection<String> keys() {
+                return informer.getIndexer().listKeys();
+            }
+        };
+    }
+
+    private <T extends KubernetesObject> ResourceEventHandler<T> handler(String source, Consumer<T> upsert, Consumer<T> delete) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T obj) {
+                apply(upsert, obj);
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                apply(upsert, newObj);
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                apply(delete, obj);
+            }
+
+            private void apply(Consumer<T> action, T obj) {
+                try {
+                    action.accept(obj);
+                } catch (ConversionException | IllegalArgumentException e) {
+                    skipped.incrementAndGet();
+                    log.warn("skipping {}: {}", source, e.getMessage());
+                }
+                if (!firstSync.isDone() && obj != null && obj.getMetadata() != null) {
+                    firstSync.seen(source, Caches.metaNamespaceKeyFunc(obj));
+                }
+            }
+        };
+    }
+}

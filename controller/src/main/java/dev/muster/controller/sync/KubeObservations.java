@@ -1,0 +1,45 @@
+package dev.muster.controller.sync;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonObject;
+import dev.muster.common.kube.PodConverter;
+import dev.muster.controller.writer.StatusJson;
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangMembership;
+import dev.muster.core.model.PodId;
+import dev.muster.core.model.PodPhase;
+import dev.muster.core.status.PodGroupStatus;
+import dev.muster.core.status.PodObservation;
+import dev.muster.core.status.QueueStatus;
+import io.kubernetes.client.openapi.models.V1Pod;
+import java.util.Map;
+
+/**
+ * Kubernetes objects → what the controller observes: a pod's gang, phase and binding (nothing else of a pod
+ * matters for status), and the status a Queue or PodGroup shows in the API ({@link StatusJson}). Identity and
+ * specs use the shared converters of {@code dev.muster.common.kube}. Stateless and thread-safe.
+ */
+public final class KubeObservations {
+    private static final Gson GSON = new Gson();
+
+    private KubeObservations() {}
+
+    /** @throws dev.muster.common.kube.ConversionException when the pod has no uid or name */
+    public static PodObservation pod(V1Pod pod) {
+        PodId id = PodConverter.idOf(pod);
+        GangKey gang = GangMembership.gangOf(id.namespace(), pod.getMetadata().getAnnotations());
+        PodPhase phase = PodPhase.parse(pod.getStatus() == null ? null : pod.getStatus().getPhase());
+        boolean bound = pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
+        return new PodObservation(id.uid(), gang, phase, bound);
+    }
+
+    /** The Queue status the API shows, or null when it has none (or none the controller can read). */
+    public static QueueStatus queueStatus(JsonObject status) {
+        return status == null ? null : StatusJson.parseQueue(GSON.fromJson(status, Map.class));
+    }
+
+    /** The PodGroup status the API shows, or null when it has none (or none the controller can read). */
+    public static PodGroupStatus podGroupStatus(JsonObject status) {
+        return status == null ? null : StatusJson.parsePodGroup(GSON.fromJson(status, Map.class));
+    }
+}
