@@ -1,7 +1,7 @@
 package dev.muster.bench;
 
 import dev.muster.controller.Controller;
-import dev.muster.controller.writer.Backoff;
+import dev.muster.core.gang.Backoff;
 import dev.muster.controller.writer.StatusPatchException;
 import dev.muster.controller.writer.StatusPatchException.Kind;
 import dev.muster.controller.writer.StatusPatcher;
@@ -334,7 +334,7 @@ public final class ControllerLoad {
         SimTime time = new SimTime();
         CountingApi api = new CountingApi(o.seed(), o.failureRate());
         LagRecorder lag = new LagRecorder();
-        Controller controller = new Controller(new Controller.Settings(o.apiQps(), o.apiBurst(), Backoff.DEFAULT), api, time, time,
+        Controller controller = new Controller(new Controller.Settings(o.apiQps(), o.apiBurst(), Controller.Settings.WRITE_BACKOFF), api, time, time,
                 Runnable::run, lag);
         ControllerLoadWorkload workload = new ControllerLoadWorkload(rate, o.queues(), o.alive(), o.seed());
         ControllerSink sink = new ControllerSink(controller, time, api);

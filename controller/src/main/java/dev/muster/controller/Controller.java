@@ -5,7 +5,7 @@ import dev.muster.controller.queues.QueueWatchHub;
 import dev.muster.controller.queues.QueuesService;
 import dev.muster.controller.stream.StreamTracker;
 import dev.muster.controller.sync.ClusterObserver;
-import dev.muster.controller.writer.Backoff;
+import dev.muster.core.gang.Backoff;
 import dev.muster.controller.writer.DirtyListener;
 import dev.muster.controller.writer.DirtySet;
 import dev.muster.controller.writer.FlushLoop;
@@ -52,7 +52,9 @@ public final class Controller implements AutoCloseable {
 
     /** The write path's knobs ({@code --api-qps}, {@code --api-burst}) and the per-object retry backoff. */
     public record Settings(double apiQps, int apiBurst, Backoff backoff) {
-        public static final Settings DEFAULTS = new Settings(ControllerConfig.DEFAULT_API_QPS, ControllerConfig.DEFAULT_API_BURST, Backoff.DEFAULT);
+        /** Per-object retry delay after failed status writes: 500 ms doubling to 2 min. */
+        public static final Backoff WRITE_BACKOFF = new Backoff(java.time.Duration.ofMillis(500), java.time.Duration.ofMinutes(2));
+        public static final Settings DEFAULTS = new Settings(ControllerConfig.DEFAULT_API_QPS, ControllerConfig.DEFAULT_API_BURST, WRITE_BACKOFF);
     }
 
     private final StatusFolding fold;

@@ -11,7 +11,7 @@ import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.controller.stream.ExtenderStream;
 import dev.muster.controller.sync.ControllerInformers;
-import dev.muster.controller.writer.Backoff;
+import dev.muster.core.gang.Backoff;
 import dev.muster.controller.writer.KubeStatusPatcher;
 import dev.muster.controller.writer.Ticker;
 import io.prometheus.client.CollectorRegistry;
@@ -128,7 +128,7 @@ public final class ControllerMain {
             t.setDaemon(true);
             return t;
         });
-        Controller controller = new Controller(new Controller.Settings(config.apiQps(), config.apiBurst(), Backoff.DEFAULT),
+        Controller controller = new Controller(new Controller.Settings(config.apiQps(), config.apiBurst(), Controller.Settings.WRITE_BACKOFF),
                 new KubeStatusPatcher(kube.requests(), Ticker.SYSTEM), Clock.systemUTC(), Ticker.SYSTEM, watchExecutor, metrics);
         metrics.bind(controller);
 

@@ -3,7 +3,7 @@ package dev.muster.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.common.ops.OpsEndpoints;
-import dev.muster.controller.writer.Backoff;
+import dev.muster.core.gang.Backoff;
 import dev.muster.controller.writer.FakeStatusPatcher;
 import dev.muster.controller.writer.FakeTicker;
 import dev.muster.controller.writer.StatusPatchException.Kind;
@@ -24,7 +24,7 @@ class ControllerMetricsTest {
         ControllerMetrics metrics = new ControllerMetrics(registry);
         FakeTicker ticker = new FakeTicker();
         FakeStatusPatcher api = new FakeStatusPatcher();
-        Controller c = new Controller(new Controller.Settings(100, 100, Backoff.DEFAULT), api, ManualClock.at("2025-01-01T00:00:00Z"),
+        Controller c = new Controller(new Controller.Settings(100, 100, Controller.Settings.WRITE_BACKOFF), api, ManualClock.at("2025-01-01T00:00:00Z"),
                 ticker, Runnable::run, metrics);
         metrics.bind(c);
         c.cluster().queue(QueueSpec.open("q", null), null);

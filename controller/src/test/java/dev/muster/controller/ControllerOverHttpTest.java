@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.muster.common.kube.KubeClients;
 import dev.muster.controller.sync.ControllerInformers;
-import dev.muster.controller.writer.Backoff;
+import dev.muster.core.gang.Backoff;
 import dev.muster.controller.writer.KubeStatusPatcher;
 import dev.muster.controller.writer.StatusJson;
 import dev.muster.controller.writer.Ticker;
@@ -143,7 +143,7 @@ class ControllerOverHttpTest {
             memberPod(g + "-1", g);
         }
         WriterCounters counters = new WriterCounters();
-        controller = new Controller(new Controller.Settings(100, 100, Backoff.DEFAULT), new KubeStatusPatcher(client(true), Ticker.SYSTEM),
+        controller = new Controller(new Controller.Settings(100, 100, Controller.Settings.WRITE_BACKOFF), new KubeStatusPatcher(client(true), Ticker.SYSTEM),
                 ManualClock.at("2025-01-01T00:00:00Z"), Ticker.SYSTEM, watchExecutor, counters);
         controller.setLeading(true);
         informers = new ControllerInformers(client(false), controller.cluster(), Duration.ZERO);

@@ -2,7 +2,7 @@ package dev.muster.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.muster.controller.writer.Backoff;
+import dev.muster.core.gang.Backoff;
 import dev.muster.controller.writer.FakeTicker;
 import dev.muster.controller.writer.WriterCounters;
 import dev.muster.core.model.PodPhase;
@@ -34,7 +34,7 @@ class ControllerTest {
     }
 
     private Controller controller(WriterCounters counters) {
-        return new Controller(new Controller.Settings(1000, 1000, Backoff.DEFAULT), world.api, clock, ticker, watchExecutor, counters);
+        return new Controller(new Controller.Settings(1000, 1000, Controller.Settings.WRITE_BACKOFF), world.api, clock, ticker, watchExecutor, counters);
     }
 
     private StatusKey pg(String name) {

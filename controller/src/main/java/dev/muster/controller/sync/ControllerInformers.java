@@ -1,5 +1,6 @@
 package dev.muster.controller.sync;
 
+import dev.muster.common.kube.InitialSync;
 import dev.muster.common.kube.ConversionException;
 import dev.muster.common.kube.PodGroupConverter;
 import dev.muster.common.kube.QueueConverter;
@@ -32,7 +33,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The controller's informers: pods in all namespaces (slimmed by {@link MemberPods}), Volcano PodGroups and Queues,
  * delivered to a {@link ClusterObserver} — specs through the shared converters, status as the API shows it. Once
- * every first list has been handled ({@link FirstSync}), {@link ClusterObserver#synced()} is called.
+ * every first list has been handled ({@link InitialSync}), {@link ClusterObserver#synced()} is called.
  *
  * <p>An object that cannot be converted is skipped with a warning (and counted); it never stops the others.
  * Threads: client-java runs one reflector and one handler thread per informer, so events of one resource arrive in
@@ -45,7 +46,7 @@ public final class ControllerInformers implements AutoCloseable {
 
     private final SharedInformerFactory factory;
     private final ClusterObserver observer;
-    private final FirstSync firstSync;
+    private final InitialSync firstSync;
     private final AtomicLong skipped = new AtomicLong();
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "muster-controller-first-sync");
@@ -66,8 +67,8 @@ public final class ControllerInformers implements AutoCloseable {
                 VolcanoPodGroup.class, resyncMillis, "", (type, t) -> listFailed("podgroups", t));
         SharedIndexInformer<VolcanoQueue> queues = factory.sharedIndexInformerFor(VolcanoCrds.queues(watchClient),
                 VolcanoQueue.class, resyncMillis, "", (type, t) -> listFailed("queues", t));
-        this.firstSync = new FirstSync(List.of(source("pods", pods), source("podgroups", podGroups), source("queues", queues)),
-                this::onFirstSync);
+        this.firstSync = new InitialSync(List.of(source("pods", pods), source("podgroups", podGroups), source("queues", queues)),
+                this::onInitialSync);
         queues.addEventHandler(handler("queues",
                 q -> observer.queue(QueueConverter.toCore(q), KubeObservations.queueStatus(q.getStatus())),
                 q -> observer.queueDeleted(QueueConverter.nameOf(q))));
@@ -108,7 +109,7 @@ public final class ControllerInformers implements AutoCloseable {
         factory.stopAllRegisteredInformers();
     }
 
-    private void onFirstSync() {
+    private void onInitialSync() {
         log.info("first cluster list handled ({} objects skipped)", skipped.get());
         observer.synced();
     }
@@ -133,8 +134,8 @@ public final class ControllerInformers implements AutoCloseable {
         log.warn("listing/watching {} failed: {}", resource, message);
     }
 
-    private static FirstSync.Source source(String name, SharedIndexInformer<?> informer) {
-        return new FirstSync.Source() {
+    private static InitialSync.Source source(String name, SharedIndexInformer<?> informer) {
+        return new InitialSync.Source() {
             @Override
             public String name() {
                 return name;

@@ -1,5 +1,6 @@
 package dev.muster.controller.writer;
 
+import dev.muster.core.gang.Backoff;
 import dev.muster.core.status.DesiredStatus;
 import dev.muster.core.status.StatusKey;
 import dev.muster.core.status.StatusSource;
@@ -132,7 +133,7 @@ public final class StatusWriter {
         } catch (RuntimeException e) { // an adapter bug must not stop the writer: retry like any failure
             failure = new StatusPatchException(StatusPatchException.Kind.TRANSPORT, 0, null, e.toString(), e);
         }
-        long delay = backoff.delayNanos(entry.attempts() + 1, failure.retryAfter());
+        long delay = backoff.delayAfter(entry.attempts() + 1, failure.retryAfter()).toNanos();
         dirty.retry(entry, ticker.nanos() + delay);
         if (source.desired(key) == null) {
             dirty.remove(key); // deleted while the write was in flight

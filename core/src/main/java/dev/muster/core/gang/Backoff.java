@@ -3,8 +3,9 @@ package dev.muster.core.gang;
 import java.time.Duration;
 
 /**
- * The delay before a gang whose reservation expired is planned again: {@code initial × 2^(failures-1)},
- * capped at {@code max}, so a gang that cannot assemble does not storm the scheduler. Immutable.
+ * Capped exponential backoff: {@code initial × 2^(failures-1)}, at most {@code max}. Used for a gang whose
+ * reservation expired (so it does not storm the scheduler) and for the controller's per-object write
+ * retries (where a server's Retry-After raises the floor). Immutable.
  */
 public record Backoff(Duration initial, Duration max) {
     public static final Backoff DEFAULT = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(60));
@@ -25,5 +26,14 @@ public record Backoff(Duration initial, Duration max) {
             nanos *= 2;
         }
         return Duration.ofNanos(Math.min(nanos, max.toNanos()));
+    }
+
+    /** Like {@link #delayAfter(int)}, but never shorter than {@code atLeast} (e.g. Retry-After), still capped. */
+    public Duration delayAfter(int failures, Duration atLeast) {
+        Duration d = delayAfter(Math.max(failures, 1));
+        if (atLeast != null && atLeast.compareTo(d) > 0) {
+            d = atLeast.compareTo(max) > 0 ? max : atLeast;
+        }
+        return d;
     }
 }

@@ -1,5 +1,6 @@
 package dev.muster.server.sync;
 
+import dev.muster.common.kube.InitialSync;
 import dev.muster.common.kube.VolcanoCrds;
 import dev.muster.common.kube.VolcanoPodGroup;
 import dev.muster.common.kube.VolcanoPodGroupList;

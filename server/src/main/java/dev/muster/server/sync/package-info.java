@@ -3,7 +3,7 @@
  * PodGroups and Queues, feeding the scheduling core's {@link dev.muster.core.scheduler.ClusterSink}.
  *
  * <p>{@link dev.muster.server.sync.ClusterSync} owns the informers and the one-time
- * {@link dev.muster.core.scheduler.ClusterSink#markSynced()} (via {@link dev.muster.server.sync.InitialSync}).
+ * {@link dev.muster.core.scheduler.ClusterSink#markSynced()} (via {@link dev.muster.common.kube.InitialSync}).
  * {@link dev.muster.server.sync.ClusterEventHandler} is the narrow, API-server-free port that translates
  * added/updated/deleted objects into sink calls; it catches and logs every failure per object (seed 002: one bad
  * object never stops sync). {@link dev.muster.server.sync.SlimPods} strips informer-cached pods down to what the

@@ -1,4 +1,4 @@
-package dev.muster.server.sync;
+package dev.muster.common.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.muster.server.sync;
+package dev.muster.common.kube;
 
 import java.util.Collection;
 import java.util.HashMap;
@@ -21,9 +21,9 @@ import java.util.Set;
  * <p>Thread-safe: {@link #seen} is called from informer handler threads, {@link #poll} from one polling thread;
  * all state is guarded by {@code lock}. {@code onSynced} runs on the polling thread, outside the lock.
  */
-final class InitialSync {
+public final class InitialSync {
     /** One informer as the barrier sees it. */
-    interface Source {
+    public interface Source {
         String name();
 
         boolean hasSynced();
@@ -38,7 +38,7 @@ final class InitialSync {
     private Map<String, Set<String>> seen = new HashMap<>(); // guarded by lock; null once done
     private Map<String, Set<String>> waitingFor; // guarded by lock; keys listed at hasSynced, not yet seen
 
-    InitialSync(List<Source> sources, Runnable onSynced) {
+    public InitialSync(List<Source> sources, Runnable onSynced) {
         this.sources = List.copyOf(sources);
         this.onSynced = Objects.requireNonNull(onSynced, "onSynced");
         for (Source s : sources) {
@@ -47,7 +47,7 @@ final class InitialSync {
     }
 
     /** The handler processed an event for {@code key} of {@code source}. */
-    void seen(String source, String key) {
+    public void seen(String source, String key) {
         synchronized (lock) {
             if (seen == null) {
                 return;
@@ -66,7 +66,7 @@ final class InitialSync {
         }
     }
 
-    boolean isDone() {
+    public boolean isDone() {
         synchronized (lock) {
             return seen == null;
         }
@@ -76,7 +76,7 @@ final class InitialSync {
      * Checks progress; returns true once done. The first call that finds every source synced captures the keys to
      * wait for; the call that finds none left fires {@code onSynced} (once).
      */
-    boolean poll() {
+    public boolean poll() {
         synchronized (lock) {
             if (seen == null) {
                 return true;
