@@ -16,6 +16,7 @@ import dev.muster.server.http.wire.WireEncoder;
 import dev.muster.server.http.wire.WireFormatException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,12 +24,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The four kube-scheduler verbs over bytes: decode with the wire codec, decide with the
  * {@link GangScheduler}, encode. No HTTP here, so the golden and fuzz tests drive it directly.
  * A {@link WireFormatException} becomes a 400 naming the problem and changes nothing in the core.
- * Thread-safe (stateless; the scheduler is thread-safe). Bind blocks its caller — a virtual thread —
+ * Thread-safe (the only state is the last decoded filter, swapped atomically; the scheduler is thread-safe). Bind blocks its caller — a virtual thread —
  * until the gang barrier answers.
  */
 public final class ExtenderVerbs {
@@ -37,6 +39,13 @@ public final class ExtenderVerbs {
 
     private final GangScheduler scheduler;
     private final Duration bindWaitLimit;
+    /**
+     * The last filter request, decoded: kube-scheduler follows each filter with a prioritize carrying the
+     * byte-identical body, which then needs no second decode. Immutable value swapped atomically.
+     */
+    private final AtomicReference<Decoded> lastFilter = new AtomicReference<>();
+
+    private record Decoded(byte[] body, ExtenderArgs args) {}
 
     /** {@code bindWaitLimit} bounds a bind's wait beyond the gang deadline (the barrier normally answers first). */
     public ExtenderVerbs(GangScheduler scheduler, Duration bindWaitLimit) {
@@ -51,17 +60,23 @@ public final class ExtenderVerbs {
         } catch (WireFormatException e) {
             return badRequest(WireEncoder.encodeFilterFailure("bad filter request: " + e.getMessage()));
         }
+        lastFilter.set(new Decoded(body, args));
         dev.muster.core.scheduler.FilterResult r = scheduler.filter(args.pod().pod(), args.nodeNames());
         String outcome = r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit";
         return new Reply(200, WireEncoder.encodeFilterResult(args, FilterResult.of(r.feasible(), r.failed(), r.unresolvable())), outcome);
     }
 
     public Reply prioritize(byte[] body) {
+        Decoded last = lastFilter.get();
         ExtenderArgs args;
-        try {
-            args = WireDecoder.decodeExtenderArgs(body);
-        } catch (WireFormatException e) {
-            return badRequest(WireEncoder.encodeFilterFailure("bad prioritize request: " + e.getMessage()));
+        if (last != null && Arrays.equals(last.body(), body)) {
+            args = last.args();
+        } else {
+            try {
+                args = WireDecoder.decodeExtenderArgs(body);
+            } catch (WireFormatException e) {
+                return badRequest(WireEncoder.encodeFilterFailure("bad prioritize request: " + e.getMessage()));
+            }
         }
         List<NodeScore> scores = scheduler.prioritize(args.pod().pod(), args.nodeNames());
         List<HostPriority> out = new ArrayList<>(scores.size());

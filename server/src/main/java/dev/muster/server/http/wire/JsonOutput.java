@@ -54,10 +54,17 @@ final class JsonOutput {
     }
 
     /** Appends {@code s} as a quoted JSON string. */
+    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): the exact ASCII copy wanted here
     JsonOutput string(String s) {
         int n = s.length();
         ensure(n + 2);
         buf[size++] = '"';
+        if (plainAscii(s, n)) { // node names, reasons: the common case, copied in one go
+            s.getBytes(0, n, buf, size);
+            size += n;
+            buf[size++] = '"';
+            return this;
+        }
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             if (c < 0x80) {
@@ -89,6 +96,16 @@ final class JsonOutput {
         ensure(1);
         buf[size++] = '"';
         return this;
+    }
+
+    private static boolean plainAscii(String s, int n) {
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void escape(char c) {
