@@ -2,6 +2,7 @@ package dev.muster.controller;
 
 import dev.muster.common.config.Durations;
 import dev.muster.common.config.Flags;
+import dev.muster.common.config.LeaderElectionSettings;
 import dev.muster.common.leader.LeaderIdentity;
 import dev.muster.common.rpc.ClientTls;
 import dev.muster.common.rpc.ServerTls;
@@ -72,7 +73,7 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
         FLAGS = Collections.unmodifiableMap(f);
     }
 
-    static final Path SERVICE_ACCOUNT_NAMESPACE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+    static final Path SERVICE_ACCOUNT_NAMESPACE = LeaderElectionSettings.SERVICE_ACCOUNT_NAMESPACE;
 
     /** Parses {@code args} and {@code env} (normally {@code System.getenv()}). */
     public static ControllerConfig parse(List<String> args, Map<String, String> env) {
@@ -91,8 +92,8 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
             throw new IllegalArgumentException("--extender-address: \"" + extenderAddress + "\" is not host:port");
         }
         portNumber("extender-address", extenderAddress.substring(colon + 1));
-        int opsPort = port(flags, "ops-port", DEFAULT_OPS_PORT);
-        int grpcPort = port(flags, "grpc-port", DEFAULT_GRPC_PORT);
+        int opsPort = flags.port("ops-port", DEFAULT_OPS_PORT);
+        int grpcPort = flags.port("grpc-port", DEFAULT_GRPC_PORT);
         if (opsPort != 0 && opsPort == grpcPort) {
             throw new IllegalArgumentException("--ops-port and --grpc-port must differ, both are " + opsPort);
         }
@@ -108,34 +109,12 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
         if (apiBurst < 1) {
             throw new IllegalArgumentException("--api-burst must be at least 1, got " + apiBurst);
         }
-        boolean leaderElect = flags.bool("leader-elect", true);
-        String leaseName = flags.string("lease-name", DEFAULT_LEASE_NAME).trim();
-        if (leaseName.isEmpty()) {
-            throw new IllegalArgumentException("--lease-name must not be empty");
-        }
-        String leaseNamespace = firstNonBlank(flags.optional("lease-namespace"), env.get("POD_NAMESPACE"),
-                readNamespace(serviceAccountNamespaceFile));
-        String podName = firstNonBlank(env.get("POD_NAME"), env.get("HOSTNAME"));
-        String podIp = firstNonBlank(env.get("POD_IP"));
-        if (leaderElect) {
-            if (leaseNamespace == null) {
-                throw new IllegalArgumentException("--lease-namespace is not set and neither POD_NAMESPACE nor the service account's "
-                        + "namespace is known (set one, or pass --leader-elect=false)");
-            }
-            if (podName == null) {
-                throw new IllegalArgumentException("POD_NAME is not set: leader election names the holder <POD_NAME>_<POD_IP> "
-                        + "(set it from the downward API metadata.name, or pass --leader-elect=false)");
-            }
-            if (podIp == null) {
-                throw new IllegalArgumentException("POD_IP is not set: the Lease holder is <POD_NAME>_<POD_IP> "
-                        + "(set it from the downward API status.podIP, or pass --leader-elect=false)");
-            }
-            try {
-                new LeaderIdentity(podName, podIp);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("POD_NAME/POD_IP: " + e.getMessage());
-            }
-        }
+        LeaderElectionSettings leader = LeaderElectionSettings.parse(flags, env, DEFAULT_LEASE_NAME, serviceAccountNamespaceFile);
+        boolean leaderElect = leader.leaderElect();
+        String leaseName = leader.leaseName();
+        String leaseNamespace = leader.leaseNamespace();
+        String podName = leader.podName();
+        String podIp = leader.podIp();
         Optional<ServerTls> grpcTls = ServerTls.fromFiles(flags.optional("grpc-tls-cert-file"), flags.optional("grpc-tls-key-file"),
                 flags.optional("grpc-tls-client-ca-file"));
         Optional<ClientTls> extenderTls = ClientTls.fromFiles("--extender-tls", flags.optional("extender-tls-ca-file"),
@@ -160,13 +139,6 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
         return sb.toString();
     }
 
-    private static int port(Flags flags, String name, int defaultValue) {
-        int port = flags.integer(name, defaultValue);
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("--" + name + ": " + port + " is not a port (0-65535; 0 picks a free port)");
-        }
-        return port;
-    }
 
     private static void portNumber(String flag, String text) {
         try {
@@ -185,20 +157,5 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
         }
     }
 
-    private static String readNamespace(Path file) {
-        try {
-            return Files.isReadable(file) ? Files.readString(file, StandardCharsets.UTF_8).trim() : null;
-        } catch (IOException e) {
-            return null;
-        }
-    }
 
-    private static String firstNonBlank(String... values) {
-        for (String v : values) {
-            if (v != null && !v.isBlank()) {
-                return v.trim();
-            }
-        }
-        return null;
-    }
 }

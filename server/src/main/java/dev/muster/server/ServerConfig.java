@@ -3,6 +3,7 @@ package dev.muster.server;
 import dev.muster.core.scoring.ScoringPolicy;
 import dev.muster.common.config.Durations;
 import dev.muster.common.config.Flags;
+import dev.muster.common.config.LeaderElectionSettings;
 import dev.muster.common.leader.LeaderIdentity;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -82,7 +83,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         FLAGS = java.util.Collections.unmodifiableMap(f);
     }
 
-    static final Path SERVICE_ACCOUNT_NAMESPACE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+    static final Path SERVICE_ACCOUNT_NAMESPACE = LeaderElectionSettings.SERVICE_ACCOUNT_NAMESPACE;
 
     /** Parses {@code args} and {@code env} (normally {@code System.getenv()}). */
     public static ServerConfig parse(List<String> args, Map<String, String> env) {
@@ -100,9 +101,9 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         if (kubeconfig != null) {
             requireReadable("kubeconfig", Path.of(kubeconfig));
         }
-        int httpPort = port(flags, "http-port", ServerDefaults.HTTP_PORT);
-        int opsPort = port(flags, "ops-port", ServerDefaults.OPS_PORT);
-        int grpcPort = port(flags, "grpc-port", ServerDefaults.GRPC_PORT);
+        int httpPort = flags.port("http-port", ServerDefaults.HTTP_PORT);
+        int opsPort = flags.port("ops-port", ServerDefaults.OPS_PORT);
+        int grpcPort = flags.port("grpc-port", ServerDefaults.GRPC_PORT);
         distinct("http-port", httpPort, "ops-port", opsPort);
         distinct("http-port", httpPort, "grpc-port", grpcPort);
         distinct("ops-port", opsPort, "grpc-port", grpcPort);
@@ -117,34 +118,12 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--scoring: " + e.getMessage());
         }
-        boolean leaderElect = flags.bool("leader-elect", true);
-        String leaseName = flags.string("lease-name", ServerDefaults.LEASE_NAME).trim();
-        if (leaseName.isEmpty()) {
-            throw new IllegalArgumentException("--lease-name must not be empty");
-        }
-        String leaseNamespace = firstNonBlank(flags.optional("lease-namespace"), env.get("POD_NAMESPACE"),
-                readNamespace(serviceAccountNamespaceFile));
-        String podName = firstNonBlank(env.get("POD_NAME"), env.get("HOSTNAME"));
-        String podIp = firstNonBlank(env.get("POD_IP"));
-        if (leaderElect) {
-            if (leaseNamespace == null) {
-                throw new IllegalArgumentException("--lease-namespace is not set and neither POD_NAMESPACE nor the service account's "
-                        + "namespace is known (set one, or pass --leader-elect=false)");
-            }
-            if (podName == null) {
-                throw new IllegalArgumentException("POD_NAME is not set: leader election names the holder <POD_NAME>_<POD_IP> "
-                        + "(set it from the downward API metadata.name, or pass --leader-elect=false)");
-            }
-            if (podIp == null) {
-                throw new IllegalArgumentException("POD_IP is not set: standbys forward to the leader's IP "
-                        + "(set it from the downward API status.podIP, or pass --leader-elect=false)");
-            }
-            try {
-                new LeaderIdentity(podName, podIp);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("POD_NAME/POD_IP: " + e.getMessage());
-            }
-        }
+        LeaderElectionSettings leader = LeaderElectionSettings.parse(flags, env, ServerDefaults.LEASE_NAME, serviceAccountNamespaceFile);
+        boolean leaderElect = leader.leaderElect();
+        String leaseName = leader.leaseName();
+        String leaseNamespace = leader.leaseNamespace();
+        String podName = leader.podName();
+        String podIp = leader.podIp();
 
         TlsFiles httpTls = tls(flags, "tls-cert-file", "tls-key-file", null);
         TlsFiles grpcTls = tls(flags, "grpc-tls-cert-file", "grpc-tls-key-file", "grpc-tls-client-ca-file");
@@ -177,13 +156,6 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         return sb.toString();
     }
 
-    private static int port(Flags flags, String name, int defaultValue) {
-        int port = flags.integer(name, defaultValue);
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("--" + name + ": " + port + " is not a port (0-65535; 0 picks a free port)");
-        }
-        return port;
-    }
 
     private static void distinct(String a, int portA, String b, int portB) {
         if (portA != 0 && portA == portB) {
@@ -219,23 +191,5 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         return path;
     }
 
-    private static String readNamespace(Path file) {
-        if (file == null || !Files.isReadable(file)) {
-            return null;
-        }
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            return null;
-        }
-    }
 
-    private static String firstNonBlank(String... values) {
-        for (String v : values) {
-            if (v != null && !v.isBlank()) {
-                return v.trim();
-            }
-        }
-        return null;
-    }
 }

@@ -122,6 +122,15 @@ public final class Flags {
         return v == null ? defaultValue : Durations.parse("--" + name, v);
     }
 
+    /** A port number (0-65535; 0 picks a free port). */
+    public int port(String name, int defaultValue) {
+        int port = integer(name, defaultValue);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--" + name + ": " + port + " is not a port (0-65535; 0 picks a free port)");
+        }
+        return port;
+    }
+
     /** Optional value: null when neither given nor in the environment. */
     public String optional(String name) {
         String v = values.get(name);
