@@ -7,8 +7,6 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodStatus;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Informer transform for the controller's pod cache: keeps only identity, the gang annotations, the node name and
@@ -23,25 +21,10 @@ final class MemberPods implements TransformFunc {
         }
         V1ObjectMeta m = pod.getMetadata();
         V1ObjectMeta meta = m == null ? null : new V1ObjectMeta().name(m.getName()).namespace(m.getNamespace()).uid(m.getUid())
-                .resourceVersion(m.getResourceVersion()).annotations(gangAnnotations(m.getAnnotations()));
+                .resourceVersion(m.getResourceVersion()).annotations(GangMembership.relevantOnly(m.getAnnotations()));
         V1PodSpec spec = pod.getSpec() == null ? null : new V1PodSpec().nodeName(pod.getSpec().getNodeName());
         V1PodStatus status = pod.getStatus() == null ? null : new V1PodStatus().phase(pod.getStatus().getPhase());
         return new V1Pod().apiVersion(pod.getApiVersion()).kind(pod.getKind()).metadata(meta).spec(spec).status(status);
     }
 
-    private static Map<String, String> gangAnnotations(Map<String, String> annotations) {
-        if (annotations == null) {
-            return null;
-        }
-        Map<String, String> kept = null;
-        for (Map.Entry<String, String> e : annotations.entrySet()) {
-            if (GangMembership.isRelevant(e.getKey())) {
-                if (kept == null) {
-                    kept = new HashMap<>(4);
-                }
-                kept.put(e.getKey(), e.getValue());
-            }
-        }
-        return kept;
-    }
 }

@@ -21,6 +21,23 @@ public final class GangMembership {
         return GROUP_NAME.equals(annotationKey) || VOLCANO_GROUP_NAME.equals(annotationKey) || TASK_SPEC.equals(annotationKey);
     }
 
+    /** Only the annotations gang membership needs (null when none), so caches keep nothing else. */
+    public static Map<String, String> relevantOnly(Map<String, String> annotations) {
+        if (annotations == null || annotations.isEmpty()) {
+            return null;
+        }
+        Map<String, String> kept = null;
+        for (Map.Entry<String, String> e : annotations.entrySet()) {
+            if (isRelevant(e.getKey())) {
+                if (kept == null) {
+                    kept = new java.util.HashMap<>(4);
+                }
+                kept.put(e.getKey(), e.getValue());
+            }
+        }
+        return kept;
+    }
+
     /** The gang of a pod in {@code namespace} with these annotations, or null for a single pod. */
     public static GangKey gangOf(String namespace, Map<String, String> annotations) {
         if (annotations == null) {

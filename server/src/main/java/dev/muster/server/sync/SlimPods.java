@@ -10,9 +10,7 @@ import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodStatus;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Informer transform that keeps of each pod only what {@link dev.muster.common.kube.PodConverter} reads: identity,
@@ -31,7 +29,7 @@ final class SlimPods implements TransformFunc {
         V1ObjectMeta m = pod.getMetadata();
         V1ObjectMeta meta = m == null ? null : new V1ObjectMeta()
                 .name(m.getName()).namespace(m.getNamespace()).uid(m.getUid()).resourceVersion(m.getResourceVersion())
-                .deletionTimestamp(m.getDeletionTimestamp()).annotations(relevant(m.getAnnotations()));
+                .deletionTimestamp(m.getDeletionTimestamp()).annotations(GangMembership.relevantOnly(m.getAnnotations()));
         V1PodSpec s = pod.getSpec();
         V1PodSpec spec = s == null ? null : new V1PodSpec()
                 .nodeName(s.getNodeName()).priority(s.getPriority()).schedulerName(s.getSchedulerName())
@@ -41,21 +39,6 @@ final class SlimPods implements TransformFunc {
         return new V1Pod().apiVersion(pod.getApiVersion()).kind(pod.getKind()).metadata(meta).spec(spec).status(status);
     }
 
-    private static Map<String, String> relevant(Map<String, String> annotations) {
-        if (annotations == null || annotations.isEmpty()) {
-            return null;
-        }
-        Map<String, String> kept = null;
-        for (Map.Entry<String, String> e : annotations.entrySet()) {
-            if (GangMembership.isRelevant(e.getKey())) {
-                if (kept == null) {
-                    kept = new HashMap<>(4);
-                }
-                kept.put(e.getKey(), e.getValue());
-            }
-        }
-        return kept;
-    }
 
     private static List<V1Container> containers(List<V1Container> list) {
         if (list == null) {
