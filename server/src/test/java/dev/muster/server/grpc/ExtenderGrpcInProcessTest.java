@@ -1,0 +1,119 @@
+package dev.muster.server.grpc;
+
+import static dev.muster.core.testing.Fixtures.node;
+import static dev.muster.core.testing.Fixtures.podGroup;
+import static dev.muster.core.testing.Fixtures.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.muster.common.rpc.LeaderRedirect;
+import dev.muster.common.rpc.ServingGate;
+import dev.muster.core.scheduler.GangScheduler;
+import dev.muster.core.scheduler.SchedulerConfig;
+import dev.muster.core.stream.AllocationJournal;
+import dev.muster.core.testing.FakeClock;
+import dev.muster.core.testing.RecordingBinder;
+import dev.muster.proto.v1.BindRequest;
+import dev.muster.proto.v1.BindResponse;
+import dev.muster.proto.v1.Container;
+import dev.muster.proto.v1.ExtenderGrpc;
+import dev.muster.proto.v1.FilterRequest;
+import dev.muster.proto.v1.FilterResponse;
+import dev.muster.proto.v1.PodRef;
+import dev.muster.proto.v1.PodSpec;
+import dev.muster.proto.v1.PrioritizeRequest;
+import dev.muster.proto.v1.PrioritizeResponse;
+import dev.muster.server.http.ExtenderMetrics;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.prometheus.client.CollectorRegistry;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Every Extender RPC over the in-process transport (direct executor), including the not-leader redirect. */
+class ExtenderGrpcInProcessTest {
+    private final AtomicBoolean leading = new AtomicBoolean(true);
+    private final RecordingBinder binder = new RecordingBinder();
+    private GangScheduler scheduler;
+    private Server server;
+    private ManagedChannel channel;
+    private ExtenderGrpc.ExtenderBlockingStub stub;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        AllocationJournal journal = new AllocationJournal(1024, () -> 0L);
+        scheduler = new GangScheduler(SchedulerConfig.DEFAULT, binder, journal, new FakeClock());
+        scheduler.upsertNode(node("n0", "8", "16Gi"));
+        scheduler.upsertNode(node("n1", "8", "16Gi"));
+        scheduler.upsertQueue(queue("default"));
+        scheduler.upsertPodGroup(podGroup("default", "pair", 2, "default"));
+        scheduler.markSynced();
+        String name = InProcessServerBuilder.generateName();
+        ServingGate gate = ServingGate.of(leading::get, () -> "10.0.0.9:9090");
+        server = InProcessServerBuilder.forName(name).directExecutor()
+                .addService(new ExtenderGrpcService(scheduler, gate, new ExtenderMetrics(new CollectorRegistry(), scheduler, journal)))
+                .build().start();
+        channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+        stub = ExtenderGrpc.newBlockingStub(channel);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    private static PodSpec pod(String name, String gang) {
+        PodSpec.Builder b = PodSpec.newBuilder().setPod(PodRef.newBuilder().setUid(name + "-uid").setNamespace("default").setName(name))
+                .setResourceVersion("1").addContainers(Container.newBuilder().putRequests("cpu", "2").putRequests("memory", "2Gi"));
+        if (gang != null) {
+            b.putAnnotations("scheduling.k8s.io/group-name", gang);
+        }
+        return b.build();
+    }
+
+    @Test
+    void filterPrioritizeAndBindASinglePod() {
+        FilterResponse f = stub.filter(FilterRequest.newBuilder().setPod(pod("web", null)).addAllNodeNames(List.of("n0", "n1")).build());
+        assertThat(f.getNodeNamesList()).containsExactly("n0", "n1");
+        PrioritizeResponse p = stub.prioritize(PrioritizeRequest.newBuilder().setPod(pod("web", null)).addAllNodeNames(f.getNodeNamesList()).build());
+        assertThat(p.getScoresList()).hasSize(2).allSatisfy(s -> assertThat(s.getScore()).isBetween(0L, 10L));
+        BindResponse b = stub.bind(BindRequest.newBuilder().setPod(pod("web", null).getPod()).setNode("n0").build());
+        assertThat(b.getError()).isEmpty();
+        assertThat(binder.bound()).containsEntry("web-uid", "n0");
+    }
+
+    @Test
+    void aGangBindsOnlyWhenBothMembersArrive() throws Exception {
+        for (String m : List.of("pair-0", "pair-1")) {
+            scheduler.upsertPod(dev.muster.core.testing.Fixtures.pod(m).uid(m + "-uid").gang("pair").requests("2", "2Gi").build());
+        }
+        ExtenderGrpc.ExtenderFutureStub async = ExtenderGrpc.newFutureStub(channel);
+        String n0 = stub.filter(FilterRequest.newBuilder().setPod(pod("pair-0", "pair")).addAllNodeNames(List.of("n0", "n1")).build()).getNodeNames(0);
+        var first = async.bind(BindRequest.newBuilder().setPod(pod("pair-0", "pair").getPod()).setNode(n0).build());
+        assertThat(first.isDone()).isFalse();
+        String n1 = stub.filter(FilterRequest.newBuilder().setPod(pod("pair-1", "pair")).addAllNodeNames(List.of("n0", "n1")).build()).getNodeNames(0);
+        BindResponse second = stub.bind(BindRequest.newBuilder().setPod(pod("pair-1", "pair").getPod()).setNode(n1).build());
+        assertThat(second.getError()).isEmpty();
+        assertThat(first.get(10, TimeUnit.SECONDS).getError()).isEmpty();
+        assertThat(binder.bound()).hasSize(2);
+    }
+
+    @Test
+    void aStandbyAnswersUnavailableWithTheLeaderAddress() {
+        leading.set(false);
+        assertThatThrownBy(() -> stub.filter(FilterRequest.newBuilder().setPod(pod("web", null)).build()))
+                .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+                    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+                    assertThat(LeaderRedirect.leaderAddress(e.getStatus(), e.getTrailers())).hasValue("10.0.0.9:9090");
+                });
+    }
+}
