@@ -1,0 +1,189 @@
+package dev.muster.controller;
+
+import dev.muster.controller.queues.QueueViews;
+import dev.muster.controller.queues.QueueWatchHub;
+import dev.muster.controller.queues.QueuesService;
+import dev.muster.controller.stream.StreamTracker;
+import dev.muster.controller.sync.ClusterObserver;
+import dev.muster.controller.writer.Backoff;
+import dev.muster.controller.writer.DirtyListener;
+import dev.muster.controller.writer.DirtySet;
+import dev.muster.controller.writer.FlushLoop;
+import dev.muster.controller.writer.LastWritten;
+import dev.muster.controller.writer.StatusLanes;
+import dev.muster.controller.writer.StatusPatcher;
+import dev.muster.controller.writer.StatusWriter;
+import dev.muster.controller.writer.Ticker;
+import dev.muster.controller.writer.TokenBucket;
+import dev.muster.controller.writer.WriterMetrics;
+import dev.muster.core.status.StatusChangeFanout;
+import dev.muster.core.status.StatusFolding;
+import dev.muster.core.status.StatusKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller's parts wired together, without transports: the fold, the dirty set, the writer, the Queues
+ * service, and the three input ports — {@link #allocations()} (the allocation stream's listener),
+ * {@link #cluster()} (informer observations) and {@link #setLeading} (leader election). {@link ControllerMain}
+ * connects these to gRPC, the API server and the Lease.
+ *
+ * <pre>
+ *   starting ──cluster listed + stream synced──▶ warm (ready) ──leading──▶ writing
+ *                                                    ▲                        │
+ *                                                    └──── lost the Lease ────┘
+ * </pre>
+ * Every replica folds everything all the time (standbys stay warm and ready); only a warm leader writes. A
+ * replica that leads before it is warm waits: writing from half a picture (say, PodGroups listed but no
+ * allocation snapshot yet) would flap status on every restart. While standing by, {@link LastWritten} mirrors
+ * the status the informers show, so a takeover writes only the objects whose status is actually wrong.
+ *
+ * <p>Thread-safe: the role flags are guarded by {@code this}; every part is thread-safe on its own.
+ */
+public final class Controller implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Controller.class);
+
+    /** The write path's knobs ({@code --api-qps}, {@code --api-burst}) and the per-object retry backoff. */
+    public record Settings(double apiQps, int apiBurst, Backoff backoff) {
+        public static final Settings DEFAULTS = new Settings(ControllerConfig.DEFAULT_API_QPS, ControllerConfig.DEFAULT_API_BURST, Backoff.DEFAULT);
+    }
+
+    private final StatusFolding fold;
+    private final DirtySet<StatusKey> dirty;
+    private final LastWritten lastWritten = new LastWritten();
+    private final StatusWriter writer;
+    private final QueueWatchHub hub;
+    private final QueuesService queues;
+    private final StreamTracker stream;
+    private final ClusterObserver cluster;
+    private final Ticker ticker;
+    private FlushLoop loop; // guarded by this
+    private boolean leading; // guarded by this
+    private boolean clusterSynced; // guarded by this
+    private boolean streamSynced; // guarded by this
+
+    public Controller(Settings settings, StatusPatcher patcher, Clock clock, Ticker ticker, Executor watchExecutor,
+                      WriterMetrics metrics) {
+        StatusChangeFanout fanout = new StatusChangeFanout();
+        this.fold = new StatusFolding(clock, fanout);
+        this.ticker = ticker;
+        this.dirty = StatusLanes.dirtySet(ticker);
+        fanout.add(new DirtyListener(dirty, lastWritten));
+        QueueViews views = QueueViews.of(fold);
+        this.hub = new QueueWatchHub(views, watchExecutor);
+        fanout.add(hub);
+        this.queues = new QueuesService(views, hub);
+        this.writer = new StatusWriter(fold, dirty, lastWritten, patcher, new TokenBucket(settings.apiQps(), settings.apiBurst(), ticker),
+                settings.backoff(), metrics, ticker);
+        this.stream = new StreamTracker(fold, clock, () -> synced("stream"));
+        this.cluster = new ClusterObserver(fold, lastWritten, () -> synced("cluster"));
+    }
+
+    /** The listener the allocation stream client delivers to. */
+    public StreamTracker allocations() {
+        return stream;
+    }
+
+    /** The port the informers deliver to. */
+    public ClusterObserver cluster() {
+        return cluster;
+    }
+
+    public QueuesService queuesService() {
+        return queues;
+    }
+
+    /** Leader election says whether this replica holds the Lease. */
+    public synchronized void setLeading(boolean leading) {
+        this.leading = leading;
+        log.info(leading ? "leading: writing status once warm" : "standing by: folding, not writing");
+        updateRole();
+    }
+
+    private synchronized void synced(String what) {
+        if (what.equals("stream")) {
+            streamSynced = true;
+        } else {
+            clusterSynced = true;
+        }
+        log.info("{} synced{}", what, clusterSynced && streamSynced ? "; ready" : "");
+        updateRole();
+    }
+
+    private void updateRole() { // lock held
+        writer.setLeader(leading && clusterSynced && streamSynced);
+    }
+
+    /** Null when ready (cluster listed and stream synced), else what is missing — for /readyz. */
+    public synchronized String notReadyReason() {
+        if (clusterSynced && streamSynced) {
+            return null;
+        }
+        if (!clusterSynced && !streamSynced) {
+            return "waiting for the first cluster list and the allocation stream";
+        }
+        return clusterSynced ? "waiting for the allocation stream" : "waiting for the first cluster list";
+    }
+
+    /** True when this replica writes: leading and warm. */
+    public boolean writing() {
+        return writer.isLeader();
+    }
+
+    /** One flush now (tests and the load driver call this instead of starting the loop). */
+    public StatusWriter.FlushResult flush() {
+        return writer.flush();
+    }
+
+    /** Flushes every {@code interval} on a daemon thread until {@link #close}. */
+    public synchronized void startFlushing(Duration interval) {
+        if (loop == null) {
+            loop = new FlushLoop(writer, interval);
+            loop.start();
+        }
+    }
+
+    /** Dirty entries (ready or backing off): never more than {@link #objects()}. */
+    public int pendingWrites() {
+        return dirty.size();
+    }
+
+    public int backingOff() {
+        return dirty.backingOff();
+    }
+
+    /** How long the oldest pending change has waited to be written (0 when nothing is pending). O(pending). */
+    public long oldestPendingNanos() {
+        long now = ticker.nanos();
+        return now - dirty.oldestMarkNanos(now);
+    }
+
+    /** Observed Queues and PodGroups. */
+    public int objects() {
+        return fold.objectCount();
+    }
+
+    public StatusFolding.Stats foldStats() {
+        return fold.stats();
+    }
+
+    public int watchSubscribers() {
+        return hub.subscribers();
+    }
+
+    /** For tests: the fold (read its desired status). */
+    StatusFolding fold() {
+        return fold;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (loop != null) {
+            loop.close();
+            loop = null;
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package dev.muster.controller;
+
+import dev.muster.common.config.Durations;
+import dev.muster.common.config.Flags;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The controller's configuration: command-line flags ({@code --name value} or {@code --name=value}), each also
+ * read from the environment as {@code MUSTER_<UPPER_SNAKE>} (a flag wins over the environment, which wins over
+ * the default), plus the downward-API variables {@code POD_NAME}, {@code POD_NAMESPACE} and {@code POD_IP}. Every
+ * validation error is an {@link IllegalArgumentException} whose message names the flag or variable.
+ *
+ * @param kubeconfig      {@code --kubeconfig}: path, or null for the in-cluster service account
+ * @param extenderAddress {@code --extender-address}: host:port of the extender's gRPC (Allocations stream)
+ * @param opsPort         {@code --ops-port}: plain-HTTP /healthz /readyz /metrics (0 = any free port)
+ * @param grpcPort        {@code --grpc-port}: Queues, health, reflection (0 = any free port)
+ * @param flushInterval   {@code --flush-interval}: how often dirty objects are written
+ * @param apiQps          {@code --api-qps}: status writes per second, sustained
+ * @param apiBurst        {@code --api-burst}: status writes saved up for a burst
+ * @param leaderElect     {@code --leader-elect}: elect a writer through a Lease (false: this process always leads)
+ * @param leaseName       {@code --lease-name}
+ * @param leaseNamespace  {@code --lease-namespace}, else POD_NAMESPACE, else the service account's namespace
+ * @param grpcTls         the Queues server's certificate and key (+ client CA for mTLS), or null for plaintext
+ * @param extenderTls     how to reach the extender: CA (+ client certificate and key for mTLS), or null for plaintext
+ * @param podName         POD_NAME (else HOSTNAME)
+ * @param podIp           POD_IP
+ */
+public record ControllerConfig(String kubeconfig, String extenderAddress, int opsPort, int grpcPort, Duration flushInterval,
+                               double apiQps, int apiBurst, boolean leaderElect, String leaseName, String leaseNamespace,
+                               ServerTlsFiles grpcTls, ClientTlsFiles extenderTls, String podName, String podIp) {
+    public static final String DEFAULT_EXTENDER_ADDRESS = "muster-extender:9090";
+    public static final int DEFAULT_OPS_PORT = 8080;
+    public static final int DEFAULT_GRPC_PORT = 9091;
+    public static final Duration DEFAULT_FLUSH_INTERVAL = Duration.ofSeconds(1);
+    public static final double DEFAULT_API_QPS = 20;
+    public static final int DEFAULT_API_BURST = 40;
+    public static final String DEFAULT_LEASE_NAME = "muster-controller";
+
+    /** A server certificate and key in PEM, and optionally a CA bundle client certificates must chain to. */
+    public record ServerTlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
+        public ServerTlsFiles {
+            Objects.requireNonNull(certFile, "certFile");
+            Objects.requireNonNull(keyFile, "keyFile");
+        }
+    }
+
+    /** The CA that signs the extender's certificate, and optionally our client certificate and key (mTLS). */
+    public record ClientTlsFiles(Path caFile, Path certFile, Path keyFile) {
+        public ClientTlsFiles {
+            Objects.requireNonNull(caFile, "caFile");
+        }
+    }
+
+    /** Flag name → description (with default), in the order {@link #usage()} prints them. */
+    public static final Map<String, String> FLAGS;
+
+    static {
+        Map<String, String> f = new LinkedHashMap<>();
+        f.put("kubeconfig", "kubeconfig file (default: the in-cluster service account)");
+        f.put("extender-address", "host:port of the extender's gRPC, for the allocation stream (default " + DEFAULT_EXTENDER_ADDRESS + ")");
+        f.put("ops-port", "plain-HTTP /healthz /readyz /metrics port (default " + DEFAULT_OPS_PORT + ")");
+        f.put("grpc-port", "gRPC port of the Queues service (default " + DEFAULT_GRPC_PORT + ")");
+        f.put("flush-interval", "how often changed Queue and PodGroup status is written (default " + Durations.format(DEFAULT_FLUSH_INTERVAL) + ")");
+        f.put("api-qps", "status writes per second to the API server (default " + (int) DEFAULT_API_QPS + ")");
+        f.put("api-burst", "status writes that may be saved up for a burst (default " + DEFAULT_API_BURST + ")");
+        f.put("leader-elect", "elect the writing replica through a coordination.k8s.io Lease (default true)");
+        f.put("lease-name", "Lease name (default " + DEFAULT_LEASE_NAME + ")");
+        f.put("lease-namespace", "Lease namespace (default: POD_NAMESPACE, else the service account's namespace)");
+        f.put("grpc-tls-cert-file", "PEM certificate for the Queues gRPC server (with --grpc-tls-key-file)");
+        f.put("grpc-tls-key-file", "PEM private key for --grpc-tls-cert-file");
+        f.put("grpc-tls-client-ca-file", "PEM CA bundle: require client certificates signed by it (mTLS)");
+        f.put("extender-tls-ca-file", "PEM CA bundle that signs the extender's gRPC certificate (enables TLS to the extender)");
+        f.put("extender-tls-cert-file", "PEM client certificate for mTLS to the extender (with --extender-tls-key-file)");
+        f.put("extender-tls-key-file", "PEM private key for --extender-tls-cert-file");
+        FLAGS = Collections.unmodifiableMap(f);
+    }
+
+    static final Path SERVICE_ACCOUNT_NAMESPACE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+
+    /** Parses {@code args} and {@code env} (normally {@code System.getenv()}). */
+    public static ControllerConfig parse(List<String> args, Map<String, String> env) {
+        return parse(args, env, SERVICE_ACCOUNT_NAMESPACE);
+    }
+
+    static ControllerConfig parse(List<String> args, Map<String, String> env, Path serviceAccountNamespaceFile) {
+        Flags flags = Flags.parse(args, FLAGS.keySet(), env);
+        String kubeconfig = flags.optional("kubeconfig");
+        if (kubeconfig != null) {
+            requireReadable("kubeconfig", Path.of(kubeconfig));
+        }
+        String extenderAddress = flags.string("extender-address", DEFAULT_EXTENDER_ADDRESS).trim();
+        int colon = extenderAddress.lastIndexOf(':');
+        if (colon <= 0 || colon == extenderAddress.length() - 1) {
+            throw new IllegalArgumentException("--extender-address: \"" + extenderAddress + "\" is not host:port");
+        }
+        portNumber("extender-address", extenderAddress.substring(colon + 1));
+        int opsPort = port(flags, "ops-port", DEFAULT_OPS_PORT);
+        int grpcPort = port(flags, "grpc-port", DEFAULT_GRPC_PORT);
+        if (opsPort != 0 && opsPort == grpcPort) {
+            throw new IllegalArgumentException("--ops-port and --grpc-port must differ, both are " + opsPort);
+        }
+        Duration flushInterval = flags.duration("flush-interval", DEFAULT_FLUSH_INTERVAL);
+        if (flushInterval.isZero() || flushInterval.isNegative()) {
+            throw new IllegalArgumentException("--flush-interval must be positive, got " + Durations.format(flushInterval));
+        }
+        double apiQps = flags.decimal("api-qps", DEFAULT_API_QPS);
+        if (!(apiQps > 0) || Double.isInfinite(apiQps)) {
+            throw new IllegalArgumentException("--api-qps must be a positive number, got " + apiQps);
+        }
+        int apiBurst = flags.integer("api-burst", DEFAULT_API_BURST);
+        if (apiBurst < 1) {
+            throw new IllegalArgumentException("--api-burst must be at least 1, got " + apiBurst);
+        }
+        boolean leaderElect = flags.bool("leader-elect", true);
+        String leaseName = flags.string("lease-name", DEFAULT_LEASE_NAME).trim();
+        if (leaseName.isEmpty()) {
+            throw new IllegalArgumentException("--lease-name must not be empty");
+        }
+        String leaseNamespace = firstNonBlank(flags.optional("lease-namespace"), env.get("POD_NAMESPACE"),
+                readNamespace(serviceAccountNamespaceFile));
+        String podName = firstNonBlank(env.get("POD_NAME"), env.get("HOSTNAME"));
+        String podIp = firstNonBlank(env.get("POD_IP"));
+        if (leaderElect) {
+            if (leaseNamespace == null) {
+                throw new IllegalArgumentException("--lease-namespace is not set and neither POD_NAMESPACE nor the service account's "
+                        + "namespace is known (set one, or pass --leader-elect=false)");
+            }
+            if (podName == null) {
+                throw new IllegalArgumentException("POD_NAME is not set: leader election names the holder <POD_NAME>_<POD_IP> "
+                        + "(set it from the downward API metadata.name, or pass --leader-elect=false)");
+            }
+            if (podIp == null) {
+                throw new IllegalArgumentException("POD_IP is not set: the Lease holder is <POD_NAME>_<POD_IP> "
+                        + "(set it from the downward API status.podIP, or pass --leader-elect=false)");
+            }
+        }
+        ServerTlsFiles grpcTls = null;
+        Path cert = file(flags, "grpc-tls-cert-file");
+        Path key = file(flags, "grpc-tls-key-file");
+        Path clientCa = file(flags, "grpc-tls-client-ca-file");
+        pair("grpc-tls-cert-file", cert, "grpc-tls-key-file", key);
+        if (cert != null) {
+            grpcTls = new ServerTlsFiles(cert, key, clientCa);
+        } else if (clientCa != null) {
+            throw new IllegalArgumentException("--grpc-tls-client-ca-file needs --grpc-tls-cert-file and --grpc-tls-key-file");
+        }
+        ClientTlsFiles extenderTls = null;
+        Path ca = file(flags, "extender-tls-ca-file");
+        Path clientCert = file(flags, "extender-tls-cert-file");
+        Path clientKey = file(flags, "extender-tls-key-file");
+        pair("extender-tls-cert-file", clientCert, "extender-tls-key-file", clientKey);
+        if (ca != null) {
+            extenderTls = new ClientTlsFiles(ca, clientCert, clientKey);
+        } else if (clientCert != null) {
+            throw new IllegalArgumentException("--extender-tls-cert-file needs --extender-tls-ca-file (the CA of the extender's certificate)");
+        }
+        return new ControllerConfig(kubeconfig, extenderAddress, opsPort, grpcPort, flushInterval, apiQps, apiBurst, leaderElect,
+                leaseName, leaseNamespace, grpcTls, extenderTls, podName, podIp);
+    }
+
+    /** The Lease holder identity {@code <POD_NAME>_<POD_IP>}. */
+    public String holderIdentity() {
+        return podName + "_" + podIp;
+    }
+
+    /** One line per flag, for {@code --help} and error output. */
+    public static String usage() {
+        StringBuilder sb = new StringBuilder("Flags (each also as env MUSTER_<UPPER_SNAKE>, e.g. MUSTER_API_QPS):\n");
+        FLAGS.forEach((name, description) -> sb.append(String.format("  --%-26s %s%n", name, description)));
+        sb.append("Environment (downward API): POD_NAME, POD_NAMESPACE, POD_IP\n");
+        return sb.toString();
+    }
+
+    private static int port(Flags flags, String name, int defaultValue) {
+        int port = flags.integer(name, defaultValue);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--" + name + ": " + port + " is not a port (0-65535; 0 picks a free port)");
+        }
+        return port;
+    }
+
+    private static void portNumber(String flag, String text) {
+        try {
+            int p = Integer.parseInt(text);
+            if (p < 1 || p > 65535) {
+                throw new NumberFormatException();
+            }
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + flag + ": \"" + text + "\" is not a port (1-65535)");
+        }
+    }
+
+    private static Path file(Flags flags, String name) {
+        String v = flags.optional(name);
+        if (v == null) {
+            return null;
+        }
+        Path p = Path.of(v);
+        requireReadable(name, p);
+        return p;
+    }
+
+    private static void pair(String a, Path pa, String b, Path pb) {
+        if ((pa == null) != (pb == null)) {
+            throw new IllegalArgumentException("--" + a + " and --" + b + " go together: give both or neither");
+        }
+    }
+
+    private static void requireReadable(String flag, Path p) {
+        if (!Files.isReadable(p)) {
+            throw new IllegalArgumentException("--" + flag + ": cannot read " + p);
+        }
+    }
+
+    private static String readNamespace(Path file) {
+        try {
+            return Files.isReadable(file) ? Files.readString(file, StandardCharsets.UTF_8).trim() : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static String firstNonBlank(String... values) {
+        for (String v : values) {
+            if (v != null && !v.isBlank()) {
+                return v.trim();
+            }
+        }
+        return null;
+    }
+}

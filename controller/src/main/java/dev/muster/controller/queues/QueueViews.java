@@ -1,0 +1,38 @@
+package dev.muster.controller.queues;
+
+import dev.muster.core.model.GangKey;
+import dev.muster.core.status.GangView;
+import dev.muster.core.status.QueueView;
+import dev.muster.core.status.StatusFolding;
+import java.util.List;
+
+/** Read access to queue and gang state (the port the service reads; the fold is the real one). Thread-safe. */
+public interface QueueViews {
+    /** An observed queue, or null. */
+    QueueView queue(String name);
+
+    /** Every observed queue, by name. */
+    List<QueueView> queues();
+
+    /** An observed PodGroup's gang, or null. */
+    GangView gang(GangKey key);
+
+    static QueueViews of(StatusFolding fold) {
+        return new QueueViews() {
+            @Override
+            public QueueView queue(String name) {
+                return fold.queue(name);
+            }
+
+            @Override
+            public List<QueueView> queues() {
+                return fold.queues();
+            }
+
+            @Override
+            public GangView gang(GangKey key) {
+                return fold.gang(key);
+            }
+        };
+    }
+}

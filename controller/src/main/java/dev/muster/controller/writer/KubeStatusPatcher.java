@@ -1,0 +1,155 @@
+package dev.muster.controller.writer;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.reflect.TypeToken;
+import dev.muster.controller.writer.StatusPatchException.Kind;
+import dev.muster.core.status.DesiredStatus;
+import dev.muster.core.status.StatusKey;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import java.io.InterruptedIOException;
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import okhttp3.Call;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes Volcano Queue and PodGroup status with client-java: one {@code PATCH} per write, content type
+ * {@code application/merge-patch+json}, body {@code {"status":{...}}} ({@link StatusJson}), no
+ * resourceVersion — the controller is the only writer of these fields, so there is nothing to conflict with
+ * (seed 000), and no read is needed before a write.
+ *
+ * <p>Where status goes depends on the CRD: with a status subresource, status is written only through
+ * {@code .../status} (a patch of the main object silently drops it); without one (Volcano's own PodGroup CRD),
+ * {@code .../status} does not exist and the object itself is patched. API discovery of
+ * {@code scheduling.volcano.sh/v1beta1} decides ({@code queues/status}, {@code podgroups/status} listed or
+ * not). Discovery runs on the first write and again after a 404 (the CRD may have been replaced); when it
+ * fails, Volcano's layout is assumed (Queue: {@code /status}; PodGroup: the object) and discovery is retried
+ * on a later write after {@link #DISCOVERY_RETRY}.
+ *
+ * <p>Confined to the writer's thread (the writer calls one patch at a time); {@code ApiClient} is thread-safe.
+ */
+public final class KubeStatusPatcher implements StatusPatcher {
+    private static final Logger log = LoggerFactory.getLogger(KubeStatusPatcher.class);
+    public static final String GROUP = "scheduling.volcano.sh";
+    public static final String VERSION = "v1beta1";
+    public static final String MERGE_PATCH = "application/merge-patch+json";
+    static final Duration DISCOVERY_RETRY = Duration.ofMinutes(1);
+    private static final Gson JSON_WITH_NULLS = new GsonBuilder().serializeNulls().disableHtmlEscaping().create();
+    private static final Type RESOURCE_LIST = new TypeToken<Map<String, Object>>() {}.getType();
+
+    private final ApiClient client;
+    private final Ticker ticker;
+    private Set<String> subresources; // confined; null until discovered
+    private long discoveryRetryAt; // confined; ticker time before which a failed discovery is not retried
+    private boolean discoveryFailed; // confined
+
+    public KubeStatusPatcher(ApiClient client, Ticker ticker) {
+        this.client = client;
+        this.ticker = ticker;
+    }
+
+    @Override
+    public void patch(StatusKey key, DesiredStatus desired, DesiredStatus previous) throws StatusPatchException {
+        String path = pathFor(key);
+        // serialised here, with nulls: a null in a merge patch deletes that key (client-java's Gson drops nulls)
+        byte[] body = JSON_WITH_NULLS.toJson(StatusJson.patchBody(desired, previous)).getBytes(StandardCharsets.UTF_8);
+        try {
+            Call call = client.buildCall(client.getBasePath(), path, "PATCH", List.of(), List.of(), body,
+                    Map.of("Content-Type", MERGE_PATCH, "Accept", "application/json"), Map.of(), Map.of(),
+                    new String[] {"BearerToken"}, null);
+            client.execute(call);
+        } catch (ApiException e) {
+            if (e.getCode() == 404) {
+                subresources = null; // maybe the CRD changed: discover again on the next write
+            }
+            throw failure(key, path, e);
+        }
+    }
+
+    /** The path a status patch of {@code key} goes to. */
+    String pathFor(StatusKey key) {
+        return switch (key) {
+            case StatusKey.Queue q -> "/apis/" + GROUP + "/" + VERSION + "/queues/" + client.escapeString(q.name())
+                    + (hasStatusSubresource("queues", true) ? "/status" : "");
+            case StatusKey.PodGroup p -> "/apis/" + GROUP + "/" + VERSION + "/namespaces/" + client.escapeString(p.gang().namespace())
+                    + "/podgroups/" + client.escapeString(p.gang().name()) + (hasStatusSubresource("podgroups", false) ? "/status" : "");
+        };
+    }
+
+    private boolean hasStatusSubresource(String plural, boolean assumed) {
+        if (subresources == null && (!discoveryFailed || ticker.nanos() - discoveryRetryAt >= 0)) {
+            discover();
+        }
+        return subresources == null ? assumed : subresources.contains(plural + "/status");
+    }
+
+    private void discover() {
+        try {
+            // Read as plain JSON: only the resource names matter, and the generated model rejects lists that omit
+            // fields it considers required.
+            Call call = client.buildCall(client.getBasePath(), "/apis/" + GROUP + "/" + VERSION, "GET", List.of(), List.of(),
+                    null, Map.of("Accept", "application/json"), Map.of(), Map.of(), new String[] {"BearerToken"}, null);
+            Map<String, Object> list = client.<Map<String, Object>>execute(call, RESOURCE_LIST).getData();
+            Set<String> names = new HashSet<>();
+            if (list != null && list.get("resources") instanceof List<?> resources) {
+                for (Object r : resources) {
+                    if (r instanceof Map<?, ?> m && m.get("name") != null) {
+                        names.add(m.get("name").toString());
+                    }
+                }
+            }
+            subresources = names;
+            discoveryFailed = false;
+            log.info("discovery of {}/{}: queues/status {}, podgroups/status {}", GROUP, VERSION,
+                    names.contains("queues/status") ? "present" : "absent", names.contains("podgroups/status") ? "present" : "absent");
+        } catch (ApiException | RuntimeException e) {
+            discoveryFailed = true;
+            discoveryRetryAt = ticker.nanos() + DISCOVERY_RETRY.toNanos();
+            log.warn("discovery of {}/{} failed ({}); assuming Volcano's CRDs (Queue status subresource, PodGroup none)",
+                    GROUP, VERSION, e instanceof ApiException a ? "HTTP " + a.getCode() : e.toString());
+        }
+    }
+
+    private static StatusPatchException failure(StatusKey key, String path, ApiException e) {
+        int code = e.getCode();
+        Kind kind;
+        if (code == 0) {
+            kind = e.getCause() instanceof InterruptedIOException ? Kind.TIMEOUT : Kind.TRANSPORT;
+        } else {
+            kind = Kind.ofHttpStatus(code);
+        }
+        return new StatusPatchException(kind, code, retryAfter(e.getResponseHeaders()),
+                "PATCH " + path + " for " + key + ": " + (code == 0 ? String.valueOf(e.getCause()) : "HTTP " + code + " " + abbreviate(e.getResponseBody())), e);
+    }
+
+    private static Duration retryAfter(Map<String, List<String>> headers) {
+        if (headers == null) {
+            return null;
+        }
+        for (Map.Entry<String, List<String>> h : headers.entrySet()) {
+            if ("Retry-After".equalsIgnoreCase(h.getKey()) && h.getValue() != null && !h.getValue().isEmpty()) {
+                try {
+                    return Duration.ofSeconds(Long.parseLong(h.getValue().get(0).trim()));
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String abbreviate(String s) {
+        if (s == null) {
+            return "";
+        }
+        return s.length() <= 300 ? s : s.substring(0, 300) + "...";
+    }
+}

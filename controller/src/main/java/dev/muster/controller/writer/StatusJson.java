@@ -1,0 +1,154 @@
+package dev.muster.controller.writer;
+
+import dev.muster.core.model.QueueState;
+import dev.muster.core.resources.Quantities;
+import dev.muster.core.resources.Resources;
+import dev.muster.core.status.DesiredStatus;
+import dev.muster.core.status.PodGroupCondition;
+import dev.muster.core.status.PodGroupPhase;
+import dev.muster.core.status.PodGroupStatus;
+import dev.muster.core.status.QueueStatus;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Status as Volcano's CRDs shape it, to and from generic JSON maps (the form client-java serialises and the
+ * informers hand over).
+ *
+ * <pre>
+ * Queue:    {"status":{"state":"Open","pending":1,"inqueue":0,"running":2,"unknown":0,"completed":5,
+ *                      "allocated":{"cpu":"4","memory":"16Gi"}}}
+ * PodGroup: {"status":{"phase":"Running","running":3,"succeeded":0,"failed":0,
+ *                      "conditions":[{"type":"Scheduled","status":"True","reason":"GangBound",
+ *                                     "message":"...","lastTransitionTime":"2025-01-01T00:00:00Z"}]}}
+ * </pre>
+ * Every field is always written (a merge patch must reset a count to 0 explicitly); {@code conditions} is a
+ * list, which a merge patch replaces whole; {@code allocated} is a map, which a merge patch merges, so
+ * resources the previous status had and the new one lacks are written as {@code null} (deleted). Stateless.
+ */
+public final class StatusJson {
+    private StatusJson() {}
+
+    /** The merge-patch body {@code {"status":{...}}}. */
+    public static Map<String, Object> patchBody(DesiredStatus desired, DesiredStatus previous) {
+        Map<String, Object> status = switch (desired) {
+            case QueueStatus q -> queue(q, previous instanceof QueueStatus p ? p : null);
+            case PodGroupStatus pg -> podGroup(pg);
+        };
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", status);
+        return body;
+    }
+
+    static Map<String, Object> queue(QueueStatus s, QueueStatus previous) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("state", s.state().wire());
+        m.put("pending", s.pending());
+        m.put("inqueue", s.inqueue());
+        m.put("running", s.running());
+        m.put("unknown", s.unknown());
+        m.put("completed", s.completed());
+        Map<String, Object> allocated = new LinkedHashMap<>();
+        s.allocated().asMap().forEach((name, amount) -> allocated.put(name, Quantities.format(name, amount)));
+        if (previous != null) {
+            for (String name : previous.allocated().asMap().keySet()) {
+                allocated.putIfAbsent(name, null);
+            }
+        }
+        m.put("allocated", allocated);
+        return m;
+    }
+
+    static Map<String, Object> podGroup(PodGroupStatus s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("phase", s.phase().wire());
+        List<Map<String, Object>> conditions = new ArrayList<>(s.conditions().size());
+        for (PodGroupCondition c : s.conditions()) {
+            Map<String, Object> cm = new LinkedHashMap<>();
+            cm.put("type", c.type());
+            cm.put("status", c.status());
+            cm.put("reason", c.reason());
+            cm.put("message", c.message());
+            if (c.lastTransitionTime() != null) {
+                cm.put("lastTransitionTime", c.lastTransitionTime().toString());
+            }
+            conditions.add(cm);
+        }
+        m.put("conditions", conditions);
+        m.put("running", s.running());
+        m.put("succeeded", s.succeeded());
+        m.put("failed", s.failed());
+        return m;
+    }
+
+    /**
+     * A Queue's observed {@code status} object, or null when there is none or it cannot be read (then the
+     * writer simply does not know what the API holds, and writes).
+     */
+    public static QueueStatus parseQueue(Object status) {
+        if (!(status instanceof Map<?, ?> m) || m.isEmpty()) {
+            return null;
+        }
+        try {
+            Object state = m.get("state");
+            Resources.Builder allocated = Resources.builder();
+            if (m.get("allocated") instanceof Map<?, ?> a) {
+                for (Map.Entry<?, ?> e : a.entrySet()) {
+                    if (e.getValue() != null) {
+                        String name = String.valueOf(e.getKey());
+                        allocated.set(name, Quantities.parse(name, String.valueOf(e.getValue())));
+                    }
+                }
+            }
+            return new QueueStatus(state == null ? QueueState.UNKNOWN : QueueState.parse(state.toString()), count(m, "pending"),
+                    count(m, "inqueue"), count(m, "running"), count(m, "unknown"), count(m, "completed"), allocated.build());
+        } catch (IllegalArgumentException e) { // includes InvalidQuantityException
+            return null;
+        }
+    }
+
+    /** A PodGroup's observed {@code status} object, or null when there is none or it cannot be read. */
+    public static PodGroupStatus parsePodGroup(Object status) {
+        if (!(status instanceof Map<?, ?> m) || m.isEmpty()) {
+            return null;
+        }
+        PodGroupPhase phase = PodGroupPhase.parse(m.get("phase") == null ? null : m.get("phase").toString());
+        if (phase == null) {
+            return null;
+        }
+        try {
+            List<PodGroupCondition> conditions = new ArrayList<>();
+            if (m.get("conditions") instanceof List<?> list) {
+                for (Object o : list) {
+                    if (o instanceof Map<?, ?> c && c.get("type") != null && c.get("status") != null) {
+                        Object t = c.get("lastTransitionTime");
+                        conditions.add(new PodGroupCondition(c.get("type").toString(), c.get("status").toString(),
+                                text(c.get("reason")), text(c.get("message")), t == null ? null : Instant.parse(t.toString())));
+                    }
+                }
+            }
+            return new PodGroupStatus(phase, conditions, count(m, "running"), count(m, "succeeded"), count(m, "failed"));
+        } catch (DateTimeParseException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static String text(Object o) {
+        return o == null ? "" : o.toString();
+    }
+
+    private static int count(Map<?, ?> m, String field) {
+        Object v = m.get(field);
+        if (v == null) {
+            return 0;
+        }
+        if (v instanceof Number n) {
+            return n.intValue();
+        }
+        return Integer.parseInt(v.toString());
+    }
+}

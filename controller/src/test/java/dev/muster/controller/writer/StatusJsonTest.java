@@ -1,0 +1,70 @@
+package dev.muster.controller.writer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.muster.core.model.QueueState;
+import dev.muster.core.resources.ResourceNames;
+import dev.muster.core.resources.Resources;
+import dev.muster.core.status.PodGroupCondition;
+import dev.muster.core.status.PodGroupPhase;
+import dev.muster.core.status.PodGroupStatus;
+import dev.muster.core.status.QueueStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class StatusJsonTest {
+
+    static Stream<Arguments> queueStatuses() {
+        return Stream.of(
+                Arguments.of("written by us (Gson numbers are doubles)", Map.of("state", "Closing", "pending", 1.0, "running", 2.0,
+                        "allocated", Map.of("cpu", "1500m", "memory", "2Gi", "nvidia.com/gpu", "2")),
+                        new QueueStatus(QueueState.CLOSING, 1, 0, 2, 0, 0, Resources.builder().set(ResourceNames.CPU, 1500)
+                                .set(ResourceNames.MEMORY, 2L << 30).set("nvidia.com/gpu", 2).build())),
+                Arguments.of("written by Volcano: omitted zero counts, a zero quantity", Map.of("state", "Open",
+                        "allocated", Map.of("cpu", "0", "pods", "0")), new QueueStatus(QueueState.OPEN, 0, 0, 0, 0, 0, Resources.ZERO)),
+                Arguments.of("no state is not a state we write", Map.of("running", 3), new QueueStatus(QueueState.UNKNOWN, 0, 0, 3, 0, 0, Resources.ZERO)),
+                Arguments.of("absent", Map.of(), null),
+                Arguments.of("nonsense quantity: unknown, so it gets written", Map.of("state", "Open", "allocated", Map.of("cpu", "lots")), null),
+                Arguments.of("nonsense count", Map.of("state", "Open", "running", "many"), null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("queueStatuses")
+    void parsesObservedQueueStatus(String name, Map<String, Object> json, QueueStatus expected) {
+        assertThat(StatusJson.parseQueue(json)).isEqualTo(expected);
+    }
+
+    static Stream<Arguments> podGroupStatuses() {
+        Instant t = Instant.parse("2025-01-01T00:00:00Z");
+        return Stream.of(
+                Arguments.of("phase, counts and a condition", Map.of("phase", "Running", "running", 2.0, "conditions",
+                        List.of(Map.of("type", "Scheduled", "status", "True", "reason", "GangBound", "message", "m",
+                                "lastTransitionTime", "2025-01-01T00:00:00Z", "transitionID", "volcano-only field"))),
+                        new PodGroupStatus(PodGroupPhase.RUNNING, List.of(new PodGroupCondition("Scheduled", "True", "GangBound", "m", t)), 2, 0, 0)),
+                Arguments.of("Volcano's minimal status", Map.of("phase", "Pending"), new PodGroupStatus(PodGroupPhase.PENDING, List.of(), 0, 0, 0)),
+                Arguments.of("no phase", Map.of("running", 1), null),
+                Arguments.of("unknown phase", Map.of("phase", "Exploded"), null),
+                Arguments.of("bad time", Map.of("phase", "Pending", "conditions", List.of(Map.of("type", "Scheduled", "status", "True",
+                        "lastTransitionTime", "yesterday"))), null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("podGroupStatuses")
+    void parsesObservedPodGroupStatus(String name, Map<String, Object> json, PodGroupStatus expected) {
+        assertThat(StatusJson.parsePodGroup(json)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "round trip: {0}")
+    @MethodSource("queueStatuses")
+    void whatWeWriteReadsBackEqual(String name, Map<String, Object> json, QueueStatus status) {
+        if (status != null && status.state() != QueueState.UNKNOWN) {
+            Object written = StatusJson.patchBody(status, null).get("status");
+            assertThat(StatusJson.parseQueue(written)).isEqualTo(status);
+        }
+    }
+}

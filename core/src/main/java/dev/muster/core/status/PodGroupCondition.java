@@ -1,0 +1,40 @@
+package dev.muster.core.status;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One entry of a PodGroup's {@code status.conditions}, as Volcano shapes it.
+ *
+ * @param type               {@link #SCHEDULED} or {@link #UNSCHEDULABLE}
+ * @param status             "True" or "False"
+ * @param reason             CamelCase reason, e.g. {@link #NOT_ENOUGH_RESOURCES}
+ * @param message            readable by a person ("" when there is nothing to say)
+ * @param lastTransitionTime when {@code status} last changed, whole seconds (the API's precision); null only
+ *                           for a rule's output before the fold stamps it
+ */
+public record PodGroupCondition(String type, String status, String reason, String message, Instant lastTransitionTime) {
+    public static final String SCHEDULED = "Scheduled";
+    public static final String UNSCHEDULABLE = "Unschedulable";
+    public static final String TRUE = "True";
+    public static final String FALSE = "False";
+    public static final String NOT_ENOUGH_RESOURCES = "NotEnoughResources";
+    public static final String NOT_ENOUGH_TASKS = "NotEnoughTasks";
+    public static final String GANG_BOUND = "GangBound";
+
+    public PodGroupCondition {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(status, "status");
+        reason = reason == null ? "" : reason;
+        message = message == null ? "" : message;
+    }
+
+    /** Same type and status: a change of reason or message alone is not a transition. */
+    public boolean sameTransition(PodGroupCondition other) {
+        return other != null && type.equals(other.type) && status.equals(other.status);
+    }
+
+    public PodGroupCondition at(Instant time) {
+        return new PodGroupCondition(type, status, reason, message, time);
+    }
+}

@@ -1,0 +1,519 @@
+package dev.muster.core.status;
+
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.PodGroupSpec;
+import dev.muster.core.model.QueueSpec;
+import dev.muster.core.model.QueueState;
+import dev.muster.core.stream.AllocationEvent;
+import dev.muster.core.stream.AllocationListener;
+import dev.muster.core.stream.AllocationSnapshot;
+import dev.muster.core.stream.AllocationTotals;
+import dev.muster.core.stream.GangState;
+import dev.muster.core.stream.SequencedEvent;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Folds everything the controller learns into one desired status per Queue and PodGroup (level-based: each
+ * input updates an aggregate, the status is a function of the aggregate, never a replay of events).
+ *
+ * <p>Inputs: the allocation stream ({@link AllocationListener}: per-queue allocated and per-gang state, through
+ * the shared {@link AllocationTotals} fold), Queue and PodGroup observations (spec; deletion), and pod
+ * observations (gang, phase, bound; deletion — the stream carries no pod phases). Outputs:
+ * {@link #desired(StatusKey)}, the views served over gRPC, and a {@link StatusChangeListener} call for every
+ * object whose desired status (or served view) changed. An object gets a desired status only once its Queue
+ * or PodGroup has been observed; stream facts about objects not (yet) observed are kept in the totals and
+ * apply when the object appears.
+ *
+ * <p>Queue status: {@code state} is the spec's state, except that a Closed (or Closing) spec reports
+ * {@code Closing} while PodGroups of the queue are not Completed, then {@code Closed}; the phase counts are
+ * this fold's PodGroup phases; {@code allocated} is {@link AllocationTotals#allocated}. PodGroup status: see
+ * {@link PodGroupPhases} and {@link PodGroupConditions}; counts come from pod phases. A PodGroup's first
+ * observation may carry the status the API shows: its phase seeds the phase rule's "previous" (so a
+ * Completed group whose pods are gone stays Completed across controller restarts) and its conditions'
+ * transition times are kept while their type and status stay the same.
+ *
+ * <p>This class is thread-safe: {@code lock} guards every mutable field. The listener is called while the lock
+ * is held, in the order the changes happen (see {@link StatusChangeListener}). Everything returned is
+ * immutable. Memory is O(queues + PodGroups + live member pods), independent of the event rate.
+ */
+public final class StatusFolding implements AllocationListener, StatusSource {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Clock clock;
+    private final StatusChangeListener listener;
+
+    private final AllocationTotals totals = new AllocationTotals(); // guarded by lock
+    private final Map<String, QueueRecord> queues = new HashMap<>(); // guarded by lock
+    private final Map<GangKey, GangRecord> gangs = new HashMap<>(); // guarded by lock
+    private final Map<String, PodObservation> pods = new HashMap<>(); // guarded by lock; member pods only
+    private long appliedSequence; // guarded by lock
+    private long duplicateEvents; // guarded by lock
+    private long sequenceGaps; // guarded by lock
+    private int observedQueues; // guarded by lock
+    private int observedPodGroups; // guarded by lock
+
+    public StatusFolding(Clock clock, StatusChangeListener listener) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    /** A queue's aggregate. Confined to the fold's lock. */
+    private static final class QueueRecord {
+        QueueSpec spec; // null until observed, and after deletion
+        final int[] byPhase = new int[PodGroupPhase.values().length];
+        int reservations;
+        QueueStatus desired; // null while spec is null
+
+        boolean unused() {
+            if (spec != null || reservations != 0) {
+                return false;
+            }
+            for (int n : byPhase) {
+                if (n != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** A gang's aggregate. Confined to the fold's lock. */
+    private static final class GangRecord {
+        PodGroupSpec spec; // null until observed, and after deletion
+        MemberCounts members = MemberCounts.NONE;
+        PodGroupPhase phase; // last computed (or observed before the first computation)
+        List<PodGroupCondition> conditions = List.of(); // last computed, stamped
+        PodGroupStatus desired; // null while spec is null
+        String countedQueue; // the queue whose byPhase counts this gang, or null
+        PodGroupPhase countedPhase;
+    }
+
+    // ---------------------------------------------------------------- allocation stream
+
+    @Override
+    public void onSnapshot(AllocationSnapshot snapshot) {
+        lock.lock();
+        try {
+            totals.reset(snapshot);
+            appliedSequence = snapshot.sequence();
+            Map<String, Integer> reserved = new HashMap<>();
+            snapshot.gangs().forEach((key, g) -> {
+                if (g.state() == GangState.RESERVED) {
+                    reserved.merge(g.queue(), 1, Integer::sum);
+                }
+            });
+            for (String name : List.copyOf(queues.keySet())) {
+                QueueRecord q = queues.get(name);
+                int n = reserved.getOrDefault(name, 0);
+                if (q.reservations != n) {
+                    q.reservations = n;
+                    viewChanged(name, q);
+                }
+            }
+            reserved.forEach((name, n) -> queues.computeIfAbsent(name, k -> new QueueRecord()).reservations = n);
+            gangs.forEach(this::refreshGang);
+            for (String name : List.copyOf(queues.keySet())) {
+                refreshQueue(name, queues.get(name));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Applies one event. An event at or below the last applied sequence is a repeat and is ignored (the
+     * stream promises none; this keeps a misbehaving source from counting twice).
+     */
+    @Override
+    public void onEvent(SequencedEvent sequenced) {
+        lock.lock();
+        try {
+            if (sequenced.sequence() <= appliedSequence) {
+                duplicateEvents++;
+                return;
+            }
+            if (appliedSequence != 0 && sequenced.sequence() != appliedSequence + 1) {
+                sequenceGaps++;
+            }
+            appliedSequence = sequenced.sequence();
+            AllocationEvent event = sequenced.event();
+            switch (event) {
+                case AllocationEvent.PodAllocated a -> {
+                    totals.apply(a);
+                    refreshQueue(a.queue());
+                }
+                case AllocationEvent.PodReleased r -> {
+                    totals.apply(r);
+                    refreshQueue(r.queue());
+                }
+                case AllocationEvent.GangChanged g -> {
+                    AllocationSnapshot.GangStatus before = totals.gang(g.gang());
+                    totals.apply(g);
+                    AllocationSnapshot.GangStatus after = totals.gang(g.gang());
+                    moveReservation(before, after);
+                    GangRecord rec = gangs.get(g.gang());
+                    if (rec != null) {
+                        refreshGang(g.gang(), rec);
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void moveReservation(AllocationSnapshot.GangStatus before, AllocationSnapshot.GangStatus after) {
+        boolean was = before != null && before.state() == GangState.RESERVED;
+        boolean is = after != null && after.state() == GangState.RESERVED;
+        if (was && (!is || !before.queue().equals(after.queue()))) {
+            QueueRecord q = queues.get(before.queue());
+            if (q != null) {
+                q.reservations--;
+                viewChanged(before.queue(), q);
+                dropIfUnused(before.queue(), q);
+            }
+        }
+        if (is && (!was || !before.queue().equals(after.queue()))) {
+            QueueRecord q = queues.computeIfAbsent(after.queue(), k -> new QueueRecord());
+            q.reservations++;
+            viewChanged(after.queue(), q);
+        }
+    }
+
+    // ---------------------------------------------------------------- observations
+
+    public void observeQueue(QueueSpec spec) {
+        lock.lock();
+        try {
+            QueueRecord q = queues.computeIfAbsent(spec.name(), k -> new QueueRecord());
+            if (q.spec == null) {
+                observedQueues++;
+            }
+            boolean specChanged = !spec.equals(q.spec);
+            q.spec = spec;
+            if (!refreshQueue(spec.name(), q) && specChanged) {
+                viewChanged(spec.name(), q); // weight or capability: the served view changed
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public void queueDeleted(String name) {
+        lock.lock();
+        try {
+            QueueRecord q = queues.get(name);
+            if (q == null || q.spec == null) {
+                return;
+            }
+            q.spec = null;
+            q.desired = null;
+            observedQueues--;
+            listener.removed(StatusKey.queue(name));
+            dropIfUnused(name, q);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * @param observed the status the API shows for the PodGroup, or null; used only on the first observation
+     *                 (see the class comment)
+     */
+    public void observePodGroup(PodGroupSpec spec, PodGroupStatus observed) {
+        lock.lock();
+        try {
+            GangRecord g = gangs.computeIfAbsent(spec.key(), k -> new GangRecord());
+            if (g.spec == null) {
+                observedPodGroups++;
+                if (observed != null) {
+                    g.phase = observed.phase();
+                    g.conditions = observed.conditions();
+                }
+            }
+            g.spec = spec;
+            refreshGang(spec.key(), g);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public void podGroupDeleted(GangKey key) {
+        lock.lock();
+        try {
+            GangRecord g = gangs.get(key);
+            if (g == null || g.spec == null) {
+                return;
+            }
+            count(g, null, null);
+            g.spec = null;
+            g.desired = null;
+            g.phase = null;
+            g.conditions = List.of();
+            observedPodGroups--;
+            listener.removed(StatusKey.podGroup(key));
+            if (g.members.total() == 0) {
+                gangs.remove(key);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A pod was added or changed. Pods outside any gang are not kept. */
+    public void observePod(PodObservation pod) {
+        lock.lock();
+        try {
+            PodObservation old = pod.gang() == null ? pods.remove(pod.uid()) : pods.put(pod.uid(), pod);
+            if (pod.equals(old)) {
+                return;
+            }
+            if (old != null && old.gang() != null) {
+                leave(old);
+            }
+            if (pod.gang() != null) {
+                GangRecord g = gangs.computeIfAbsent(pod.gang(), k -> new GangRecord());
+                g.members = g.members.plus(pod);
+                refreshGang(pod.gang(), g);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public void podDeleted(String uid) {
+        lock.lock();
+        try {
+            PodObservation old = pods.remove(uid);
+            if (old != null && old.gang() != null) {
+                leave(old);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void leave(PodObservation old) {
+        GangRecord g = gangs.get(old.gang());
+        g.members = g.members.minus(old);
+        refreshGang(old.gang(), g);
+        if (g.spec == null && g.members.total() == 0) {
+            gangs.remove(old.gang());
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public DesiredStatus desired(StatusKey key) {
+        lock.lock();
+        try {
+            return switch (key) {
+                case StatusKey.Queue q -> {
+                    QueueRecord r = queues.get(q.name());
+                    yield r == null ? null : r.desired;
+                }
+                case StatusKey.PodGroup p -> {
+                    GangRecord r = gangs.get(p.gang());
+                    yield r == null ? null : r.desired;
+                }
+            };
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The view of an observed queue, or null. */
+    public QueueView queue(String name) {
+        lock.lock();
+        try {
+            QueueRecord q = queues.get(name);
+            return q == null || q.spec == null ? null : new QueueView(q.spec, q.desired, q.reservations);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Every observed queue, by name. */
+    public List<QueueView> queues() {
+        lock.lock();
+        try {
+            List<QueueView> out = new ArrayList<>(observedQueues);
+            queues.values().forEach(q -> {
+                if (q.spec != null) {
+                    out.add(new QueueView(q.spec, q.desired, q.reservations));
+                }
+            });
+            out.sort(Comparator.comparing(QueueView::name));
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The view of an observed PodGroup, or null. */
+    public GangView gang(GangKey key) {
+        lock.lock();
+        try {
+            GangRecord g = gangs.get(key);
+            if (g == null || g.spec == null) {
+                return null;
+            }
+            AllocationSnapshot.GangStatus s = totals.gang(key);
+            return new GangView(key, g.spec.queue(), g.spec.minMember(), s == null ? null : s.state(),
+                    s == null ? "" : s.reason(), g.desired);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Observed Queues plus observed PodGroups: the objects that can have a desired status. */
+    public int objectCount() {
+        lock.lock();
+        try {
+            return observedQueues + observedPodGroups;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** What the fold holds, for memory accounting and metrics. */
+    public record Stats(long appliedSequence, long duplicateEvents, long sequenceGaps, int queues, int podGroups,
+                        int queueRecords, int gangRecords, int memberPods) {}
+
+    public Stats stats() {
+        lock.lock();
+        try {
+            return new Stats(appliedSequence, duplicateEvents, sequenceGaps, observedQueues, observedPodGroups,
+                    queues.size(), gangs.size(), pods.size());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- rules (lock held)
+
+    private void refreshQueue(String name) {
+        QueueRecord q = queues.get(name);
+        if (q != null) {
+            refreshQueue(name, q);
+        }
+    }
+
+    /** Recomputes a queue's desired status; true when it changed (and the listener was told). */
+    private boolean refreshQueue(String name, QueueRecord q) {
+        if (q.spec == null) {
+            dropIfUnused(name, q);
+            return false;
+        }
+        int[] n = q.byPhase;
+        int pending = n[PodGroupPhase.PENDING.ordinal()];
+        int inqueue = n[PodGroupPhase.INQUEUE.ordinal()];
+        int running = n[PodGroupPhase.RUNNING.ordinal()];
+        int unknown = n[PodGroupPhase.UNKNOWN.ordinal()];
+        QueueState state = stateOf(q.spec.state(), pending + inqueue + running + unknown);
+        QueueStatus s = new QueueStatus(state, pending, inqueue, running, unknown, n[PodGroupPhase.COMPLETED.ordinal()],
+                totals.allocated(name));
+        if (s.equals(q.desired)) {
+            return false;
+        }
+        q.desired = s;
+        listener.changed(StatusKey.queue(name));
+        return true;
+    }
+
+    /** Closed (or a Closing written by someone) reports Closing while PodGroups are active, then Closed. */
+    static QueueState stateOf(QueueState spec, int activePodGroups) {
+        return switch (spec) {
+            case OPEN -> QueueState.OPEN;
+            case CLOSED, CLOSING -> activePodGroups > 0 ? QueueState.CLOSING : QueueState.CLOSED;
+            case UNKNOWN -> QueueState.UNKNOWN;
+        };
+    }
+
+    private void viewChanged(String name, QueueRecord q) {
+        if (q.spec != null) {
+            listener.changed(StatusKey.queue(name));
+        }
+    }
+
+    private void dropIfUnused(String name, QueueRecord q) {
+        if (q.unused()) {
+            queues.remove(name);
+        }
+    }
+
+    private void refreshGang(GangKey key, GangRecord g) {
+        if (g.spec == null) {
+            return;
+        }
+        AllocationSnapshot.GangStatus stream = totals.gang(key);
+        GangState state = stream == null ? null : stream.state();
+        String reason = stream == null ? "" : stream.reason();
+        int minMember = g.spec.minMember();
+        PodGroupPhase phase = PodGroupPhases.next(g.phase, minMember, state, g.members);
+        g.phase = phase;
+        g.conditions = stamp(PodGroupConditions.desired(phase, minMember, state, reason, g.members), g.conditions);
+        count(g, g.spec.queue(), phase);
+        PodGroupStatus s = new PodGroupStatus(phase, g.conditions, g.members.running(), g.members.succeeded(), g.members.failed());
+        if (!s.equals(g.desired)) {
+            g.desired = s;
+            listener.changed(StatusKey.podGroup(key));
+        }
+    }
+
+    /** Keeps each condition's previous transition time while its type and status stay the same. */
+    private List<PodGroupCondition> stamp(List<PodGroupCondition> fresh, List<PodGroupCondition> previous) {
+        if (fresh.isEmpty()) {
+            return List.of();
+        }
+        Instant now = null;
+        List<PodGroupCondition> out = new ArrayList<>(fresh.size());
+        for (PodGroupCondition c : fresh) {
+            PodGroupCondition before = null;
+            for (PodGroupCondition p : previous) {
+                if (p.type().equals(c.type())) {
+                    before = p;
+                }
+            }
+            Instant at = c.sameTransition(before) ? before.lastTransitionTime() : null;
+            if (at == null) {
+                if (now == null) {
+                    now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+                }
+                at = now;
+            }
+            out.add(c.at(at));
+        }
+        return List.copyOf(out);
+    }
+
+    /** Moves the gang's contribution to the per-queue phase counts; null queue removes it. */
+    private void count(GangRecord g, String queue, PodGroupPhase phase) {
+        if (Objects.equals(queue, g.countedQueue) && phase == g.countedPhase) {
+            return;
+        }
+        String oldQueue = g.countedQueue;
+        PodGroupPhase oldPhase = g.countedPhase;
+        g.countedQueue = queue;
+        g.countedPhase = phase;
+        if (oldQueue != null) {
+            QueueRecord old = queues.get(oldQueue);
+            old.byPhase[oldPhase.ordinal()]--;
+            refreshQueue(oldQueue, old);
+        }
+        if (queue != null) {
+            QueueRecord q = queues.computeIfAbsent(queue, k -> new QueueRecord());
+            q.byPhase[phase.ordinal()]++;
+            refreshQueue(queue, q);
+        }
+    }
+}
