@@ -32,8 +32,8 @@ final class DemoCommand {
         WorkloadPlan plan = WorkloadPlan.of(scenario);
         out.println("Muster demo: scenario \"" + scenario.name() + "\": " + scenario.nodeCount() + " nodes, " + scenario.queues().size()
                 + " queues; " + plan.gangCount() + " gangs and " + (plan.items().size() - plan.gangCount()) + " single pods ("
-                + plan.podCount() + " pods) arriving over " + Duration.ofNanos(plan.lastArrival()).toMinutes() + " simulated minutes at "
-                + scenario.settings().speed() + "x.");
+                + plan.podCount() + " pods) arriving over " + Duration.ofNanos(plan.lastArrival()).toMinutes() + " simulated minutes, "
+                + "time compressed " + speed(scenario.settings().speed()) + "x.");
         out.println("Real extender (HTTP verbs, gRPC) and controller (allocation stream over gRPC, status writes) on an embedded "
                 + "cluster; logs: " + log);
         out.flush();
@@ -53,6 +53,10 @@ final class DemoCommand {
         out.println("HTML report: " + report);
         out.flush();
         return result.violations().isEmpty() ? 0 : 1;
+    }
+
+    static String speed(double s) {
+        return s == Math.rint(s) ? Long.toString((long) s) : Double.toString(s);
     }
 
     static Scenario scenario(Flags flags) {

@@ -47,8 +47,11 @@ import java.util.function.BooleanSupplier;
  * {@link #run} returns.
  */
 public final class DemoRun {
-    /** How long a checkpoint waits for scheduling to go quiet, then for the written status to match. */
-    static final Duration QUIET_WAIT = Duration.ofSeconds(20);
+    /**
+     * How long a checkpoint waits for scheduling to go quiet (it may not: members of a reserved gang can sit in the
+     * unschedulable pool while others wait at the barrier), then for the written status to match.
+     */
+    static final Duration QUIET_WAIT = Duration.ofSeconds(3);
     static final Duration MATCH_WAIT = Duration.ofSeconds(30);
 
     private final Scenario scenario;
@@ -211,7 +214,7 @@ public final class DemoRun {
         clock.pause();
         try {
             waitUntil(driver::idle, QUIET_WAIT);
-            cluster.awaitWatchesCaughtUp(QUIET_WAIT);
+            cluster.awaitWatchesCaughtUp(MATCH_WAIT);
             long quiet = System.nanoTime();
             EmbeddedCluster.Usage u;
             boolean matched;

@@ -137,6 +137,7 @@ public final class SchedulerDriver implements ClusterListener, AutoCloseable {
                     stats.bound();
                     queue.done(e);
                 } else {
+                    LOG.log(System.Logger.Level.INFO, "bind of " + pod.id() + " to " + attempt.node() + " failed, retrying with backoff: " + message);
                     stats.bindFailed(message);
                     cache.forget(pod.uid());
                     queue.failed(e);

@@ -77,7 +77,7 @@ final class Fmt {
     static String amount(String resource, long v) {
         if (ResourceNames.MEMORY.equals(resource)) {
             double gi = v / (double) (1L << 30);
-            return gi >= 1024 * 10 ? String.format(Locale.ROOT, "%.1fTi", gi / 1024) : String.format(Locale.ROOT, "%.0fGi", gi);
+            return gi >= 1024 ? String.format(Locale.ROOT, "%.1fTi", gi / 1024) : String.format(Locale.ROOT, "%.0fGi", gi);
         }
         if (ResourceNames.CPU.equals(resource)) {
             return v % 1000 == 0 ? Long.toString(v / 1000) : String.format(Locale.ROOT, "%.1f", v / 1000.0);

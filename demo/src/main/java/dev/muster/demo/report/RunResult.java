@@ -55,6 +55,12 @@ public record RunResult(Scenario scenario, int nodeCount, Resources allocatable,
         return gangs.stream().filter(g -> g.kind() == GangOutcome.Kind.WHOLE).mapToLong(GangOutcome::waitNanos).toArray();
     }
 
+    /** The gangs that waited longest to start, longest first. */
+    public List<GangOutcome> longestWaits(int n) {
+        return gangs.stream().filter(g -> g.kind() == GangOutcome.Kind.WHOLE)
+                .sorted(java.util.Comparator.comparingLong(GangOutcome::waitNanos).reversed()).limit(n).toList();
+    }
+
     /** The widest gap between a gang's first bind and its minMember-th, in real nanoseconds. */
     public long maxBindSpreadRealNanos() {
         return (long) (gangs.stream().mapToLong(GangOutcome::bindSpread).max().orElse(0) / scenario.settings().speed());

@@ -35,6 +35,11 @@ public final class TextReport {
         row(sb, "  had to wait, first reason", waitReasons(r));
         row(sb, "  wait p50 / p90 / p99 / max (sim)", Fmt.sim(Percentiles.of(waits, 50)) + " / " + Fmt.sim(Percentiles.of(waits, 90)) + " / "
                 + Fmt.sim(Percentiles.of(waits, 99)) + " / " + Fmt.sim(Percentiles.of(waits, 100)));
+        List<String> longest = r.longestWaits(3).stream().map(g -> g.key() + " (" + g.minMember() + " pods, " + g.queue() + ") "
+                + Fmt.sim(g.waitNanos())).toList();
+        if (!longest.isEmpty()) {
+            row(sb, "  waited longest", String.join("; ", longest));
+        }
         row(sb, "  barrier: 1st to minMember-th bind", "max " + Fmt.millis(r.maxBindSpreadRealNanos()) + " (real)");
         if (r.incompleteGangs() > 0) {
             row(sb, "  started, extra members never bound", Long.toString(r.incompleteGangs()));
@@ -63,8 +68,11 @@ public final class TextReport {
         long[] cycles = r.driver().cycleNanos();
         row(sb, "kube-scheduler stand-in", r.driver().cycles() + " cycles (filter+prioritize over HTTP), p50 "
                 + Fmt.millis(Percentiles.of(cycles, 50)) + ", p99 " + Fmt.millis(Percentiles.of(cycles, 99)));
-        row(sb, "", r.driver().binds() + " binds over HTTP, " + r.driver().bindErrors() + " bind errors retried, "
-                + r.driver().unschedulable() + " unschedulable answers, " + r.driver().noNodeFits() + " pods no node fit");
+        row(sb, "", r.driver().binds() + " binds over HTTP, " + r.driver().unschedulable() + " unschedulable answers, "
+                + r.driver().noNodeFits() + " times no node fit (its own filter)");
+        row(sb, "", r.driver().bindErrors() + " bind errors, each retried" + (r.driver().bindErrorSamples().isEmpty() ? ""
+                : ": " + String.join("; ", r.driver().bindErrorSamples().entrySet().stream().limit(3)
+                        .map(e -> e.getValue() + "x " + e.getKey()).toList())));
         row(sb, "Controller status writes", r.cluster().queueStatusWrites() + " Queue + " + r.cluster().podGroupStatusWrites()
                 + " PodGroup (one writer, merge patches)");
         row(sb, "Allocation stream", r.stream().events() + " events over gRPC");
@@ -83,31 +91,37 @@ public final class TextReport {
 
     private static void queueTable(StringBuilder sb, RunResult r) {
         List<String[]> rows = new ArrayList<>();
-        List<String> header = new ArrayList<>(List.of("queue", "weight", "capability", "peak held (% of cap)"));
-        for (Checkpoint c : r.checkpoints()) {
-            header.add("status.allocated vs bound pods, " + c.label());
-        }
-        header.add("status writes");
-        rows.add(header.toArray(String[]::new));
+        rows.add(new String[] {"Queue", "weight", "capability", "peak held by bound pods", "status writes"});
         for (QueueObject q : r.queues()) {
             QueueSpec spec = q.spec();
             List<String> shown = r.shownResources(q.name());
-            List<String> row = new ArrayList<>();
-            row.add(q.name());
-            row.add(Integer.toString(spec.weight()));
-            row.add(spec.capability() == null ? "unlimited" : Fmt.resources(spec.capability(), shown));
             Resources peak = r.peakHeld(q.name());
-            row.add(Fmt.resources(peak, shown) + (spec.capability() == null ? "" : " (" + peakPercent(peak, spec.capability(), shown) + ")"));
-            for (Checkpoint c : r.checkpoints()) {
+            rows.add(new String[] {q.name(), Integer.toString(spec.weight()),
+                spec.capability() == null ? "unlimited" : Fmt.resources(spec.capability(), shown),
+                Fmt.resources(peak, shown) + (spec.capability() == null ? "" : " (" + peakPercent(peak, spec.capability(), shown) + " of cap)"),
+                Long.toString(q.statusWrites())});
+        }
+        table(sb, rows, new boolean[] {false, true, false, false, true});
+        sb.append('\n');
+        sb.append("Queue status.allocated written by the controller vs the sum of the queue's bound pods' requests\n");
+        for (Checkpoint c : r.checkpoints()) {
+            sb.append("  ").append(c.label()).append(" (sim ").append(Fmt.clock(c.at())).append(c.matched()
+                    ? ", equal " + Fmt.duration(c.converged()) + " after scheduling went quiet)" : ", still different after " + Fmt.duration(c.converged()) + ")")
+                    .append('\n');
+            List<String[]> cr = new ArrayList<>();
+            for (QueueObject q : r.queues()) {
+                List<String> shown = r.shownResources(q.name());
                 Resources written = c.written().get(q.name());
                 Resources truth = c.truth().getOrDefault(q.name(), Resources.ZERO);
                 boolean same = written != null ? written.equals(truth) : truth.isZero();
-                row.add((written == null ? "none" : Fmt.resources(written, shown)) + (same ? " = " : " != ") + Fmt.resources(truth, shown)
-                        + (same ? " ok" : " MISMATCH"));
+                cr.add(new String[] {"    " + q.name(), "written " + (written == null ? "nothing" : Fmt.resources(written, shown)),
+                    (same ? "=" : "!=") + " bound " + Fmt.resources(truth, shown), same ? "ok" : "MISMATCH"});
             }
-            row.add(Long.toString(q.statusWrites()));
-            rows.add(row.toArray(String[]::new));
+            table(sb, cr, new boolean[] {false, false, false, false});
         }
+    }
+
+    private static void table(StringBuilder sb, List<String[]> rows, boolean[] rightAligned) {
         int[] widths = new int[rows.getFirst().length];
         for (String[] row : rows) {
             for (int i = 0; i < row.length; i++) {
@@ -117,8 +131,7 @@ public final class TextReport {
         for (String[] row : rows) {
             StringBuilder line = new StringBuilder();
             for (int i = 0; i < row.length; i++) {
-                boolean number = i == 1 || i == row.length - 1;
-                line.append(number ? Fmt.padLeft(row[i], widths[i]) : Fmt.padRight(row[i], widths[i]));
+                line.append(rightAligned[i] ? Fmt.padLeft(row[i], widths[i]) : Fmt.padRight(row[i], widths[i]));
                 if (i < row.length - 1) {
                     line.append("  ");
                 }

@@ -181,9 +181,39 @@ final class YamlTree {
         Val required(String key) {
             Val v = optional(key);
             if (v == null) {
+                for (Map.Entry<String, Val> f : fields.entrySet()) {
+                    if (!expected.contains(f.getKey()) && closeTo(f.getKey(), key)) {
+                        throw f.getValue().error("unknown field (missing field \"" + key + "\": is \"" + f.getKey() + "\" misspelt?)");
+                    }
+                }
                 throw self.error("missing field \"" + key + "\"");
             }
             return v;
+        }
+
+        /** At most two single-character edits apart (Levenshtein), case-insensitively. */
+        static boolean closeTo(String a, String b) {
+            String x = a.toLowerCase();
+            String y = b.toLowerCase();
+            if (Math.abs(x.length() - y.length()) > 2) {
+                return false;
+            }
+            int[] prev = new int[y.length() + 1];
+            int[] cur = new int[y.length() + 1];
+            for (int j = 0; j <= y.length(); j++) {
+                prev[j] = j;
+            }
+            for (int i = 1; i <= x.length(); i++) {
+                cur[0] = i;
+                for (int j = 1; j <= y.length(); j++) {
+                    int cost = x.charAt(i - 1) == y.charAt(j - 1) ? 0 : 1;
+                    cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+                }
+                int[] t = prev;
+                prev = cur;
+                cur = t;
+            }
+            return prev[y.length()] <= 2;
         }
 
         /** Every key present, in file order (for free-form maps such as a capability). */
