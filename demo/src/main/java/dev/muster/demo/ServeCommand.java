@@ -66,7 +66,7 @@ final class ServeCommand {
         String host = ports.host();
         out.println("Muster on an embedded cluster: scenario \"" + scenario.name() + "\", " + nodes + " nodes (node-1..node-" + nodes
                 + "), queues " + String.join(", ", scenario.queues().stream().map(q -> q.name()).toList())
-                + (workload ? "; playing the scenario's workload at " + scenario.settings().speed() + "x" : "; no workload"));
+                + (workload ? "; playing the scenario's workload, time compressed " + DemoCommand.speed(scenario.settings().speed()) + "x" : "; no workload"));
         out.println("  extender verbs   " + muster.extenderUrl() + "/filter  /prioritize  /bind  (and /healthz /readyz /metrics)");
         out.println("  extender ops     http://" + host + ":" + muster.extender().opsPort() + "/metrics");
         out.println("  extender gRPC    " + host + ":" + muster.extender().grpcPort() + "  muster.v1.Extender, muster.v1.Allocations (reflection on)");

@@ -31,7 +31,7 @@ final class Fmt {
             return s + "s";
         }
         if (s < 3600) {
-            return (s / 60) + "m" + String.format(Locale.ROOT, "%02d", s % 60) + "s";
+            return (s / 60) + "m" + (s % 60 == 0 ? "" : String.format(Locale.ROOT, "%02d", s % 60) + "s");
         }
         return (s / 3600) + "h" + String.format(Locale.ROOT, "%02d", (s % 3600) / 60) + "m";
     }

@@ -46,7 +46,7 @@ final class Svg {
         for (long v : values) {
             max = Math.max(max, v);
         }
-        double ymax = niceCeiling(max);
+        double ymax = niceCeiling(max * 1.1);
         StringBuilder sb = open(title);
         yAxis(sb, ymax, yUnit);
         int plotW = WIDTH - LEFT - RIGHT;
