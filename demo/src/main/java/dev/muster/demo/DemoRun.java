@@ -39,8 +39,8 @@ import java.util.function.BooleanSupplier;
  * Plays a scenario: builds the embedded cluster (nodes {@code node-1..N}, Queues), starts the real extender and
  * controller on it ({@link EmbeddedMuster}), the simulated kubelets and the kube-scheduler stand-in, creates the
  * planned PodGroups and pods at their simulated arrival times, samples the cluster, and ends when every pod has
- * run (or what is left can never be placed, or the time limit passes). Twice — after the last arrival and at the
- * end — it stops simulated time, lets scheduling go quiet and checks that the Queue status the controller wrote
+ * run (or what is left can never be placed, or the time limit passes). Twice — half-way through the arrivals and
+ * at the end — it stops simulated time, lets scheduling go quiet and checks that the Queue status the controller wrote
  * equals the sum of the bound pods' requests.
  *
  * <p>Runs on the caller's thread, which it uses to watch progress; everything it starts is stopped before
@@ -53,6 +53,9 @@ public final class DemoRun {
      */
     static final Duration QUIET_WAIT = Duration.ofSeconds(3);
     static final Duration MATCH_WAIT = Duration.ofSeconds(30);
+
+    static final String MID_RUN = "half-way through the arrivals";
+    static final String AT_THE_END = "at the end";
 
     private final Scenario scenario;
     private final Settings settings;
@@ -122,8 +125,8 @@ public final class DemoRun {
                 double rate = cyclesPerSecond;
                 progress.update(() -> progressText(clock, realStart, u, recorder, rate));
                 boolean arrived = created.get() == plan.items().size();
-                if (arrived && !checkpointed) {
-                    checkpoints.add(checkpoint("after the last arrival", clock, cluster, driver));
+                if (!checkpointed && clock.nanos() >= plan.lastArrival() / 2) {
+                    checkpoints.add(checkpoint(MID_RUN, clock, cluster, driver));
                     checkpointed = true;
                     continue;
                 }
@@ -156,7 +159,7 @@ public final class DemoRun {
             progress.finish();
             sampling.set(false);
             samples.add(new Sample(clock.nanos(), cluster.usage()));
-            checkpoints.add(checkpoint("at the end", clock, cluster, driver));
+            checkpoints.add(checkpoint(AT_THE_END, clock, cluster, driver));
             clock.pause();
             long simEnd = clock.nanos();
 

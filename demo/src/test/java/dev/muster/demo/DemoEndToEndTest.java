@@ -45,7 +45,7 @@ class DemoEndToEndTest {
 
     @Test
     void theQueueStatusTheControllerWroteEqualsTheSumOfBoundPodsWhileTheyRunAndAtTheEnd() {
-        assertThat(result.checkpoints()).extracting(Checkpoint::label).containsExactly("after the last arrival", "at the end");
+        assertThat(result.checkpoints()).extracting(Checkpoint::label).containsExactly(DemoRun.MID_RUN, DemoRun.AT_THE_END);
         assertThat(result.checkpoints()).allMatch(Checkpoint::matched);
         Checkpoint busy = result.checkpoints().getFirst();
         assertThat(busy.truth().values()).as("something holds resources at the first checkpoint").anyMatch(r -> !r.isZero());

@@ -22,7 +22,7 @@ import java.util.Map;
  * @param samples       the cluster over simulated time
  * @param gangs         each gang's outcome
  * @param singlePodWaits creation to bind of each bound pod outside any gang (simulated nanoseconds)
- * @param checkpoints   controller-written Queue status against the truth (after the last arrival, and at the end)
+ * @param checkpoints   controller-written Queue status against the truth (half-way through the arrivals, and at the end)
  * @param ledgerProblems the extender's own ledger check at the end (empty when its books balance)
  * @param watchFailures handler calls that threw, over all watches
  */
