@@ -132,7 +132,7 @@ public final class ExtenderClient {
     public static String podJson(PodSpec pod) {
         StringBuilder sb = new StringBuilder(512);
         sb.append("{\"metadata\":{\"name\":").append(quote(pod.name())).append(",\"namespace\":").append(quote(pod.namespace()))
-                .append(",\"uid\":").append(quote(pod.uid())).append(",\"resourceVersion\":\"1\"");
+                .append(",\"uid\":").append(quote(pod.uid())).append(",\"resourceVersion\":").append(quote(pod.resourceVersion()));
         if (!pod.annotations().isEmpty()) {
             sb.append(",\"annotations\":{");
             boolean first = true;
@@ -148,13 +148,20 @@ public final class ExtenderClient {
             sb.append(first ? "" : ",").append(quote(r.getKey())).append(':').append(quote(r.getValue()));
             first = false;
         }
-        sb.append("}}}],\"schedulerName\":").append(quote(pod.schedulerName())).append(",\"priority\":0},\"status\":{\"phase\":\"Pending\"}}");
+        sb.append("}}}],\"schedulerName\":").append(quote(pod.schedulerName())).append(",\"priority\":").append(pod.priority())
+                .append("},\"status\":{\"phase\":\"Pending\"}}");
         return sb.toString();
     }
 
     /** The parts of a pod the extender reads. */
-    public record PodSpec(String name, String namespace, String uid, Map<String, String> requests, Map<String, String> annotations,
-                          String schedulerName) {}
+    public record PodSpec(String name, String namespace, String uid, String resourceVersion, Map<String, String> requests,
+                          Map<String, String> annotations, String schedulerName, int priority) {
+        /** A pod at resourceVersion "1" with priority 0. */
+        public PodSpec(String name, String namespace, String uid, Map<String, String> requests, Map<String, String> annotations,
+                       String schedulerName) {
+            this(name, namespace, uid, "1", requests, annotations, schedulerName, 0);
+        }
+    }
 
     /** Parses a raw /filter answer (for tests that post bodies themselves). */
     public static FilterAnswer parseFilterForTest(Raw r) {

@@ -1,0 +1,74 @@
+package dev.muster.demo;
+
+import dev.muster.demo.cli.QueuesCli;
+import dev.muster.demo.scenario.ScenarioException;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code muster-demo <command>}: {@code demo} (the default), {@code serve --embedded}, {@code queues},
+ * {@code gang}. Exit codes: 0 success; 1 the demo found a broken invariant, or a command failed; 2 bad arguments
+ * or a bad scenario (the message names the flag, or the file, line and field).
+ */
+public final class Main {
+    static final String USAGE = """
+            usage: muster-demo [command] [flags]
+
+              demo [--scenario FILE] [--report PATH] [--speed X]
+                  Run a scenario on an embedded cluster with the real extender and controller, print the report
+                  table and write an HTML report (default target/muster-demo-report.html). The default command.
+              serve --embedded [--scenario FILE] [--workload] [--http-port 8888] [--ops-port 8080]
+                    [--grpc-port 9090] [--controller-grpc-port 9091] [--speed X]
+                  Keep the extender and controller up on an embedded cluster (the scenario's nodes and queues)
+                  on fixed loopback ports; --workload also plays the scenario's workload. Ctrl-C stops.
+              queues [--watch] [--controller host:port]
+                  The controller's queues (Queues.List, or Queues.Watch with --watch). Default 127.0.0.1:9091.
+              gang NAMESPACE/NAME [--controller host:port]
+                  A gang's state and the reason it is not running (Queues.GetGang).
+
+            Each flag can also be given as an environment variable MUSTER_<NAME>, e.g. MUSTER_SCENARIO.
+            """;
+
+    private Main() {}
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(Arrays.asList(args), System.getenv(), System.out, System.err));
+    }
+
+    static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception {
+        String command = args.isEmpty() || args.getFirst().startsWith("--") ? "demo" : args.getFirst();
+        List<String> rest = args.isEmpty() || args.getFirst().startsWith("--") ? args : args.subList(1, args.size());
+        if (rest.contains("--help") || rest.contains("-h") || command.equals("help")) {
+            out.print(USAGE);
+            return 0;
+        }
+        try {
+            return switch (command) {
+                case "demo" -> DemoCommand.run(rest, env, out, err);
+                case "serve" -> ServeCommand.run(rest, env, out, err);
+                case "queues" -> {
+                    DemoLogging.warningsOnly();
+                    yield QueuesCli.queues(rest, env, out, err);
+                }
+                case "gang" -> {
+                    DemoLogging.warningsOnly();
+                    yield QueuesCli.gang(rest, env, out, err);
+                }
+                default -> {
+                    err.println("muster-demo: unknown command \"" + command + "\"");
+                    err.print(USAGE);
+                    yield 2;
+                }
+            };
+        } catch (ScenarioException e) {
+            err.println("muster-demo: bad scenario: " + e.getMessage());
+            return 2;
+        } catch (IllegalArgumentException e) {
+            err.println("muster-demo " + command + ": " + e.getMessage());
+            err.print(USAGE);
+            return 2;
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.muster.demo.cli;
+
+import dev.muster.common.config.Flags;
+import dev.muster.common.rpc.GrpcChannels;
+import dev.muster.core.resources.Quantities;
+import dev.muster.proto.v1.GangInfo;
+import dev.muster.proto.v1.GangRef;
+import dev.muster.proto.v1.GetGangRequest;
+import dev.muster.proto.v1.ListQueuesRequest;
+import dev.muster.proto.v1.QueueInfo;
+import dev.muster.proto.v1.QueuesGrpc;
+import dev.muster.proto.v1.ResourceList;
+import dev.muster.proto.v1.WatchQueuesRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import java.io.PrintStream;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code queues [--watch] [--controller host:port]} and {@code gang NAMESPACE/NAME [--controller host:port]}: the
+ * controller's Queues service over plaintext gRPC. Exit codes: 0 done, 1 the call failed (the message says why),
+ * 2 bad arguments. Stateless.
+ */
+public final class QueuesCli {
+    public static final String DEFAULT_CONTROLLER = "127.0.0.1:9091";
+
+    private QueuesCli() {}
+
+    public static int queues(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
+        Flags flags = Flags.parse(args, Set.of("controller", "watch"), env);
+        String target = flags.string("controller", DEFAULT_CONTROLLER);
+        boolean watch = flags.bool("watch", false);
+        ManagedChannel channel = GrpcChannels.open(target, Optional.empty(), null);
+        try {
+            QueuesGrpc.QueuesBlockingStub stub = QueuesGrpc.newBlockingStub(channel);
+            if (!watch) {
+                List<QueueInfo> queues = stub.withDeadlineAfter(10, TimeUnit.SECONDS).list(ListQueuesRequest.getDefaultInstance()).getQueuesList();
+                out.print(table(queues));
+                return 0;
+            }
+            Iterator<QueueInfo> updates = stub.watch(WatchQueuesRequest.getDefaultInstance());
+            out.println("watching queues at " + target + " (Ctrl-C stops)");
+            while (updates.hasNext()) {
+                out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "  " + line(updates.next()));
+            }
+            return 0;
+        } catch (StatusRuntimeException e) {
+            err.println("muster queues: " + explain(e, target));
+            return 1;
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    public static int gang(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
+        if (args.isEmpty() || args.getFirst().startsWith("--")) {
+            err.println("muster gang: which gang? write gang NAMESPACE/NAME");
+            return 2;
+        }
+        String ref = args.getFirst();
+        int slash = ref.indexOf('/');
+        if (slash <= 0 || slash == ref.length() - 1 || ref.indexOf('/', slash + 1) >= 0) {
+            err.println("muster gang: \"" + ref + "\" is not NAMESPACE/NAME");
+            return 2;
+        }
+        Flags flags = Flags.parse(args.subList(1, args.size()), Set.of("controller"), env);
+        String target = flags.string("controller", DEFAULT_CONTROLLER);
+        ManagedChannel channel = GrpcChannels.open(target, Optional.empty(), null);
+        try {
+            GangInfo g = QueuesGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS).getGang(GetGangRequest.newBuilder()
+                    .setGang(GangRef.newBuilder().setNamespace(ref.substring(0, slash)).setName(ref.substring(slash + 1))).build());
+            out.print(gang(g));
+            return 0;
+        } catch (StatusRuntimeException e) {
+            err.println("muster gang: " + explain(e, target));
+            return 1;
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    static String gang(GangInfo g) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("gang       ").append(g.getGang().getNamespace()).append('/').append(g.getGang().getName()).append('\n');
+        sb.append("queue      ").append(g.getQueue()).append('\n');
+        sb.append("state      ").append(g.getState().name().replace("GANG_STATE_", "")).append('\n');
+        sb.append("reason     ").append(g.getReason().isEmpty() ? "-" : g.getReason()).append('\n');
+        sb.append("phase      ").append(g.getPhase()).append('\n');
+        sb.append("minMember  ").append(g.getMinMember()).append('\n');
+        sb.append("pods       ").append(g.getRunning()).append(" running, ").append(g.getSucceeded()).append(" succeeded, ")
+                .append(g.getFailed()).append(" failed\n");
+        return sb.toString();
+    }
+
+    static String table(List<QueueInfo> queues) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"NAME", "STATE", "WEIGHT", "ALLOCATED", "CAPABILITY", "PENDING", "INQUEUE", "RUNNING", "COMPLETED", "RESERVATIONS"});
+        for (QueueInfo q : queues) {
+            rows.add(new String[] {q.getName(), q.getState(), Integer.toString(q.getWeight()), resources(q.getAllocated()),
+                q.hasCapability() ? resources(q.getCapability()) : "unlimited", Integer.toString(q.getPending()), Integer.toString(q.getInqueue()),
+                Integer.toString(q.getRunning()), Integer.toString(q.getCompleted()), Integer.toString(q.getReservations())});
+        }
+        int[] widths = new int[rows.getFirst().length];
+        for (String[] r : rows) {
+            for (int i = 0; i < r.length; i++) {
+                widths[i] = Math.max(widths[i], r[i].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String[] r : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < r.length; i++) {
+                line.append(r[i]).append(" ".repeat(widths[i] - r[i].length() + 2));
+            }
+            sb.append(line.toString().stripTrailing()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    static String line(QueueInfo q) {
+        if (q.getDeleted()) {
+            return q.getName() + " deleted";
+        }
+        return q.getName() + " " + q.getState() + " allocated " + resources(q.getAllocated()) + " of "
+                + (q.hasCapability() ? resources(q.getCapability()) : "unlimited") + "; podgroups pending " + q.getPending() + ", inqueue "
+                + q.getInqueue() + ", running " + q.getRunning() + ", completed " + q.getCompleted() + "; reservations " + q.getReservations();
+    }
+
+    /** {@code cpu=12, memory=48Gi, nvidia.com/gpu=4} (pods left out); "0" when empty. */
+    static String resources(ResourceList r) {
+        List<String> parts = new ArrayList<>();
+        new TreeMap<>(r.getAmountsMap()).forEach((name, amount) -> {
+            if (!name.equals("pods") && amount != 0) {
+                parts.add(name + "=" + Quantities.format(name, amount));
+            }
+        });
+        return parts.isEmpty() ? "0" : String.join(",", parts);
+    }
+
+    private static String explain(StatusRuntimeException e, String target) {
+        return switch (e.getStatus().getCode()) {
+            case UNAVAILABLE -> "cannot reach the controller at " + target + " (" + e.getStatus().getDescription()
+                    + "); is `serve --embedded` running, or is --controller right?";
+            case NOT_FOUND, INVALID_ARGUMENT -> e.getStatus().getDescription();
+            case DEADLINE_EXCEEDED -> "the controller at " + target + " did not answer within 10s";
+            default -> e.getStatus().getCode() + ": " + e.getStatus().getDescription();
+        };
+    }
+}

@@ -1,0 +1,84 @@
+package dev.muster.demo.driver;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the scheduler driver did: scheduling cycles and their latency (filter + prioritize over HTTP), pods
+ * no node could take (kube-scheduler's own filters, or the extender), failed calls, binds and failed binds
+ * (each one retried), with a sample of distinct bind errors. Thread-safe: {@code this} guards every field.
+ */
+public final class DriverStats {
+    private static final int MAX_ERROR_SAMPLES = 8;
+
+    private long[] cycleNanos = new long[1024];
+    private int cycles;
+    private long noNodeFits;
+    private long unschedulable;
+    private long callErrors;
+    private long binds;
+    private long bindErrors;
+    private final Map<String, Long> bindErrorSamples = new LinkedHashMap<>();
+
+    synchronized void cycle(long nanos) {
+        if (cycles == cycleNanos.length) {
+            cycleNanos = Arrays.copyOf(cycleNanos, cycles * 2);
+        }
+        cycleNanos[cycles++] = nanos;
+    }
+
+    synchronized void noNodeFits() {
+        noNodeFits++;
+    }
+
+    synchronized void unschedulable() {
+        unschedulable++;
+    }
+
+    synchronized void callError() {
+        callErrors++;
+    }
+
+    synchronized void bound() {
+        binds++;
+    }
+
+    synchronized void bindFailed(String error) {
+        bindErrors++;
+        String kind = error.replaceAll("[0-9]+", "N");
+        if (bindErrorSamples.containsKey(kind) || bindErrorSamples.size() < MAX_ERROR_SAMPLES) {
+            bindErrorSamples.merge(kind, 1L, Long::sum);
+        }
+    }
+
+    /** An immutable copy. */
+    public record Snapshot(long[] cycleNanos, long noNodeFits, long unschedulable, long callErrors, long binds, long bindErrors,
+                           Map<String, Long> bindErrorSamples) {
+        public long cycles() {
+            return cycleNanos.length;
+        }
+    }
+
+    public synchronized Snapshot snapshot() {
+        return new Snapshot(Arrays.copyOf(cycleNanos, cycles), noNodeFits, unschedulable, callErrors, binds, bindErrors,
+                Map.copyOf(bindErrorSamples));
+    }
+
+    public synchronized long cycles() {
+        return cycles;
+    }
+
+    public synchronized long binds() {
+        return binds;
+    }
+
+    /** The distinct bind errors seen (numbers replaced by N), most frequent first. */
+    public synchronized List<String> bindErrorKinds() {
+        List<Map.Entry<String, Long>> l = new ArrayList<>(bindErrorSamples.entrySet());
+        l.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        return l.stream().map(e -> e.getValue() + "× " + e.getKey()).toList();
+    }
+}
