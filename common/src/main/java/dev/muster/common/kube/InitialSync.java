@@ -30,6 +30,26 @@ public final class InitialSync {
 
         /** The keys ({@code namespace/name} or {@code name}) in the informer's cache now. */
         Collection<String> keys();
+
+        /** A client-java informer as a source: synced when it says so, keys from its indexer. */
+        static Source of(String name, io.kubernetes.client.informer.SharedIndexInformer<?> informer) {
+            return new Source() {
+                @Override
+                public String name() {
+                    return name;
+                }
+
+                @Override
+                public boolean hasSynced() {
+                    return informer.hasSynced();
+                }
+
+                @Override
+                public Collection<String> keys() {
+                    return informer.getIndexer().listKeys();
+                }
+            };
+        }
     }
 
     private final List<Source> sources;

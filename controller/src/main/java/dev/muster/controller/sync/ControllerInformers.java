@@ -18,7 +18,6 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +66,7 @@ public final class ControllerInformers implements AutoCloseable {
                 VolcanoPodGroup.class, resyncMillis, "", (type, t) -> listFailed("podgroups", t));
         SharedIndexInformer<VolcanoQueue> queues = factory.sharedIndexInformerFor(VolcanoCrds.queues(watchClient),
                 VolcanoQueue.class, resyncMillis, "", (type, t) -> listFailed("queues", t));
-        this.firstSync = new InitialSync(List.of(source("pods", pods), source("podgroups", podGroups), source("queues", queues)),
+        this.firstSync = new InitialSync(List.of(InitialSync.Source.of("pods", pods), InitialSync.Source.of("podgroups", podGroups), InitialSync.Source.of("queues", queues)),
                 this::onInitialSync);
         queues.addEventHandler(handler("queues",
                 q -> observer.queue(QueueConverter.toCore(q), KubeObservations.queueStatus(q.getStatus())),
@@ -134,24 +133,6 @@ public final class ControllerInformers implements AutoCloseable {
         log.warn("listing/watching {} failed: {}", resource, message);
     }
 
-    private static InitialSync.Source source(String name, SharedIndexInformer<?> informer) {
-        return new InitialSync.Source() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public boolean hasSynced() {
-                return informer.hasSynced();
-            }
-
-            @Override
-            public Collection<String> keys() {
-                return informer.getIndexer().listKeys();
-            }
-        };
-    }
 
     private <T extends KubernetesObject> ResourceEventHandler<T> handler(String source, Consumer<T> upsert, Consumer<T> delete) {
         return new ResourceEventHandler<>() {

@@ -20,7 +20,6 @@ import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -91,10 +90,10 @@ public final class ClusterSync implements AutoCloseable {
                 VolcanoCrds.queues(watchClient), VolcanoQueue.class, resyncMillis,
                 "", (type, t) -> errors.failed(VolcanoCrds.QUEUES + "." + VolcanoCrds.GROUP, t));
 
-        sources.add(source("nodes", nodes));
-        sources.add(source("pods", pods));
-        sources.add(source("podgroups", podGroups));
-        sources.add(source("queues", queues));
+        sources.add(InitialSync.Source.of("nodes", nodes));
+        sources.add(InitialSync.Source.of("pods", pods));
+        sources.add(InitialSync.Source.of("podgroups", podGroups));
+        sources.add(InitialSync.Source.of("queues", queues));
         this.initialSync = new InitialSync(sources, this::onInitialSync);
 
         nodes.addEventHandler(adapter("nodes", (old, n) -> handler.nodeUpserted(n), handler::nodeDeleted));
@@ -182,24 +181,6 @@ public final class ClusterSync implements AutoCloseable {
         synced.complete(null);
     }
 
-    private static InitialSync.Source source(String name, SharedIndexInformer<?> informer) {
-        return new InitialSync.Source() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public boolean hasSynced() {
-                return informer.hasSynced();
-            }
-
-            @Override
-            public Collection<String> keys() {
-                return informer.getIndexer().listKeys();
-            }
-        };
-    }
 
     private <T extends KubernetesObject> ResourceEventHandler<T> adapter(String source, BiConsumer<T, T> upsert, Consumer<T> delete) {
         return new ResourceEventHandler<>() {

@@ -39,16 +39,7 @@ public final class WireDecoder {
 
     /** Decodes a filter or prioritize body held in {@code body[offset, offset+length)}. */
     public static ExtenderArgs decodeExtenderArgs(byte[] body, int offset, int length) {
-        JsonInput in = JsonInput.open(body, offset, length);
-        try {
-            ExtenderArgs args = readExtenderArgs(in);
-            in.expectEnd();
-            return args;
-        } catch (IOException e) {
-            throw in.wrap(e);
-        } finally {
-            in.close();
-        }
+        return decode(body, offset, length, WireDecoder::readExtenderArgs);
     }
 
     /** Decodes a bind body ({@code ExtenderBindingArgs}). */
@@ -58,16 +49,7 @@ public final class WireDecoder {
 
     /** Decodes a bind body held in {@code body[offset, offset+length)}. */
     public static BindingArgs decodeBindingArgs(byte[] body, int offset, int length) {
-        JsonInput in = JsonInput.open(body, offset, length);
-        try {
-            BindingArgs args = readBindingArgs(in);
-            in.expectEnd();
-            return args;
-        } catch (IOException e) {
-            throw in.wrap(e);
-        } finally {
-            in.close();
-        }
+        return decode(body, offset, length, WireDecoder::readBindingArgs);
     }
 
     /** Decodes a preempt body ({@code ExtenderPreemptionArgs}). */
@@ -77,16 +59,26 @@ public final class WireDecoder {
 
     /** Decodes a preempt body held in {@code body[offset, offset+length)}. */
     public static PreemptionArgs decodePreemptionArgs(byte[] body, int offset, int length) {
+        return decode(body, offset, length, WireDecoder::readPreemptionArgs);
+    }
+
+    /** Reads one value with {@code reader}, requires the end of the body, and turns every failure into a WireFormatException. */
+    private static <T> T decode(byte[] body, int offset, int length, Reader<T> reader) {
         JsonInput in = JsonInput.open(body, offset, length);
         try {
-            PreemptionArgs args = readPreemptionArgs(in);
+            T value = reader.read(in);
             in.expectEnd();
-            return args;
+            return value;
         } catch (IOException e) {
             throw in.wrap(e);
         } finally {
             in.close();
         }
+    }
+
+    @FunctionalInterface
+    private interface Reader<T> {
+        T read(JsonInput in) throws IOException;
     }
 
     private static ExtenderArgs readExtenderArgs(JsonInput in) throws IOException {
