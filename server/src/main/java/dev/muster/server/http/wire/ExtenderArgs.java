@@ -13,8 +13,10 @@ import java.util.Objects;
  * @param fullNodes the request's node objects when it carried full {@code Nodes}
  *                  ({@code nodeCacheCapable: false}), else null; the filter answer must then carry the
  *                  passing nodes as objects, which {@link WireEncoder#encodeFilterResult} does from this
+ * @param nodeNamesJson the request's {@code NodeNames} array as it was sent (null when absent), so an
+ *                  answer that passes every node can repeat it instead of encoding thousands of names
  */
-public record ExtenderArgs(WirePod pod, List<String> nodeNames, RawNodeList fullNodes) {
+public record ExtenderArgs(WirePod pod, List<String> nodeNames, RawNodeList fullNodes, RawJson nodeNamesJson) {
     public ExtenderArgs {
         Objects.requireNonNull(pod, "pod");
         if (fullNodes != null) {
@@ -25,6 +27,10 @@ public record ExtenderArgs(WirePod pod, List<String> nodeNames, RawNodeList full
         } else {
             nodeNames = List.copyOf(nodeNames == null ? List.of() : nodeNames);
         }
+    }
+
+    public ExtenderArgs(WirePod pod, List<String> nodeNames, RawNodeList fullNodes) {
+        this(pod, nodeNames, fullNodes, null);
     }
 
     /** A request that named its nodes ({@code nodeCacheCapable: true}). */

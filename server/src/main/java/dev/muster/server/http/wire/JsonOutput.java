@@ -46,6 +46,11 @@ final class JsonOutput {
     }
 
     JsonOutput number(long value) {
+        if (value >= 0 && value < 10) { // extender scores: one digit, no String
+            ensure(1);
+            buf[size++] = (byte) ('0' + value);
+            return this;
+        }
         return raw(Long.toString(value));
     }
 

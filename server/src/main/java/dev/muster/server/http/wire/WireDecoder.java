@@ -85,6 +85,7 @@ public final class WireDecoder {
         WirePod pod = null;
         RawNodeList nodes = null;
         List<String> nodeNames = null;
+        RawJson namesJson = null;
         int seen = 0;
         while (in.nextField()) {
             ExtenderKey key = ExtenderKey.match(in.fieldName(), ExtenderKey.EXTENDER_ARGS);
@@ -97,14 +98,18 @@ public final class WireDecoder {
             switch (key) {
                 case POD -> pod = readPod(in);
                 case NODES -> nodes = NodeListReader.read(in);
-                case NODE_NAMES -> nodeNames = readNodeNames(in);
+                case NODE_NAMES -> {
+                    int start = in.tokenStart();
+                    nodeNames = readNodeNames(in);
+                    namesJson = nodeNames == null ? null : new RawJson(in.body(), start, in.tokenStart() + 1);
+                }
                 default -> throw new IllegalStateException("unhandled key " + key);
             }
         }
         requirePod(in, pod);
         // kube-scheduler sends exactly one of the two; should both come, the node objects win, because
         // only an answer carrying node objects satisfies a scheduler that sent them.
-        return nodes != null ? new ExtenderArgs(pod, null, nodes) : ExtenderArgs.withNodeNames(pod, nodeNames);
+        return nodes != null ? new ExtenderArgs(pod, null, nodes) : new ExtenderArgs(pod, nodeNames, null, namesJson);
     }
 
     private static BindingArgs readBindingArgs(JsonInput in) throws IOException {

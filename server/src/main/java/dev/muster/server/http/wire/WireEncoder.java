@@ -1,5 +1,6 @@
 package dev.muster.server.http.wire;
 
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,9 @@ import java.util.Objects;
  * Stateless and thread-safe.
  */
 public final class WireEncoder {
+    private static final byte[] HOST = "{\"Host\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SCORE = ",\"Score\":".getBytes(StandardCharsets.US_ASCII);
+
     private WireEncoder() {}
 
     /**
@@ -45,7 +49,11 @@ public final class WireEncoder {
         out.raw("{\"Nodes\":");
         if (full == null) {
             out.raw("null,\"NodeNames\":");
-            stringArray(out, result.nodeNames());
+            if (request.nodeNamesJson() != null && result.nodeNames().equals(request.nodeNames())) {
+                request.nodeNamesJson().writeTo(out); // every node passed: repeat the request's array as sent
+            } else {
+                stringArray(out, result.nodeNames());
+            }
         } else {
             out.raw("{\"metadata\":{},\"items\":[");
             for (int i = 0; i < passing.length; i++) {
@@ -82,7 +90,7 @@ public final class WireEncoder {
             if (i > 0) {
                 out.raw(',');
             }
-            out.raw("{\"Host\":").string(p.host()).raw(",\"Score\":").number(p.score()).raw('}');
+            out.bytes(HOST, 0, HOST.length).string(p.host()).bytes(SCORE, 0, SCORE.length).number(p.score()).raw('}');
         }
         return out.raw(']').toByteArray();
     }
