@@ -85,7 +85,7 @@ final class World {
                 }
             }
             if (after == 0) {
-                c.allocations().markSynced(); // an empty journal: connected, nothing to send
+                c.allocations().onCaughtUp(); // as the stream client says for an empty journal
             }
             positions.put(c, after);
         }

@@ -104,9 +104,6 @@ public final class EmbeddedMuster implements AutoCloseable {
         stream.start();
         await("the extender's first sync", () -> extender.scheduler().isSynced());
         await("the allocation stream to connect", stream::isConnected);
-        if (extender.journal().lastSequence() == 0) {
-            controller.allocations().markSynced(); // an empty journal sends nothing after `started`: nothing to replay
-        }
         await("the controller to be ready", controller::writing);
         controller.startFlushing(options.flushInterval());
         controllerGrpc = GrpcServers.build(GrpcServers.netty(new InetSocketAddress(ports.host(), ports.controllerGrpc()), Optional.empty()),
@@ -199,6 +196,11 @@ public final class EmbeddedMuster implements AutoCloseable {
         @Override
         public void onEvent(SequencedEvent event) {
             listeners.forEach(l -> l.onEvent(event));
+        }
+
+        @Override
+        public void onCaughtUp() {
+            listeners.forEach(AllocationListener::onCaughtUp);
         }
     }
 }

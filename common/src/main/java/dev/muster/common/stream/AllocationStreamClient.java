@@ -100,6 +100,8 @@ public final class AllocationStreamClient implements AutoCloseable {
     private ClientCall<WatchRequest, WatchResponse> call; // confined; the current call, null between calls
     private long generation; // confined; identifies the current call
     private String callJournal; // confined; journal named by the current call's `started`, null before it
+    private long callHead; // confined; the extender's newest sequence when the current call started
+    private boolean callCaughtUp; // confined; onCaughtUp was delivered for the current call
     private boolean callNeedsSnapshot; // confined; the current call's journal is not the cursor's
     private SynchronizationContext.ScheduledHandle pendingReconnect; // confined
 
@@ -325,6 +327,11 @@ public final class AllocationStreamClient implements AutoCloseable {
             journalId = callJournal;
         }
         connected = true;
+        callHead = started.getLastSequence();
+        callCaughtUp = false;
+        if (!callNeedsSnapshot && lastApplied == callHead) {
+            reportCaughtUp(); // nothing to replay
+        }
         LOG.info("allocation stream connected to {} (journal {}, head {}, resuming after {})", currentTarget, callJournal,
                 started.getLastSequence(), lastApplied);
     }
@@ -339,6 +346,9 @@ public final class AllocationStreamClient implements AutoCloseable {
         lastApplied = snapshot.sequence();
         callNeedsSnapshot = false;
         snapshotsApplied++;
+        if (lastApplied >= callHead) {
+            reportCaughtUp();
+        }
     }
 
     private void onEvent(SequencedEvent event) {
@@ -352,6 +362,16 @@ public final class AllocationStreamClient implements AutoCloseable {
         }
         deliver(() -> listener.onEvent(event));
         lastApplied = event.sequence();
+        if (lastApplied >= callHead) {
+            reportCaughtUp();
+        }
+    }
+
+    private void reportCaughtUp() {
+        if (!callCaughtUp) {
+            callCaughtUp = true;
+            deliver(listener::onCaughtUp);
+        }
     }
 
     private void requireStarted(String what) {

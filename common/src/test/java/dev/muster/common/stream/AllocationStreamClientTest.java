@@ -71,6 +71,47 @@ class AllocationStreamClientTest {
         assertThat(client.lastAppliedSequence()).isEqualTo(65);
     }
 
+    /** Records when the client says a connection caught up, and how far it had applied by then. */
+    private static final class CaughtUp implements AllocationListener {
+        final java.util.List<Long> appliedWhenCaughtUp = new java.util.concurrent.CopyOnWriteArrayList<>();
+        volatile long applied;
+
+        @Override
+        public void onSnapshot(AllocationSnapshot snapshot) {
+            applied = snapshot.sequence();
+        }
+
+        @Override
+        public void onEvent(SequencedEvent event) {
+            applied = event.sequence();
+        }
+
+        @Override
+        public void onCaughtUp() {
+            appliedWhenCaughtUp.add(applied);
+        }
+    }
+
+    @Test
+    void anEmptyJournalIsCaughtUpAtOnce() {
+        String name = serve(new AllocationsService(journal(1000), ServingGate.always(), drain));
+        CaughtUp l = new CaughtUp();
+        client(name, l);
+        await().atMost(WAIT).until(() -> !l.appliedWhenCaughtUp.isEmpty());
+        assertThat(l.appliedWhenCaughtUp).containsExactly(0L);
+    }
+
+    @Test
+    void aConnectionIsCaughtUpOnlyOnceTheHeadItWasToldOfIsApplied() {
+        AllocationJournal journal = journal(1000);
+        String name = serve(new AllocationsService(journal, ServingGate.always(), drain));
+        append(journal, 300);
+        CaughtUp l = new CaughtUp();
+        client(name, l);
+        await().atMost(WAIT).until(() -> !l.appliedWhenCaughtUp.isEmpty());
+        assertThat(l.appliedWhenCaughtUp.getFirst()).isEqualTo(300L);
+    }
+
     static Stream<Arguments> brokenFirstCalls() {
         return Stream.of(
                 broken("a gap", 2, started("J", 4), event(1), event(2), event(4)),

@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Passes the stream on to the fold and keeps score: events and snapshots applied, the age of the newest
  * event when it arrived (stream lag), and whether the stream has synced at least once.
  *
- * <p>Synced means a snapshot or an event was applied, or {@link #markSynced} was called (the stream client
- * connected to a journal that is still empty, so there is nothing to send). Thread-safe: counters are atomic
+ * <p>Synced means a snapshot or an event was applied, or the stream client reported that it caught up
+ * ({@link #onCaughtUp}: e.g. a journal that is still empty has nothing to send). Thread-safe: counters are atomic
  * and {@code onSynced} runs once, on the thread that first syncs.
  */
 public final class StreamTracker implements AllocationListener {
@@ -46,7 +46,12 @@ public final class StreamTracker implements AllocationListener {
         markSynced();
     }
 
-    /** The stream is live with nothing to replay (an empty journal). */
+    @Override
+    public void onCaughtUp() {
+        markSynced();
+    }
+
+    /** The stream is live with nothing (more) to replay. */
     public void markSynced() {
         if (synced.compareAndSet(false, true)) {
             onSynced.run();

@@ -65,7 +65,7 @@ class ExtenderStreamTest {
     }
 
     private void follow() {
-        stream = new ExtenderStream(new AllocationStreamClient(name, t -> InProcessChannelBuilder.forName(t).build(), tracker, FAST), tracker);
+        stream = new ExtenderStream(new AllocationStreamClient(name, t -> InProcessChannelBuilder.forName(t).build(), tracker, FAST));
         stream.start();
     }
 

@@ -9,4 +9,11 @@ public interface AllocationListener {
     void onSnapshot(AllocationSnapshot snapshot);
 
     void onEvent(SequencedEvent event);
+
+    /**
+     * Everything the extender held when this connection started has been delivered (possibly nothing: an
+     * empty journal, or a reader that was already up to date). Called at least once per connection;
+     * idempotent for the listener.
+     */
+    default void onCaughtUp() {}
 }
