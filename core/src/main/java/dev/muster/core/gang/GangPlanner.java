@@ -6,7 +6,6 @@ import dev.muster.core.resources.Resources;
 import dev.muster.core.scoring.ScoringPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -147,12 +146,4 @@ public final class GangPlanner {
         return placed;
     }
 
-    /** How many of each task a list of members has (helper for requirements). */
-    public static Map<String, Integer> countByTask(Collection<String> tasks) {
-        Map<String, Integer> m = new HashMap<>();
-        for (String t : tasks) {
-            m.merge(t, 1, Integer::sum);
-        }
-        return m;
-    }
 }

@@ -238,16 +238,6 @@ public final class Ledger {
         return heldByQueue.getOrDefault(queue, Resources.ZERO);
     }
 
-    /** Pods of the queue only (no reservations). */
-    public Resources usedByQueue(String queue) {
-        Resources sum = Resources.ZERO;
-        for (PodRecord r : pods.values()) {
-            if (r.queue().equals(queue)) {
-                sum = sum.plus(r.request());
-            }
-        }
-        return sum;
-    }
 
     // ---- reads -------------------------------------------------------------------------------------
 
@@ -261,10 +251,6 @@ public final class Ledger {
         return n;
     }
 
-    public NodeSnapshot snapshot(String node) {
-        NodeEntry e = nodes.get(node);
-        return e == null ? null : e.snapshot();
-    }
 
     public List<NodeSnapshot> snapshots() {
         List<NodeSnapshot> out = new ArrayList<>(nodes.size());

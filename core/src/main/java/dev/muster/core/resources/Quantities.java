@@ -136,8 +136,4 @@ public final class Quantities {
         return Long.toString(amount);
     }
 
-    /** Kubernetes-style canonical string for the API (cpu in millicores only when fractional). */
-    public static String toKubernetes(String resource, long amount) {
-        return format(resource, amount);
-    }
 }

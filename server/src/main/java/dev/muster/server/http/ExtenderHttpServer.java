@@ -4,11 +4,11 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.muster.common.ops.HttpServers;
 import dev.muster.common.ops.OpsEndpoints;
+import dev.muster.server.http.wire.WireEncoder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
@@ -138,22 +138,7 @@ public final class ExtenderHttpServer implements AutoCloseable {
     }
 
     static byte[] error(String message) {
-        StringBuilder sb = new StringBuilder("{\"Error\":\"");
-        for (char c : message.toCharArray()) {
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        return sb.append("\"}").toString().getBytes(StandardCharsets.UTF_8);
+        return WireEncoder.encodeError(message);
     }
 
     private static void reply(HttpExchange ex, int status, byte[] body) throws IOException {

@@ -97,6 +97,11 @@ public final class WireEncoder {
 
     /** Encodes a bind answer: {@code ""} (or null) for success, else the reason the bind failed. */
     public static byte[] encodeBindResult(String error) {
+        return encodeError(error);
+    }
+
+    /** {@code {"Error":"..."}}: a bind answer, and the body of every error the extender answers with. */
+    public static byte[] encodeError(String error) {
         String e = error == null ? "" : error;
         JsonOutput out = new JsonOutput(16 + e.length());
         return out.raw("{\"Error\":").string(e).raw('}').toByteArray();
