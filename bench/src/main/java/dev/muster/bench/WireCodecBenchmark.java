@@ -1,7 +1,7 @@
 package dev.muster.bench;
 
 import dev.muster.server.http.wire.ExtenderArgs;
-import dev.muster.server.http.wire.FilterResult;
+import dev.muster.core.scheduler.FilterResult;
 import dev.muster.server.http.wire.WireDecoder;
 import dev.muster.server.http.wire.WireEncoder;
 import java.nio.charset.StandardCharsets;
@@ -112,8 +112,8 @@ public class WireCodecBenchmark {
         if (fullArgs.nodeNames().size() != nodes) {
             throw new IllegalStateException("synthetic body decoded to " + fullArgs.nodeNames().size() + " nodes");
         }
-        allNamesPass = FilterResult.of(namesArgs.nodeNames(), Map.of(), Map.of());
-        allFullNodesPass = FilterResult.of(fullArgs.nodeNames(), Map.of(), Map.of());
+        allNamesPass = new FilterResult(namesArgs.nodeNames(), Map.of(), Map.of());
+        allFullNodesPass = new FilterResult(fullArgs.nodeNames(), Map.of(), Map.of());
     }
 
     @Benchmark

@@ -1,5 +1,7 @@
 package dev.muster.core.scheduler;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -12,7 +14,7 @@ import java.util.Map;
 public record FilterResult(List<String> feasible, Map<String, String> failed, Map<String, String> unresolvable) {
     public FilterResult {
         feasible = List.copyOf(feasible);
-        failed = Map.copyOf(failed);
-        unresolvable = Map.copyOf(unresolvable);
+        failed = Collections.unmodifiableMap(new LinkedHashMap<>(failed)); // in node order, for stable answers
+        unresolvable = Collections.unmodifiableMap(new LinkedHashMap<>(unresolvable));
     }
 }

@@ -85,6 +85,9 @@ public final class ExtenderHttpServer implements AutoCloseable {
             byte[] body = readBody(ex);
             if (body == null) {
                 timer.done("too-large");
+                // the rest of the body stays unread, so this connection cannot carry another request: say so,
+                // or a keep-alive client reuses it and its next request meets a closed socket
+                ex.getResponseHeaders().set("Connection", "close");
                 reply(ex, 413, error("request body exceeds the limit of " + maxBodyBytes + " bytes (--max-body-bytes)"));
                 return;
             }

@@ -2,12 +2,12 @@ package dev.muster.server.http;
 
 import dev.muster.core.model.PodId;
 import dev.muster.core.scheduler.BindResult;
+import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.NodeScore;
 import dev.muster.core.scheduler.Victims;
 import dev.muster.server.http.wire.BindingArgs;
 import dev.muster.server.http.wire.ExtenderArgs;
-import dev.muster.server.http.wire.FilterResult;
 import dev.muster.server.http.wire.HostPriority;
 import dev.muster.server.http.wire.MetaVictims;
 import dev.muster.server.http.wire.PreemptionArgs;
@@ -61,9 +61,9 @@ public final class ExtenderVerbs {
             return badRequest(WireEncoder.encodeFilterFailure("bad filter request: " + e.getMessage()));
         }
         lastFilter.set(new Decoded(body, args));
-        dev.muster.core.scheduler.FilterResult r = scheduler.filter(args.pod().pod(), args.nodeNames());
+        FilterResult r = scheduler.filter(args.pod().pod(), args.nodeNames());
         String outcome = r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit";
-        return new Reply(200, WireEncoder.encodeFilterResult(args, FilterResult.of(r.feasible(), r.failed(), r.unresolvable())), outcome);
+        return new Reply(200, WireEncoder.encodeFilterResult(args, r), outcome);
     }
 
     public Reply prioritize(byte[] body) {

@@ -1,5 +1,6 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.scheduler.FilterResult;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -39,20 +40,17 @@ public final class WireEncoder {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(result, "result");
         RawNodeList full = request.fullNodes();
-        if (result.isFailure()) {
-            return encodeFilterFailure(result.error());
-        }
-        int[] passing = full == null ? null : indexesIn(full, result.nodeNames());
-        int estimate = 128 + estimate(result.failedNodes()) + estimate(result.failedAndUnresolvableNodes())
-                + (full == null ? 24 * result.nodeNames().size() : full.byteLength(passing));
+        int[] passing = full == null ? null : indexesIn(full, result.feasible());
+        int estimate = 128 + estimate(result.failed()) + estimate(result.unresolvable())
+                + (full == null ? 24 * result.feasible().size() : full.byteLength(passing));
         JsonOutput out = new JsonOutput(estimate);
         out.raw("{\"Nodes\":");
         if (full == null) {
             out.raw("null,\"NodeNames\":");
-            if (request.nodeNamesJson() != null && result.nodeNames().equals(request.nodeNames())) {
+            if (request.nodeNamesJson() != null && result.feasible().equals(request.nodeNames())) {
                 request.nodeNamesJson().writeTo(out); // every node passed: repeat the request's array as sent
             } else {
-                stringArray(out, result.nodeNames());
+                stringArray(out, result.feasible());
             }
         } else {
             out.raw("{\"metadata\":{},\"items\":[");
@@ -65,10 +63,10 @@ public final class WireEncoder {
             out.raw("]},\"NodeNames\":null");
         }
         out.raw(",\"FailedNodes\":");
-        stringMap(out, result.failedNodes());
+        stringMap(out, result.failed());
         out.raw(",\"FailedAndUnresolvableNodes\":");
-        stringMap(out, result.failedAndUnresolvableNodes());
-        out.raw(",\"Error\":").string(result.error()).raw('}');
+        stringMap(out, result.unresolvable());
+        out.raw(",\"Error\":\"\"}");
         return out.toByteArray();
     }
 

@@ -11,7 +11,7 @@
  *       {@link dev.muster.server.http.wire.PreemptionArgs} (preempt). A pod becomes a
  *       {@link dev.muster.server.http.wire.WirePod} holding a core {@link dev.muster.core.model.Pod}
  *       whose request is computed by {@link dev.muster.core.resources.PodRequests}.</li>
- *   <li>{@link dev.muster.server.http.wire.WireEncoder}: {@link dev.muster.server.http.wire.FilterResult},
+ *   <li>{@link dev.muster.server.http.wire.WireEncoder}: {@link dev.muster.core.scheduler.FilterResult},
  *       {@link dev.muster.server.http.wire.HostPriority} lists, bind errors and
  *       {@link dev.muster.server.http.wire.MetaVictims} maps → bytes.</li>
  *   <li>{@link dev.muster.server.http.wire.WireFormatException}: the only exception bad input produces;

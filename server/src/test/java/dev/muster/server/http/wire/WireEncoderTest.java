@@ -1,5 +1,6 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.scheduler.FilterResult;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,11 +26,9 @@ class WireEncoderTest {
     @Test
     void filterFailureCarriesOnlyTheError() {
         byte[] direct = WireEncoder.encodeFilterFailure("ledger not ready");
-        byte[] viaResult = WireEncoder.encodeFilterResult(FULL_REQUEST, FilterResult.failure("ledger not ready"));
 
         assertThat(new String(direct, StandardCharsets.UTF_8)).isEqualTo(
                 "{\"Nodes\":null,\"NodeNames\":null,\"FailedNodes\":{},\"FailedAndUnresolvableNodes\":{},\"Error\":\"ledger not ready\"}");
-        assertThat(viaResult).isEqualTo(direct);
     }
 
     @Test
@@ -37,7 +36,7 @@ class WireEncoderTest {
         Map<String, String> failed = new LinkedHashMap<>();
         failed.put("node-3", "gang ns/pg: 3/8 pods exist");
         failed.put("node-1", "no slot");
-        byte[] answer = WireEncoder.encodeFilterResult(NAMES_REQUEST, FilterResult.of(List.of("node-2"), failed, Map.of()));
+        byte[] answer = WireEncoder.encodeFilterResult(NAMES_REQUEST, new FilterResult(List.of("node-2"), failed, Map.of()));
 
         assertThat(new String(answer, StandardCharsets.UTF_8)).isEqualTo("{\"Nodes\":null,\"NodeNames\":[\"node-2\"],"
                 + "\"FailedNodes\":{\"node-3\":\"gang ns/pg: 3/8 pods exist\",\"node-1\":\"no slot\"},"
@@ -47,7 +46,7 @@ class WireEncoderTest {
     @Test
     void filterWithFullNodesCopiesThePassingNodeObjectsInResultOrder() {
         byte[] answer = WireEncoder.encodeFilterResult(FULL_REQUEST,
-                FilterResult.of(List.of("node-3", "node-1"), Map.of("node-2", "full"), Map.of()));
+                new FilterResult(List.of("node-3", "node-1"), Map.of("node-2", "full"), Map.of()));
 
         String text = new String(answer, StandardCharsets.UTF_8);
         String node1 = new String(FULL_REQUEST.fullNodes().nodeJson(0), StandardCharsets.UTF_8);
@@ -60,14 +59,14 @@ class WireEncoderTest {
     @Test
     void filterWithFullNodesAndNoPassingNode() {
         byte[] answer = WireEncoder.encodeFilterResult(FULL_REQUEST,
-                FilterResult.of(List.of(), Map.of(), Map.of("node-1", "a", "node-2", "b", "node-3", "c")));
+                new FilterResult(List.of(), Map.of(), Map.of("node-1", "a", "node-2", "b", "node-3", "c")));
 
         assertThat(((Map<?, ?>) JsonTrees.parse(answer)).get("Nodes")).isEqualTo(Map.of("metadata", Map.of(), "items", List.of()));
     }
 
     @Test
     void filterWithFullNodesRefusesANodeTheRequestDidNotCarry() {
-        assertThatThrownBy(() -> WireEncoder.encodeFilterResult(FULL_REQUEST, FilterResult.of(List.of("node-9"), Map.of(), Map.of())))
+        assertThatThrownBy(() -> WireEncoder.encodeFilterResult(FULL_REQUEST, new FilterResult(List.of("node-9"), Map.of(), Map.of())))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("filter result passes node \"node-9\", which the request did not carry");
     }
@@ -126,7 +125,7 @@ class WireEncoderTest {
     @Property(tries = 1000)
     void anyStringSurvivesAJsonRoundTrip(@ForAll String reason, @ForAll String node) {
         byte[] answer = WireEncoder.encodeFilterResult(NAMES_REQUEST,
-                FilterResult.of(List.of(node), Map.of(node, reason), Map.of()));
+                new FilterResult(List.of(node), Map.of(node, reason), Map.of()));
 
         Map<?, ?> tree = (Map<?, ?>) JsonTrees.parse(answer);
         String expectedNode = wellFormed(node);

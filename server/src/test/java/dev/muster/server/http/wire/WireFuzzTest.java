@@ -1,5 +1,6 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.scheduler.FilterResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -73,7 +74,7 @@ class WireFuzzTest {
     private static void assertUsable(Object decoded) {
         if (decoded instanceof ExtenderArgs args) {
             assertThat(args.pod().pod().request().anyNegative()).isFalse();
-            byte[] filter = WireEncoder.encodeFilterResult(args, FilterResult.of(args.nodeNames(), Map.of(), Map.of()));
+            byte[] filter = WireEncoder.encodeFilterResult(args, new FilterResult(args.nodeNames(), Map.of(), Map.of()));
             // node objects go back verbatim, so duplicate keys in their skipped parts (legal for Go) may remain
             JsonTrees.wellFormed(filter);
             for (int i = 0; args.nodesGivenInFull() && i < args.fullNodes().size(); i++) {

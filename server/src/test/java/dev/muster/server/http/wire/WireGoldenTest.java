@@ -1,5 +1,6 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.scheduler.FilterResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.core.model.GangKey;
@@ -108,7 +109,7 @@ class WireGoldenTest {
                 .replace("filter-request", "filter-response");
         ExtenderArgs args = WireDecoder.decodeExtenderArgs(Fixtures.bytes(expected.fixture()));
 
-        byte[] answer = WireEncoder.encodeFilterResult(args, FilterResult.of(args.nodeNames(), Map.of(), Map.of()));
+        byte[] answer = WireEncoder.encodeFilterResult(args, new FilterResult(args.nodeNames(), Map.of(), Map.of()));
 
         assertThat(JsonTrees.parse(answer)).isEqualTo(JsonTrees.parse(Fixtures.bytes(response)));
     }
@@ -123,7 +124,7 @@ class WireGoldenTest {
         List<String> passing = names.subList(0, names.size() - 1);
         String failed = names.get(names.size() - 1);
 
-        byte[] answer = WireEncoder.encodeFilterResult(args, FilterResult.of(passing,
+        byte[] answer = WireEncoder.encodeFilterResult(args, new FilterResult(passing,
                 Map.of(failed, "gang bench/pg1: 3/8 pods exist"), Map.of(failed, "needs 8×(4 cpu, 16Gi), fits 5")));
 
         Map<?, ?> tree = (Map<?, ?>) JsonTrees.parse(answer);
@@ -306,8 +307,8 @@ class WireGoldenTest {
         for (int i = 0; i < plain.fullNodes().size(); i++) {
             assertThat(atOffset.fullNodes().nodeJson(i)).isEqualTo(plain.fullNodes().nodeJson(i));
         }
-        assertThat(WireEncoder.encodeFilterResult(atOffset, FilterResult.of(List.of("node-3", "node-1"), Map.of(), Map.of())))
-                .isEqualTo(WireEncoder.encodeFilterResult(plain, FilterResult.of(List.of("node-3", "node-1"), Map.of(), Map.of())));
+        assertThat(WireEncoder.encodeFilterResult(atOffset, new FilterResult(List.of("node-3", "node-1"), Map.of(), Map.of())))
+                .isEqualTo(WireEncoder.encodeFilterResult(plain, new FilterResult(List.of("node-3", "node-1"), Map.of(), Map.of())));
     }
 
     @Test
