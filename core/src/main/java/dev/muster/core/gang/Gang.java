@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * One gang's bookkeeping: its PodGroup spec (null until the PodGroup is seen), the member pods that exist
- * (pending or bound, not finished), how many hold resources, the binds waiting at its barrier, its state
+ * (pending or bound, not finished), how many hold resources, the binds waiting at its barrier (each on a
+ * claimed slot), the binds held before admission (no slot yet), its state
  * and its backoff. Mutable and confined to {@link dev.muster.core.scheduler.GangScheduler}'s lock; its
  * capacity (the reservation) lives in the ledger.
  */
@@ -20,6 +21,7 @@ public final class Gang {
     private PodGroupSpec spec;
     private final Map<String, Pod> members = new LinkedHashMap<>();
     private final Map<String, BindWaiter> waiters = new LinkedHashMap<>();
+    private final Map<String, HeldBind> held = new LinkedHashMap<>();
     private int bound; // members holding resources (bound, or assumed by us)
     private boolean released; // the barrier opened: minMember were bound or waiting together
     private GangState state = GangState.WAITING;
@@ -69,6 +71,11 @@ public final class Gang {
 
     public Map<String, BindWaiter> waiters() {
         return waiters;
+    }
+
+    /** Binds of members that could not be admitted yet, by pod uid: no slot, held until admitted or timed out. */
+    public Map<String, HeldBind> held() {
+        return held;
     }
 
     public int bound() {
@@ -126,6 +133,6 @@ public final class Gang {
 
     /** Nothing left to track: no spec, no members, no waiters. */
     public boolean isEmpty() {
-        return spec == null && members.isEmpty() && waiters.isEmpty();
+        return spec == null && members.isEmpty() && waiters.isEmpty() && held.isEmpty();
     }
 }

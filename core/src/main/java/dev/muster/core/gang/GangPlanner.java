@@ -44,6 +44,14 @@ public final class GangPlanner {
     }
 
     public Result plan(Collection<NodeEntry> nodes, List<Member> members, Requirement req) {
+        return plan(nodes, members, req, Map.of());
+    }
+
+    /**
+     * Like {@link #plan(Collection, List, Requirement)}, on nodes of which an amount (node → amount) is
+     * already spoken for ({@code spokenFor}) — members pinned to a node by the caller, counted in {@code req} as bound.
+     */
+    public Result plan(Collection<NodeEntry> nodes, List<Member> members, Requirement req, Map<String, Resources> spokenFor) {
         // 1. required vs optional members
         List<Member> required = new ArrayList<>();
         List<Member> rest = new ArrayList<>(members);
@@ -82,8 +90,9 @@ public final class GangPlanner {
         Resources[] inUse = new Resources[eligible.size()];
         for (int i = 0; i < free.length; i++) {
             NodeEntry e = eligible.get(i);
-            free[i] = e.free();
-            inUse[i] = e.inUse();
+            Resources t = spokenFor.get(e.name());
+            free[i] = t == null ? e.free() : e.free().minus(t);
+            inUse[i] = t == null ? e.inUse() : e.inUse().plus(t);
         }
 
         // 3. place groups: required first (all must fit), then optional (as many as fit)

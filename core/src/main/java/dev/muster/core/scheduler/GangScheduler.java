@@ -3,6 +3,7 @@ package dev.muster.core.scheduler;
 import dev.muster.core.gang.BindWaiter;
 import dev.muster.core.gang.Gang;
 import dev.muster.core.gang.GangPlanner;
+import dev.muster.core.gang.HeldBind;
 import dev.muster.core.ledger.Ledger;
 import dev.muster.core.ledger.NodeEntry;
 import dev.muster.core.ledger.PodRecord;
@@ -72,6 +73,7 @@ public final class GangScheduler implements ClusterSink {
     private final DecisionCache decisions;
     private final List<Runnable> deferred = new ArrayList<>();
     private final Set<String> bindsInFlight = new HashSet<>(); // uids whose Binding POST is under way
+    private final Set<GangKey> holding = new HashSet<>(); // gangs with held binds (Gang.held() not empty)
     private boolean synced;
 
     public GangScheduler(SchedulerConfig config, Binder binder, AllocationJournal journal, LongSupplier nanoTime) {
@@ -201,7 +203,7 @@ public final class GangScheduler implements ClusterSink {
     private Decision gangDecision(Pod p, List<String> candidates, long now) {
         Gang g = gangs.get(p.gang());
         if (g == null || g.spec() == null) {
-            return Decision.allFailed(candidates, "podgroup " + p.gang() + " does not exist (yet)", true);
+            return holdDecision(p, candidates, "podgroup " + p.gang() + " does not exist (yet)");
         }
         Reservation r = ledger.reservation(g.key());
         if (r == null && g.released()) {
@@ -209,56 +211,188 @@ public final class GangScheduler implements ClusterSink {
         }
         if (r == null) {
             String refusal = planGang(g, now);
+            if (refusal != null && refusal.startsWith("!")) {
+                return Decision.allFailed(candidates, refusal.substring(1), true);
+            }
             if (refusal != null) {
-                boolean unresolvable = refusal.startsWith("!");
-                return Decision.allFailed(candidates, unresolvable ? refusal.substring(1) : refusal, unresolvable);
+                return holdDecision(p, candidates, refusal);
             }
             r = ledger.reservation(g.key());
+            if (r == null) {
+                return singleDecision(p, candidates, g.queue()); // held binds opened the barrier while planning
+            }
         }
         return slotDecision(g, r, p, candidates);
     }
 
-    /** Plans and reserves; returns null on success, else the reason ("!" prefix = unresolvable). */
+    /**
+     * A member whose gang cannot be admitted now, for a reason that may pass (backing off, not fitting,
+     * PodGroup not seen yet). Refusing it here could park it in kube-scheduler's unschedulable queue until
+     * an unrelated cluster event, so it passes on every candidate kube-scheduler found room on — except
+     * nodes whose room other gangs hold — and its bind is held while muster retries ({@link HeldBind}).
+     * Nodes where muster's view is fuller than kube-scheduler's (a delete muster has not seen yet) pass too:
+     * kube-scheduler checked the pod's fit; the held bind re-checks against muster's books.
+     */
+    private Decision holdDecision(Pod p, List<String> candidates, String reason) {
+        Decision d = new Decision();
+        for (String n : candidates) {
+            NodeEntry e = ledger.node(n);
+            String why = null;
+            if (e != null && e.known()) {
+                if (!e.schedulable() || e.overcommitted()) {
+                    why = whyNot(e, n, p.request());
+                } else if (!p.request().fitsIn(e.free()) && p.request().fitsIn(e.allocatable().minus(e.used()))) {
+                    why = "room on this node is reserved for other gangs";
+                }
+            }
+            if (why == null) {
+                d.feasible.add(n);
+                d.scores.add(new NodeScore(n, e == null || !e.known() ? 0 : ScoringPolicy.toExtenderScore(
+                        config.policy().score(e.allocatable(), e.inUse(), p.request()))));
+            } else {
+                d.failed.put(n, reason + "; " + why);
+            }
+        }
+        return d;
+    }
+
+    /**
+     * Plans and reserves the gang; returns null on success, else the reason ("!" prefix = unresolvable).
+     * Members whose binds are held are pinned to the nodes kube-scheduler chose for them; members that do
+     * not exist yet get provisional slots sized like the members that do, so the gang's first members pass
+     * filter at once and wait at the barrier instead of being refused until the last one exists.
+     */
     private String planGang(Gang g, long now) {
         String prefix = "gang " + g.key() + ": ";
         if (g.failures() > 0 && now - g.notBeforeNanos() < 0) {
             long waitMs = (g.notBeforeNanos() - now) / 1_000_000;
-            return prefix + "backing off for " + Duration.ofMillis(waitMs).toSeconds() + "s after: " + g.reason();
+            return prefix + "backing off for " + Math.max(1, Duration.ofMillis(waitMs).toSeconds()) + "s after: " + g.reason();
         }
-        if (g.memberCount() < g.minMember()) {
-            String reason = prefix + g.memberCount() + "/" + g.minMember() + " pods exist";
+        if (g.memberCount() == 0) {
+            String reason = prefix + "0/" + g.minMember() + " pods exist";
             setState(g, GangState.WAITING, reason);
             return reason;
         }
+        // 1. members whose binds are held: kube-scheduler already chose their nodes
+        Map<String, Resources> taken = new HashMap<>();
+        List<Ledger.Placement> pinned = new ArrayList<>();
+        Set<String> pinnedUids = new HashSet<>();
+        for (HeldBind h : g.held().values()) {
+            Pod m = pods.get(h.waiter().pod().uid());
+            NodeEntry e = ledger.node(h.waiter().node());
+            if (m == null || ledger.pod(m.uid()) != null || e == null
+                    || !e.accepts(taken.getOrDefault(e.name(), Resources.ZERO).plus(m.request()))) {
+                continue; // not pinned: it is offered a slot (or fails) once the gang is reserved
+            }
+            taken.merge(e.name(), m.request(), Resources::plus);
+            pinned.add(new Ledger.Placement(e.name(), m.request(), m.task()));
+            pinnedUids.add(m.uid());
+        }
+        // 2. the other members; pinned ones count as placed
         List<GangPlanner.Member> unbound = new ArrayList<>();
-        Map<String, Integer> boundByTask = new HashMap<>();
+        Map<String, Integer> placedByTask = new HashMap<>();
+        int placed = pinned.size();
         for (Pod m : g.members()) {
-            if (ledger.pod(m.uid()) != null) {
-                boundByTask.merge(m.task(), 1, Integer::sum);
+            if (ledger.pod(m.uid()) != null || pinnedUids.contains(m.uid())) {
+                placedByTask.merge(m.task(), 1, Integer::sum);
             } else {
                 unbound.add(new GangPlanner.Member(m.uid(), m.task(), m.request()));
             }
         }
-        GangPlanner.Result result = planner.plan(ledger.nodes(),
-                unbound, new GangPlanner.Requirement(g.minMember(), g.spec().minTaskMember(), g.bound(), boundByTask));
+        // 3. members that do not exist yet
+        int missing = Math.max(0, g.minMember() - g.memberCount());
+        unbound.addAll(provisionalMembers(g, missing));
+        GangPlanner.Result result = planner.plan(ledger.nodes(), unbound,
+                new GangPlanner.Requirement(g.minMember(), g.spec().minTaskMember(), g.bound() + placed, placedByTask), taken);
+        String exist = missing > 0 ? " (" + g.memberCount() + "/" + g.minMember() + " pods exist)" : "";
         if (result instanceof GangPlanner.Result.Unfit unfit) {
-            String reason = prefix + unfit.reason();
+            if (!pinned.isEmpty() && planner.plan(ledger.nodes(), unpinned(g, missing), new GangPlanner.Requirement(g.minMember(),
+                    g.spec().minTaskMember(), g.bound(), boundByTask(g))) instanceof GangPlanner.Result.Unfit whole) {
+                unfit = whole; // tell people what the whole gang lacks, not what is left beside the pinned members
+            }
+            String reason = prefix + unfit.reason() + exist;
             setState(g, GangState.UNSCHEDULABLE, reason);
             return reason;
         }
         GangPlanner.Result.Planned plan = (GangPlanner.Result.Planned) result;
+        Resources total = plan.total();
+        for (Ledger.Placement pp : pinned) {
+            total = total.plus(pp.request());
+        }
         String queue = g.queue();
-        QueueAdmission.Verdict verdict = QueueAdmission.check(queue, queues.get(queue), ledger.heldByQueue(queue), plan.total());
+        QueueAdmission.Verdict verdict = QueueAdmission.check(queue, queues.get(queue), ledger.heldByQueue(queue), total);
         if (verdict instanceof QueueAdmission.Verdict.Refused refused) {
             String reason = prefix + refused.reason();
             setState(g, GangState.UNSCHEDULABLE, reason);
             return refused.resolvable() ? reason : "!" + reason;
         }
         Duration deadline = g.spec().deadline() != null ? g.spec().deadline() : config.gangDeadline();
-        ledger.reserve(g.key(), queue, now + deadline.toNanos(), plan.placements());
+        List<Ledger.Placement> all = new ArrayList<>(pinned);
+        all.addAll(plan.placements());
+        ledger.reserve(g.key(), queue, now + deadline.toNanos(), all);
         setState(g, GangState.ADMITTED, "");
-        setState(g, GangState.RESERVED, plan.placements().size() + " slots held for " + deadline.toSeconds() + "s");
+        setState(g, GangState.RESERVED, all.size() + " slots held for " + deadline.toSeconds() + "s" + exist);
+        adoptHeld(g, now);
         return null;
+    }
+
+    private List<GangPlanner.Member> unpinned(Gang g, int missing) {
+        List<GangPlanner.Member> out = new ArrayList<>();
+        for (Pod m : g.members()) {
+            if (ledger.pod(m.uid()) == null) {
+                out.add(new GangPlanner.Member(m.uid(), m.task(), m.request()));
+            }
+        }
+        out.addAll(provisionalMembers(g, missing));
+        return out;
+    }
+
+    private Map<String, Integer> boundByTask(Gang g) {
+        Map<String, Integer> out = new HashMap<>();
+        for (Pod m : g.members()) {
+            if (ledger.pod(m.uid()) != null) {
+                out.merge(m.task(), 1, Integer::sum);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Stand-ins for {@code missing} members that do not exist yet: first what each task still lacks for its
+     * {@code minTaskMember} (sized like a member of that task), then any task, sized like the most common
+     * member request. A member that arrives with another request gets its own slot in exchange.
+     */
+    private static List<GangPlanner.Member> provisionalMembers(Gang g, int missing) {
+        List<GangPlanner.Member> out = new ArrayList<>();
+        if (missing == 0) {
+            return out;
+        }
+        Map<String, Integer> byTask = new HashMap<>();
+        Map<String, Resources> requestOfTask = new HashMap<>();
+        Map<Resources, Integer> requests = new HashMap<>();
+        for (Pod m : g.members()) {
+            byTask.merge(m.task(), 1, Integer::sum);
+            requestOfTask.putIfAbsent(m.task(), m.request());
+            requests.merge(m.request(), 1, Integer::sum);
+        }
+        Resources common = Resources.ZERO;
+        int best = 0;
+        for (Map.Entry<Resources, Integer> e : requests.entrySet()) {
+            if (e.getValue() > best) {
+                common = e.getKey();
+                best = e.getValue();
+            }
+        }
+        for (Map.Entry<String, Integer> t : g.spec().minTaskMember().entrySet()) {
+            int lack = Math.max(0, t.getValue() - byTask.getOrDefault(t.getKey(), 0));
+            for (int i = 0; i < lack && out.size() < missing; i++) {
+                out.add(new GangPlanner.Member("", t.getKey(), requestOfTask.getOrDefault(t.getKey(), common)));
+            }
+        }
+        while (out.size() < missing) {
+            out.add(new GangPlanner.Member("", "", common));
+        }
+        return out;
     }
 
     /** Steers a member to its gang's slots: slot nodes pass; otherwise a slot moves to a candidate. */
@@ -334,6 +468,7 @@ public final class GangScheduler implements ClusterSink {
         if (movable != null) {
             ledger.moveSlot(r, movable, best);
         } else {
+            releaseSurplusSlot(g, r, p);
             QueueAdmission.Verdict v = QueueAdmission.check(g.queue(), queues.get(g.queue()), ledger.heldByQueue(g.queue()), need);
             if (!(v instanceof QueueAdmission.Verdict.Admitted)) {
                 return null;
@@ -342,6 +477,31 @@ public final class GangScheduler implements ClusterSink {
         }
         movable.earmark(p.uid());
         return best;
+    }
+
+    /**
+     * A member that fits none of the free slots arrived: if the reservation holds more free slots than the
+     * members still expected (known members without a slot, plus members that do not exist yet), one of
+     * them was a provisional stand-in sized for a request this member does not have — release it.
+     */
+    private void releaseSurplusSlot(Gang g, Reservation r, Pod p) {
+        int expected = Math.max(0, g.minMember() - g.memberCount());
+        for (Pod m : g.members()) {
+            if (!m.uid().equals(p.uid()) && ledger.pod(m.uid()) == null && r.slotOf(m.uid()) == null) {
+                expected++;
+            }
+        }
+        int free = 0;
+        Slot surplus = null;
+        for (Slot s : r.slots()) {
+            if (s.isFree()) {
+                free++;
+                surplus = s;
+            }
+        }
+        if (free > expected && surplus != null) {
+            ledger.releaseSlot(r, surplus);
+        }
     }
 
     private String bestCandidate(List<String> candidates, Resources need) {
@@ -388,43 +548,138 @@ public final class GangScheduler implements ClusterSink {
                 result.complete(BindResult.failed("pod " + podId + " is being bound already"));
                 return result;
             }
-            Gang g = p.gang() == null ? null : gangs.get(p.gang());
-            if (g == null || g.spec() == null) {
-                if (p.gang() != null) {
-                    result.complete(BindResult.failed("podgroup " + p.gang() + " does not exist"));
-                    return result;
-                }
+            if (p.gang() == null) {
                 bindSingle(p, node, "", result);
                 return result;
             }
-            Reservation r = ledger.reservation(g.key());
-            Slot slot = r == null ? null : claimSlot(r, p, node);
-            if (slot == null) {
-                if (g.released()) {
-                    QueueAdmission.Verdict v = QueueAdmission.check(g.queue(), queues.get(g.queue()), ledger.heldByQueue(g.queue()), p.request());
-                    if (v instanceof QueueAdmission.Verdict.Refused refused) {
-                        result.complete(BindResult.failed("gang " + g.key() + ": " + refused.reason()));
-                    } else {
-                        bindSingle(p, node, g.queue(), result);
-                    }
-                } else {
-                    result.complete(BindResult.failed(r == null
-                            ? "gang " + g.key() + " holds no reservation (" + (g.reason().isEmpty() ? g.state().name() : g.reason()) + ")"
-                            : "gang " + g.key() + " holds no slot for pod " + podId + " on node " + node + " and the node has no room to move one there"));
-                }
-                return result;
+            Gang g = gangs.computeIfAbsent(p.gang(), Gang::new);
+            long now = nanoTime.getAsLong();
+            if (g.spec() == null || (!g.released() && ledger.reservation(g.key()) == null)) {
+                hold(g, p, node, result, now);
+            } else {
+                bindMember(g, p, node, result);
             }
-            if (g.released()) {
-                startBinding(g, p, node, result);
-                return result;
-            }
-            BindWaiter previous = g.waiters().put(p.uid(), new BindWaiter(p.id(), node, result));
-            if (previous != null) {
-                completeLater(previous.result(), BindResult.failed("replaced by a newer bind of the same pod"));
-            }
-            openBarrierIfReady(g);
             return result;
         });
+    }
+
+    /** A member of a gang that is reserved or already runs: claim its slot and wait at the barrier. */
+    private void bindMember(Gang g, Pod p, String node, CompletableFuture<BindResult> result) {
+        Reservation r = ledger.reservation(g.key());
+        Slot slot = r == null ? null : claimSlot(r, p, node);
+        if (slot == null) {
+            if (g.released()) {
+                QueueAdmission.Verdict v = QueueAdmission.check(g.queue(), queues.get(g.queue()), ledger.heldByQueue(g.queue()), p.request());
+                if (v instanceof QueueAdmission.Verdict.Refused refused) {
+                    result.complete(BindResult.failed("gang " + g.key() + ": " + refused.reason()));
+                } else {
+                    bindSingle(p, node, g.queue(), result);
+                }
+            } else {
+                result.complete(BindResult.failed(r == null
+                        ? "gang " + g.key() + " holds no reservation (" + (g.reason().isEmpty() ? g.state().name() : g.reason()) + ")"
+                        : "gang " + g.key() + " holds no slot for pod " + p.id() + " on node " + node + " and the node has no room to move one there"));
+            }
+            return;
+        }
+        if (g.released()) {
+            startBinding(g, p, node, result);
+            return;
+        }
+        BindWaiter previous = g.waiters().put(p.uid(), new BindWaiter(p.id(), node, result));
+        if (previous != null) {
+            completeLater(previous.result(), BindResult.failed("replaced by a newer bind of the same pod"));
+        }
+        openBarrierIfReady(g);
+    }
+
+    // ---- held binds: members whose gang could not be admitted when kube-scheduler asked ---------------
+
+    private void hold(Gang g, Pod p, String node, CompletableFuture<BindResult> result, long now) {
+        HeldBind previous = g.held().put(p.uid(), new HeldBind(new BindWaiter(p.id(), node, result), now + config.admissionHold().toNanos()));
+        if (previous != null) {
+            completeLater(previous.waiter().result(), BindResult.failed("replaced by a newer bind of the same pod"));
+        }
+        holding.add(g.key());
+        admitHeld(g, now);
+    }
+
+    /** Tries to admit a gang with held binds (they are pinned to their nodes); no-op while it cannot be. */
+    private void admitHeld(Gang g, long now) {
+        if (g.held().isEmpty()) {
+            holding.remove(g.key());
+            return;
+        }
+        if (g.spec() == null) {
+            return;
+        }
+        if (!g.released() && ledger.reservation(g.key()) == null) {
+            String refusal = planGang(g, now); // adopts the held binds when it reserves
+            if (refusal != null && refusal.startsWith("!")) {
+                failHeld(g, refusal.substring(1), Long.MAX_VALUE);
+            }
+            return;
+        }
+        adoptHeld(g, now);
+    }
+
+    /** The gang is reserved (or runs): every held bind takes the normal path — a slot, then the barrier. */
+    private void adoptHeld(Gang g, long now) {
+        if (g.held().isEmpty()) {
+            return;
+        }
+        List<HeldBind> todo = new ArrayList<>(g.held().values());
+        g.held().clear();
+        holding.remove(g.key());
+        for (HeldBind h : todo) {
+            Pod p = pods.get(h.waiter().pod().uid());
+            if (p == null) {
+                completeLater(h.waiter().result(), BindResult.failed("pod " + h.waiter().pod() + " was deleted"));
+            } else {
+                bindMember(g, p, h.waiter().node(), h.waiter().result());
+            }
+        }
+    }
+
+    /** Fails the held binds whose hold ends by {@code until} (all: Long.MAX_VALUE), with the gang's reason. */
+    private void failHeld(Gang g, String reason, long until) {
+        for (var it = g.held().values().iterator(); it.hasNext(); ) {
+            HeldBind h = it.next();
+            if (until - h.untilNanos() >= 0) {
+                it.remove();
+                completeLater(h.waiter().result(), BindResult.failed(reason));
+            }
+        }
+        if (g.held().isEmpty()) {
+            holding.remove(g.key());
+        }
+    }
+
+    private String heldReason(Gang g, long now) {
+        if (g.spec() == null) {
+            return "podgroup " + g.key() + " does not exist (yet)";
+        }
+        if (g.failures() > 0 && now - g.notBeforeNanos() < 0) {
+            return "gang " + g.key() + ": backing off for " + Math.max(1, (g.notBeforeNanos() - now) / 1_000_000_000L)
+                    + "s after: " + g.reason();
+        }
+        return g.reason().isEmpty() ? "gang " + g.key() + " could not be admitted yet" : g.reason();
+    }
+
+    /** After capacity freed or a gang, queue or node changed: retry every gang with held binds. */
+    private void admitHeldGangs() {
+        if (holding.isEmpty()) {
+            return;
+        }
+        long now = nanoTime.getAsLong();
+        for (GangKey k : new ArrayList<>(holding)) {
+            Gang g = gangs.get(k);
+            if (g == null) {
+                holding.remove(k);
+            } else {
+                admitHeld(g, now);
+            }
+        }
     }
 
     /** Withdraws a waiting bind (its caller went away): the pod's slot is freed for another try. */
@@ -439,6 +694,10 @@ public final class GangScheduler implements ClusterSink {
             if (w != null) {
                 completeLater(w.result(), BindResult.failed("bind cancelled by the caller"));
                 freeSlotOf(g.key(), podId.uid());
+            }
+            HeldBind h = g.held().remove(podId.uid());
+            if (h != null) {
+                completeLater(h.waiter().result(), BindResult.failed("bind cancelled by the caller"));
             }
             return null;
         });
@@ -639,6 +898,13 @@ public final class GangScheduler implements ClusterSink {
                 g.failed(now + config.backoff().delayAfter(g.failures() + 1).toNanos());
                 setState(g, GangState.BACKED_OFF, reason);
             }
+            admitHeldGangs();
+            for (GangKey k : new ArrayList<>(holding)) {
+                Gang g = gangs.get(k);
+                if (g != null) {
+                    failHeld(g, heldReason(g, now), now);
+                }
+            }
             return null;
         });
     }
@@ -649,6 +915,7 @@ public final class GangScheduler implements ClusterSink {
             completeLater(w.result(), BindResult.failed(reason));
         }
         g.waiters().clear();
+        failHeld(g, reason, Long.MAX_VALUE);
         Reservation r = ledger.reservation(g.key());
         if (r != null) {
             // keep slots whose Binding POST is under way: those pods are being bound right now
@@ -674,6 +941,7 @@ public final class GangScheduler implements ClusterSink {
         locked(() -> {
             ledger.upsertNode(node);
             repair(node.name());
+            admitHeldGangs();
             return null;
         });
     }
@@ -683,6 +951,7 @@ public final class GangScheduler implements ClusterSink {
         locked(() -> {
             ledger.removeNode(name);
             repair(name);
+            admitHeldGangs();
             return null;
         });
     }
@@ -711,10 +980,15 @@ public final class GangScheduler implements ClusterSink {
                     if (w != null) {
                         completeLater(w.result(), BindResult.failed("pod " + old.id() + " was deleted"));
                     }
+                    HeldBind h = g.held().remove(uid);
+                    if (h != null) {
+                        completeLater(h.waiter().result(), BindResult.failed("pod " + old.id() + " was deleted"));
+                    }
                     freeSlotOf(g.key(), uid);
                     forgetIfDone(g);
                 }
             }
+            admitHeldGangs();
             return null;
         });
     }
@@ -733,6 +1007,7 @@ public final class GangScheduler implements ClusterSink {
                 setState(g, GangState.BOUND, g.bound() + " members bound");
             }
             openBarrierIfReady(g);
+            admitHeldGangs();
             return null;
         });
     }
@@ -756,7 +1031,11 @@ public final class GangScheduler implements ClusterSink {
 
     @Override
     public void upsertQueue(QueueSpec queue) {
-        locked(() -> queues.put(queue.name(), queue));
+        locked(() -> {
+            queues.put(queue.name(), queue);
+            admitHeldGangs();
+            return null;
+        });
     }
 
     @Override
@@ -844,6 +1123,7 @@ public final class GangScheduler implements ClusterSink {
         } else if (rec != null && (pod.phase().isTerminal() || !rec.assumed())) {
             ledger.removePod(pod.uid());
             released(rec);
+            admitHeldGangs();
         }
         if (g != null) {
             if (!g.released() && g.spec() != null && g.bound() > 0 && g.bound() >= g.minMember()) {

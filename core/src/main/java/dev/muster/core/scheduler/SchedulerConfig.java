@@ -12,20 +12,28 @@ import java.time.Duration;
  * @param backoff         delay before an expired gang is planned again
  * @param decisionCache   how many filter decisions are kept for the prioritize that follows
  * @param decisionTtl     how long a kept decision stays valid
+ * @param admissionHold   how long the bind of a gang member that cannot be admitted yet (gang backing off,
+ *                        not fitting now, PodGroup not seen yet) is held while muster retries; then it fails,
+ *                        and kube-scheduler retries the pod (a failed bind is always requeued)
  */
-public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, int decisionCache, Duration decisionTtl) {
-    public static final SchedulerConfig DEFAULT =
-            new SchedulerConfig(ScoringPolicy.BINPACK, Duration.ofSeconds(60), Backoff.DEFAULT, 4096, Duration.ofSeconds(30));
+public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, int decisionCache, Duration decisionTtl,
+                              Duration admissionHold) {
+    public static final SchedulerConfig DEFAULT = new SchedulerConfig(ScoringPolicy.BINPACK, Duration.ofSeconds(60), Backoff.DEFAULT,
+            4096, Duration.ofSeconds(30), Duration.ofSeconds(5));
 
     public SchedulerConfig withPolicy(ScoringPolicy p) {
-        return new SchedulerConfig(p, gangDeadline, backoff, decisionCache, decisionTtl);
+        return new SchedulerConfig(p, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold);
     }
 
     public SchedulerConfig withGangDeadline(Duration d) {
-        return new SchedulerConfig(policy, d, backoff, decisionCache, decisionTtl);
+        return new SchedulerConfig(policy, d, backoff, decisionCache, decisionTtl, admissionHold);
     }
 
     public SchedulerConfig withBackoff(Backoff b) {
-        return new SchedulerConfig(policy, gangDeadline, b, decisionCache, decisionTtl);
+        return new SchedulerConfig(policy, gangDeadline, b, decisionCache, decisionTtl, admissionHold);
+    }
+
+    public SchedulerConfig withAdmissionHold(Duration h) {
+        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, h);
     }
 }

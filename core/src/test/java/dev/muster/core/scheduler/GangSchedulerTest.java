@@ -77,15 +77,53 @@ class GangSchedulerTest {
     }
 
     @Test
-    void gangWaitsUntilMinMemberPodsExist() {
+    void firstMembersPassOnAProvisionalWholeGangReservationAndWaitForTheRest() {
+        // kube-scheduler offers the first pods of a `kubectl create` before the last exist: none may be refused
+        // (a refused pod can be parked until an unrelated cluster event), and nothing binds before all can
         SchedulerHarness h = cluster(4, "8", "32Gi");
         h.scheduler.upsertPodGroup(podGroup("default", "pg", 8, "default"));
-        List<Pod> pods = members("pg", 3, "1", "1Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        List<Pod> pods = members("pg", 8, "1", "1Gi");
+        GangKey key = new GangKey("default", "pg");
+        List<CompletableFuture<BindResult>> binds = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            h.scheduler.upsertPod(pods.get(i));
+            binds.add(h.schedule(pods.get(i)));
+        }
+        assertThat(binds).noneMatch(CompletableFuture::isDone);
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.RESERVED);
+        assertThat(h.scheduler.gang(key).reason()).contains("(1/8 pods exist)");
+        assertThat(h.scheduler.gang(key).slotNodes()).hasSize(8); // the whole gang's room, held once
+        assertThat(h.binder.bound()).isEmpty();
 
-        FilterResult f = h.scheduler.filter(pods.getFirst(), h.nodeNames);
-        assertThat(f.feasible()).isEmpty();
-        assertThat(f.failed()).hasSize(4).allSatisfy((n, reason) -> assertThat(reason).isEqualTo("gang default/pg: 3/8 pods exist"));
+        for (int i = 3; i < 8; i++) {
+            h.scheduler.upsertPod(pods.get(i));
+            binds.add(h.schedule(pods.get(i)));
+        }
+        assertThat(binds).allMatch(f -> f.join().ok());
+        assertThat(h.binder.bound()).hasSize(8);
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.BOUND);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void lateMemberWithAnotherRequestTradesAProvisionalSlotForItsOwn() {
+        SchedulerHarness h = cluster(2, "8", "32Gi");
+        h.scheduler.upsertPodGroup(podGroup("default", "pg", 3, "default"));
+        Pod w0 = pod("pg-0").gang("pg").requests("1", "1Gi").build();
+        Pod w1 = pod("pg-1").gang("pg").requests("1", "1Gi").build();
+        Pod ps = pod("pg-ps").gang("pg").requests("3", "4Gi").build();
+        h.scheduler.upsertPod(w0);
+        CompletableFuture<BindResult> b0 = h.schedule(w0);
+        h.scheduler.upsertPod(w1);
+        CompletableFuture<BindResult> b1 = h.schedule(w1);
+        assertThat(h.scheduler.heldByQueue("default").asMap()).isEqualTo(req("1", "1Gi").times(3).asMap());
+
+        h.scheduler.upsertPod(ps);
+        CompletableFuture<BindResult> b2 = h.schedule(ps);
+        assertThat(List.of(b0, b1, b2)).allMatch(f -> f.join().ok());
+        assertThat(h.totals().allocatedByQueue().get("default").asMap()).isEqualTo(req("1", "1Gi").times(2).plus(req("3", "4Gi")).asMap());
+        assertThat(h.scheduler.heldByQueue("default").asMap()).isEqualTo(req("1", "1Gi").times(2).plus(req("3", "4Gi")).asMap()); // no stand-in slot left behind
+        assertThat(h.invariantViolations()).isEmpty();
     }
 
     @Test
@@ -95,11 +133,42 @@ class GangSchedulerTest {
         List<Pod> pods = members("big", 8, "4", "16Gi");
         pods.forEach(h.scheduler::upsertPod);
 
-        FilterResult f = h.scheduler.filter(pods.getFirst(), h.nodeNames);
-        assertThat(f.feasible()).isEmpty();
-        assertThat(f.failed().values()).containsOnly("gang default/big: needs 8×(4 cpu, 16Gi memory), fits 5");
+        // the member passes filter (a refusal could park it in kube-scheduler); its bind is held, then fails
+        CompletableFuture<BindResult> bind = h.schedule(pods.getFirst());
+        assertThat(bind).isNotDone();
         assertThat(h.scheduler.gang(new GangKey("default", "big")).state()).isEqualTo(GangState.UNSCHEDULABLE);
+        assertThat(h.scheduler.gang(new GangKey("default", "big")).reason()).isEqualTo("gang default/big: needs 8×(4 cpu, 16Gi memory), fits 5");
         assertThat((int) h.scheduler.readLedger(l -> l.reservations().size())).isZero();
+
+        h.clock.advance(SchedulerConfig.DEFAULT.admissionHold());
+        h.scheduler.expireDue();
+        assertThat(bind.join().error()).isEqualTo("gang default/big: needs 8×(4 cpu, 16Gi memory), fits 5");
+        assertThat(h.binder.bound()).isEmpty();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void heldMembersAreAdmittedTheMomentARunningPodIsDeleted() {
+        // kube-scheduler retries a refused pod only on events it thinks relevant: the members wait in muster
+        SchedulerHarness h = cluster(4, "4", "16Gi");
+        Pod hog = pod("hog").requests("4", "16Gi").on("n0").build();
+        h.scheduler.upsertPod(hog);
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
+        List<Pod> pods = members("g", 4, "4", "16Gi");
+        pods.forEach(h.scheduler::upsertPod);
+        List<String> free = List.of("n1", "n2", "n3");
+        List<CompletableFuture<BindResult>> binds = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            binds.add(h.scheduler.bind(pods.get(i).id(), free.get(i)));
+        }
+        assertThat(binds).noneMatch(CompletableFuture::isDone);
+
+        h.scheduler.deletePod(hog.uid());
+        assertThat(h.scheduler.gang(new GangKey("default", "g")).state()).isEqualTo(GangState.RESERVED);
+        binds.add(h.schedule(pods.get(3)));
+        assertThat(binds).allMatch(f -> f.join().ok());
+        assertThat(h.binder.bound().values()).containsExactlyInAnyOrder("n0", "n1", "n2", "n3");
+        assertThat(h.invariantViolations()).isEmpty();
     }
 
     @Test
@@ -120,9 +189,12 @@ class GangSchedulerTest {
             bBinds.add(h.schedule(b.get(i)));
         }
         assertThat(aBinds).allMatch(f -> f.join().ok());
-        assertThat(bBinds).allMatch(f -> f.isDone() && !f.join().ok());
         assertThat(h.binder.bound()).hasSize(6);
         assertThat(h.scheduler.gang(new GangKey("default", "b")).state()).isEqualTo(GangState.UNSCHEDULABLE);
+        h.clock.advance(SchedulerConfig.DEFAULT.admissionHold());
+        h.scheduler.expireDue();
+        assertThat(bBinds).allMatch(f -> f.isDone() && !f.join().ok());
+        assertThat(h.binder.bound()).hasSize(6);
 
         // gang a finishes: b gets the room
         a.forEach(p -> h.scheduler.upsertPod(p.withNode(h.binder.bound().get(p.uid())).withPhase(PodPhase.SUCCEEDED)));
@@ -146,7 +218,8 @@ class GangSchedulerTest {
         for (int i = 0; i < 5; i++) { // a's last member never shows up at bind
             aBinds.add(h.schedule(a.get(i)));
         }
-        assertThat(h.scheduler.filter(b.getFirst(), h.nodeNames).feasible()).isEmpty();
+        List<String> aSlots = h.scheduler.gang(new GangKey("default", "a")).slotNodes();
+        assertThat(h.scheduler.filter(b.getFirst(), h.nodeNames).feasible()).doesNotContainAnyElementsOf(aSlots);
 
         h.clock.advance(Duration.ofSeconds(61));
         h.scheduler.expireDue();
@@ -162,7 +235,7 @@ class GangSchedulerTest {
     @Test
     void expiredGangBacksOffWithGrowingCappedDelay() {
         SchedulerConfig cfg = SchedulerConfig.DEFAULT.withGangDeadline(Duration.ofSeconds(10))
-                .withBackoff(new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(5)));
+                .withBackoff(new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(5))).withAdmissionHold(Duration.ofSeconds(30));
         SchedulerHarness h = new SchedulerHarness(cfg);
         h.nodes(node("n0", "8", "32Gi"));
         h.scheduler.upsertQueue(queue("default"));
@@ -171,19 +244,45 @@ class GangSchedulerTest {
         pods.forEach(h.scheduler::upsertPod);
         GangKey key = new GangKey("default", "g");
 
+        assertThat(h.schedule(pods.getFirst())).isNotDone();
         for (int attempt = 1; attempt <= 3; attempt++) {
-            assertThat(h.schedule(pods.getFirst())).isNotDone();
             h.clock.advance(Duration.ofSeconds(10));
             h.scheduler.expireDue();
             assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.BACKED_OFF);
-            FilterResult during = h.scheduler.filter(pods.getFirst(), h.nodeNames);
-            assertThat(during.failed().values()).allMatch(r -> r.contains("backing off"));
+            // while backing off the member is not refused (that could park it): its bind is held
+            CompletableFuture<BindResult> held = h.schedule(pods.getFirst());
+            assertThat(held).isNotDone();
             long expectedDelay = Math.min(2L << (attempt - 1), 5);
             h.clock.advance(Duration.ofSeconds(expectedDelay).minusMillis(1));
-            assertThat(h.scheduler.filter(pods.getFirst(), h.nodeNames).feasible()).isEmpty();
+            h.scheduler.expireDue();
+            assertThat(h.scheduler.gang(key).slotNodes()).isEmpty();
             h.clock.advance(Duration.ofMillis(1));
+            h.scheduler.expireDue(); // the backoff ends: the held member is admitted and waits at the barrier
+            assertThat(h.scheduler.gang(key).slotNodes()).hasSize(2);
+            assertThat(h.scheduler.gang(key).waiting()).isEqualTo(1);
+            assertThat(held).isNotDone();
         }
-        assertThat(h.scheduler.filter(pods.getFirst(), h.nodeNames).feasible()).containsExactly("n0");
+    }
+
+    @Test
+    void heldBindFailsAfterTheHoldWithTheBackoffReason() {
+        SchedulerConfig cfg = SchedulerConfig.DEFAULT.withGangDeadline(Duration.ofSeconds(10))
+                .withBackoff(new Backoff(Duration.ofSeconds(20), Duration.ofSeconds(20))).withAdmissionHold(Duration.ofSeconds(3));
+        SchedulerHarness h = new SchedulerHarness(cfg);
+        h.nodes(node("n0", "8", "32Gi"));
+        h.scheduler.upsertQueue(queue("default"));
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
+        List<Pod> pods = members("g", 2, "1", "1Gi");
+        pods.forEach(h.scheduler::upsertPod);
+        assertThat(h.schedule(pods.getFirst())).isNotDone();
+        h.clock.advance(Duration.ofSeconds(10));
+        h.scheduler.expireDue();
+
+        CompletableFuture<BindResult> held = h.schedule(pods.getFirst());
+        h.clock.advance(Duration.ofSeconds(3));
+        h.scheduler.expireDue();
+        assertThat(held.join().error()).startsWith("gang default/g: backing off for 17s after: gang default/g: deadline passed with 1/2");
+        assertThat(h.invariantViolations()).isEmpty();
     }
 
     @Test
@@ -284,12 +383,20 @@ class GangSchedulerTest {
     }
 
     @Test
-    void podGroupMissingIsUnresolvableWithAReason() {
+    void memberWhosePodGroupIsNotSeenYetIsHeldAndAdmittedWhenItAppears() {
         SchedulerHarness h = cluster(2, "4", "16Gi");
-        Pod p = pod("orphan").gang("nope").build();
-        FilterResult f = h.scheduler.filter(p, h.nodeNames);
-        assertThat(f.unresolvable()).hasSize(2);
-        assertThat(f.unresolvable().values()).containsOnly("podgroup default/nope does not exist (yet)");
+        Pod p = pod("late-0").gang("late").build();
+        h.scheduler.upsertPod(p);
+        CompletableFuture<BindResult> bind = h.schedule(p);
+        assertThat(bind).isNotDone();
+        h.scheduler.upsertPodGroup(podGroup("default", "late", 1, "default"));
+        assertThat(bind.join().ok()).isTrue();
+
+        Pod orphan = pod("orphan").gang("nope").build();
+        CompletableFuture<BindResult> never = h.schedule(orphan);
+        h.clock.advance(SchedulerConfig.DEFAULT.admissionHold());
+        h.scheduler.expireDue();
+        assertThat(never.join().error()).isEqualTo("podgroup default/nope does not exist (yet)");
     }
 
     @Test
