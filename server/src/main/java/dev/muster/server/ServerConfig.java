@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param opsPort        {@code --ops-port}: plain-HTTP /healthz /readyz /metrics
  * @param grpcPort       {@code --grpc-port}: Extender, Allocations, health, reflection
  * @param gangDeadline   {@code --gang-deadline}: default reservation deadline (PodGroups may override)
+ * @param admissionHold  {@code --admission-hold}: how long the bind of a gang member that cannot be admitted yet is
+ *                       held while muster retries, before it fails and kube-scheduler requeues the pod
  * @param scoring        {@code --scoring}: binpack or spread
  * @param leaderElect    {@code --leader-elect}: elect a leader through a Lease (false: this process always leads)
  * @param leaseName      {@code --lease-name}
@@ -41,7 +43,7 @@ import java.util.Objects;
  * @param podIp          POD_IP; null when unknown and leader election is off
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
-                           Duration gangDeadline, ScoringPolicy scoring, boolean leaderElect, String leaseName,
+                           Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
                            int journalWindow, String podName, String podIp) {
 
@@ -69,6 +71,9 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("grpc-port", "gRPC port (default " + ServerDefaults.GRPC_PORT + ")");
         f.put("gang-deadline", "how long a gang reservation waits for its binds (default "
                 + Durations.format(ServerDefaults.GANG_DEADLINE) + "; kube-scheduler's extender httpTimeout must exceed it)");
+        f.put("admission-hold", "how long the bind of a gang member that cannot be admitted yet (gang backing off, not fitting, "
+                + "PodGroup not seen) is held before it fails and kube-scheduler retries the pod (default "
+                + Durations.format(ServerDefaults.ADMISSION_HOLD) + "; must be shorter than --gang-deadline)");
         f.put("scoring", "binpack or spread (default " + ServerDefaults.SCORING + ")");
         f.put("leader-elect", "elect a leader through a coordination.k8s.io Lease (default true)");
         f.put("lease-name", "Lease name (default " + ServerDefaults.LEASE_NAME + ")");
@@ -112,6 +117,11 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         if (gangDeadline.isZero() || gangDeadline.isNegative()) {
             throw new IllegalArgumentException("--gang-deadline must be positive, got " + Durations.format(gangDeadline));
         }
+        Duration admissionHold = flags.duration("admission-hold", ServerDefaults.ADMISSION_HOLD);
+        if (admissionHold.isNegative() || admissionHold.compareTo(gangDeadline) >= 0) {
+            throw new IllegalArgumentException("--admission-hold must be at least 0 and shorter than --gang-deadline ("
+                    + Durations.format(gangDeadline) + "), got " + Durations.format(admissionHold));
+        }
         ScoringPolicy scoring;
         try {
             scoring = ScoringPolicy.parse(flags.string("scoring", ServerDefaults.SCORING));
@@ -136,7 +146,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         if (journalWindow < 1) {
             throw new IllegalArgumentException("--journal-window must be at least 1, got " + journalWindow);
         }
-        return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, scoring, leaderElect,
+        return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp);
     }
 

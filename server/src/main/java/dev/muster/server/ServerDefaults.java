@@ -13,6 +13,8 @@ public final class ServerDefaults {
     public static final int GRPC_PORT = 9090;
     /** How long a gang's reservation waits for its members' binds. kube-scheduler's httpTimeout must exceed it. */
     public static final Duration GANG_DEADLINE = Duration.ofSeconds(60);
+    /** How long a gang member's bind is held while its gang cannot be admitted (then kube-scheduler retries it). */
+    public static final Duration ADMISSION_HOLD = Duration.ofSeconds(5);
     public static final String SCORING = "binpack";
     public static final String LEASE_NAME = "muster-extender";
     public static final long MAX_BODY_BYTES = 64L * 1024 * 1024;

@@ -74,6 +74,7 @@ public final class ServerMain {
         SchedulerConfig schedulerConfig = SchedulerConfig.DEFAULT
                 .withPolicy(cfg.scoring())
                 .withGangDeadline(cfg.gangDeadline())
+                .withAdmissionHold(cfg.admissionHold())
                 .withBackoff(Backoff.DEFAULT);
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),
                 cfg.httpTls() == null ? null : PemTls.serverContext(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile()),

@@ -63,7 +63,7 @@ class ServerConfigTest {
     @Test
     void everyFlagOnTheCommandLine() {
         ServerConfig c = parse(POD_ENV, "--scheduler-name", "gang", "--http-port=9443", "--ops-port", "9081", "--grpc-port", "9091",
-                "--gang-deadline", "1m30s", "--scoring", "spread", "--lease-name", "x", "--lease-namespace", "ops",
+                "--gang-deadline", "1m30s", "--admission-hold", "2s", "--scoring", "spread", "--lease-name", "x", "--lease-namespace", "ops",
                 "--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(),
                 "--grpc-tls-cert-file", cert.toString(), "--grpc-tls-key-file", key.toString(), "--grpc-tls-client-ca-file", ca.toString(),
                 "--max-body-bytes", "1024", "--journal-window", "100");
@@ -72,6 +72,7 @@ class ServerConfigTest {
         assertThat(c.opsPort()).isEqualTo(9081);
         assertThat(c.grpcPort()).isEqualTo(9091);
         assertThat(c.gangDeadline()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(c.admissionHold()).isEqualTo(Duration.ofSeconds(2));
         assertThat(c.scoring()).isEqualTo(ScoringPolicy.SPREAD);
         assertThat(c.leaseName()).isEqualTo("x");
         assertThat(c.leaseNamespace()).isEqualTo("ops");
@@ -126,6 +127,8 @@ class ServerConfigTest {
                 Arguments.of("two flags on one port", POD_ENV, new String[] {"--ops-port", "8888"}, "--http-port and --ops-port are both 8888"),
                 Arguments.of("deadline not a duration", POD_ENV, new String[] {"--gang-deadline", "soon"}, "--gang-deadline"),
                 Arguments.of("deadline zero", POD_ENV, new String[] {"--gang-deadline", "0s"}, "--gang-deadline must be positive"),
+                Arguments.of("hold not below the deadline", POD_ENV, new String[] {"--gang-deadline", "10s", "--admission-hold", "10s"},
+                        "--admission-hold must be at least 0 and shorter than --gang-deadline (10s), got 10s"),
                 Arguments.of("unknown scoring", POD_ENV, new String[] {"--scoring", "random"}, "--scoring: scoring policy \"random\" is not one of binpack, spread"),
                 Arguments.of("leader-elect not boolean", POD_ENV, new String[] {"--leader-elect", "maybe"}, "--leader-elect"),
                 Arguments.of("empty scheduler name", POD_ENV, new String[] {"--scheduler-name="}, "--scheduler-name must not be empty"),
@@ -155,7 +158,7 @@ class ServerConfigTest {
 
     @Test
     void usageListsEveryFlag() {
-        assertThat(ServerConfig.usage()).contains("--gang-deadline", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
-        assertThat(ServerConfig.FLAGS).hasSize(17);
+        assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
+        assertThat(ServerConfig.FLAGS).hasSize(18);
     }
 }

@@ -742,7 +742,9 @@ public final class GangScheduler implements ClusterSink {
         }
         g.released(true);
         g.succeeded();
-        setState(g, GangState.BOUND, (g.bound() + g.waiters().size()) + " members bound together");
+        // BOUND is reported when minMember are bound (allocated), not when the Bindings are sent: Kubernetes
+        // has no multi-pod binding, and a member deleted right now fails its Binding while the others succeed
+        setState(g, GangState.RESERVED, (g.bound() + g.waiters().size()) + " members binding together");
         List<BindWaiter> ready = new ArrayList<>(g.waiters().values());
         g.waiters().clear();
         for (BindWaiter w : ready) {
@@ -760,16 +762,45 @@ public final class GangScheduler implements ClusterSink {
                         onGangMemberBound(g.key(), p, node);
                         completeLater(result, BindResult.BOUND);
                     } else {
-                        freeSlotOf(g.key(), p.uid());
+                        onGangMemberBindFailed(g.key(), p, messageOf(err));
                         completeLater(result, BindResult.failed(messageOf(err)));
                     }
                     return null;
                 })));
     }
 
+    /**
+     * A Binding POST of a gang whose barrier opened failed (typically: the pod was deleted meanwhile). Its
+     * room is released at once; if the gang can no longer reach minMember with what is bound and in flight,
+     * it is reported short — never BOUND — and a replacement member joins the running members later.
+     */
+    private void onGangMemberBindFailed(GangKey key, Pod p, String error) {
+        releaseSlotOf(key, p.uid());
+        Gang g = gangs.get(key);
+        if (g == null || !g.released() || g.spec() == null) {
+            return;
+        }
+        int inFlight = 0;
+        for (Pod m : g.members()) {
+            if (bindsInFlight.contains(m.uid())) {
+                inFlight++;
+            }
+        }
+        if (g.bound() + inFlight < g.minMember()) {
+            setState(g, GangState.UNSCHEDULABLE, "gang " + key + ": only " + (g.bound() + inFlight) + "/" + g.minMember()
+                    + " members could be bound: pod " + p.id() + " failed to bind (" + error + "); the bound members keep"
+                    + " their places and a replacement member joins them");
+        }
+    }
+
     private void onGangMemberBound(GangKey key, Pod p, String node) {
         if (ledger.pod(p.uid()) != null) {
             return; // the cluster showed it bound before the binder answered; already accounted
+        }
+        if (!pods.containsKey(p.uid())) {
+            // deleted while its Binding was in flight: recording it now would hold phantom capacity forever
+            releaseSlotOf(key, p.uid());
+            return;
         }
         Gang g = gangs.get(key);
         String queue = g == null ? "" : g.queue();
@@ -819,6 +850,14 @@ public final class GangScheduler implements ClusterSink {
             c = c.getCause();
         }
         return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+    }
+
+    private void releaseSlotOf(GangKey key, String uid) {
+        Reservation r = ledger.reservation(key);
+        Slot s = r == null ? null : r.slotOf(uid);
+        if (s != null) {
+            ledger.releaseSlot(r, s);
+        }
     }
 
     private void freeSlotOf(GangKey key, String uid) {
@@ -984,7 +1023,11 @@ public final class GangScheduler implements ClusterSink {
                     if (h != null) {
                         completeLater(h.waiter().result(), BindResult.failed("pod " + old.id() + " was deleted"));
                     }
-                    freeSlotOf(g.key(), uid);
+                    if (g.released()) {
+                        releaseSlotOf(g.key(), uid); // the gang runs: nothing will wait for this room
+                    } else {
+                        freeSlotOf(g.key(), uid);    // still assembling: the room waits for a replacement
+                    }
                     forgetIfDone(g);
                 }
             }
@@ -1212,6 +1255,9 @@ public final class GangScheduler implements ClusterSink {
             Gang g = gangs.get(r.gang());
             if (g != null) {
                 g.boundChanged(1);
+                if (g.released() && g.spec() != null && g.bound() >= g.minMember() && g.bound() > 0) {
+                    setState(g, GangState.BOUND, g.bound() + " members bound together");
+                }
             }
         }
         emit(new AllocationEvent.PodAllocated(r.pod(), r.gang(), r.queue(), r.node(), r.request()));

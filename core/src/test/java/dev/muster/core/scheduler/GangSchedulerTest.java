@@ -286,6 +286,51 @@ class GangSchedulerTest {
     }
 
     @Test
+    void memberDeletedAsTheBarrierOpensLeavesTheGangReportedShortNeverBound() {
+        // Kubernetes has no multi-pod binding: one Binding fails ("no longer exists") while the others succeed
+        SchedulerHarness h = cluster(4, "8", "32Gi");
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
+        List<Pod> pods = members("g", 4, "2", "2Gi");
+        pods.forEach(h.scheduler::upsertPod);
+        h.binder.failFor(pods.get(3).uid());
+        List<CompletableFuture<BindResult>> binds = pods.stream().map(h::schedule).toList();
+
+        assertThat(binds.subList(0, 3)).allMatch(f -> f.join().ok());
+        assertThat(binds.get(3).join().ok()).isFalse();
+        GangKey key = new GangKey("default", "g");
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
+        assertThat(h.scheduler.gang(key).reason()).contains("only 3/4 members could be bound");
+        assertThat(h.scheduler.gang(key).slotNodes()).isEmpty(); // the failed member's room is released at once
+        assertThat(h.scheduler.heldByQueue("default").asMap()).isEqualTo(req("2", "2Gi").times(3).asMap());
+
+        // a replacement member joins the running gang, which is then reported bound
+        Pod replacement = pod("g-4").gang("g").requests("2", "2Gi").build();
+        h.scheduler.upsertPod(replacement);
+        assertThat(h.schedule(replacement).join().ok()).isTrue();
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.BOUND);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void memberDeletedWhileItsBindingIsInFlightLeavesNoPhantomCapacity() {
+        SchedulerHarness h = cluster(2, "8", "32Gi");
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
+        List<Pod> pods = members("g", 2, "2", "2Gi");
+        pods.forEach(h.scheduler::upsertPod);
+        h.binder.holdAll();
+        List<CompletableFuture<BindResult>> binds = pods.stream().map(h::schedule).toList();
+
+        h.scheduler.deletePod(pods.get(1).uid()); // the Binding POST is under way
+        h.binder.releaseHeld();                   // ... and succeeds
+        assertThat(binds).allMatch(CompletableFuture::isDone);
+        assertThat(h.scheduler.heldByQueue("default").asMap()).isEqualTo(req("2", "2Gi").asMap());
+        h.scheduler.deletePod(pods.get(0).uid());
+        assertThat(h.scheduler.heldByQueue("default").isZero()).isTrue();
+        assertThat((boolean) h.scheduler.readLedger(l -> l.nodes().stream().allMatch(n -> n.used().isZero() && n.reserved().isZero()))).isTrue();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
     void lastMemberThatNeverArrivesReleasesEverything() {
         SchedulerHarness h = cluster(4, "8", "32Gi");
         h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));

@@ -85,12 +85,13 @@ class ExtenderBadInputTest {
     }
 
     @Test
-    void missingPodGroupIsUnresolvableWithAReason() {
+    void memberOfAPodGroupNotSeenYetPassesFilterAndItsBindSaysWhy() {
+        // refusing it could park it in kube-scheduler; its bind is held, then fails with the reason
         String orphan = POD.replace("\"annotations\":{\"example.com/gang-size\":\"1\"}", "\"annotations\":{\"scheduling.k8s.io/group-name\":\"nope\"}")
                 .replace("4952cf49-ad11-4237-a126-55e5368c0122", "orphan-uid");
         ExtenderClient.FilterAnswer f = ExtenderClient.parseFilterForTest(h.client.post("/filter", orphan.getBytes(StandardCharsets.UTF_8)));
-        assertThat(f.nodeNames()).isEmpty();
-        assertThat(f.unresolvable().values()).containsOnly("podgroup default/nope does not exist (yet)");
+        assertThat(f.nodeNames()).containsExactly("node-1", "node-2", "node-3");
+        assertThat(h.scheduler.gang(new dev.muster.core.model.GangKey("default", "nope")).reason()).isEmpty();
     }
 
     @Test
