@@ -1315,14 +1315,16 @@ public final class GangScheduler implements ClusterSink {
         return locked(() -> {
             Map<GangState, Integer> byState = new EnumMap<>(GangState.class);
             int waiting = 0;
+            int held = 0;
             for (Gang g : gangs.values()) {
                 if (g.spec() != null) {
                     byState.merge(g.state(), 1, Integer::sum);
                 }
                 waiting += g.waiters().size();
+                held += g.held().size();
             }
             return new SchedulerStats(ledger.nodeCount(), ledger.overcommittedCount(), ledger.podCount(),
-                    ledger.reservations().size(), waiting, byState, synced);
+                    ledger.reservations().size(), waiting, held, byState, synced);
         });
     }
 

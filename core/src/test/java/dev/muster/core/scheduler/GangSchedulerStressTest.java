@@ -27,9 +27,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Many threads hammer one GangScheduler with mixed operations (node updates, single pods, gangs, binds,
- * deletions, completions, expiry, reads) while a checker verifies the ledger's books throughout; at the
- * end every pod is removed and every reservation expires, and nothing may be left over.
+ * Many threads hammer one GangScheduler with mixed operations (node updates, single pods, gangs whose members
+ * arrive over time, binds — answered by the API server later, so deletes land while Bindings are in flight —,
+ * held binds, deletions, completions, expiry, reads) while a checker verifies the ledger's books throughout;
+ * at the end every pod is removed and every reservation expires, and nothing may be left over: no capacity,
+ * no waiting or held bind, no unanswered bind.
  */
 class GangSchedulerStressTest {
     private static final int THREADS = 8;
@@ -40,6 +42,7 @@ class GangSchedulerStressTest {
     void invariantsHoldUnderConcurrentMixedOperations() throws Exception {
         FakeClock clock = new FakeClock();
         RecordingBinder binder = new RecordingBinder();
+        binder.holdAll(); // Bindings complete when a worker says so (completeHeld), like a real API server's answers
         AllocationJournal journal = new AllocationJournal(4096, () -> 0L);
         GangScheduler s = new GangScheduler(SchedulerConfig.DEFAULT.withGangDeadline(Duration.ofSeconds(5)), binder, journal, clock);
         List<String> nodes = new ArrayList<>();
@@ -73,6 +76,7 @@ class GangSchedulerStressTest {
                     continue;
                 }
                 next = ops.get() + 4_000; // check the books every few thousand operations
+                binder.completeHeld();
                 List<String> problems = s.readLedger(l -> l.checkInvariants());
                 violations.addAll(problems);
                 s.stats();
@@ -84,9 +88,10 @@ class GangSchedulerStressTest {
         }
         checker.get(1, TimeUnit.MINUTES);
         pool.shutdown();
+        binder.completeHeld();
 
         assertThat(ops.get()).isGreaterThanOrEqualTo((long) THREADS * OPS_PER_THREAD);
-        assertThat(binder.bound()).as("the mix must really bind pods, not only refuse them").hasSizeGreaterThan(2_000);
+        assertThat(binder.bound()).as("the mix must really bind pods, not only refuse them").hasSizeGreaterThan(1_000);
         assertThat(violations).isEmpty();
         List<String> problems = s.readLedger(l -> l.checkInvariants());
         assertThat(problems).isEmpty();
@@ -95,6 +100,7 @@ class GangSchedulerStressTest {
         for (String uid : allUids) {
             s.deletePod(uid);
         }
+        binder.completeHeld(); // Bindings of pods deleted meanwhile succeed late: no phantom capacity may follow
         clock.advance(Duration.ofMinutes(10));
         s.expireDue();
         List<String> after = s.readLedger(l -> l.checkInvariants());
@@ -106,6 +112,7 @@ class GangSchedulerStressTest {
         AllocationSnapshot totals = journal.snapshot();
         assertThat(totals.allocatedByQueue()).isEmpty();
         assertThat(s.stats().waitingBinds()).isZero();
+        assertThat(s.stats().heldBinds()).isZero();
     }
 
     private static void worker(GangScheduler s, FakeClock clock, RecordingBinder binder, List<String> nodes, Random rnd,
@@ -143,6 +150,25 @@ class GangSchedulerStressTest {
                 for (int m = 0; m < arriving; m++) {
                     pending.add(schedule(s, members.get(m), nodes, rnd));
                 }
+            } else if (op < 50) {
+                // a gang whose members are created in waves: the first ones are offered before the rest exist
+                String pg = prefix + "-w" + (gangs++);
+                int size = 2 + rnd.nextInt(4);
+                if (rnd.nextBoolean()) {
+                    s.upsertPodGroup(podGroup("default", pg, size, "default"));
+                }
+                for (int m = 0; m < size; m++) {
+                    Pod p = pod(pg + "-" + m).gang(pg).requests(String.valueOf(1 + rnd.nextInt(2)), "2Gi").build();
+                    s.upsertPod(p);
+                    mine.add(p);
+                    allUids.add(p.uid());
+                    pending.add(schedule(s, p, nodes, rnd));
+                    if (m == 0) {
+                        s.upsertPodGroup(podGroup("default", pg, size, "default")); // the PodGroup may come late too
+                    }
+                }
+            } else if (op < 53) {
+                binder.completeHeld();
             } else if (op < 75 && !mine.isEmpty()) {
                 Pod p = mine.remove(rnd.nextInt(mine.size()));
                 if (rnd.nextBoolean()) {
@@ -178,8 +204,10 @@ class GangSchedulerStressTest {
             ops.incrementAndGet();
         }
         // every bind answered eventually: expire whatever still waits
+        binder.completeHeld();
         clock.advance(Duration.ofMinutes(10));
         s.expireDue();
+        binder.completeHeld();
         for (CompletableFuture<BindResult> f : pending) {
             assertThat(f.orTimeout(1, TimeUnit.MINUTES).join()).isNotNull();
         }

@@ -59,6 +59,16 @@ public final class RecordingBinder implements Binder {
         hold = true;
     }
 
+    /** Completes the calls held so far (outside the lock) and keeps holding new ones. */
+    public void completeHeld() {
+        List<Runnable> todo;
+        synchronized (this) {
+            todo = new ArrayList<>(held);
+            held.clear();
+        }
+        todo.forEach(Runnable::run);
+    }
+
     /** Completes every held call (outside the lock). */
     public void releaseHeld() {
         List<Runnable> todo;

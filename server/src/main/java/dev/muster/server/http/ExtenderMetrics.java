@@ -77,6 +77,8 @@ public final class ExtenderMetrics {
             }
             out.add(gangs);
             out.add(new GaugeMetricFamily("muster_waiting_binds", "Binds held at a gang barrier.", s.waitingBinds()));
+            out.add(new GaugeMetricFamily("muster_held_binds", "Binds of gang members whose gang is not admitted yet, held while muster retries.",
+                    s.heldBinds()));
             out.add(new GaugeMetricFamily("muster_reservations", "Gangs holding a reservation.", s.reservations()));
             out.add(new GaugeMetricFamily("muster_overcommitted_nodes", "Nodes whose pods use more than allocatable (no new placements).", s.overcommittedNodes()));
             out.add(new GaugeMetricFamily("muster_ledger_nodes", "Nodes in the ledger.", s.nodes()));
