@@ -2,21 +2,22 @@ package dev.muster.controller.writer;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.reflect.TypeToken;
 import dev.muster.controller.writer.StatusPatchException.Kind;
 import dev.muster.core.status.DesiredStatus;
 import dev.muster.core.status.StatusKey;
+import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
+import io.kubernetes.client.openapi.models.V1APIResource;
+import io.kubernetes.client.openapi.models.V1APIResourceList;
+import io.kubernetes.client.util.PatchUtils;
 import java.io.InterruptedIOException;
-import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import okhttp3.Call;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,18 +35,25 @@ import org.slf4j.LoggerFactory;
  * fails, Volcano's layout is assumed (Queue: {@code /status}; PodGroup: the object) and discovery is retried
  * on a later write after {@link #DISCOVERY_RETRY}.
  *
+ * <p>Requests go through client-java's generated {@link CustomObjectsApi} (with {@link PatchUtils} setting the
+ * merge-patch content type), never through hand-built calls: client-java adds the {@code Authorization} header into
+ * the header map of a call, so a hand-built call with an immutable map fails under bearer-token authentication —
+ * which is how every in-cluster ServiceAccount authenticates. Writes carry the field manager {@link #FIELD_MANAGER},
+ * so {@code managedFields} name the controller as the writer of status.
+ *
  * <p>Confined to the writer's thread (the writer calls one patch at a time); {@code ApiClient} is thread-safe.
  */
 public final class KubeStatusPatcher implements StatusPatcher {
     private static final Logger log = LoggerFactory.getLogger(KubeStatusPatcher.class);
     public static final String GROUP = "scheduling.volcano.sh";
     public static final String VERSION = "v1beta1";
-    public static final String MERGE_PATCH = "application/merge-patch+json";
+    public static final String MERGE_PATCH = V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH;
+    public static final String FIELD_MANAGER = "muster-controller";
     static final Duration DISCOVERY_RETRY = Duration.ofMinutes(1);
     private static final Gson JSON_WITH_NULLS = new GsonBuilder().serializeNulls().disableHtmlEscaping().create();
-    private static final Type RESOURCE_LIST = new TypeToken<Map<String, Object>>() {}.getType();
 
     private final ApiClient client;
+    private final CustomObjectsApi api;
     private final Ticker ticker;
     private Set<String> subresources; // confined; null until discovered
     private long discoveryRetryAt; // confined; ticker time before which a failed discovery is not retried
@@ -53,6 +61,7 @@ public final class KubeStatusPatcher implements StatusPatcher {
 
     public KubeStatusPatcher(ApiClient client, Ticker ticker) {
         this.client = client;
+        this.api = new CustomObjectsApi(client);
         this.ticker = ticker;
     }
 
@@ -60,12 +69,20 @@ public final class KubeStatusPatcher implements StatusPatcher {
     public void patch(StatusKey key, DesiredStatus desired, DesiredStatus previous) throws StatusPatchException {
         String path = pathFor(key);
         // serialised here, with nulls: a null in a merge patch deletes that key (client-java's Gson drops nulls)
-        byte[] body = JSON_WITH_NULLS.toJson(StatusJson.patchBody(desired, previous)).getBytes(StandardCharsets.UTF_8);
+        V1Patch body = new V1Patch(JSON_WITH_NULLS.toJson(StatusJson.patchBody(desired, previous)));
+        boolean toStatus = path.endsWith("/status");
         try {
-            Call call = client.buildCall(client.getBasePath(), path, "PATCH", List.of(), List.of(), body,
-                    Map.of("Content-Type", MERGE_PATCH, "Accept", "application/json"), Map.of(), Map.of(),
-                    new String[] {"BearerToken"}, null);
-            client.execute(call);
+            PatchUtils.PatchCallFunc call = switch (key) {
+                case StatusKey.Queue q -> () -> toStatus
+                        ? api.patchClusterCustomObjectStatus(GROUP, VERSION, "queues", q.name(), body).fieldManager(FIELD_MANAGER).buildCall(null)
+                        : api.patchClusterCustomObject(GROUP, VERSION, "queues", q.name(), body).fieldManager(FIELD_MANAGER).buildCall(null);
+                case StatusKey.PodGroup p -> () -> toStatus
+                        ? api.patchNamespacedCustomObjectStatus(GROUP, VERSION, p.gang().namespace(), "podgroups", p.gang().name(), body)
+                                .fieldManager(FIELD_MANAGER).buildCall(null)
+                        : api.patchNamespacedCustomObject(GROUP, VERSION, p.gang().namespace(), "podgroups", p.gang().name(), body)
+                                .fieldManager(FIELD_MANAGER).buildCall(null);
+            };
+            PatchUtils.patch(Object.class, call, MERGE_PATCH, client);
         } catch (ApiException e) {
             if (e.getCode() == 404) {
                 subresources = null; // maybe the CRD changed: discover again on the next write
@@ -93,17 +110,11 @@ public final class KubeStatusPatcher implements StatusPatcher {
 
     private void discover() {
         try {
-            // Read as plain JSON: only the resource names matter, and the generated model rejects lists that omit
-            // fields it considers required.
-            Call call = client.buildCall(client.getBasePath(), "/apis/" + GROUP + "/" + VERSION, "GET", List.of(), List.of(),
-                    null, Map.of("Accept", "application/json"), Map.of(), Map.of(), new String[] {"BearerToken"}, null);
-            Map<String, Object> list = client.<Map<String, Object>>execute(call, RESOURCE_LIST).getData();
+            V1APIResourceList list = api.getAPIResources(GROUP, VERSION).execute();
             Set<String> names = new HashSet<>();
-            if (list != null && list.get("resources") instanceof List<?> resources) {
-                for (Object r : resources) {
-                    if (r instanceof Map<?, ?> m && m.get("name") != null) {
-                        names.add(m.get("name").toString());
-                    }
+            if (list != null && list.getResources() != null) {
+                for (V1APIResource r : list.getResources()) {
+                    names.add(r.getName());
                 }
             }
             subresources = names;

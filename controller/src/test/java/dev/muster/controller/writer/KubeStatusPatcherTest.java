@@ -48,12 +48,12 @@ class KubeStatusPatcherTest {
     private final List<Sent> sent = new ArrayList<>();
 
     /** A request as the adapter put it on the wire (recorded client-side: the mock consumes bodies it serves). */
-    record Sent(String method, String path, String contentType, String body) {}
+    record Sent(String method, String path, String contentType, String body, String fieldManager) {}
 
     private ApiClient recordingClient() {
         ApiClient client = new ApiClient();
         client.setBasePath(server.url("/").toString().replaceAll("/$", ""));
-        client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(chain -> {
+        client.setHttpClient(client.getHttpClient().newBuilder().addNetworkInterceptor(chain -> { // what goes on the wire
             okhttp3.Request r = chain.request();
             String body = "";
             if (r.body() != null) {
@@ -63,9 +63,11 @@ class KubeStatusPatcherTest {
             }
             synchronized (sent) {
                 sent.add(new Sent(r.method(), r.url().encodedPath(), r.header("Content-Type") != null ? r.header("Content-Type")
-                        : r.body() != null && r.body().contentType() != null ? r.body().contentType().toString() : null, body));
+                        : r.body() != null && r.body().contentType() != null ? r.body().contentType().toString() : null, body,
+                        r.url().queryParameter("fieldManager")));
             }
-            return chain.proceed(r);
+            // the fabric8 mock matches and stores by path and query: it does not know fieldManager
+            return chain.proceed(r.newBuilder().url(r.url().newBuilder().removeAllQueryParameters("fieldManager").build()).build());
         }).build());
         return client;
     }
@@ -87,7 +89,8 @@ class KubeStatusPatcherTest {
         StringBuilder resources = new StringBuilder();
         for (String name : discovered) {
             resources.append(resources.isEmpty() ? "" : ",").append("{\"name\":\"").append(name)
-                    .append("\",\"namespaced\":").append(name.startsWith("podgroups")).append(",\"kind\":\"X\",\"verbs\":[\"get\"]}");
+                    .append("\",\"singularName\":\"\",\"namespaced\":").append(name.startsWith("podgroups"))
+                    .append(",\"kind\":\"X\",\"verbs\":[\"get\"]}");
         }
         server.expect().get().withPath(GV).andReturn(200,
                 "{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"scheduling.volcano.sh/v1beta1\",\"resources\":["
@@ -157,6 +160,7 @@ class KubeStatusPatcherTest {
         Sent patch = requests.getLast();
         assertThat(patch.method()).isEqualTo("PATCH");
         assertThat(patch.path()).isEqualTo(GV + "/queues/research/status");
+        assertThat(patch.fieldManager()).isEqualTo("muster-controller");
         assertThat(patch.contentType()).startsWith("application/merge-patch+json");
         assertThat(patch.body()).isEqualTo("{\"status\":{\"state\":\"Open\",\"pending\":1,\"inqueue\":2,\"running\":3,"
                 + "\"unknown\":0,\"completed\":4,\"allocated\":{\"cpu\":\"4500m\",\"memory\":\"16Gi\"}}}");
