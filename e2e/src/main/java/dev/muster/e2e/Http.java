@@ -1,0 +1,79 @@
+package dev.muster.e2e;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+
+/** Loopback HTTP(S) for readiness probes and raw requests in tests; trusts any certificate (loopback only). */
+public final class Http {
+    private static final HttpClient CLIENT = HttpClient.newBuilder().sslContext(trustAll())
+            .connectTimeout(Duration.ofSeconds(2)).build();
+
+    private Http() {}
+
+    public record Answer(int status, String body) {}
+
+    /** GET; status -1 when nothing answered. */
+    public static Answer get(String url, String bearerToken) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET();
+        if (bearerToken != null) {
+            b.header("Authorization", "Bearer " + bearerToken);
+        }
+        return send(b.build());
+    }
+
+    public static Answer post(String url, String contentType, byte[] body) {
+        return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+    }
+
+    public static Answer patch(String url, String bearerToken, String contentType, String body) {
+        return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).header("Content-Type", contentType)
+                .header("Authorization", "Bearer " + bearerToken).method("PATCH", HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    public static boolean ok(String url, String bearerToken) {
+        Answer a = get(url, bearerToken);
+        return a.status() == 200 && a.body().trim().equals("ok");
+    }
+
+    private static Answer send(HttpRequest r) {
+        try {
+            HttpResponse<String> resp = CLIENT.send(r, HttpResponse.BodyHandlers.ofString());
+            return new Answer(resp.statusCode(), resp.body());
+        } catch (java.io.IOException e) {
+            return new Answer(-1, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Answer(-1, e.toString());
+        }
+    }
+
+    private static SSLContext trustAll() {
+        try {
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(null, new TrustManager[] {new X509TrustManager() {
+                @Override
+                public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+                @Override
+                public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+                @Override
+                public X509Certificate[] getAcceptedIssuers() {
+                    return new X509Certificate[0];
+                }
+            }}, new SecureRandom());
+            return ctx;
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

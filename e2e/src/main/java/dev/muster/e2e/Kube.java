@@ -1,0 +1,193 @@
+package dev.muster.e2e;
+
+import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1ResourceRequirements;
+import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.util.PatchUtils;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Set-up and observation against a real API server through client-java's typed and generic APIs: fake Ready
+ * nodes, namespaces (with the {@code default} ServiceAccount no controller creates here), Volcano PodGroups and
+ * Queues, gang member pods, statuses, events. Every failure names what was attempted and the server's answer.
+ */
+public final class Kube {
+    public static final String GROUP = "scheduling.volcano.sh";
+    public static final String VERSION = "v1beta1";
+    public static final String SCHEDULER_NAME = "muster";
+
+    private final ApiClient client;
+    private final CoreV1Api core;
+    private final CustomObjectsApi custom;
+
+    public Kube(ApiClient client) {
+        this.client = client;
+        this.core = new CoreV1Api(client);
+        this.custom = new CustomObjectsApi(client);
+    }
+
+    public CoreV1Api core() {
+        return core;
+    }
+
+    public CustomObjectsApi custom() {
+        return custom;
+    }
+
+    @FunctionalInterface
+    public interface Call<T> {
+        T run() throws ApiException;
+    }
+
+    /** Runs a client-java call; an ApiException becomes an IllegalStateException with the server's answer. */
+    public static <T> T call(String what, Call<T> c) {
+        try {
+            return c.run();
+        } catch (ApiException e) {
+            throw new IllegalStateException(what + ": HTTP " + e.getCode() + " " + e.getResponseBody(), e);
+        }
+    }
+
+    // ---- nodes ----------------------------------------------------------------------------------------
+
+    /** Creates a Ready node with {@code cpu}/{@code memory} allocatable (and 110 pods), without the not-ready taint. */
+    public void node(String name, String cpu, String memory, Map<String, String> labels) {
+        Map<String, String> l = new HashMap<>(labels);
+        l.put("kubernetes.io/hostname", name);
+        call("create node " + name, () -> core.createNode(new V1Node().metadata(new V1ObjectMeta().name(name).labels(l))).execute());
+        String now = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        String status = "{\"status\":{\"capacity\":{\"cpu\":\"" + cpu + "\",\"memory\":\"" + memory + "\",\"pods\":\"110\"},"
+                + "\"allocatable\":{\"cpu\":\"" + cpu + "\",\"memory\":\"" + memory + "\",\"pods\":\"110\"},"
+                + "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"KubeletReady\",\"message\":\"fake\","
+                + "\"lastHeartbeatTime\":\"" + now + "\",\"lastTransitionTime\":\"" + now + "\"}]}}";
+        call("set status of node " + name, () -> PatchUtils.patch(V1Node.class,
+                () -> core.patchNodeStatus(name, new V1Patch(status)).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+        // the API server taints new nodes not-ready; the node lifecycle controller (absent here) would lift it
+        call("untaint node " + name, () -> PatchUtils.patch(V1Node.class,
+                () -> core.patchNode(name, new V1Patch("{\"spec\":{\"taints\":null}}")).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
+    public void nodes(String prefix, int count, String cpu, String memory) {
+        for (int i = 0; i < count; i++) {
+            node(prefix + i, cpu, memory, Map.of());
+        }
+    }
+
+    // ---- namespaces, queues, podgroups -----------------------------------------------------------------
+
+    /** A namespace with its {@code default} ServiceAccount (pods are refused without it). */
+    public String namespace(String name) {
+        call("create namespace " + name, () -> core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(name))).execute());
+        call("create default service account in " + name, () -> core.createNamespacedServiceAccount(name,
+                new V1ServiceAccount().metadata(new V1ObjectMeta().name("default"))).execute());
+        return name;
+    }
+
+    public void queue(String name, Map<String, Object> spec) {
+        Map<String, Object> q = Map.of("apiVersion", GROUP + "/" + VERSION, "kind", "Queue", "metadata", Map.of("name", name), "spec", spec);
+        call("create queue " + name, () -> custom.createClusterCustomObject(GROUP, VERSION, "queues", q).execute());
+    }
+
+    public void podGroup(String ns, String name, int minMember, String queue, Map<String, String> annotations) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("name", name);
+        meta.put("namespace", ns);
+        meta.put("annotations", annotations);
+        Map<String, Object> pg = Map.of("apiVersion", GROUP + "/" + VERSION, "kind", "PodGroup", "metadata", meta,
+                "spec", Map.of("minMember", minMember, "queue", queue));
+        call("create podgroup " + ns + "/" + name, () -> custom.createNamespacedCustomObject(GROUP, VERSION, ns, "podgroups", pg).execute());
+    }
+
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> podGroupObject(String ns, String name) {
+        return (Map<String, Object>) call("get podgroup " + ns + "/" + name,
+                () -> custom.getNamespacedCustomObject(GROUP, VERSION, ns, "podgroups", name).execute());
+    }
+
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> queueObject(String name) {
+        return (Map<String, Object>) call("get queue " + name, () -> custom.getClusterCustomObject(GROUP, VERSION, "queues", name).execute());
+    }
+
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> status(Map<String, Object> object) {
+        Object s = object.get("status");
+        return s instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    // ---- pods -------------------------------------------------------------------------------------------
+
+    /** A pod for Muster's scheduler, in gang {@code group} (null: a single pod). */
+    public V1Pod pod(String ns, String name, String group, String cpu, String memory) {
+        return pod(ns, name, group, cpu, memory, SCHEDULER_NAME, null);
+    }
+
+    public V1Pod pod(String ns, String name, String group, String cpu, String memory, String schedulerName, String nodeName) {
+        Map<String, String> annotations = group == null ? Map.of() : Map.of("scheduling.k8s.io/group-name", group);
+        V1Pod pod = new V1Pod().metadata(new V1ObjectMeta().name(name).namespace(ns).annotations(annotations))
+                .spec(new V1PodSpec().schedulerName(schedulerName).nodeName(nodeName).terminationGracePeriodSeconds(0L).overhead(null)
+                        .containers(List.of(new V1Container().name("main").image("registry.example/job:1")
+                                .resources(new V1ResourceRequirements().requests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))))));
+        return call("create pod " + ns + "/" + name, () -> core.createNamespacedPod(ns, pod).execute());
+    }
+
+    /** Creates {@code count} members {@code group-<from>..} of a gang. */
+    public void members(String ns, String group, int from, int count, String cpu, String memory) {
+        for (int i = from; i < from + count; i++) {
+            pod(ns, group + "-" + i, group, cpu, memory);
+        }
+    }
+
+    public List<V1Pod> pods(String ns) {
+        return call("list pods in " + ns, () -> core.listNamespacedPod(ns).execute()).getItems();
+    }
+
+    /** Pod name → node, for the pods of {@code ns} whose name starts with {@code prefix} and that are bound. */
+    public Map<String, String> bound(String ns, String prefix) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (V1Pod p : pods(ns)) {
+            if (p.getMetadata().getName().startsWith(prefix) && p.getSpec().getNodeName() != null) {
+                out.put(p.getMetadata().getName(), p.getSpec().getNodeName());
+            }
+        }
+        return out;
+    }
+
+    /** Deletes at once (grace period 0): without a kubelet a bound pod would otherwise stay Terminating. */
+    public void deleteNow(String ns, String name) {
+        call("delete pod " + ns + "/" + name, () -> core.deleteNamespacedPod(name, ns).gracePeriodSeconds(0).execute());
+    }
+
+    /** Sets a pod's phase through the status subresource, as a kubelet would. */
+    public void phase(String ns, String name, String phase) {
+        call("set phase of " + ns + "/" + name, () -> PatchUtils.patch(V1Pod.class,
+                () -> core.patchNamespacedPodStatus(name, ns, new V1Patch("{\"status\":{\"phase\":\"" + phase + "\"}}")).buildCall(null),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
+    /** Messages of the events about one object. */
+    public List<String> events(String ns, String objectName) {
+        List<String> out = new ArrayList<>();
+        for (CoreV1Event e : call("list events in " + ns, () -> core.listNamespacedEvent(ns)
+                .fieldSelector("involvedObject.name=" + objectName).execute()).getItems()) {
+            out.add(e.getReason() + ": " + e.getMessage());
+        }
+        return out;
+    }
+}

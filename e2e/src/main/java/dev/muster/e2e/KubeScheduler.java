@@ -1,0 +1,66 @@
+package dev.muster.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * An unmodified kube-scheduler whose configuration is the project's own {@code extender-config/scheduler-config.yaml}
+ * with only what a loopback run must change: the extender's address, the kubeconfig, and no leader election.
+ */
+public final class KubeScheduler implements AutoCloseable {
+    private final Proc proc;
+    private final int port;
+
+    private KubeScheduler(Proc proc, int port) {
+        this.proc = proc;
+        this.port = port;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static KubeScheduler start(ControlPlane cp, Path projectConfig, String extenderUrl) {
+        try {
+            Map<String, Object> cfg = new Yaml().load(Files.readString(projectConfig));
+            cfg.put("clientConnection", Map.of("kubeconfig", cp.schedulerKubeconfig().toAbsolutePath().toString()));
+            cfg.put("leaderElection", Map.of("leaderElect", false));
+            List<Map<String, Object>> extenders = (List<Map<String, Object>>) cfg.get("extenders");
+            if (extenders == null || extenders.size() != 1) {
+                throw new IllegalStateException(projectConfig + ": expected exactly one extender");
+            }
+            extenders.getFirst().put("urlPrefix", extenderUrl);
+            DumperOptions o = new DumperOptions();
+            o.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+            Path file = cp.dataDir().resolve("scheduler-config.yaml");
+            Files.writeString(file, new Yaml(o).dump(cfg));
+            int port = ControlPlane.freePort();
+            Proc p = Proc.start("kube-scheduler", List.of(cp.bin("kube-scheduler"), "--config=" + file, "--bind-address=127.0.0.1",
+                    "--secure-port=" + port, "--authentication-kubeconfig=" + cp.schedulerKubeconfig(),
+                    "--authorization-kubeconfig=" + cp.schedulerKubeconfig(), "-v=2"), Map.of(), cp.dataDir().resolve("kube-scheduler.log"));
+            KubeScheduler s = new KubeScheduler(p, port);
+            p.awaitReady("healthy", Duration.ofSeconds(60), () -> Http.ok("https://127.0.0.1:" + port + "/healthz", null));
+            return s;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** kube-scheduler's Prometheus metrics (its secure port; the admin token is authorized). */
+    public String metrics(String adminToken) {
+        return Http.get("https://127.0.0.1:" + port + "/metrics", adminToken).body();
+    }
+
+    public Path log() {
+        return proc.log();
+    }
+
+    @Override
+    public void close() {
+        proc.close();
+    }
+}

@@ -1,0 +1,60 @@
+package dev.muster.e2e;
+
+import com.marcnuri.helm.Helm;
+import io.kubernetes.client.openapi.models.AuthenticationV1TokenRequest;
+import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.openapi.models.V1TokenRequestSpec;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Installs charts/muster into the control plane with real Helm (helm-java: CRDs, RBAC, ServiceAccounts, the
+ * default Queue; the Deployments never run — there is no kubelet), then gives each Muster process the credentials
+ * a pod of that Deployment would have: a token of its own ServiceAccount from the TokenRequest API, in a
+ * kubeconfig. Never an admin credential, so the chart's RBAC is what is tested.
+ */
+public final class MusterInstall {
+    public static final String NAMESPACE = "muster-system";
+    public static final String RELEASE = "muster";
+
+    private final ControlPlane cp;
+    private final Kube admin;
+
+    private MusterInstall(ControlPlane cp) {
+        this.cp = cp;
+        this.admin = new Kube(cp.adminClient());
+    }
+
+    /** {@code helm install muster charts/muster --namespace muster-system --create-namespace}. */
+    public static MusterInstall install(ControlPlane cp, Path chart) {
+        new Helm(chart).install().withName(RELEASE).withNamespace(NAMESPACE).createNamespace()
+                .withKubeConfig(cp.adminKubeconfig()).call();
+        return new MusterInstall(cp);
+    }
+
+    /** A kubeconfig with a fresh token of the chart's ServiceAccount for {@code component} (extender, controller, scheduler). */
+    public Path kubeconfigFor(String component) {
+        V1ServiceAccount sa = serviceAccount(component);
+        String name = sa.getMetadata().getName();
+        AuthenticationV1TokenRequest answer = Kube.call("token request for " + name, () -> admin.core()
+                .createNamespacedServiceAccountToken(name, NAMESPACE,
+                        new AuthenticationV1TokenRequest().spec(new V1TokenRequestSpec().expirationSeconds(6 * 3600L))).execute());
+        return cp.writeKubeconfig(cp.dataDir().resolve(component + ".kubeconfig"), answer.getStatus().getToken());
+    }
+
+    /** The bearer token in {@link #kubeconfigFor}'s file (for raw requests in tests). */
+    public String tokenFor(String component) {
+        V1ServiceAccount sa = serviceAccount(component);
+        return Kube.call("token request", () -> admin.core().createNamespacedServiceAccountToken(sa.getMetadata().getName(), NAMESPACE,
+                new AuthenticationV1TokenRequest().spec(new V1TokenRequestSpec().expirationSeconds(3600L))).execute()).getStatus().getToken();
+    }
+
+    public V1ServiceAccount serviceAccount(String component) {
+        List<V1ServiceAccount> found = Kube.call("list service accounts", () -> admin.core().listNamespacedServiceAccount(NAMESPACE)
+                .labelSelector("app.kubernetes.io/component=" + component).execute()).getItems();
+        if (found.size() != 1) {
+            throw new IllegalStateException("expected one ServiceAccount for " + component + " in " + NAMESPACE + ", found " + found.size());
+        }
+        return found.getFirst();
+    }
+}

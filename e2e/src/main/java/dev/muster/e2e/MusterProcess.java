@@ -1,0 +1,108 @@
+package dev.muster.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Muster's extender or controller started the way a user starts it outside a cluster: {@code java -jar} of the
+ * packaged jar (its manifest names the main class and lib/), with a kubeconfig, loopback ports, and Lease leader
+ * election in muster-system with the identity the chart's downward API would give (POD_NAME, POD_IP).
+ */
+public final class MusterProcess implements AutoCloseable {
+    private final Proc proc;
+    private final int opsPort;
+    private final String name;
+
+    private MusterProcess(String name, Proc proc, int opsPort) {
+        this.name = name;
+        this.proc = proc;
+        this.opsPort = opsPort;
+    }
+
+    /** The packaged jar of {@code module} (server or controller) under {@code repo}. */
+    public static Path jar(Path repo, String module, String version) {
+        Path jar = repo.resolve(module).resolve("target").resolve("muster-" + module + "-" + version + ".jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: build it first (mvn -pl " + module + " -am package -DskipTests)");
+        }
+        return jar;
+    }
+
+    public static MusterProcess start(String name, Path jar, List<String> args, Path logDir, int opsPort) {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-XX:+UseSerialGC", "-jar", jar.toString()));
+        cmd.addAll(args);
+        cmd.add("--ops-port=" + opsPort);
+        try {
+            Proc p = Proc.start(name, cmd, Map.of("POD_NAME", name, "POD_NAMESPACE", MusterInstall.NAMESPACE, "POD_IP", "127.0.0.1"),
+                    logDir.resolve(name + ".log"));
+            MusterProcess m = new MusterProcess(name, p, opsPort);
+            m.awaitReady();
+            return m;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits for /readyz (first full sync done) on the ops port. */
+    public void awaitReady() {
+        proc.awaitReady("ready", Duration.ofSeconds(90), () -> Http.ok("http://127.0.0.1:" + opsPort + "/readyz", null));
+    }
+
+    public boolean healthy() {
+        return Http.ok("http://127.0.0.1:" + opsPort + "/healthz", null);
+    }
+
+    /** The Prometheus text of /metrics. */
+    public String metrics() {
+        return Http.get("http://127.0.0.1:" + opsPort + "/metrics", null).body();
+    }
+
+    /** The value of an unlabelled gauge in /metrics, or NaN. */
+    public double gauge(String metric) {
+        for (String line : metrics().split("\n")) {
+            if (line.startsWith(metric + " ")) {
+                return Double.parseDouble(line.substring(metric.length() + 1).trim());
+            }
+        }
+        return Double.NaN;
+    }
+
+    public void kill9() throws InterruptedException {
+        proc.kill9();
+    }
+
+    /** Starts the same command again and waits until it is ready (it must win the Lease first). */
+    public void restart() {
+        try {
+            proc.restart();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        awaitReady();
+    }
+
+    public String logTail(int lines) {
+        return proc.tail(lines);
+    }
+
+    public Path log() {
+        return proc.log();
+    }
+
+    @Override
+    public void close() {
+        proc.close();
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,89 @@
+package dev.muster.e2e;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.awaitility.Awaitility;
+
+/**
+ * The one real cluster all end-to-end tests share (started once per test JVM, stopped at its end): etcd and
+ * kube-apiserver, the chart installed with Helm, Muster's extender and controller from their jars with their
+ * ServiceAccounts' tokens, an unmodified kube-scheduler configured from extender-config/, and 8 fake Ready nodes
+ * of 4 cpu / 16Gi. Tests use their own namespaces and leave no pods behind ({@link #cleanUp}).
+ */
+final class E2eCluster {
+    static final int NODES = 8;
+    static final String NODE_CPU = "4";
+    static final String NODE_MEMORY = "16Gi";
+
+    private static E2eCluster instance;
+
+    final Path repo = Path.of(System.getProperty("muster.repo", "..")).toAbsolutePath().normalize();
+    final String version = System.getProperty("muster.version", "0.1.0-SNAPSHOT");
+    final ControlPlane cp;
+    final Kube admin;
+    final MusterInstall install;
+    final MusterProcess extender;
+    final MusterProcess controller;
+    final KubeScheduler scheduler;
+    final int extenderHttpPort = ControlPlane.freePort();
+    final int extenderGrpcPort = ControlPlane.freePort();
+    private int namespaces;
+
+    private E2eCluster() throws Exception {
+        Path dir = Files.createTempDirectory("muster-e2e-");
+        long t0 = System.nanoTime();
+        cp = ControlPlane.start(ControlPlane.Options.fromEnvironment(dir));
+        long apiReady = System.nanoTime();
+        admin = new Kube(cp.adminClient());
+        install = MusterInstall.install(cp, repo.resolve("charts/muster"));
+        admin.nodes("node-", NODES, NODE_CPU, NODE_MEMORY);
+        extender = MusterProcess.start("extender", MusterProcess.jar(repo, "server", version), List.of(
+                "--kubeconfig=" + install.kubeconfigFor("extender"), "--http-port=" + extenderHttpPort, "--grpc-port=" + extenderGrpcPort,
+                "--lease-namespace=" + MusterInstall.NAMESPACE), dir, ControlPlane.freePort());
+        controller = MusterProcess.start("controller", MusterProcess.jar(repo, "controller", version), List.of(
+                "--kubeconfig=" + install.kubeconfigFor("controller"), "--extender-address=127.0.0.1:" + extenderGrpcPort,
+                "--grpc-port=" + ControlPlane.freePort(), "--lease-namespace=" + MusterInstall.NAMESPACE), dir, ControlPlane.freePort());
+        scheduler = KubeScheduler.start(cp, repo.resolve("extender-config/scheduler-config.yaml"), "http://127.0.0.1:" + extenderHttpPort);
+        System.out.printf("e2e: API server ready in %.1f s, everything (chart, %d nodes, extender, controller, kube-scheduler) in %.1f s; data in %s%n",
+                (apiReady - t0) / 1e9, NODES, (System.nanoTime() - t0) / 1e9, dir);
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "e2e-cluster-stop"));
+    }
+
+    static synchronized E2eCluster get() {
+        if (instance == null) {
+            try {
+                instance = new E2eCluster();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not start the real control plane: " + e.getMessage(), e);
+            }
+        }
+        return instance;
+    }
+
+    /** A fresh namespace for one test. */
+    String namespace(String hint) {
+        return admin.namespace(hint + "-" + (++namespaces));
+    }
+
+    String extenderUrl() {
+        return "http://127.0.0.1:" + extenderHttpPort;
+    }
+
+    /** Deletes every pod of {@code ns} and waits until Muster's books show no pod and no reservation of any gang. */
+    void cleanUp(String ns) {
+        for (var p : admin.pods(ns)) {
+            admin.deleteNow(ns, p.getMetadata().getName());
+        }
+        Awaitility.await("pods of " + ns + " gone from muster's ledger").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> admin.pods(ns).isEmpty() && extender.gauge("muster_ledger_pods") == 0 && extender.gauge("muster_reservations") == 0);
+    }
+
+    private void close() {
+        scheduler.close();
+        controller.close();
+        extender.close();
+        cp.close();
+    }
+}
