@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.awaitility.Awaitility;
 
 /**
@@ -78,6 +79,43 @@ final class E2eCluster {
         }
         Awaitility.await("pods of " + ns + " gone from muster's ledger").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> admin.pods(ns).isEmpty() && extender.gauge("muster_ledger_pods") == 0 && extender.gauge("muster_reservations") == 0);
+    }
+
+    /** Waits until {@code count} pods of {@code ns} named {@code prefix}* are bound; returns the seconds since {@code sinceNanos}. */
+    double awaitBound(String ns, String prefix, int count, long sinceNanos) {
+        Awaitility.await(count + " pods " + ns + "/" + prefix + "* bound").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                .until(() -> admin.bound(ns, prefix).size() >= count);
+        return (System.nanoTime() - sinceNanos) / 1e9;
+    }
+
+    /** The PodGroup's status.conditions as "Type=Status Reason: message" lines. */
+    @SuppressWarnings("unchecked")
+    List<String> conditions(String ns, String podGroup) {
+        Object cs = Kube.status(admin.podGroupObject(ns, podGroup)).get("conditions");
+        java.util.List<String> out = new java.util.ArrayList<>();
+        if (cs instanceof List<?> list) {
+            for (Object o : list) {
+                Map<String, Object> c = (Map<String, Object>) o;
+                out.add(c.get("type") + "=" + c.get("status") + " " + c.get("reason") + ": " + c.get("message"));
+            }
+        }
+        return out;
+    }
+
+    /** Requested cpu (millicores) per node over the bound pods of every namespace: no node may exceed its 4 cpu. */
+    Map<String, Long> cpuPerNode() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (var p : Kube.call("list pods", () -> admin.core().listPodForAllNamespaces().execute()).getItems()) {
+            if (p.getSpec().getNodeName() != null) {
+                long m = 0;
+                for (var ctr : p.getSpec().getContainers()) {
+                    var q = ctr.getResources() == null || ctr.getResources().getRequests() == null ? null : ctr.getResources().getRequests().get("cpu");
+                    m += q == null ? 0 : q.getNumber().movePointRight(3).longValue();
+                }
+                out.merge(p.getSpec().getNodeName(), m, Long::sum);
+            }
+        }
+        return out;
     }
 
     private void close() {
