@@ -175,6 +175,15 @@ public final class ControlPlane implements AutoCloseable {
         return file;
     }
 
+    /** Process ids of etcd and kube-apiserver, by name (CPU accounting in benchmarks). */
+    public Map<String, Long> pids() {
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (Proc p : procs) {
+            out.put(p.toString(), p.pid());
+        }
+        return out;
+    }
+
     String bin(String name) {
         return options.binaries().resolve(name).toString();
     }

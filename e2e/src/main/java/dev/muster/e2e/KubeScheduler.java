@@ -23,8 +23,22 @@ public final class KubeScheduler implements AutoCloseable {
         this.port = port;
     }
 
-    @SuppressWarnings("unchecked")
+    /** The project's configuration with Muster as the extender at {@code extenderUrl}. */
     public static KubeScheduler start(ControlPlane cp, Path projectConfig, String extenderUrl) {
+        return start(cp, projectConfig, extenderUrl, List.of());
+    }
+
+    /** The same profile without any extender: kube-scheduler alone, for comparisons. */
+    public static KubeScheduler startAlone(ControlPlane cp, Path projectConfig) {
+        return start(cp, projectConfig, null, List.of());
+    }
+
+    /**
+     * @param extenderUrl the extender's URL, or null to drop the extender (kube-scheduler alone)
+     * @param extraArgs   further kube-scheduler flags
+     */
+    @SuppressWarnings("unchecked")
+    public static KubeScheduler start(ControlPlane cp, Path projectConfig, String extenderUrl, List<String> extraArgs) {
         try {
             Map<String, Object> cfg = new Yaml().load(Files.readString(projectConfig));
             cfg.put("clientConnection", Map.of("kubeconfig", cp.schedulerKubeconfig().toAbsolutePath().toString()));
@@ -33,15 +47,21 @@ public final class KubeScheduler implements AutoCloseable {
             if (extenders == null || extenders.size() != 1) {
                 throw new IllegalStateException(projectConfig + ": expected exactly one extender");
             }
-            extenders.getFirst().put("urlPrefix", extenderUrl);
+            if (extenderUrl == null) {
+                cfg.remove("extenders");
+            } else {
+                extenders.getFirst().put("urlPrefix", extenderUrl);
+            }
             DumperOptions o = new DumperOptions();
             o.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
             Path file = cp.dataDir().resolve("scheduler-config.yaml");
             Files.writeString(file, new Yaml(o).dump(cfg));
             int port = ControlPlane.freePort();
-            Proc p = Proc.start("kube-scheduler", List.of(cp.bin("kube-scheduler"), "--config=" + file, "--bind-address=127.0.0.1",
+            List<String> cmd = new java.util.ArrayList<>(List.of(cp.bin("kube-scheduler"), "--config=" + file, "--bind-address=127.0.0.1",
                     "--secure-port=" + port, "--authentication-kubeconfig=" + cp.schedulerKubeconfig(),
-                    "--authorization-kubeconfig=" + cp.schedulerKubeconfig(), "-v=2"), Map.of(), cp.dataDir().resolve("kube-scheduler.log"));
+                    "--authorization-kubeconfig=" + cp.schedulerKubeconfig(), "-v=1"));
+            cmd.addAll(extraArgs);
+            Proc p = Proc.start("kube-scheduler", cmd, Map.of(), cp.dataDir().resolve("kube-scheduler.log"));
             KubeScheduler s = new KubeScheduler(p, port);
             p.awaitReady("healthy", Duration.ofSeconds(60), () -> Http.ok("https://127.0.0.1:" + port + "/healthz", null));
             return s;
@@ -57,6 +77,10 @@ public final class KubeScheduler implements AutoCloseable {
 
     public Path log() {
         return proc.log();
+    }
+
+    public long pid() {
+        return proc.pid();
     }
 
     @Override

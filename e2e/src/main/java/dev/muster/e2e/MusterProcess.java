@@ -35,8 +35,14 @@ public final class MusterProcess implements AutoCloseable {
     }
 
     public static MusterProcess start(String name, Path jar, List<String> args, Path logDir, int opsPort) {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:+UseSerialGC", "-jar", jar.toString()));
+        return start(name, jar, List.of("-Xmx512m", "-XX:+UseSerialGC"), args, logDir, opsPort);
+    }
+
+    /** @param jvmArgs flags for the JVM (heap, GC, JFR), before {@code -jar} */
+    public static MusterProcess start(String name, Path jar, List<String> jvmArgs, List<String> args, Path logDir, int opsPort) {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-jar", jar.toString()));
         cmd.addAll(args);
         cmd.add("--ops-port=" + opsPort);
         try {
@@ -94,6 +100,10 @@ public final class MusterProcess implements AutoCloseable {
 
     public Path log() {
         return proc.log();
+    }
+
+    public long pid() {
+        return proc.pid();
     }
 
     @Override

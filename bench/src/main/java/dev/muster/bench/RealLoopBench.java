@@ -1,0 +1,279 @@
+package dev.muster.bench;
+
+import dev.muster.e2e.ControlPlane;
+import dev.muster.e2e.Http;
+import dev.muster.e2e.Kube;
+import dev.muster.e2e.KubeScheduler;
+import dev.muster.e2e.MusterInstall;
+import dev.muster.e2e.MusterProcess;
+import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1ResourceRequirements;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * kube-scheduler's throughput alone and with Muster in the loop, on a real control plane (the e2e fixture): N
+ * fake nodes, P pods (100m cpu, 128Mi) created before the scheduler starts, then a fresh kube-scheduler; runs
+ * alternate "alone" (the project's profile without extender), "fresh" (Muster started just before the scheduler,
+ * as after a failover) and "warm" (one Muster kept across runs, after a warm-up batch). Reports pods/s (first to
+ * last scheduled, from kube-scheduler's own counter), kube-scheduler's algorithm and extension-point latencies,
+ * Muster's per-verb latency, and CPU seconds of every process during the run.
+ *
+ * <pre>
+ * MUSTER_K8S_BINARIES=$(../shared/k8s/unpack) mvn -q -pl bench -am verify -DskipTests -Pbench \
+ *   -Dbench.main=dev.muster.bench.RealLoopBench -Dbench.args="--nodes 1000 --pods 2000 --gang 0 --rounds 3"
+ * </pre>
+ */
+public final class RealLoopBench {
+    private static final long CLK_TCK = 100;
+
+    private final Path repo;
+    private final String version;
+    private final int nodes;
+    private final int pods;
+    private final int gang;
+    private ControlPlane cp;
+    private Kube admin;
+    private MusterInstall install;
+    private int round;
+
+    private RealLoopBench(Path repo, String version, int nodes, int pods, int gang) {
+        this.repo = repo;
+        this.version = version;
+        this.nodes = nodes;
+        this.pods = pods;
+        this.gang = gang;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = new LinkedHashMap<>(Map.of("nodes", "1000", "pods", "2000", "gang", "0", "rounds", "3",
+                "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT"));
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        RealLoopBench b = new RealLoopBench(Path.of(a.get("repo")).toAbsolutePath().normalize(), a.get("version"),
+                Integer.parseInt(a.get("nodes")), Integer.parseInt(a.get("pods")), Integer.parseInt(a.get("gang")));
+        b.run(Integer.parseInt(a.get("rounds")), List.of(a.get("modes").split(",")));
+    }
+
+    record Result(String mode, double podsPerSecond, double seconds, double algorithmMs, double extenderFilterMs,
+                  Map<String, Double> cpuSeconds, Map<String, Double> musterVerbMs) {}
+
+    private void run(int rounds, List<String> modes) throws Exception {
+        Path dir = Files.createTempDirectory("muster-realloop-");
+        cp = ControlPlane.start(ControlPlane.Options.fromEnvironment(dir));
+        try {
+            admin = new Kube(cp.adminClient());
+            install = MusterInstall.install(cp, repo.resolve("charts/muster"));
+            long t = System.nanoTime();
+            parallel(nodes, i -> admin.node("node-" + i, "32", "128Gi", Map.of()));
+            System.out.printf(Locale.ROOT, "%d nodes in %.1f s%n", nodes, (System.nanoTime() - t) / 1e9);
+            MusterProcess warm = null;
+            List<Result> results = new ArrayList<>();
+            for (int r = 0; r < rounds; r++) {
+                for (String mode : modes) {
+                    if (mode.equals("warm") && warm == null) {
+                        warm = startMuster("warm");
+                        measure("warm-up", warm); // one batch to warm the JIT, not reported
+                    }
+                    MusterProcess fresh = mode.equals("fresh") ? startMuster("fresh" + r) : null;
+                    Result res = measure(mode, mode.equals("alone") ? null : mode.equals("warm") ? warm : fresh);
+                    results.add(res);
+                    print(res);
+                    if (fresh != null) {
+                        fresh.close();
+                    }
+                }
+            }
+            if (warm != null) {
+                warm.close();
+            }
+            System.out.println();
+            System.out.println("| mode | pods/s | s | algorithm ms (mean) | in-tree Filter ms (mean) | CPU s: apiserver / etcd / scheduler / muster | muster verbs ms (mean) |");
+            System.out.println("|---|---|---|---|---|---|---|");
+            for (Result r : results) {
+                System.out.println(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.2f | %.2f | %.1f / %.1f / %.1f / %.1f | %s |", r.mode(), r.podsPerSecond(),
+                        r.seconds(), r.algorithmMs(), r.extenderFilterMs(), r.cpuSeconds().getOrDefault("kube-apiserver", 0.0),
+                        r.cpuSeconds().getOrDefault("etcd", 0.0), r.cpuSeconds().getOrDefault("kube-scheduler", 0.0),
+                        r.cpuSeconds().getOrDefault("muster", 0.0), r.musterVerbMs()));
+            }
+        } finally {
+            cp.close();
+        }
+    }
+
+    private MusterProcess startMuster(String name) {
+        int http = ControlPlane.freePort();
+        MusterProcess m = MusterProcess.start("extender-" + name, MusterProcess.jar(repo, "server", version),
+                List.of("-Xmx1g", "-XX:+UseSerialGC"), List.of("--kubeconfig=" + install.kubeconfigFor("extender"),
+                        "--http-port=" + http, "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false"),
+                cp.dataDir(), ControlPlane.freePort());
+        musterHttp.put(m, http);
+        return m;
+    }
+
+    private final Map<MusterProcess, Integer> musterHttp = new LinkedHashMap<>();
+
+    private Result measure(String mode, MusterProcess muster) throws Exception {
+        String ns = admin.namespace("bench-" + (++round));
+        if (gang > 0) {
+            for (int g = 0; g < pods / gang; g++) {
+                admin.podGroup(ns, "g" + g, gang, "default", Map.of());
+            }
+        }
+        parallel(pods, i -> createPod(ns, i));
+        Map<String, Double> before = cpu(muster, null);
+        Path config = repo.resolve("extender-config/scheduler-config.yaml");
+        KubeScheduler s = muster == null ? KubeScheduler.startAlone(cp, config)
+                : KubeScheduler.start(cp, config, "http://127.0.0.1:" + musterHttp.get(muster));
+        try {
+            Map<String, Double> base = cpu(muster, s);
+            long first = 0;
+            long last;
+            double scheduled;
+            while (true) {
+                scheduled = counter(s.metrics(cp.adminToken()), "scheduler_schedule_attempts_total", "result=\"scheduled\"");
+                long now = System.nanoTime();
+                if (first == 0 && scheduled > 0) {
+                    first = now;
+                }
+                if (scheduled >= pods) {
+                    last = now;
+                    break;
+                }
+                if (first != 0 && now - first > 600_000_000_000L) {
+                    throw new IllegalStateException(mode + ": only " + scheduled + " of " + pods + " scheduled after 10 minutes");
+                }
+                Thread.sleep(100);
+            }
+            Map<String, Double> after = cpu(muster, s);
+            String m = s.metrics(cp.adminToken());
+            double algorithm = mean(m, "scheduler_scheduling_algorithm_duration_seconds", "") * 1000;
+            double extender = mean(m, "scheduler_framework_extension_point_duration_seconds", "extension_point=\"Filter\"") * 1000;
+            Map<String, Double> cpu = new LinkedHashMap<>();
+            for (String k : after.keySet()) {
+                cpu.put(k, after.get(k) - base.getOrDefault(k, before.getOrDefault(k, 0.0)));
+            }
+            Map<String, Double> verbs = new LinkedHashMap<>();
+            if (muster != null) {
+                String mm = muster.metrics();
+                for (String verb : List.of("filter", "prioritize", "bind")) {
+                    verbs.put(verb, Math.round(mean(mm, "muster_extender_request_seconds", "verb=\"" + verb + "\"") * 1e5) / 100.0);
+                }
+            }
+            double seconds = (last - first) / 1e9;
+            return new Result(mode, pods / Math.max(seconds, 1e-3), seconds, algorithm, extender, cpu, verbs);
+        } finally {
+            s.close();
+            deleteAll(ns);
+        }
+    }
+
+    private void createPod(String ns, int i) {
+        Map<String, String> ann = gang > 0 ? Map.of("scheduling.k8s.io/group-name", "g" + (i / gang)) : Map.of();
+        V1Pod pod = new V1Pod().metadata(new V1ObjectMeta().name("p" + i).namespace(ns).annotations(ann))
+                .spec(new V1PodSpec().schedulerName("muster").terminationGracePeriodSeconds(0L).overhead(null)
+                        .containers(List.of(new V1Container().name("c").image("x")
+                                .resources(new V1ResourceRequirements().requests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")))))));
+        Kube.call("create pod", () -> admin.core().createNamespacedPod(ns, pod).execute());
+    }
+
+    private void deleteAll(String ns) throws Exception {
+        Kube.call("delete pods", () -> admin.core().deleteCollectionNamespacedPod(ns).gracePeriodSeconds(0).execute());
+        while (!admin.pods(ns).isEmpty()) {
+            Thread.sleep(500);
+        }
+    }
+
+    /** CPU seconds (user + system) of the control plane, kube-scheduler and Muster processes so far. */
+    private Map<String, Double> cpu(MusterProcess muster, KubeScheduler s) throws IOException {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Long> e : cp.pids().entrySet()) {
+            out.put(e.getKey(), cpuOf(e.getValue()));
+        }
+        if (s != null) {
+            out.put("kube-scheduler", cpuOf(s.pid()));
+        }
+        if (muster != null) {
+            out.put("muster", cpuOf(muster.pid()));
+        }
+        return out;
+    }
+
+    private static double cpuOf(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) CLK_TCK; // utime, stime (fields 14, 15)
+    }
+
+    /** Sum of a Prometheus counter's samples whose labels contain {@code labelPart}. */
+    static double counter(String text, String name, String labelPart) {
+        double sum = 0;
+        Pattern p = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE);
+        Matcher m = p.matcher(text);
+        while (m.find()) {
+            if (m.group(1).contains(labelPart)) {
+                sum += Double.parseDouble(m.group(2));
+            }
+        }
+        return sum;
+    }
+
+    /** Mean of a histogram (sum / count) over the series whose labels contain {@code labelPart}. */
+    static double mean(String text, String histogram, String labelPart) {
+        double sum = counter(text, histogram + "_sum", labelPart) + plain(text, histogram + "_sum", labelPart);
+        double count = counter(text, histogram + "_count", labelPart) + plain(text, histogram + "_count", labelPart);
+        return count == 0 ? Double.NaN : sum / count;
+    }
+
+    private static double plain(String text, String name, String labelPart) {
+        if (!labelPart.isEmpty()) {
+            return 0;
+        }
+        Matcher m = Pattern.compile("^" + Pattern.quote(name) + " ([0-9.eE+-]+)$", Pattern.MULTILINE).matcher(text);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    private static void print(Result r) {
+        System.out.printf(Locale.ROOT, "%-8s %7.0f pods/s  %6.1f s  algorithm %.2f ms  cpu %s  muster verbs %s%n", r.mode(), r.podsPerSecond(),
+                r.seconds(), r.algorithmMs(), r.cpuSeconds(), r.musterVerbMs());
+    }
+
+    interface IntTask {
+        void run(int i) throws Exception;
+    }
+
+    private static void parallel(int n, IntTask task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int k = i;
+                fs.add(pool.submit(() -> {
+                    task.run(k);
+                    return null;
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+}
