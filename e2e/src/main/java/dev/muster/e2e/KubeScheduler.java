@@ -25,23 +25,24 @@ public final class KubeScheduler implements AutoCloseable {
 
     /** The project's configuration with Muster as the extender at {@code extenderUrl}. */
     public static KubeScheduler start(ControlPlane cp, Path projectConfig, String extenderUrl) {
-        return start(cp, projectConfig, extenderUrl, List.of());
+        return start(cp, projectConfig, extenderUrl, cfg -> {});
     }
 
     /** The same profile without any extender: kube-scheduler alone, for comparisons. */
     public static KubeScheduler startAlone(ControlPlane cp, Path projectConfig) {
-        return start(cp, projectConfig, null, List.of());
+        return start(cp, projectConfig, null, cfg -> {});
     }
 
     /**
      * @param extenderUrl the extender's URL, or null to drop the extender (kube-scheduler alone)
-     * @param extraArgs   further kube-scheduler flags
+     * @param customize   further changes to the configuration (e.g. clientConnection.qps in benchmarks), applied last
      */
     @SuppressWarnings("unchecked")
-    public static KubeScheduler start(ControlPlane cp, Path projectConfig, String extenderUrl, List<String> extraArgs) {
+    public static KubeScheduler start(ControlPlane cp, Path projectConfig, String extenderUrl,
+                                      java.util.function.Consumer<Map<String, Object>> customize) {
         try {
             Map<String, Object> cfg = new Yaml().load(Files.readString(projectConfig));
-            cfg.put("clientConnection", Map.of("kubeconfig", cp.schedulerKubeconfig().toAbsolutePath().toString()));
+            cfg.put("clientConnection", new java.util.LinkedHashMap<>(Map.of("kubeconfig", cp.schedulerKubeconfig().toAbsolutePath().toString())));
             cfg.put("leaderElection", Map.of("leaderElect", false));
             List<Map<String, Object>> extenders = (List<Map<String, Object>>) cfg.get("extenders");
             if (extenders == null || extenders.size() != 1) {
@@ -52,6 +53,7 @@ public final class KubeScheduler implements AutoCloseable {
             } else {
                 extenders.getFirst().put("urlPrefix", extenderUrl);
             }
+            customize.accept(cfg);
             DumperOptions o = new DumperOptions();
             o.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
             Path file = cp.dataDir().resolve("scheduler-config.yaml");
@@ -60,7 +62,6 @@ public final class KubeScheduler implements AutoCloseable {
             List<String> cmd = new java.util.ArrayList<>(List.of(cp.bin("kube-scheduler"), "--config=" + file, "--bind-address=127.0.0.1",
                     "--secure-port=" + port, "--authentication-kubeconfig=" + cp.schedulerKubeconfig(),
                     "--authorization-kubeconfig=" + cp.schedulerKubeconfig(), "-v=1"));
-            cmd.addAll(extraArgs);
             Proc p = Proc.start("kube-scheduler", cmd, Map.of(), cp.dataDir().resolve("kube-scheduler.log"));
             KubeScheduler s = new KubeScheduler(p, port);
             p.awaitReady("healthy", Duration.ofSeconds(60), () -> Http.ok("https://127.0.0.1:" + port + "/healthz", null));

@@ -6,27 +6,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Gangs competing for the 8 nodes × 4 cpu of the shared cluster, on the real kube-scheduler. */
-@RealControlPlane
-class CapacityE2eTest {
-    private E2eCluster c;
-    private String ns;
-
-    @BeforeEach
-    void setUp() {
-        c = E2eCluster.get();
-        ns = c.namespace("capacity");
-    }
-
-    @AfterEach
-    void tearDown() {
-        c.cleanUp(ns);
-    }
-
+class CapacityE2eTest extends RealClusterTest {
     /** Observes for {@code d} that the gang stays at zero bound; fails at once if any member binds. */
     private void staysUnbound(String prefix, Duration d) {
         long end = System.nanoTime() + d.toNanos();

@@ -5,27 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.Map;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@code kill -9} of Muster's processes in the middle of things, on the real control plane. */
-@RealControlPlane
-class FailureE2eTest {
-    private E2eCluster c;
-    private String ns;
-
-    @BeforeEach
-    void setUp() {
-        c = E2eCluster.get();
-        ns = c.namespace("failure");
-    }
-
-    @AfterEach
-    void tearDown() {
-        c.cleanUp(ns);
-    }
-
+class FailureE2eTest extends RealClusterTest {
     @Test
     void extenderKilledWithBindsWaitingLosesNothingAndNeverBindsPartOfAGang() throws Exception {
         c.admin.podGroup(ns, "g", 8, "default", Map.of());

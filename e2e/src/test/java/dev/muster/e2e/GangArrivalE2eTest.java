@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.Map;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,31 +11,7 @@ import org.junit.jupiter.api.Test;
  * PodGroup and its pods), in waves, one pod at a time. kube-scheduler offers the first members before the last
  * exist; none may be parked, and all bind together once the last exists — with no other cluster event to help.
  */
-@RealControlPlane
-class GangArrivalE2eTest {
-    private E2eCluster c;
-    private String ns;
-
-    @BeforeEach
-    void setUp() {
-        c = E2eCluster.get();
-        ns = c.namespace("arrival");
-    }
-
-    @AfterEach
-    void tearDown() {
-        c.cleanUp(ns);
-    }
-
-    /** Waits until {@code count} pods named {@code prefix}* are bound; returns seconds from {@code sinceNanos}. */
-    private double awaitBound(String prefix, int count, long sinceNanos) {
-        Awaitility.await(count + " pods " + prefix + "* bound").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(50))
-                .until(() -> c.admin.bound(ns, prefix).size() >= count);
-        double s = (System.nanoTime() - sinceNanos) / 1e9;
-        assertThat(c.admin.bound(ns, prefix)).hasSize(count);
-        return s;
-    }
-
+class GangArrivalE2eTest extends RealClusterTest {
     @Test
     void gangOfEightCreatedWithItsPodGroupBindsWholeBesideSinglePods() {
         c.admin.podGroup(ns, "train", 8, "default", Map.of());
@@ -46,8 +19,9 @@ class GangArrivalE2eTest {
         long last = System.nanoTime();
         c.admin.pod(ns, "web-0", null, "500m", "512Mi");
         c.admin.pod(ns, "web-1", null, "500m", "512Mi");
-        double s = awaitBound("train-", 8, last);
-        awaitBound("web-", 2, last);
+        double s = c.awaitBound(ns, "train-", 8, last);
+        c.awaitBound(ns, "web-", 2, last);
+        assertThat(c.admin.bound(ns, "train-")).hasSize(8);
         System.out.printf("e2e: gang of 8 created with its PodGroup: all bound %.2f s after the last pod was created%n", s);
     }
 
@@ -80,7 +54,7 @@ class GangArrivalE2eTest {
             created += sizes[i];
             last = System.nanoTime();
         }
-        double s = awaitBound(g + "-", 8, last);
+        double s = c.awaitBound(ns, g + "-", 8, last);
         System.out.printf("e2e: gang of 8 arriving in waves %s (%d s apart): all bound %.2f s after the last arrival%n",
                 java.util.Arrays.toString(sizes), gap.toSeconds(), s);
     }

@@ -5,27 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.Map;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Queue capability and a closed queue, on the real kube-scheduler. */
-@RealControlPlane
-class QueueE2eTest {
-    private E2eCluster c;
-    private String ns;
-
-    @BeforeEach
-    void setUp() {
-        c = E2eCluster.get();
-        ns = c.namespace("queues");
-    }
-
-    @AfterEach
-    void tearDown() {
-        c.cleanUp(ns);
-    }
-
+class QueueE2eTest extends RealClusterTest {
     @Test
     void capabilityIsACeilingAndAClosedQueueAdmitsNothing() throws InterruptedException {
         c.admin.queue(ns + "-small", Map.of("weight", 1, "capability", Map.of("cpu", "4")));

@@ -7,27 +7,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The chart's RBAC for real (ServiceAccount tokens), the single status writer, and bad input to the real extender port. */
-@RealControlPlane
-class RbacAndInputE2eTest {
-    private E2eCluster c;
-    private String ns;
-
-    @BeforeEach
-    void setUp() {
-        c = E2eCluster.get();
-        ns = c.namespace("rbac");
-    }
-
-    @AfterEach
-    void tearDown() {
-        c.cleanUp(ns);
-    }
-
+class RbacAndInputE2eTest extends RealClusterTest {
     @Test
     void onlyTheControllerWritesQueueAndPodGroupStatus() {
         c.admin.podGroup(ns, "g", 2, "default", Map.of());

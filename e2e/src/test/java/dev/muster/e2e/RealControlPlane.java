@@ -13,6 +13,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Runs a test class only where the control-plane binaries are available ({@link ControlPlane#BINARIES_ENV});
  * elsewhere it is skipped with a message saying how to get them.
  */
+@java.lang.annotation.Inherited
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @ExtendWith(RealControlPlane.Condition.class)

@@ -232,16 +232,21 @@ class GangSchedulerTest {
         assertThat(h.invariantViolations()).isEmpty();
     }
 
-    @Test
-    void expiredGangBacksOffWithGrowingCappedDelay() {
-        SchedulerConfig cfg = SchedulerConfig.DEFAULT.withGangDeadline(Duration.ofSeconds(10))
-                .withBackoff(new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(5))).withAdmissionHold(Duration.ofSeconds(30));
-        SchedulerHarness h = new SchedulerHarness(cfg);
+    /** One node, queue default, gang default/g of 2 whose {@code members} exist, deadline 10 s. */
+    private static SchedulerHarness oneNodeWithAGangOfTwo(Backoff backoff, Duration admissionHold, List<Pod> members) {
+        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withGangDeadline(Duration.ofSeconds(10))
+                .withBackoff(backoff).withAdmissionHold(admissionHold));
         h.nodes(node("n0", "8", "32Gi"));
         h.scheduler.upsertQueue(queue("default"));
         h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
+        members.forEach(h.scheduler::upsertPod);
+        return h;
+    }
+
+    @Test
+    void expiredGangBacksOffWithGrowingCappedDelay() {
         List<Pod> pods = members("g", 2, "1", "1Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        SchedulerHarness h = oneNodeWithAGangOfTwo(new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(5)), Duration.ofSeconds(30), pods);
         GangKey key = new GangKey("default", "g");
 
         assertThat(h.schedule(pods.getFirst())).isNotDone();
@@ -266,14 +271,8 @@ class GangSchedulerTest {
 
     @Test
     void heldBindFailsAfterTheHoldWithTheBackoffReason() {
-        SchedulerConfig cfg = SchedulerConfig.DEFAULT.withGangDeadline(Duration.ofSeconds(10))
-                .withBackoff(new Backoff(Duration.ofSeconds(20), Duration.ofSeconds(20))).withAdmissionHold(Duration.ofSeconds(3));
-        SchedulerHarness h = new SchedulerHarness(cfg);
-        h.nodes(node("n0", "8", "32Gi"));
-        h.scheduler.upsertQueue(queue("default"));
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
         List<Pod> pods = members("g", 2, "1", "1Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        SchedulerHarness h = oneNodeWithAGangOfTwo(new Backoff(Duration.ofSeconds(20), Duration.ofSeconds(20)), Duration.ofSeconds(3), pods);
         assertThat(h.schedule(pods.getFirst())).isNotDone();
         h.clock.advance(Duration.ofSeconds(10));
         h.scheduler.expireDue();

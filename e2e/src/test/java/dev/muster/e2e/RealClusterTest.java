@@ -1,0 +1,26 @@
+package dev.muster.e2e;
+
+import java.util.Locale;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * A test on the shared real cluster ({@link E2eCluster}): each test gets its own namespace and leaves no pod and
+ * no reservation behind, so the next one starts from the same 8 empty nodes.
+ */
+@RealControlPlane
+abstract class RealClusterTest {
+    protected E2eCluster c;
+    protected String ns;
+
+    @BeforeEach
+    final void joinTheCluster() {
+        c = E2eCluster.get();
+        ns = c.namespace(getClass().getSimpleName().replace("E2eTest", "").toLowerCase(Locale.ROOT));
+    }
+
+    @AfterEach
+    final void leaveNothingBehind() {
+        c.cleanUp(ns);
+    }
+}
