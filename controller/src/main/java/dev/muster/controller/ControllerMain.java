@@ -48,6 +48,10 @@ public final class ControllerMain {
     private ControllerMain() {}
 
     public static void main(String[] args) throws InterruptedException {
+        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
+            System.out.print(ControllerConfig.usage());
+            return;
+        }
         ControllerConfig config;
         try {
             config = ControllerConfig.parse(List.of(args), System.getenv());
