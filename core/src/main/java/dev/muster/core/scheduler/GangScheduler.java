@@ -210,12 +210,13 @@ public final class GangScheduler implements ClusterSink {
             return singleDecision(p, candidates, g.queue()); // the gang runs: further members bind like single pods
         }
         if (r == null) {
-            String refusal = planGang(g, now);
-            if (refusal != null && refusal.startsWith("!")) {
-                return Decision.allFailed(candidates, refusal.substring(1), true);
-            }
+            Refusal refusal = planGang(g, now);
             if (refusal != null) {
-                return holdDecision(p, candidates, refusal);
+                return switch (refusal.kind()) {
+                    case HOLD -> holdDecision(p, candidates, refusal.reason());
+                    case REFUSE -> Decision.allFailed(candidates, refusal.reason(), false);
+                    case NEVER -> Decision.allFailed(candidates, refusal.reason(), true);
+                };
             }
             r = ledger.reservation(g.key());
             if (r == null) {
@@ -257,21 +258,34 @@ public final class GangScheduler implements ClusterSink {
     }
 
     /**
-     * Plans and reserves the gang; returns null on success, else the reason ("!" prefix = unresolvable).
+     * Why a gang was not admitted, and what that means for its members: HOLD — the reason may pass at any
+     * moment (backing off, not fitting now, members or PodGroup missing): members pass filter and their binds
+     * are held; REFUSE — the queue is full for now: members are refused at filter (holding them would take room
+     * in kube-scheduler's view that other queues can use; a pod of the queue finishing is the event that wakes
+     * them, and an extender-only refusal is retried from kube-scheduler's backoff queue anyway); NEVER — a
+     * closed queue or a gang larger than its queue's capability.
+     */
+    private record Refusal(String reason, Kind kind) {
+        enum Kind { HOLD, REFUSE, NEVER }
+    }
+
+    /**
+     * Plans and reserves the gang; returns null on success, else the refusal.
      * Members whose binds are held are pinned to the nodes kube-scheduler chose for them; members that do
      * not exist yet get provisional slots sized like the members that do, so the gang's first members pass
      * filter at once and wait at the barrier instead of being refused until the last one exists.
      */
-    private String planGang(Gang g, long now) {
+    private Refusal planGang(Gang g, long now) {
         String prefix = "gang " + g.key() + ": ";
         if (g.failures() > 0 && now - g.notBeforeNanos() < 0) {
             long waitMs = (g.notBeforeNanos() - now) / 1_000_000;
-            return prefix + "backing off for " + Math.max(1, Duration.ofMillis(waitMs).toSeconds()) + "s after: " + g.reason();
+            return new Refusal(prefix + "backing off for " + Math.max(1, Duration.ofMillis(waitMs).toSeconds()) + "s after: " + g.reason(),
+                    Refusal.Kind.HOLD);
         }
         if (g.memberCount() == 0) {
             String reason = prefix + "0/" + g.minMember() + " pods exist";
             setState(g, GangState.WAITING, reason);
-            return reason;
+            return new Refusal(reason, Refusal.Kind.HOLD);
         }
         // 1. members whose binds are held: kube-scheduler already chose their nodes
         Map<String, Resources> taken = new HashMap<>();
@@ -312,7 +326,7 @@ public final class GangScheduler implements ClusterSink {
             }
             String reason = prefix + unfit.reason() + exist;
             setState(g, GangState.UNSCHEDULABLE, reason);
-            return reason;
+            return new Refusal(reason, Refusal.Kind.HOLD);
         }
         GangPlanner.Result.Planned plan = (GangPlanner.Result.Planned) result;
         Resources total = plan.total();
@@ -324,7 +338,7 @@ public final class GangScheduler implements ClusterSink {
         if (verdict instanceof QueueAdmission.Verdict.Refused refused) {
             String reason = prefix + refused.reason();
             setState(g, GangState.UNSCHEDULABLE, reason);
-            return refused.resolvable() ? reason : "!" + reason;
+            return new Refusal(reason, refused.resolvable() ? Refusal.Kind.REFUSE : Refusal.Kind.NEVER);
         }
         Duration deadline = g.spec().deadline() != null ? g.spec().deadline() : config.gangDeadline();
         List<Ledger.Placement> all = new ArrayList<>(pinned);
@@ -614,9 +628,9 @@ public final class GangScheduler implements ClusterSink {
             return;
         }
         if (!g.released() && ledger.reservation(g.key()) == null) {
-            String refusal = planGang(g, now); // adopts the held binds when it reserves
-            if (refusal != null && refusal.startsWith("!")) {
-                failHeld(g, refusal.substring(1), Long.MAX_VALUE);
+            Refusal refusal = planGang(g, now); // adopts the held binds when it reserves
+            if (refusal != null && refusal.kind() != Refusal.Kind.HOLD) {
+                failHeld(g, refusal.reason(), Long.MAX_VALUE);
             }
             return;
         }
