@@ -55,6 +55,7 @@ public final class RealLoopBench {
     private Kube admin;
     private MusterInstall install;
     private int round;
+    private final Map<MusterProcess, Integer> musterHttp = new LinkedHashMap<>(); // extender → its verbs port
 
     private final Path config;
 
@@ -137,8 +138,6 @@ public final class RealLoopBench {
         musterHttp.put(m, http);
         return m;
     }
-
-    private final Map<MusterProcess, Integer> musterHttp = new LinkedHashMap<>();
 
     private Result measure(String mode, MusterProcess muster) throws Exception {
         String ns = admin.namespace("bench-" + (++round));

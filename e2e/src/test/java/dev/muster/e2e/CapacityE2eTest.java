@@ -10,24 +10,6 @@ import org.junit.jupiter.api.Test;
 
 /** Gangs competing for the 8 nodes × 4 cpu of the shared cluster, on the real kube-scheduler. */
 class CapacityE2eTest extends RealClusterTest {
-    /** Observes for {@code d} that the gang stays at zero bound; fails at once if any member binds. */
-    private void staysUnbound(String prefix, Duration d) {
-        long end = System.nanoTime() + d.toNanos();
-        while (System.nanoTime() < end) {
-            assertThat(c.admin.bound(ns, prefix)).as("pods of gang " + prefix + " bound").isEmpty();
-            sleep(250);
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
     @Test
     void twoGangsThatCannotBothFitEndOneWholeAndTheOtherWithNothingAndAReason() {
         c.admin.podGroup(ns, "a", 6, "default", Map.of());
@@ -40,7 +22,7 @@ class CapacityE2eTest extends RealClusterTest {
                 .until(() -> c.admin.bound(ns, "a-").size() == 6 || c.admin.bound(ns, "b-").size() == 6);
         String winner = c.admin.bound(ns, "a-").size() == 6 ? "a" : "b";
         String loser = winner.equals("a") ? "b" : "a";
-        staysUnbound(loser + "-", Duration.ofSeconds(12));
+        c.staysBound(ns, loser + "-", 0, Duration.ofSeconds(12));
         assertThat(c.admin.bound(ns, winner + "-")).hasSize(6);
 
         String why = "gang " + ns + "/" + loser + ": needs 6×(4 cpu, 1Gi memory), fits 2";
@@ -57,7 +39,7 @@ class CapacityE2eTest extends RealClusterTest {
         c.awaitBound(ns, "hog", 1, System.nanoTime());
         c.admin.podGroup(ns, "big", 8, "default", Map.of());
         c.admin.members(ns, "big", 0, 8, "4", "1Gi");
-        staysUnbound("big-", Duration.ofSeconds(8));
+        c.staysBound(ns, "big-", 0, Duration.ofSeconds(8));
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> c.conditions(ns, "big").stream()
                 .anyMatch(s -> s.contains("needs 8×(4 cpu, 1Gi memory), fits 7")));
 
@@ -81,7 +63,7 @@ class CapacityE2eTest extends RealClusterTest {
                 .until(() -> c.extender.gauge("muster_reservations") == 0);
         Awaitility.await("the reason in the PodGroup's conditions").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
                 .until(() -> c.conditions(ns, "late").stream().anyMatch(s -> s.contains("deadline passed with 3/4")));
-        staysUnbound("late-", Duration.ofSeconds(3));
+        c.staysBound(ns, "late-", 0, Duration.ofSeconds(3));
     }
 
     @Test
@@ -94,7 +76,7 @@ class CapacityE2eTest extends RealClusterTest {
             c.admin.pod(ns, "byhand-" + i, null, "2", "1Gi", "default-scheduler", "node-" + i);
         }
         c.admin.members(ns, "g", 3, 1, "4", "1Gi");
-        staysUnbound("g-", Duration.ofSeconds(8)); // no node has 4 cpu free: nothing of the gang binds
+        c.staysBound(ns, "g-", 0, Duration.ofSeconds(8)); // no node has 4 cpu free: nothing of the gang binds
         for (int i = 0; i < E2eCluster.NODES; i++) {
             c.admin.deleteNow(ns, "byhand-" + i);
         }

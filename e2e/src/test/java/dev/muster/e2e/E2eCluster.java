@@ -88,6 +88,13 @@ final class E2eCluster {
         return (System.nanoTime() - sinceNanos) / 1e9;
     }
 
+    /** Exactly {@code count} pods named {@code prefix}* are bound throughout {@code d} (once bound, a pod stays bound here, so a count that changes fails). */
+    void staysBound(String ns, String prefix, int count, Duration d) {
+        Awaitility.await(count + " pods " + ns + "/" + prefix + "* bound throughout " + d.toSeconds() + " s")
+                .during(d).atMost(d.plusSeconds(10)).pollInterval(Duration.ofMillis(250))
+                .until(() -> admin.bound(ns, prefix).size() == count);
+    }
+
     /** The PodGroup's status.conditions as "Type=Status Reason: message" lines. */
     @SuppressWarnings("unchecked")
     List<String> conditions(String ns, String podGroup) {

@@ -21,8 +21,7 @@ class FailureE2eTest extends RealClusterTest {
         c.admin.members(ns, "g", 7, 1, "1", "1Gi");
         double s = c.awaitBound(ns, "g-", 8, System.nanoTime());
         System.out.printf("e2e: after kill -9 and restart of the extender, the gang of 8 bound %.2f s after its last member%n", s);
-        Thread.sleep(2000);
-        assertThat(c.admin.bound(ns, "g-")).hasSize(8);
+        c.staysBound(ns, "g-", 8, Duration.ofSeconds(2));
         assertThat(c.cpuPerNode().values()).allMatch(m -> m <= 4000);
         assertThat(c.extender.logTail(400)).doesNotContain("Exception in thread");
     }

@@ -24,9 +24,8 @@ class QueueE2eTest extends RealClusterTest {
         Awaitility.await("reasons in events").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(500)).until(() ->
                 c.admin.events(ns, "over-0").stream().anyMatch(e -> e.contains("capability"))
                         && c.admin.events(ns, "shut-0").stream().anyMatch(e -> e.contains("closed")));
-        Thread.sleep(3000);
-        assertThat(c.admin.bound(ns, "over-")).isEmpty();
-        assertThat(c.admin.bound(ns, "shut-")).isEmpty();
+        c.staysBound(ns, "over-", 0, Duration.ofSeconds(3));
+        c.staysBound(ns, "shut-", 0, Duration.ofSeconds(1));
         System.out.println("e2e: queue reasons: " + c.admin.events(ns, "over-0").getLast() + " | " + c.admin.events(ns, "shut-0").getLast());
     }
 }

@@ -40,7 +40,28 @@ public final class GangPlanner {
     public sealed interface Result {
         record Planned(List<Placement> placements, Resources total) implements Result {}
 
-        record Unfit(String reason, boolean notEnoughTasks) implements Result {}
+        /** Why not; {@code shortfall} is set when a group of like members found too little room. */
+        record Unfit(String reason, boolean notEnoughTasks, Shortfall shortfall) implements Result {
+            Unfit(String reason, boolean notEnoughTasks) {
+                this(reason, notEnoughTasks, null);
+            }
+
+            Unfit(Shortfall s) {
+                this(s.describe(), false, s);
+            }
+        }
+    }
+
+    /** {@code needed} members of one task and request, of which only {@code placed} found room. */
+    public record Shortfall(String task, Resources request, int needed, int placed) {
+        public String describe() {
+            return "needs " + needed + "×(" + request + ")" + (task.isEmpty() ? "" : " for task " + task) + ", fits " + placed;
+        }
+
+        /** The same shortfall counting {@code more} members of this group that were placed before planning. */
+        public Shortfall plus(int more) {
+            return new Shortfall(task, request, needed + more, placed + more);
+        }
     }
 
     public Result plan(Collection<NodeEntry> nodes, List<Member> members, Requirement req) {
@@ -102,8 +123,7 @@ public final class GangPlanner {
             int placed = place(g.getKey(), g.getValue(), eligible, free, inUse, placements);
             if (placed < g.getValue()) {
                 GroupKey k = g.getKey();
-                return new Result.Unfit("needs " + g.getValue() + "×(" + k.request() + ")"
-                        + (k.task().isEmpty() ? "" : " for task " + k.task()) + ", fits " + placed, false);
+                return new Result.Unfit(new Shortfall(k.task(), k.request(), g.getValue(), placed));
             }
         }
         for (Map.Entry<GroupKey, Integer> g : groups(rest).entrySet()) {

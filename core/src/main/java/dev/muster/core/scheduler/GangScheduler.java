@@ -320,11 +320,18 @@ public final class GangScheduler implements ClusterSink {
                 new GangPlanner.Requirement(g.minMember(), g.spec().minTaskMember(), g.bound() + placed, placedByTask), taken);
         String exist = missing > 0 ? " (" + g.memberCount() + "/" + g.minMember() + " pods exist)" : "";
         if (result instanceof GangPlanner.Result.Unfit unfit) {
-            if (!pinned.isEmpty() && planner.plan(ledger.nodes(), unpinned(g, missing), new GangPlanner.Requirement(g.minMember(),
-                    g.spec().minTaskMember(), g.bound(), boundByTask(g))) instanceof GangPlanner.Result.Unfit whole) {
-                unfit = whole; // tell people what the whole gang lacks, not what is left beside the pinned members
+            String why = unfit.reason();
+            if (unfit.shortfall() != null) { // tell people what the whole gang lacks: count the pinned members of that group
+                GangPlanner.Shortfall sf = unfit.shortfall();
+                int pinnedAlike = 0;
+                for (Ledger.Placement pp : pinned) {
+                    if (pp.task().equals(sf.task()) && pp.request().equals(sf.request())) {
+                        pinnedAlike++;
+                    }
+                }
+                why = sf.plus(pinnedAlike).describe();
             }
-            String reason = prefix + unfit.reason() + exist;
+            String reason = prefix + why + exist;
             setState(g, GangState.UNSCHEDULABLE, reason);
             return new Refusal(reason, Refusal.Kind.HOLD);
         }
@@ -348,27 +355,6 @@ public final class GangScheduler implements ClusterSink {
         setState(g, GangState.RESERVED, all.size() + " slots held for " + deadline.toSeconds() + "s" + exist);
         adoptHeld(g, now);
         return null;
-    }
-
-    private List<GangPlanner.Member> unpinned(Gang g, int missing) {
-        List<GangPlanner.Member> out = new ArrayList<>();
-        for (Pod m : g.members()) {
-            if (ledger.pod(m.uid()) == null) {
-                out.add(new GangPlanner.Member(m.uid(), m.task(), m.request()));
-            }
-        }
-        out.addAll(provisionalMembers(g, missing));
-        return out;
-    }
-
-    private Map<String, Integer> boundByTask(Gang g) {
-        Map<String, Integer> out = new HashMap<>();
-        for (Pod m : g.members()) {
-            if (ledger.pod(m.uid()) != null) {
-                out.merge(m.task(), 1, Integer::sum);
-            }
-        }
-        return out;
     }
 
     /**
