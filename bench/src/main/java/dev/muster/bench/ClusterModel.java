@@ -1,10 +1,13 @@
 package dev.muster.bench;
 
+import dev.muster.core.ledger.Ledger;
+import dev.muster.core.ledger.PodRecord;
 import dev.muster.core.model.Node;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodId;
 import dev.muster.core.model.PodPhase;
 import dev.muster.core.resources.Resources;
+import dev.muster.core.scheduler.ClusterSink;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.core.stream.AllocationJournal;
@@ -36,6 +39,31 @@ public final class ClusterModel {
 
     /** {@code nodes} nodes of 32–96 cpu, {@code podsPerNode} running pods of 500m/1Gi on each. */
     public static List<String> populate(GangScheduler s, int nodes, int podsPerNode, long seed) {
+        List<String> names = populate((ClusterSink) s, nodes, podsPerNode, seed);
+        s.markSynced();
+        return names;
+    }
+
+    /** The same cluster, recorded straight into a ledger (for pure planning benchmarks). */
+    public static Ledger ledger(int nodes, int podsPerNode, long seed) {
+        Ledger ledger = new Ledger();
+        populate(new ClusterSink() {
+            @Override public void upsertNode(Node node) { ledger.upsertNode(node); }
+            @Override public void upsertPod(Pod pod) {
+                ledger.putPod(new PodRecord(pod.id(), pod.nodeName(), pod.request(), null, "", false));
+            }
+            @Override public void deleteNode(String name) {}
+            @Override public void deletePod(String uid) {}
+            @Override public void upsertPodGroup(dev.muster.core.model.PodGroupSpec podGroup) {}
+            @Override public void deletePodGroup(dev.muster.core.model.GangKey key) {}
+            @Override public void upsertQueue(dev.muster.core.model.QueueSpec queue) {}
+            @Override public void deleteQueue(String name) {}
+            @Override public void markSynced() {}
+        }, nodes, podsPerNode, seed);
+        return ledger;
+    }
+
+    private static List<String> populate(ClusterSink s, int nodes, int podsPerNode, long seed) {
         Random rnd = new Random(seed);
         List<String> names = new ArrayList<>(nodes);
         for (int i = 0; i < nodes; i++) {
@@ -48,7 +76,6 @@ public final class ClusterModel {
                 s.upsertPod(new Pod(new PodId(uid, "bench", uid), "1", podRequest(500, 1024), null, "", 0, name, PodPhase.RUNNING));
             }
         }
-        s.markSynced();
         return names;
     }
 }

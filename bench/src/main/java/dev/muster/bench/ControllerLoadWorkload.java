@@ -8,7 +8,7 @@ import dev.muster.core.model.QueueSpec;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.status.PodObservation;
 import dev.muster.core.stream.AllocationEvent;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 

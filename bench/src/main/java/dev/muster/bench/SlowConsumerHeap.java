@@ -13,7 +13,7 @@ import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.core.stream.AllocationTotals;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import dev.muster.core.stream.SequencedEvent;
 import dev.muster.proto.v1.AllocationsGrpc;
 import dev.muster.proto.v1.WatchRequest;

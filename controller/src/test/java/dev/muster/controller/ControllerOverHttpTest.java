@@ -16,7 +16,7 @@ import dev.muster.core.resources.Resources;
 import dev.muster.core.status.ManualClock;
 import dev.muster.core.status.PodGroupPhase;
 import dev.muster.core.stream.AllocationSnapshot;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -153,8 +153,8 @@ class ControllerOverHttpTest {
 
         controller.allocations().onSnapshot(new AllocationSnapshot(42,
                 Map.of("research", Resources.builder().set(ResourceNames.CPU, 4000).build()),
-                Map.of(new GangKey("team", "right"), new AllocationSnapshot.GangStatus("research", GangState.BOUND, ""),
-                        new GangKey("team", "stale"), new AllocationSnapshot.GangStatus("research", GangState.BOUND, ""))));
+                Map.of(new GangKey("team", "right"), new AllocationSnapshot.GangStatus("research", GangState.BOUND, dev.muster.core.model.Refusal.NONE),
+                        new GangKey("team", "stale"), new AllocationSnapshot.GangStatus("research", GangState.BOUND, dev.muster.core.model.Refusal.NONE))));
         controller.flush();
 
         assertThat(patches).containsExactly("/apis/" + GV + "/namespaces/team/podgroups/stale");

@@ -13,7 +13,7 @@ import dev.muster.core.status.PodGroupPhase;
 import dev.muster.core.status.PodGroupStatus;
 import dev.muster.core.status.QueueStatus;
 import dev.muster.core.status.StatusKey;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

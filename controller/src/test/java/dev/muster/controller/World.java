@@ -13,7 +13,7 @@ import dev.muster.core.status.QueueStatus;
 import dev.muster.core.status.StatusKey;
 import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationJournal;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import dev.muster.core.stream.SequencedEvent;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -7,7 +7,7 @@ import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.common.rpc.ServerTls;
 import dev.muster.common.rpc.ServingGate;
 import dev.muster.common.stream.AllocationsService;
-import dev.muster.core.scheduler.Binder;
+import dev.muster.core.gang.Binder;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.core.stream.AllocationJournal;

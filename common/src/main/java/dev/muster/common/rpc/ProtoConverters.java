@@ -2,13 +2,15 @@ package dev.muster.common.rpc;
 
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.PodId;
+import dev.muster.core.model.Refusal;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationSnapshot;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import dev.muster.core.stream.SequencedEvent;
 import dev.muster.proto.v1.GangRef;
 import dev.muster.proto.v1.GangStatus;
+import dev.muster.proto.v1.RefusalCause;
 import dev.muster.proto.v1.PodAllocation;
 import dev.muster.proto.v1.PodRef;
 import dev.muster.proto.v1.ResourceList;
@@ -104,7 +106,7 @@ public final class ProtoConverters {
         switch (event.event()) {
             case AllocationEvent.PodAllocated a -> b.setAllocated(podAllocation(a.pod(), a.gang(), a.queue(), a.node(), a.resources()));
             case AllocationEvent.PodReleased r -> b.setReleased(podAllocation(r.pod(), r.gang(), r.queue(), r.node(), r.resources()));
-            case AllocationEvent.GangChanged g -> b.setGangChanged(gangStatus(g.gang(), g.queue(), g.state(), g.reason()));
+            case AllocationEvent.GangChanged g -> b.setGangChanged(gangStatus(g.gang(), g.queue(), g.state(), g.why()));
         }
         return b.build();
     }
@@ -124,7 +126,7 @@ public final class ProtoConverters {
             }
             case GANG_CHANGED -> {
                 GangStatus g = event.getGangChanged();
-                yield new AllocationEvent.GangChanged(fromProto(g.getGang()), g.getQueue(), fromProto(g.getState()), g.getReason());
+                yield new AllocationEvent.GangChanged(fromProto(g.getGang()), g.getQueue(), fromProto(g.getState()), refusal(g));
             }
             case KIND_NOT_SET -> throw new ProtoConversionException("event " + event.getSequence() + " has no kind");
         };
@@ -136,7 +138,7 @@ public final class ProtoConverters {
     public static dev.muster.proto.v1.AllocationSnapshot toProto(AllocationSnapshot snapshot) {
         var b = dev.muster.proto.v1.AllocationSnapshot.newBuilder().setSequence(snapshot.sequence());
         snapshot.allocatedByQueue().forEach((queue, resources) -> b.putAllocatedByQueue(queue, toProto(resources)));
-        snapshot.gangs().forEach((gang, status) -> b.addGangs(gangStatus(gang, status.queue(), status.state(), status.reason())));
+        snapshot.gangs().forEach((gang, status) -> b.addGangs(gangStatus(gang, status.queue(), status.state(), status.why())));
         return b.build();
     }
 
@@ -149,7 +151,7 @@ public final class ProtoConverters {
         Map<GangKey, AllocationSnapshot.GangStatus> gangs = new HashMap<>();
         for (GangStatus g : snapshot.getGangsList()) {
             GangKey key = fromProto(g.getGang());
-            if (gangs.put(key, new AllocationSnapshot.GangStatus(g.getQueue(), fromProto(g.getState()), g.getReason())) != null) {
+            if (gangs.put(key, new AllocationSnapshot.GangStatus(g.getQueue(), fromProto(g.getState()), refusal(g))) != null) {
                 throw new ProtoConversionException("snapshot " + snapshot.getSequence() + " lists gang " + key + " twice");
             }
         }
@@ -174,8 +176,24 @@ public final class ProtoConverters {
         return allocation.hasGang() ? fromProto(allocation.getGang()) : null;
     }
 
-    private static GangStatus gangStatus(GangKey gang, String queue, GangState state, String reason) {
-        return GangStatus.newBuilder().setGang(toProto(gang)).setQueue(nullToEmpty(queue)).setState(toProto(state)).setReason(nullToEmpty(reason)).build();
+    private static GangStatus gangStatus(GangKey gang, String queue, GangState state, Refusal why) {
+        return GangStatus.newBuilder().setGang(toProto(gang)).setQueue(nullToEmpty(queue)).setState(toProto(state))
+                .setReason(why.text()).setCause(toProto(why.cause())).build();
+    }
+
+    /** Causes map by name: {@code NONE} ↔ {@code REFUSAL_CAUSE_UNSPECIFIED}, X ↔ {@code REFUSAL_CAUSE_X}. */
+    static RefusalCause toProto(Refusal.Cause cause) {
+        return cause == Refusal.Cause.NONE ? RefusalCause.REFUSAL_CAUSE_UNSPECIFIED : RefusalCause.valueOf("REFUSAL_CAUSE_" + cause.name());
+    }
+
+    /** An unknown cause from a newer extender is kept as text only (NONE), never an error: the reason still reads right. */
+    static Refusal refusal(GangStatus g) {
+        RefusalCause c = g.getCause();
+        Refusal.Cause cause = Refusal.Cause.NONE;
+        if (c != RefusalCause.REFUSAL_CAUSE_UNSPECIFIED && c != RefusalCause.UNRECOGNIZED) {
+            cause = Refusal.Cause.valueOf(c.name().substring("REFUSAL_CAUSE_".length()));
+        }
+        return Refusal.of(cause, g.getReason());
     }
 
     private static String nullToEmpty(String s) {

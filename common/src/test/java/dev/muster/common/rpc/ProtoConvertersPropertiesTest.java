@@ -7,7 +7,7 @@ import dev.muster.core.model.PodId;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationSnapshot;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import dev.muster.core.stream.SequencedEvent;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -62,7 +62,7 @@ class ProtoConvertersPropertiesTest {
     Arbitrary<AllocationSnapshot> snapshots() {
         Arbitrary<Map<String, Resources>> byQueue = Arbitraries.maps(queues(), resources()).ofMaxSize(5);
         Arbitrary<AllocationSnapshot.GangStatus> status =
-                Combinators.combine(queues(), Arbitraries.of(GangState.class), reasons()).as(AllocationSnapshot.GangStatus::new);
+                Combinators.combine(queues(), Arbitraries.of(GangState.class), refusals()).as(AllocationSnapshot.GangStatus::new);
         Arbitrary<Map<GangKey, AllocationSnapshot.GangStatus>> gangs = Arbitraries.maps(gangs(), status).ofMaxSize(8);
         return Combinators.combine(Arbitraries.longs().greaterOrEqual(0), byQueue, gangs).as(AllocationSnapshot::new);
     }
@@ -72,8 +72,8 @@ class ProtoConvertersPropertiesTest {
                 .as(AllocationEvent.PodAllocated::new);
         Arbitrary<AllocationEvent> released = Combinators.combine(pods(), gangs().injectNull(0.3), queues(), nodes(), resources())
                 .as(AllocationEvent.PodReleased::new);
-        Arbitrary<AllocationEvent> changed = Combinators.combine(gangs(), queues(), Arbitraries.of(GangState.class), reasons())
-                .as(AllocationEvent.GangChanged::new);
+        Arbitrary<AllocationEvent> changed = Combinators.combine(gangs(), queues(), Arbitraries.of(GangState.class), refusals())
+                .as((g, q, st, why) -> new AllocationEvent.GangChanged(g, q, st, why));
         return Arbitraries.oneOf(allocated, released, changed);
     }
 
@@ -96,6 +96,11 @@ class ProtoConvertersPropertiesTest {
 
     private Arbitrary<String> nodes() {
         return names();
+    }
+
+    /** Every cause, with any text: the cause and the text travel separately and both come back. */
+    private Arbitrary<dev.muster.core.model.Refusal> refusals() {
+        return Combinators.combine(Arbitraries.of(dev.muster.core.model.Refusal.Cause.class), reasons()).as(dev.muster.core.model.Refusal::new);
     }
 
     private Arbitrary<String> reasons() {

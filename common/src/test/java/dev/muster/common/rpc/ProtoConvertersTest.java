@@ -7,7 +7,7 @@ import dev.muster.core.model.GangKey;
 import dev.muster.core.model.PodId;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.stream.AllocationEvent;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import dev.muster.core.stream.SequencedEvent;
 import dev.muster.proto.v1.AllocationEvent.Builder;
 import dev.muster.proto.v1.AllocationSnapshot;
@@ -42,7 +42,7 @@ class ProtoConvertersTest {
 
     @Test
     void nullStringsInCoreTravelAsEmpty() {
-        var changed = new SequencedEvent(1, 0, new AllocationEvent.GangChanged(new GangKey("ns", "pg"), null, GangState.BOUND, null));
+        var changed = new SequencedEvent(1, 0, new AllocationEvent.GangChanged(new GangKey("ns", "pg"), null, GangState.BOUND, (String) null));
 
         GangStatus wire = ProtoConverters.toProto(changed).getGangChanged();
 

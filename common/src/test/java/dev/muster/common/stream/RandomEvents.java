@@ -4,7 +4,7 @@ import dev.muster.core.model.GangKey;
 import dev.muster.core.model.PodId;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.stream.AllocationEvent;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

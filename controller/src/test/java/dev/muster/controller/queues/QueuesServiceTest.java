@@ -9,7 +9,7 @@ import dev.muster.core.model.PodPhase;
 import dev.muster.core.model.QueueState;
 import dev.muster.core.status.FoldDriver;
 import dev.muster.core.status.StatusChangeFanout;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import dev.muster.proto.v1.GangRef;
 import dev.muster.proto.v1.GetGangRequest;
 import dev.muster.proto.v1.GetQueueRequest;

@@ -9,7 +9,7 @@ import dev.muster.core.model.PodPhase;
 import dev.muster.core.status.PodGroupPhase;
 import dev.muster.core.status.PodGroupStatus;
 import dev.muster.core.status.StatusKey;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

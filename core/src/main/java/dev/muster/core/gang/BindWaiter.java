@@ -1,7 +1,7 @@
 package dev.muster.core.gang;
 
 import dev.muster.core.model.PodId;
-import dev.muster.core.scheduler.BindResult;
+import dev.muster.core.gang.BindResult;
 import java.util.concurrent.CompletableFuture;
 
 /**

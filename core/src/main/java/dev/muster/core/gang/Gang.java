@@ -1,20 +1,31 @@
 package dev.muster.core.gang;
 
 import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangState;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodGroupSpec;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.Refusal;
+import dev.muster.core.stream.AllocationEvent.GangChanged;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * One gang's bookkeeping: its PodGroup spec (null until the PodGroup is seen), the member pods that exist
  * (pending or bound, not finished), how many hold resources, the binds waiting at its barrier (each on a
- * claimed slot), the binds held before admission (no slot yet), its state
- * and its backoff. Mutable and confined to {@link dev.muster.core.scheduler.GangScheduler}'s lock; its
- * capacity (the reservation) lives in the ledger.
+ * claimed slot), the binds held before admission (no slot yet), its state and its backoff. Its capacity (the
+ * reservation) lives in the ledger.
+ *
+ * <p>State changes only through the transitions below; each returns the event it causes (null when nothing
+ * changed or the PodGroup is unknown) for the caller to journal. Mutable and confined to the scheduling
+ * core's lock ({@link Books}).
+ *
+ * <p>Words: the barrier <em>opens</em> when minMember members are bound or waiting together; from then on
+ * the gang <em>runs</em> (further members bind like single pods) until it <em>finishes</em> (no member holds
+ * resources any more). Capacity is <em>released</em> only in the ledger.
  */
 public final class Gang {
     private final GangKey key;
@@ -23,9 +34,9 @@ public final class Gang {
     private final Map<String, BindWaiter> waiters = new LinkedHashMap<>();
     private final Map<String, HeldBind> held = new LinkedHashMap<>();
     private int bound; // members holding resources (bound, or assumed by us)
-    private boolean released; // the barrier opened: minMember were bound or waiting together
+    private boolean running; // the barrier opened: minMember were bound or waiting together
     private GangState state = GangState.WAITING;
-    private String reason = "";
+    private Refusal why = Refusal.NONE;
     private int failures;
     private long notBeforeNanos = Long.MIN_VALUE;
 
@@ -33,16 +44,14 @@ public final class Gang {
         this.key = key;
     }
 
+    // ---- reads -----------------------------------------------------------------------------------------
+
     public GangKey key() {
         return key;
     }
 
     public PodGroupSpec spec() {
         return spec;
-    }
-
-    public void spec(PodGroupSpec s) {
-        spec = s;
     }
 
     public String queue() {
@@ -61,6 +70,47 @@ public final class Gang {
         return members.size();
     }
 
+    public int bound() {
+        return bound;
+    }
+
+    /** The barrier opened and no run has finished since. */
+    public boolean running() {
+        return running;
+    }
+
+    public GangState state() {
+        return state;
+    }
+
+    public Refusal why() {
+        return why;
+    }
+
+    public String reason() {
+        return why.text();
+    }
+
+    public int failures() {
+        return failures;
+    }
+
+    /** While this is in the future (and failures > 0) the gang is backing off. */
+    public long notBeforeNanos() {
+        return notBeforeNanos;
+    }
+
+    public boolean backingOff(long now) {
+        return failures > 0 && now - notBeforeNanos < 0;
+    }
+
+    /** Nothing left to track: no spec, no members, no binds. */
+    public boolean isEmpty() {
+        return spec == null && members.isEmpty() && waiters.isEmpty() && held.isEmpty();
+    }
+
+    // ---- members and binds (confined collections the barrier works on) ------------------------------------
+
     public void putMember(Pod p) {
         members.put(p.uid(), p);
     }
@@ -69,6 +119,7 @@ public final class Gang {
         members.remove(uid);
     }
 
+    /** Binds waiting at the barrier, by pod uid; each holds a claimed slot. */
     public Map<String, BindWaiter> waiters() {
         return waiters;
     }
@@ -78,61 +129,83 @@ public final class Gang {
         return held;
     }
 
-    public int bound() {
-        return bound;
-    }
-
+    /** A member now holds resources ({@code +1}) or no longer does ({@code -1}). */
     public void boundChanged(int delta) {
         bound += delta;
     }
 
-    public boolean released() {
-        return released;
+    // ---- transitions -----------------------------------------------------------------------------------
+
+    /** The PodGroup was seen (again); returns the gang's first event when it was unknown. */
+    public GangChanged podGroupSeen(PodGroupSpec s) {
+        boolean isNew = spec == null;
+        spec = s;
+        return isNew ? event() : null;
     }
 
-    public void released(boolean r) {
-        released = r;
+    /** The PodGroup is gone: the gang forgets its spec and run, and reports DELETED once. */
+    public GangChanged podGroupDeleted() {
+        if (spec == null) {
+            return null;
+        }
+        GangChanged deleted = new GangChanged(key, queue(), GangState.DELETED, Refusal.note("podgroup deleted"));
+        spec = null;
+        running = false;
+        state = GangState.WAITING;
+        why = Refusal.NONE;
+        return deleted;
     }
 
-    public GangState state() {
-        return state;
-    }
-
-    public String reason() {
-        return reason;
-    }
-
-    /** Sets state and reason; returns true when either changed (an event is due). */
-    public boolean setState(GangState s, String r) {
-        String newReason = r == null ? "" : r;
-        if (s == state && newReason.equals(reason)) {
-            return false;
+    /** Moves to {@code s} for {@code reason}; returns the event when state or reason changed. */
+    public GangChanged to(GangState s, Refusal reason) {
+        Refusal r = reason == null ? Refusal.NONE : reason;
+        if (s == state && r.equals(why)) {
+            return null;
         }
         state = s;
-        reason = newReason;
-        return true;
+        why = r;
+        return event();
     }
 
-    public int failures() {
-        return failures;
-    }
-
-    public void failed(long notBefore) {
-        failures++;
-        notBeforeNanos = notBefore;
-    }
-
-    public void succeeded() {
+    /** The barrier opens for {@code together} members: the gang runs, its failures are forgotten. */
+    public GangChanged open(int together) {
+        running = true;
         failures = 0;
         notBeforeNanos = Long.MIN_VALUE;
+        // BOUND is reported when minMember are bound (allocated), not when the Bindings are sent: Kubernetes has
+        // no multi-pod binding, and a member deleted right now fails its Binding while the others succeed
+        return to(GangState.RESERVED, Refusal.note(together + " members binding together"));
     }
 
-    public long notBeforeNanos() {
-        return notBeforeNanos;
+    /** Seen running without our barrier (e.g. rebuilt after a restart): minMember members already hold resources. */
+    public GangChanged runs() {
+        running = true;
+        return to(GangState.BOUND, Refusal.note(bound + " members bound"));
     }
 
-    /** Nothing left to track: no spec, no members, no waiters. */
-    public boolean isEmpty() {
-        return spec == null && members.isEmpty() && waiters.isEmpty() && held.isEmpty();
+    /** No member holds resources any more: the run is over and a new one assembles anew. */
+    public GangChanged finished() {
+        running = false;
+        return to(GangState.WAITING, Refusal.NONE);
+    }
+
+    /** The reservation's deadline passed: EXPIRED, then BACKED_OFF until {@code notBefore}. */
+    public List<GangChanged> expired(Refusal reason, long notBefore) {
+        failures++;
+        notBeforeNanos = notBefore;
+        List<GangChanged> out = new ArrayList<>(2);
+        GangChanged e = to(GangState.EXPIRED, reason);
+        if (e != null) {
+            out.add(e);
+        }
+        GangChanged b = to(GangState.BACKED_OFF, reason);
+        if (b != null) {
+            out.add(b);
+        }
+        return out;
+    }
+
+    private GangChanged event() {
+        return spec == null ? null : new GangChanged(key, queue(), state, why);
     }
 }

@@ -2,6 +2,7 @@ package dev.muster.core.gang;
 
 import dev.muster.core.ledger.Ledger.Placement;
 import dev.muster.core.ledger.NodeEntry;
+import dev.muster.core.model.Refusal;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.scoring.ScoringPolicy;
 import java.util.ArrayList;
@@ -40,14 +41,17 @@ public final class GangPlanner {
     public sealed interface Result {
         record Planned(List<Placement> placements, Resources total) implements Result {}
 
-        /** Why not; {@code shortfall} is set when a group of like members found too little room. */
-        record Unfit(String reason, boolean notEnoughTasks, Shortfall shortfall) implements Result {
-            Unfit(String reason, boolean notEnoughTasks) {
-                this(reason, notEnoughTasks, null);
+        /**
+         * Why not: {@code cause} is MEMBERS_MISSING, TASK_MEMBERS_MISSING or RESOURCES; {@code shortfall} is set
+         * when a group of like members found too little room.
+         */
+        record Unfit(String reason, Refusal.Cause cause, Shortfall shortfall) implements Result {
+            Unfit(String reason, Refusal.Cause cause) {
+                this(reason, cause, null);
             }
 
             Unfit(Shortfall s) {
-                this(s.describe(), false, s);
+                this(s.describe(), Refusal.Cause.RESOURCES, s);
             }
         }
     }
@@ -89,7 +93,7 @@ public final class GangPlanner {
             }
             if (taken < need) {
                 return new Result.Unfit("task " + t.getKey() + " needs " + t.getValue() + " members, "
-                        + (req.boundByTask().getOrDefault(t.getKey(), 0) + taken) + " exist", true);
+                        + (req.boundByTask().getOrDefault(t.getKey(), 0) + taken) + " exist", Refusal.Cause.TASK_MEMBERS_MISSING);
             }
         }
         int needTotal = Math.max(0, req.minMember() - req.boundTotal());
@@ -97,7 +101,7 @@ public final class GangPlanner {
             required.add(rest.removeFirst());
         }
         if (required.size() < needTotal) {
-            return new Result.Unfit("needs " + req.minMember() + " members, " + (req.boundTotal() + members.size()) + " exist", true);
+            return new Result.Unfit("needs " + req.minMember() + " members, " + (req.boundTotal() + members.size()) + " exist", Refusal.Cause.MEMBERS_MISSING);
         }
 
         // 2. scratch copy of what each eligible node has free

@@ -68,7 +68,7 @@ public final class Ledger {
         return nodes.get(name);
     }
 
-    /** Live entries in insertion order; valid only under the owner's lock. */
+    /** Live entries in insertion order, for the planner and slot steering; never to leave the owner's lock. */
     public Collection<NodeEntry> nodes() {
         return Collections.unmodifiableCollection(nodes.values());
     }
@@ -121,9 +121,15 @@ public final class Ledger {
         return pods.size();
     }
 
-    /** Live view of all records; valid only under the owner's lock. */
-    public Collection<PodRecord> pods() {
-        return Collections.unmodifiableCollection(pods.values());
+    /** Uids of the records a bind of ours created and the cluster has not confirmed yet. */
+    public List<String> assumedPods() {
+        List<String> out = new ArrayList<>();
+        for (PodRecord r : pods.values()) {
+            if (r.assumed()) {
+                out.add(r.pod().uid());
+            }
+        }
+        return out;
     }
 
     // ---- reservations ------------------------------------------------------------------------------
@@ -161,9 +167,13 @@ public final class Ledger {
         return reservations.get(gang);
     }
 
-    /** Live view; valid only under the owner's lock. */
-    public Collection<Reservation> reservations() {
-        return Collections.unmodifiableCollection(reservations.values());
+    /** The reservations held now (a copy of the list; the reservations themselves are live and lock-confined). */
+    public List<Reservation> reservations() {
+        return List.copyOf(reservations.values());
+    }
+
+    public int reservationCount() {
+        return reservations.size();
     }
 
     /** Releases every slot of the gang's reservation; returns it (now detached), or null. */
@@ -184,6 +194,21 @@ public final class Ledger {
             unreserve(r, s);
         }
         dropIfEmpty(r);
+    }
+
+    /** Sets the slot aside for the pod {@code uid} (filter chose its node for that pod). */
+    public void earmark(Slot s, String uid) {
+        s.earmark(uid);
+    }
+
+    /** The pod {@code uid} binds into the slot. */
+    public void claim(Slot s, String uid) {
+        s.claim(uid);
+    }
+
+    /** The slot stays reserved for the gang but is no longer tied to a pod. */
+    public void vacate(Slot s) {
+        s.free();
     }
 
     /** Moves a slot to {@code node}; the caller has checked that the node accepts it. */
@@ -251,6 +276,16 @@ public final class Ledger {
         return n;
     }
 
+
+    /** An immutable copy of the books, safe to hand out of the owner's lock. */
+    public LedgerSnapshot snapshot() {
+        List<PodRecord> records = new ArrayList<>(pods.values());
+        List<LedgerSnapshot.ReservationSnapshot> held = new ArrayList<>(reservations.size());
+        for (Reservation r : reservations.values()) {
+            held.add(r.snapshot());
+        }
+        return new LedgerSnapshot(snapshots(), records, held, heldByQueue);
+    }
 
     public List<NodeSnapshot> snapshots() {
         List<NodeSnapshot> out = new ArrayList<>(nodes.size());

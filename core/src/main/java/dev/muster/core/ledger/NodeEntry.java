@@ -11,6 +11,8 @@ import dev.muster.core.resources.Resources;
  * the records, which is what {@link Ledger#checkInvariants()} does.
  */
 public final class NodeEntry {
+    private static final System.Logger LOG = System.getLogger(NodeEntry.class.getName());
+
     private final String name;
     private Resources allocatable = Resources.ZERO;
     private boolean schedulable;
@@ -75,6 +77,23 @@ public final class NodeEntry {
         return known && schedulable && !overcommitted && request.fitsIn(free);
     }
 
+    /** Why {@code request} cannot be placed here now (after gang reservations), or null when it can. */
+    public String whyNot(Resources request) {
+        if (!known) {
+            return "node " + name + " is not known to muster yet";
+        }
+        if (!schedulable) {
+            return "node is unschedulable";
+        }
+        if (overcommitted) {
+            return "node is overcommitted (pods use more than allocatable)";
+        }
+        if (request.fitsIn(free)) {
+            return null;
+        }
+        return "insufficient " + String.join(", ", request.shortageAgainst(free).asMap().keySet()) + " (after gang reservations)";
+    }
+
     /** Reservations held here no longer fit beside what is used (allocatable shrank, or others took room). */
     public boolean reservationsBroken() {
         return !reserved.isZero() && !inUse.fitsIn(allocatable);
@@ -119,7 +138,18 @@ public final class NodeEntry {
     private void derive() {
         inUse = used.plus(reserved);
         free = allocatable.minus(inUse);
+        boolean was = overcommitted;
         overcommitted = !used.fitsIn(allocatable);
+        if (was != overcommitted && known) { // once per transition (the brief asks for it), never per request
+            if (overcommitted) {
+                LOG.log(System.Logger.Level.WARNING, "node {0} is overcommitted: its pods use {1} of allocatable {2}"
+                        + " (short {3}); muster places nothing new there until use falls", name, used, allocatable,
+                        used.shortageAgainst(allocatable));
+            } else {
+                LOG.log(System.Logger.Level.INFO, "node {0} is no longer overcommitted: its pods use {1} of allocatable {2}",
+                        name, used, allocatable);
+            }
+        }
     }
 
     boolean isEmpty() {

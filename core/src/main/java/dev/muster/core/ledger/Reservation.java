@@ -58,6 +58,14 @@ public final class Reservation {
         return null;
     }
 
+    LedgerSnapshot.ReservationSnapshot snapshot() {
+        List<LedgerSnapshot.SlotSnapshot> copy = new ArrayList<>(slots.size());
+        for (Slot s : slots) {
+            copy.add(new LedgerSnapshot.SlotSnapshot(s.node(), s.request(), s.task(), s.state(), s.podUid()));
+        }
+        return new LedgerSnapshot.ReservationSnapshot(gang, queue, deadlineNanos, copy);
+    }
+
     void add(Slot s) {
         slots.add(s);
     }

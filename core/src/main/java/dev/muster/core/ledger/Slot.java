@@ -4,7 +4,8 @@ import dev.muster.core.resources.Resources;
 
 /**
  * A place held for one member of a gang: {@code request} on {@code node}. Mutable, confined to the
- * ledger owner's lock.
+ * ledger owner's lock; it changes only through {@link Ledger} ({@code earmark}, {@code claim}, {@code vacate},
+ * {@code moveSlot}).
  *
  * <pre>
  *   FREE ──filter picks it for a pod──▶ EARMARKED(pod) ──bind of that pod──▶ CLAIMED(pod) ──bound──▶ (consumed: a PodRecord)
@@ -57,17 +58,17 @@ public final class Slot {
         return (task.isEmpty() || task.equals(podTask)) && podRequest.fitsIn(request);
     }
 
-    public void earmark(String uid) {
+    void earmark(String uid) {
         state = State.EARMARKED;
         podUid = uid;
     }
 
-    public void claim(String uid) {
+    void claim(String uid) {
         state = State.CLAIMED;
         podUid = uid;
     }
 
-    public void free() {
+    void free() {
         state = State.FREE;
         podUid = null;
     }

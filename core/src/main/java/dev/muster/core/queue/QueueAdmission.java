@@ -1,5 +1,6 @@
 package dev.muster.core.queue;
 
+import dev.muster.core.model.Refusal;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.model.QueueState;
 import dev.muster.core.resources.ResourceNames;
@@ -17,15 +18,26 @@ public final class QueueAdmission {
     public sealed interface Verdict {
         record Admitted() implements Verdict {}
 
-        record Refused(String reason, boolean resolvable) implements Verdict {}
+        /** Refused for {@code why} (cause QUEUE_MISSING, QUEUE_CLOSED, QUEUE_CAPABILITY, or QUEUE_FULL). */
+        record Refused(Refusal why) implements Verdict {
+            public String reason() {
+                return why.text();
+            }
+
+            /** Only a full queue may admit later without a change to the queue itself (as its pods finish). */
+            public boolean resolvable() {
+                return why.cause() == Refusal.Cause.QUEUE_FULL;
+            }
+        }
     }
 
     public static Verdict check(String queueName, QueueSpec queue, Resources held, Resources gangRequest) {
         if (queue == null) {
-            return new Verdict.Refused("queue " + queueName + " does not exist", false);
+            return new Verdict.Refused(Refusal.of(Refusal.Cause.QUEUE_MISSING, "queue " + queueName + " does not exist"));
         }
         if (queue.state() != QueueState.OPEN) {
-            return new Verdict.Refused("queue " + queueName + " is " + queue.state().wire() + " and admits no new gangs", false);
+            return new Verdict.Refused(Refusal.of(Refusal.Cause.QUEUE_CLOSED,
+                    "queue " + queueName + " is " + queue.state().wire() + " and admits no new gangs"));
         }
         Resources capability = queue.capability();
         if (capability == null) {
@@ -51,8 +63,9 @@ public final class QueueAdmission {
             return new Verdict.Admitted();
         }
         boolean everFits = gangRequest.fitsIn(capabilityWithoutPods(capability));
-        return new Verdict.Refused("queue " + queueName + ": holds " + held + ", gang needs " + gangRequest
-                + ", capability " + capability + " would be exceeded (" + over + ")", everFits);
+        return new Verdict.Refused(Refusal.of(everFits ? Refusal.Cause.QUEUE_FULL : Refusal.Cause.QUEUE_CAPABILITY,
+                "queue " + queueName + ": holds " + held + ", gang needs " + gangRequest + ", capability " + capability
+                        + " would be exceeded (" + over + ")"));
     }
 
     private static Resources capabilityWithoutPods(Resources capability) {

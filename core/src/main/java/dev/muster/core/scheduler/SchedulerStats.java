@@ -1,15 +1,19 @@
 package dev.muster.core.scheduler;
 
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.Refusal;
+import dev.muster.core.model.GangState;
 import java.util.Map;
 
 /**
  * A consistent, immutable picture of the core for metrics and readiness. {@code waitingBinds} are binds at a
- * gang's barrier (on a claimed slot); {@code heldBinds} are binds of members whose gang is not admitted yet.
+ * gang's barrier (on a claimed slot); {@code heldBinds} are binds of members whose gang is not admitted yet;
+ * {@code gangsByCause} counts gangs (with a PodGroup) whose state carries a refusal, by its cause.
  */
 public record SchedulerStats(int nodes, int overcommittedNodes, int podsHoldingResources, int reservations,
-                             int waitingBinds, int heldBinds, Map<GangState, Integer> gangsByState, boolean synced) {
+                             int waitingBinds, int heldBinds, Map<GangState, Integer> gangsByState,
+                             Map<Refusal.Cause, Integer> gangsByCause, boolean synced) {
     public SchedulerStats {
         gangsByState = Map.copyOf(gangsByState);
+        gangsByCause = Map.copyOf(gangsByCause);
     }
 }

@@ -1,7 +1,7 @@
 package dev.muster.core.status;
 
 import dev.muster.core.model.GangKey;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import java.util.Objects;
 
 /**

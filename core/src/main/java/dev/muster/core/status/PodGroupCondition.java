@@ -20,6 +20,8 @@ public record PodGroupCondition(String type, String status, String reason, Strin
     public static final String FALSE = "False";
     public static final String NOT_ENOUGH_RESOURCES = "NotEnoughResources";
     public static final String NOT_ENOUGH_TASKS = "NotEnoughTasks";
+    public static final String NOT_ENOUGH_PODS_OF_TASK = "NotEnoughPodsOfTask";
+    public static final String NOT_INQUEUEABLE = "NotInqueueable";
     public static final String GANG_BOUND = "GangBound";
 
     public PodGroupCondition {

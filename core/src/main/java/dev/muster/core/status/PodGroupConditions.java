@@ -1,6 +1,7 @@
 package dev.muster.core.status;
 
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
+import dev.muster.core.model.Refusal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,31 +11,47 @@ import java.util.List;
  * status stay the same.
  *
  * <ul>
- *   <li>{@code Scheduled=True} (reason {@code GangBound}) when the extender bound the gang, or it runs or
- *       completed.</li>
- *   <li>{@code Unschedulable=True} while the extender reports the gang UNSCHEDULABLE, EXPIRED or
- *       BACKED_OFF. Reason {@code NotEnoughTasks} when fewer than minMember unfinished members exist, else
- *       {@code NotEnoughResources}; the message is the extender's reason, as {@code kubectl describe}
- *       shows it.</li>
+ *   <li>{@code Scheduled=True} (reason {@code GangBound}) when at least minMember members are bound (or bound and
+ *       succeeded) and the extender bound the gang or it runs, or when the gang completed. Never with fewer than
+ *       minMember bound: Kubernetes has no multi-pod binding, and a member deleted as the barrier opened leaves
+ *       the others bound.</li>
+ *   <li>{@code Unschedulable=True} while the extender reports the gang UNSCHEDULABLE, EXPIRED or BACKED_OFF. The
+ *       reason follows Volcano's from the extender's refusal cause: {@code NotEnoughTasks} (members missing, or a
+ *       member failed to bind), {@code NotEnoughPodsOfTask} (a task short of its minTaskMember),
+ *       {@code NotInqueueable} (the queue refused: missing, closed, capability, full), else
+ *       {@code NotEnoughResources}. The message is the extender's text, as {@code kubectl describe} shows it.</li>
  * </ul>
  * Stateless and thread-safe.
  */
 public final class PodGroupConditions {
     private PodGroupConditions() {}
 
-    public static List<PodGroupCondition> desired(PodGroupPhase phase, int minMember, GangState gang, String reason,
+    public static List<PodGroupCondition> desired(PodGroupPhase phase, int minMember, GangState gang, Refusal why,
                                                   MemberCounts members) {
         List<PodGroupCondition> out = new ArrayList<>(2);
-        if (gang == GangState.BOUND || phase == PodGroupPhase.RUNNING || phase == PodGroupPhase.COMPLETED) {
+        int need = Math.max(1, minMember);
+        boolean quorum = members.active() > 0 && members.active() + members.succeeded() >= need;
+        if (((gang == GangState.BOUND || phase == PodGroupPhase.RUNNING) && quorum) || phase == PodGroupPhase.COMPLETED) {
             out.add(new PodGroupCondition(PodGroupCondition.SCHEDULED, PodGroupCondition.TRUE, PodGroupCondition.GANG_BOUND,
-                    "at least " + Math.max(1, minMember) + " members bound together", null));
+                    "at least " + need + " members bound together", null));
         }
         if (gang == GangState.UNSCHEDULABLE || gang == GangState.EXPIRED || gang == GangState.BACKED_OFF) {
-            String why = members.unfinished() < minMember ? PodGroupCondition.NOT_ENOUGH_TASKS : PodGroupCondition.NOT_ENOUGH_RESOURCES;
-            out.add(new PodGroupCondition(PodGroupCondition.UNSCHEDULABLE, PodGroupCondition.TRUE, why,
-                    reason == null || reason.isEmpty() ? defaultMessage(gang, members, minMember) : reason, null));
+            Refusal r = why == null ? Refusal.NONE : why;
+            out.add(new PodGroupCondition(PodGroupCondition.UNSCHEDULABLE, PodGroupCondition.TRUE, reasonOf(r.cause(), members, minMember),
+                    r.text().isEmpty() ? defaultMessage(gang, members, minMember) : r.text(), null));
         }
         return out;
+    }
+
+    /** Volcano's condition reason for a refusal cause; without one, from the member count. */
+    static String reasonOf(Refusal.Cause cause, MemberCounts members, int minMember) {
+        return switch (cause) {
+            case MEMBERS_MISSING, BIND_FAILED -> PodGroupCondition.NOT_ENOUGH_TASKS;
+            case TASK_MEMBERS_MISSING -> PodGroupCondition.NOT_ENOUGH_PODS_OF_TASK;
+            case QUEUE_MISSING, QUEUE_CLOSED, QUEUE_CAPABILITY, QUEUE_FULL -> PodGroupCondition.NOT_INQUEUEABLE;
+            case NONE -> members.unfinished() < minMember ? PodGroupCondition.NOT_ENOUGH_TASKS : PodGroupCondition.NOT_ENOUGH_RESOURCES;
+            default -> PodGroupCondition.NOT_ENOUGH_RESOURCES;
+        };
     }
 
     private static String defaultMessage(GangState gang, MemberCounts members, int minMember) {

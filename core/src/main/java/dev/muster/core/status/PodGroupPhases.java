@@ -1,6 +1,6 @@
 package dev.muster.core.status;
 
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 
 /**
  * The PodGroup phase rule, a pure function of the previous phase and the current facts.

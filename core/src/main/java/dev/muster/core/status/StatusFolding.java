@@ -8,7 +8,8 @@ import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationListener;
 import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.core.stream.AllocationTotals;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
+import dev.muster.core.model.Refusal;
 import dev.muster.core.stream.SequencedEvent;
 import java.time.Clock;
 import java.time.Instant;
@@ -506,11 +507,11 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         }
         AllocationSnapshot.GangStatus stream = totals.gang(key);
         GangState state = stream == null ? null : stream.state();
-        String reason = stream == null ? "" : stream.reason();
+        Refusal why = stream == null ? Refusal.NONE : stream.why();
         int minMember = g.spec.minMember();
         PodGroupPhase phase = PodGroupPhases.next(g.phase, minMember, state, g.members);
         g.phase = phase;
-        g.conditions = stamp(PodGroupConditions.desired(phase, minMember, state, reason, g.members), g.conditions);
+        g.conditions = stamp(PodGroupConditions.desired(phase, minMember, state, why, g.members), g.conditions);
         count(g, g.spec.queue(), phase);
         PodGroupStatus s = new PodGroupStatus(phase, g.conditions, g.members.running(), g.members.succeeded(), g.members.failed());
         if (!s.equals(g.desired)) {

@@ -1,7 +1,9 @@
 package dev.muster.core.stream;
 
+import dev.muster.core.model.GangState;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.PodId;
+import dev.muster.core.model.Refusal;
 import dev.muster.core.resources.Resources;
 
 /**
@@ -19,6 +21,22 @@ public sealed interface AllocationEvent {
     /** A pod no longer holds what it was allocated (deleted, finished, or its bind failed). */
     record PodReleased(PodId pod, GangKey gang, String queue, String node, Resources resources) implements AllocationEvent {}
 
-    /** A gang changed state; {@code reason} is readable by a person ("" when there is nothing to say). */
-    record GangChanged(GangKey gang, String queue, GangState state, String reason) implements AllocationEvent {}
+    /**
+     * A gang changed state; {@code why} says why it is not going ahead (its cause, and the sentence a person
+     * reads; {@link Refusal#NONE} when there is nothing to say).
+     */
+    record GangChanged(GangKey gang, String queue, GangState state, Refusal why) implements AllocationEvent {
+        public GangChanged {
+            why = why == null ? Refusal.NONE : why;
+        }
+
+        /** A change with a note only (no refusal cause). */
+        public GangChanged(GangKey gang, String queue, GangState state, String note) {
+            this(gang, queue, state, Refusal.note(note));
+        }
+
+        public String reason() {
+            return why.text();
+        }
+    }
 }

@@ -1,5 +1,7 @@
 package dev.muster.core.stream;
 
+import dev.muster.core.model.GangState;
+import dev.muster.core.model.Refusal;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.resources.Resources;
 import java.util.Map;
@@ -16,5 +18,13 @@ public record AllocationSnapshot(long sequence, Map<String, Resources> allocated
     }
 
     /** A gang's latest state in a snapshot. */
-    public record GangStatus(String queue, GangState state, String reason) {}
+    public record GangStatus(String queue, GangState state, Refusal why) {
+        public GangStatus {
+            why = why == null ? Refusal.NONE : why;
+        }
+
+        public String reason() {
+            return why.text();
+        }
+    }
 }

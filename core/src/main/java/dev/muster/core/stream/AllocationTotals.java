@@ -1,5 +1,6 @@
 package dev.muster.core.stream;
 
+import dev.muster.core.model.GangState;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.resources.Resources;
 import java.util.HashMap;
@@ -31,7 +32,7 @@ public final class AllocationTotals {
                 if (g.state() == GangState.DELETED) {
                     gangs.remove(g.gang());
                 } else {
-                    gangs.put(g.gang(), new AllocationSnapshot.GangStatus(g.queue(), g.state(), g.reason()));
+                    gangs.put(g.gang(), new AllocationSnapshot.GangStatus(g.queue(), g.state(), g.why()));
                 }
             }
         }

@@ -1,5 +1,7 @@
 package dev.muster.core.scheduler;
 
+import dev.muster.core.gang.BindResult;
+import dev.muster.core.gang.Binder;
 import static dev.muster.core.testing.Fixtures.node;
 import static dev.muster.core.testing.Fixtures.pod;
 import static dev.muster.core.testing.Fixtures.podGroup;
@@ -12,7 +14,7 @@ import dev.muster.core.gang.Backoff;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodPhase;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,13 +118,13 @@ class GangSchedulerTest {
         CompletableFuture<BindResult> b0 = h.schedule(w0);
         h.scheduler.upsertPod(w1);
         CompletableFuture<BindResult> b1 = h.schedule(w1);
-        assertThat(h.scheduler.heldByQueue("default").asMap()).isEqualTo(req("1", "1Gi").times(3).asMap());
+        assertThat(h.scheduler.ledger().heldByQueue("default").asMap()).isEqualTo(req("1", "1Gi").times(3).asMap());
 
         h.scheduler.upsertPod(ps);
         CompletableFuture<BindResult> b2 = h.schedule(ps);
         assertThat(List.of(b0, b1, b2)).allMatch(f -> f.join().ok());
         assertThat(h.totals().allocatedByQueue().get("default").asMap()).isEqualTo(req("1", "1Gi").times(2).plus(req("3", "4Gi")).asMap());
-        assertThat(h.scheduler.heldByQueue("default").asMap()).isEqualTo(req("1", "1Gi").times(2).plus(req("3", "4Gi")).asMap()); // no stand-in slot left behind
+        assertThat(h.scheduler.ledger().heldByQueue("default").asMap()).isEqualTo(req("1", "1Gi").times(2).plus(req("3", "4Gi")).asMap()); // no stand-in slot left behind
         assertThat(h.invariantViolations()).isEmpty();
     }
 
@@ -138,7 +140,7 @@ class GangSchedulerTest {
         assertThat(bind).isNotDone();
         assertThat(h.scheduler.gang(new GangKey("default", "big")).state()).isEqualTo(GangState.UNSCHEDULABLE);
         assertThat(h.scheduler.gang(new GangKey("default", "big")).reason()).isEqualTo("gang default/big: needs 8×(4 cpu, 16Gi memory), fits 5");
-        assertThat((int) h.scheduler.readLedger(l -> l.reservations().size())).isZero();
+        assertThat(h.scheduler.ledger().reservations().size()).isZero();
 
         h.clock.advance(SchedulerConfig.DEFAULT.admissionHold());
         h.scheduler.expireDue();
@@ -300,7 +302,7 @@ class GangSchedulerTest {
         assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
         assertThat(h.scheduler.gang(key).reason()).contains("only 3/4 members could be bound");
         assertThat(h.scheduler.gang(key).slotNodes()).isEmpty(); // the failed member's room is released at once
-        assertThat(h.scheduler.heldByQueue("default").asMap()).isEqualTo(req("2", "2Gi").times(3).asMap());
+        assertThat(h.scheduler.ledger().heldByQueue("default").asMap()).isEqualTo(req("2", "2Gi").times(3).asMap());
 
         // a replacement member joins the running gang, which is then reported bound
         Pod replacement = pod("g-4").gang("g").requests("2", "2Gi").build();
@@ -322,10 +324,10 @@ class GangSchedulerTest {
         h.scheduler.deletePod(pods.get(1).uid()); // the Binding POST is under way
         h.binder.releaseHeld();                   // ... and succeeds
         assertThat(binds).allMatch(CompletableFuture::isDone);
-        assertThat(h.scheduler.heldByQueue("default").asMap()).isEqualTo(req("2", "2Gi").asMap());
+        assertThat(h.scheduler.ledger().heldByQueue("default").asMap()).isEqualTo(req("2", "2Gi").asMap());
         h.scheduler.deletePod(pods.get(0).uid());
-        assertThat(h.scheduler.heldByQueue("default").isZero()).isTrue();
-        assertThat((boolean) h.scheduler.readLedger(l -> l.nodes().stream().allMatch(n -> n.used().isZero() && n.reserved().isZero()))).isTrue();
+        assertThat(h.scheduler.ledger().heldByQueue("default").isZero()).isTrue();
+        assertThat(h.scheduler.ledger().empty()).isTrue();
         assertThat(h.invariantViolations()).isEmpty();
     }
 
@@ -342,7 +344,7 @@ class GangSchedulerTest {
 
         assertThat(binds).allMatch(f -> !f.join().ok());
         assertThat(h.binder.bound()).isEmpty();
-        assertThat((boolean) h.scheduler.readLedger(l -> l.nodes().stream().allMatch(n -> n.reserved().isZero() && n.used().isZero()))).isTrue();
+        assertThat(h.scheduler.ledger().empty()).isTrue();
         assertThat(h.totals().allocatedByQueue()).isEmpty();
         assertThat(h.invariantViolations()).isEmpty();
     }
@@ -550,8 +552,8 @@ class GangSchedulerTest {
         pods.forEach(p -> restarted.scheduler.upsertPod(p.withNode(bound.get(p.uid())).withPhase(PodPhase.RUNNING)));
         restarted.scheduler.markSynced();
 
-        List<?> rebuilt = restarted.scheduler.readLedger(l -> l.snapshots());
-        List<?> original = h.scheduler.readLedger(l -> l.snapshots());
+        List<?> rebuilt = restarted.scheduler.ledger().nodes();
+        List<?> original = h.scheduler.ledger().nodes();
         assertThat(rebuilt).isEqualTo(original);
         assertThat(restarted.scheduler.gang(new GangKey("default", "g")).state()).isEqualTo(GangState.BOUND);
         assertThat(restarted.totals().allocatedByQueue()).isEqualTo(h.totals().allocatedByQueue());

@@ -1,5 +1,7 @@
 package dev.muster.core.scheduler;
 
+import dev.muster.core.gang.BindResult;
+import dev.muster.core.gang.Binder;
 import dev.muster.core.model.Node;
 import dev.muster.core.model.Pod;
 import dev.muster.core.stream.AllocationJournal;
@@ -47,7 +49,7 @@ final class SchedulerHarness {
     }
 
     List<String> invariantViolations() {
-        return scheduler.readLedger(l -> l.checkInvariants());
+        return scheduler.checkInvariants();
     }
 
     AllocationSnapshot totals() {

@@ -11,7 +11,7 @@ import dev.muster.core.resources.Resources;
 import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.core.stream.AllocationTotals;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import dev.muster.core.stream.SequencedEvent;
 import java.util.HashMap;
 import java.util.Map;
@@ -92,6 +92,10 @@ public final class FoldDriver {
 
     public FoldDriver gang(String podGroup, GangState state, String reason) {
         return send(new AllocationEvent.GangChanged(key(podGroup), queueOf.getOrDefault(podGroup, "default"), state, reason));
+    }
+
+    public FoldDriver gang(String podGroup, GangState state, dev.muster.core.model.Refusal why) {
+        return send(new AllocationEvent.GangChanged(key(podGroup), queueOf.getOrDefault(podGroup, "default"), state, why));
     }
 
     public FoldDriver allocate(String uid, String podGroup, String queue, Resources r) {

@@ -7,7 +7,7 @@ import static dev.muster.core.status.PodGroupPhase.RUNNING;
 import static dev.muster.core.status.PodGroupPhase.UNKNOWN;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.muster.core.model.PodPhase;
 import dev.muster.core.model.QueueState;
 import dev.muster.core.resources.Resources;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
+import dev.muster.core.model.Refusal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -49,9 +50,20 @@ class StatusFoldingTest {
                 pgCase("completed, then pods deleted: still completed", d -> d.gang("pg", GangState.BOUND, "").pods("pg", 3, PodPhase.RUNNING, true)
                                 .pods("pg", 3, PodPhase.SUCCEEDED, true).deletePod("pg-0").deletePod("pg-1").deletePod("pg-2"),
                         PodGroupPhase.COMPLETED, 0, 0, 0, List.of("Scheduled=True GangBound")),
-                pgCase("pods vanish mid-run: unknown", d -> d.gang("pg", GangState.BOUND, "").pods("pg", 3, PodPhase.RUNNING, true)
-                                .deletePod("pg-0").deletePod("pg-1"),
-                        PodGroupPhase.UNKNOWN, 1, 0, 0, List.of("Scheduled=True GangBound")),
+                pgCase("pods vanish mid-run: unknown, and no longer scheduled (1 of 3 bound is not a gang)",
+                        d -> d.gang("pg", GangState.BOUND, "").pods("pg", 3, PodPhase.RUNNING, true).deletePod("pg-0").deletePod("pg-1"),
+                        PodGroupPhase.UNKNOWN, 1, 0, 0, List.of()),
+                pgCase("a member deleted as the barrier opened: never GangBound, NotEnoughTasks",
+                        d -> d.pods("pg", 3, PodPhase.PENDING, false).gang("pg", GangState.RESERVED, "3 members binding together")
+                                .pods("pg", 2, PodPhase.PENDING, true).deletePod("pg-2")
+                                .gang("pg", GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.BIND_FAILED, "only 2/3 members could be bound")),
+                        PodGroupPhase.PENDING, 0, 0, 0, List.of("Unschedulable=True NotEnoughTasks: only 2/3 members could be bound")),
+                pgCase("a task short of its minTaskMember: NotEnoughPodsOfTask", d -> d.pods("pg", 3, PodPhase.PENDING, false)
+                                .gang("pg", GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.TASK_MEMBERS_MISSING, "task ps needs 1 members, 0 exist")),
+                        PodGroupPhase.PENDING, 0, 0, 0, List.of("Unschedulable=True NotEnoughPodsOfTask: task ps needs 1 members, 0 exist")),
+                pgCase("refused by its queue: NotInqueueable", d -> d.pods("pg", 3, PodPhase.PENDING, false)
+                                .gang("pg", GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.QUEUE_CAPABILITY, "queue q: capability would be exceeded")),
+                        PodGroupPhase.PENDING, 0, 0, 0, List.of("Unschedulable=True NotInqueueable: queue q: capability would be exceeded")),
                 pgCase("unschedulable with all members: not enough resources", d -> d.pods("pg", 3, PodPhase.PENDING, false)
                                 .gang("pg", GangState.UNSCHEDULABLE, "needs 3×(4 cpu, 16Gi), fits 2"),
                         PodGroupPhase.PENDING, 0, 0, 0, List.of("Unschedulable=True NotEnoughResources: needs 3×(4 cpu, 16Gi), fits 2")),

@@ -8,7 +8,7 @@ import dev.muster.core.model.PodPhase;
 import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.core.stream.AllocationListener;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import dev.muster.core.stream.SequencedEvent;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package dev.muster.core.stream;
 
+import dev.muster.core.model.GangState;
 import static dev.muster.core.testing.Fixtures.req;
 import static org.assertj.core.api.Assertions.assertThat;
 

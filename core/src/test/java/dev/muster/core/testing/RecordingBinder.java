@@ -1,7 +1,7 @@
 package dev.muster.core.testing;
 
 import dev.muster.core.model.PodId;
-import dev.muster.core.scheduler.Binder;
+import dev.muster.core.gang.Binder;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

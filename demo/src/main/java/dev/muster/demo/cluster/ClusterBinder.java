@@ -1,7 +1,7 @@
 package dev.muster.demo.cluster;
 
 import dev.muster.core.model.PodId;
-import dev.muster.core.scheduler.Binder;
+import dev.muster.core.gang.Binder;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;

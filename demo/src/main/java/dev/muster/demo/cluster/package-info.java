@@ -6,7 +6,7 @@
  * {@link dev.muster.core.scheduler.ClusterSink} ({@link dev.muster.demo.cluster.ExtenderFeed}), the
  * controller's {@link dev.muster.controller.sync.ClusterObserver} ({@link dev.muster.demo.cluster.ControllerFeed}),
  * the simulated {@link dev.muster.demo.cluster.Kubelet} and the scheduler driver. It is the extender's
- * {@link dev.muster.core.scheduler.Binder} ({@link dev.muster.demo.cluster.ClusterBinder}) and the controller's
+ * {@link dev.muster.core.gang.Binder} ({@link dev.muster.demo.cluster.ClusterBinder}) and the controller's
  * {@link dev.muster.controller.writer.StatusPatcher} ({@link dev.muster.demo.cluster.ClusterStatusPatcher}).
  */
 package dev.muster.demo.cluster;

@@ -4,7 +4,7 @@ import dev.muster.common.rpc.LeaderRedirect;
 import dev.muster.common.rpc.ServingGate;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodId;
-import dev.muster.core.scheduler.BindResult;
+import dev.muster.core.gang.BindResult;
 import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.NodeScore;

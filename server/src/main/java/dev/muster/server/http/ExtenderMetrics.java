@@ -3,7 +3,7 @@ package dev.muster.server.http;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.SchedulerStats;
 import dev.muster.core.stream.AllocationJournal;
-import dev.muster.core.stream.GangState;
+import dev.muster.core.model.GangState;
 import io.prometheus.client.Collector;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.Counter;

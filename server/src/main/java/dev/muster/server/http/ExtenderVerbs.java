@@ -1,7 +1,7 @@
 package dev.muster.server.http;
 
 import dev.muster.core.model.PodId;
-import dev.muster.core.scheduler.BindResult;
+import dev.muster.core.gang.BindResult;
 import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.NodeScore;

@@ -212,8 +212,8 @@ class TransportParityTest {
                 ctx.cancel(null);
                 org.awaitility.Awaitility.await().until(() -> p.scheduler().gang(new dev.muster.core.model.GangKey("default", "g")).waiting() == 0);
                 assertThat(pending.isCancelled() || pending.isDone()).isTrue();
-                boolean slotFree = p.scheduler().readLedger(l -> l.reservation(new dev.muster.core.model.GangKey("default", "g")).slots().stream()
-                        .noneMatch(s -> s.state() == dev.muster.core.ledger.Slot.State.CLAIMED));
+                boolean slotFree = p.scheduler().ledger().reservation(new dev.muster.core.model.GangKey("default", "g")).slots().stream()
+                        .noneMatch(s -> s.state() == dev.muster.core.ledger.Slot.State.CLAIMED);
                 assertThat(slotFree).isTrue();
             } finally {
                 ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

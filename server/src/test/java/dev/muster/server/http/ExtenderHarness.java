@@ -68,7 +68,7 @@ final class ExtenderHarness implements AutoCloseable {
 
     /** Everything a rejected request must leave untouched. */
     String fingerprint() {
-        return scheduler.readLedger(l -> l.snapshots().toString() + l.podCount() + l.reservations().size())
+        return scheduler.ledger().toString()
                 + "|" + journal.lastSequence() + "|" + scheduler.stats();
     }
 

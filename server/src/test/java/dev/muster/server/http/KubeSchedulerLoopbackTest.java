@@ -132,7 +132,7 @@ class KubeSchedulerLoopbackTest {
 
         assertThat(joinAll(attempts)).allMatch(r -> r.contains("deadline passed with 4/5 members bound or waiting"));
         assertThat(h.binder.bound()).isEmpty();
-        boolean released = h.scheduler.readLedger(l -> l.nodes().stream().allMatch(n -> n.used().isZero() && n.reserved().isZero()));
+        boolean released = h.scheduler.ledger().empty();
         assertThat(released).isTrue();
     }
 

@@ -1,4 +1,4 @@
-package dev.muster.core.scheduler;
+package dev.muster.core.gang;
 
 import dev.muster.core.model.PodId;
 import java.util.concurrent.CompletionStage;

@@ -1,4 +1,4 @@
-package dev.muster.core.scheduler;
+package dev.muster.core.gang;
 
 /** The answer to a bind: bound, or an error a person can read (kube-scheduler puts it on the pod). */
 public record BindResult(String error) {

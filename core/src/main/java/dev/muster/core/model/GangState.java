@@ -1,4 +1,4 @@
-package dev.muster.core.stream;
+package dev.muster.core.model;
 
 /**
  * A gang's lifecycle as the extender sees it.

@@ -1,0 +1,249 @@
+package dev.muster.core.gang;
+
+import dev.muster.core.ledger.Ledger;
+import dev.muster.core.ledger.NodeEntry;
+import dev.muster.core.ledger.Reservation;
+import dev.muster.core.ledger.Slot;
+import dev.muster.core.model.GangState;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.Refusal;
+import dev.muster.core.queue.QueueAdmission;
+import dev.muster.core.resources.Resources;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Admits gangs: plans every member the gang still needs with the {@link GangPlanner}, checks the queue, and
+ * reserves the whole plan in the ledger — or says why not, as a {@link Refusal}. Also grows or trims a held
+ * reservation when a member arrives that no slot was planned for. Confined to the core's lock ({@link Books}).
+ */
+public final class GangAdmission {
+    /** What a refusal means for the gang's members at filter. */
+    public enum Outlook {
+        /**
+         * May pass at any moment (backing off, not fitting now, members or PodGroup missing): members pass filter
+         * and their binds are held ({@link HeldBind}).
+         */
+        HOLD,
+        /**
+         * The queue is full for now: members are refused at filter (holding them would take room in
+         * kube-scheduler's view that other queues can use; an extender-only refusal is retried from
+         * kube-scheduler's backoff queue anyway).
+         */
+        REFUSE,
+        /** A missing or closed queue, or a gang larger than its queue's capability: unresolvable as things stand. */
+        NEVER;
+
+        public static Outlook of(Refusal why) {
+            return switch (why.cause()) {
+                case QUEUE_FULL -> REFUSE;
+                case QUEUE_MISSING, QUEUE_CLOSED, QUEUE_CAPABILITY -> NEVER;
+                default -> HOLD;
+            };
+        }
+    }
+
+    private final Books books;
+    private final Ledger ledger;
+    private final GangPlanner planner;
+    private final Duration defaultDeadline;
+
+    public GangAdmission(Books books, GangPlanner planner, Duration defaultDeadline) {
+        this.books = books;
+        this.ledger = books.ledger();
+        this.planner = planner;
+        this.defaultDeadline = defaultDeadline;
+    }
+
+    /** Why a gang is backing off now, or null when it is not. */
+    public static Refusal backoff(Gang g, long now) {
+        if (!g.backingOff(now)) {
+            return null;
+        }
+        long seconds = Math.max(1, Duration.ofNanos(g.notBeforeNanos() - now).toSeconds());
+        return Refusal.of(Refusal.Cause.BACKING_OFF, "gang " + g.key() + ": backing off for " + seconds + "s after: " + g.reason());
+    }
+
+    /**
+     * Plans and reserves the gang; returns null on success (the gang is RESERVED), else the refusal (the gang's
+     * state says it too, except while backing off). Members whose binds are held are pinned to the nodes
+     * kube-scheduler chose for them; members that do not exist yet get provisional slots sized like the members
+     * that do, so the gang's first members pass filter at once and wait at the barrier instead of being refused
+     * until the last one exists.
+     */
+    public Refusal reserve(Gang g, long now) {
+        String prefix = "gang " + g.key() + ": ";
+        Refusal backingOff = backoff(g, now);
+        if (backingOff != null) {
+            return backingOff;
+        }
+        if (g.memberCount() == 0) {
+            return refuse(g, Refusal.of(Refusal.Cause.MEMBERS_MISSING, prefix + "0/" + g.minMember() + " pods exist"));
+        }
+        // 1. members whose binds are held: kube-scheduler already chose their nodes
+        Map<String, Resources> taken = new HashMap<>();
+        List<Ledger.Placement> pinned = new ArrayList<>();
+        Set<String> pinnedUids = new HashSet<>();
+        for (HeldBind h : g.held().values()) {
+            Pod m = books.pods().get(h.waiter().pod().uid());
+            NodeEntry e = ledger.node(h.waiter().node());
+            if (m == null || ledger.pod(m.uid()) != null || e == null
+                    || !e.accepts(taken.getOrDefault(e.name(), Resources.ZERO).plus(m.request()))) {
+                continue; // not pinned: it is offered a slot (or fails) once the gang is reserved
+            }
+            taken.merge(e.name(), m.request(), Resources::plus);
+            pinned.add(new Ledger.Placement(e.name(), m.request(), m.task()));
+            pinnedUids.add(m.uid());
+        }
+        // 2. the other members; pinned ones count as placed
+        List<GangPlanner.Member> unbound = new ArrayList<>();
+        Map<String, Integer> placedByTask = new HashMap<>();
+        for (Pod m : g.members()) {
+            if (ledger.pod(m.uid()) != null || pinnedUids.contains(m.uid())) {
+                placedByTask.merge(m.task(), 1, Integer::sum);
+            } else {
+                unbound.add(new GangPlanner.Member(m.uid(), m.task(), m.request()));
+            }
+        }
+        // 3. members that do not exist yet
+        int missing = Math.max(0, g.minMember() - g.memberCount());
+        unbound.addAll(provisionalMembers(g, missing));
+        GangPlanner.Result result = planner.plan(ledger.nodes(), unbound,
+                new GangPlanner.Requirement(g.minMember(), g.spec().minTaskMember(), g.bound() + pinned.size(), placedByTask), taken);
+        String exist = missing > 0 ? " (" + g.memberCount() + "/" + g.minMember() + " pods exist)" : "";
+        if (result instanceof GangPlanner.Result.Unfit unfit) {
+            return refuse(g, unfitRefusal(unfit, pinned).prefixed(prefix).suffixed(exist));
+        }
+        GangPlanner.Result.Planned plan = (GangPlanner.Result.Planned) result;
+        Resources total = plan.total();
+        for (Ledger.Placement pp : pinned) {
+            total = total.plus(pp.request());
+        }
+        if (books.queueVerdict(g.queue(), total) instanceof QueueAdmission.Verdict.Refused refused) {
+            return refuse(g, refused.why().prefixed(prefix));
+        }
+        Duration deadline = g.spec().deadline() != null ? g.spec().deadline() : defaultDeadline;
+        List<Ledger.Placement> all = new ArrayList<>(pinned);
+        all.addAll(plan.placements());
+        ledger.reserve(g.key(), g.queue(), now + deadline.toNanos(), all);
+        books.state(g, GangState.ADMITTED, Refusal.NONE);
+        books.state(g, GangState.RESERVED, Refusal.note(all.size() + " slots held for " + deadline.toSeconds() + "s" + exist));
+        return null;
+    }
+
+    private Refusal refuse(Gang g, Refusal why) {
+        books.state(g, why.cause() == Refusal.Cause.MEMBERS_MISSING && g.memberCount() == 0 ? GangState.WAITING : GangState.UNSCHEDULABLE, why);
+        return why;
+    }
+
+    /**
+     * The planner's answer, told for the whole gang: a shortfall counts the pinned members of that group too,
+     * and names the overcommitted nodes that would otherwise have taken members.
+     */
+    private Refusal unfitRefusal(GangPlanner.Result.Unfit unfit, List<Ledger.Placement> pinned) {
+        GangPlanner.Shortfall sf = unfit.shortfall();
+        if (sf == null) {
+            return Refusal.of(unfit.cause(), unfit.reason());
+        }
+        int pinnedAlike = 0;
+        for (Ledger.Placement pp : pinned) {
+            if (pp.task().equals(sf.task()) && pp.request().equals(sf.request())) {
+                pinnedAlike++;
+            }
+        }
+        String text = sf.plus(pinnedAlike).describe();
+        int overcommitted = 0;
+        for (NodeEntry e : ledger.nodes()) {
+            if (e.known() && e.schedulable() && e.overcommitted() && sf.request().fitsIn(e.allocatable())) {
+                overcommitted++;
+            }
+        }
+        if (overcommitted > 0) {
+            return Refusal.of(Refusal.Cause.NODES_OVERCOMMITTED, text + "; " + overcommitted + " node" + (overcommitted == 1 ? " that" : "s that")
+                    + " could take members " + (overcommitted == 1 ? "is" : "are") + " overcommitted (pods use more than allocatable)");
+        }
+        return Refusal.of(Refusal.Cause.RESOURCES, text);
+    }
+
+    /**
+     * Stand-ins for {@code missing} members that do not exist yet: first what each task still lacks for its
+     * {@code minTaskMember} (sized like a member of that task), then any task, sized like the most common
+     * member request. A member that arrives with another request gets its own slot in exchange
+     * ({@link #addSlotFor}).
+     */
+    private static List<GangPlanner.Member> provisionalMembers(Gang g, int missing) {
+        List<GangPlanner.Member> out = new ArrayList<>();
+        if (missing == 0) {
+            return out;
+        }
+        Map<String, Integer> byTask = new HashMap<>();
+        Map<String, Resources> requestOfTask = new HashMap<>();
+        Map<Resources, Integer> requests = new HashMap<>();
+        for (Pod m : g.members()) {
+            byTask.merge(m.task(), 1, Integer::sum);
+            requestOfTask.putIfAbsent(m.task(), m.request());
+            requests.merge(m.request(), 1, Integer::sum);
+        }
+        Resources common = Resources.ZERO;
+        int best = 0;
+        for (Map.Entry<Resources, Integer> e : requests.entrySet()) {
+            if (e.getValue() > best) {
+                common = e.getKey();
+                best = e.getValue();
+            }
+        }
+        for (Map.Entry<String, Integer> t : g.spec().minTaskMember().entrySet()) {
+            int lack = Math.max(0, t.getValue() - byTask.getOrDefault(t.getKey(), 0));
+            for (int i = 0; i < lack && out.size() < missing; i++) {
+                out.add(new GangPlanner.Member("", t.getKey(), requestOfTask.getOrDefault(t.getKey(), common)));
+            }
+        }
+        while (out.size() < missing) {
+            out.add(new GangPlanner.Member("", "", common));
+        }
+        return out;
+    }
+
+    /**
+     * A member of a reserved gang for whom no slot fits (it arrived after the plan, or with another request than
+     * its stand-in): a surplus stand-in is released, and a slot for it is added on {@code node} if the queue
+     * admits it. Returns the new slot, or null.
+     */
+    public Slot addSlotFor(Gang g, Reservation r, Pod p, String node) {
+        releaseSurplusSlot(g, r, p);
+        if (!(books.queueVerdict(g.queue(), p.request()) instanceof QueueAdmission.Verdict.Admitted)) {
+            return null;
+        }
+        return ledger.addSlot(r, new Ledger.Placement(node, p.request(), p.task()));
+    }
+
+    /**
+     * If the reservation holds more free slots than the members still expected (known members without a slot,
+     * plus members that do not exist yet), one of them was a provisional stand-in sized for a request this
+     * member does not have: release it.
+     */
+    private void releaseSurplusSlot(Gang g, Reservation r, Pod p) {
+        int expected = Math.max(0, g.minMember() - g.memberCount());
+        for (Pod m : g.members()) {
+            if (!m.uid().equals(p.uid()) && ledger.pod(m.uid()) == null && r.slotOf(m.uid()) == null) {
+                expected++;
+            }
+        }
+        int free = 0;
+        Slot surplus = null;
+        for (Slot s : r.slots()) {
+            if (s.isFree()) {
+                free++;
+                surplus = s;
+            }
+        }
+        if (free > expected && surplus != null) {
+            ledger.releaseSlot(r, surplus);
+        }
+    }
+}

@@ -1,0 +1,267 @@
+package dev.muster.core.scheduler;
+
+import dev.muster.core.gang.BindBarrier;
+import dev.muster.core.gang.Books;
+import dev.muster.core.gang.Gang;
+import dev.muster.core.ledger.Ledger;
+import dev.muster.core.ledger.NodeEntry;
+import dev.muster.core.ledger.PodRecord;
+import dev.muster.core.ledger.Reservation;
+import dev.muster.core.ledger.Slot;
+import dev.muster.core.ledger.SlotSteering;
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangState;
+import dev.muster.core.model.Node;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodGroupSpec;
+import dev.muster.core.model.QueueSpec;
+import dev.muster.core.model.Refusal;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * What the cluster tells the core: nodes, pods, PodGroups and Queues as cluster sync observes them, folded
+ * into the books; slots that pods muster did not place invalidated are repaired; every change that may admit
+ * a gang with held binds retries it. Also remembers pods seen only in extender requests (informer lag), in a
+ * bounded set so that request input cannot grow the core without limit. Confined to the core's lock.
+ */
+final class ClusterIntake {
+    /** Pods known only from extender requests are forgotten beyond this many (oldest first). */
+    static final int REQUEST_ONLY_LIMIT = 10_000;
+
+    private final Books books;
+    private final Ledger ledger;
+    private final BindBarrier barrier;
+    private final SlotSteering steering;
+    private final Set<String> requestOnly = new LinkedHashSet<>(); // uids seen in requests, not yet from the cluster
+
+    ClusterIntake(Books books, BindBarrier barrier, SlotSteering steering) {
+        this.books = books;
+        this.ledger = books.ledger();
+        this.barrier = barrier;
+        this.steering = steering;
+    }
+
+    void upsertNode(Node node) {
+        ledger.upsertNode(node);
+        repair(node.name());
+        barrier.admitHeldGangs(books.now());
+    }
+
+    void deleteNode(String name) {
+        ledger.removeNode(name);
+        repair(name);
+        barrier.admitHeldGangs(books.now());
+    }
+
+    void upsertPod(Pod pod) {
+        requestOnly.remove(pod.uid());
+        observe(pod);
+    }
+
+    void deletePod(String uid) {
+        requestOnly.remove(uid);
+        forgetPod(uid);
+        barrier.admitHeldGangs(books.now());
+    }
+
+    private void forgetPod(String uid) {
+        Pod old = books.pods().remove(uid);
+        PodRecord r = ledger.removePod(uid);
+        if (r != null) {
+            books.deallocated(r);
+        }
+        if (old != null && old.gang() != null) {
+            Gang g = books.gang(old.gang());
+            if (g != null) {
+                g.removeMember(uid);
+                barrier.memberGone(g, uid, "pod " + old.id() + " was deleted");
+                if (g.running()) {
+                    books.releaseSlotOf(g.key(), uid); // the gang runs: nothing will wait for this room
+                } else {
+                    books.vacateSlotOf(g.key(), uid);  // still assembling: the room waits for a replacement
+                }
+                books.forgetIfDone(g);
+            }
+        }
+    }
+
+    void upsertPodGroup(PodGroupSpec podGroup) {
+        Gang g = books.gangOf(podGroup.key());
+        books.outbox().emit(g.podGroupSeen(podGroup));
+        if (!g.running() && g.bound() >= g.minMember() && g.bound() > 0) {
+            books.outbox().emit(g.runs()); // e.g. rebuilt after a restart: the gang already runs
+        }
+        barrier.openIfReady(g);
+        barrier.admitHeldGangs(books.now());
+    }
+
+    void deletePodGroup(GangKey key) {
+        Gang g = books.gang(key);
+        if (g == null || g.spec() == null) {
+            return;
+        }
+        barrier.dropReservation(g, "podgroup " + key + " was deleted");
+        books.outbox().emit(g.podGroupDeleted());
+        books.forgetIfDone(g);
+    }
+
+    void upsertQueue(QueueSpec queue) {
+        books.queues().put(queue.name(), queue);
+        barrier.admitHeldGangs(books.now());
+    }
+
+    void deleteQueue(String name) {
+        books.queues().remove(name);
+    }
+
+    /**
+     * A pod seen in a filter request: remembered as pending unless the cluster already told us more. A pod known
+     * only from requests is remembered among the last {@link #REQUEST_ONLY_LIMIT} such pods.
+     */
+    Pod rememberFromRequest(Pod pod) {
+        Pod known = books.pods().get(pod.uid());
+        if (known != null && (known.isBound() || known.resourceVersion().equals(pod.resourceVersion()))) {
+            return known;
+        }
+        if (known == null) {
+            requestOnly.add(pod.uid());
+        }
+        observe(pod.isBound() ? pod : pod.withNode(null));
+        Pod remembered = books.pods().get(pod.uid());
+        trimRequestOnly();
+        return remembered != null ? remembered : pod;
+    }
+
+    private void trimRequestOnly() {
+        for (Iterator<String> it = requestOnly.iterator(); requestOnly.size() > REQUEST_ONLY_LIMIT && it.hasNext(); ) {
+            String uid = it.next();
+            it.remove();
+            Pod p = books.pods().get(uid);
+            Gang g = p == null || p.gang() == null ? null : books.gang(p.gang());
+            boolean inUse = ledger.pod(uid) != null || books.bindsInFlight().contains(uid)
+                    || (g != null && (g.waiters().containsKey(uid) || g.held().containsKey(uid)));
+            if (!inUse) {
+                forgetPod(uid);
+            }
+        }
+    }
+
+    private void observe(Pod pod) {
+        Pod old = books.pods().put(pod.uid(), pod);
+        if (pod.phase().isTerminal()) {
+            books.pods().remove(pod.uid());
+        }
+        if (old != null && old.gang() != null && !old.gang().equals(pod.gang())) {
+            Gang og = books.gang(old.gang());
+            if (og != null) {
+                og.removeMember(pod.uid());
+                books.forgetIfDone(og);
+            }
+        }
+        Gang g = null;
+        if (pod.gang() != null) {
+            g = books.gangOf(pod.gang());
+            if (pod.phase().isTerminal()) {
+                g.removeMember(pod.uid());
+            } else {
+                g.putMember(pod);
+            }
+        }
+        PodRecord rec = ledger.pod(pod.uid());
+        if (pod.holdsResources()) {
+            if (rec == null) {
+                String queue = g == null ? "" : g.queue();
+                PodRecord fresh = new PodRecord(pod.id(), pod.nodeName(), pod.request(), pod.gang(), queue, false);
+                Reservation r = g == null ? null : ledger.reservation(g.key());
+                Slot s = r == null ? null : r.slotOf(pod.uid());
+                if (s != null && s.node().equals(pod.nodeName())) {
+                    ledger.consumeSlot(r, s, fresh);
+                } else {
+                    if (s != null) {
+                        ledger.releaseSlot(r, s);
+                    }
+                    ledger.putPod(fresh);
+                }
+                books.allocated(fresh);
+                if (g != null) {
+                    barrier.boundByCluster(g, pod);
+                }
+                repair(pod.nodeName());
+            } else if (!rec.node().equals(pod.nodeName()) || !rec.request().equals(pod.request())) {
+                ledger.removePod(pod.uid());
+                books.deallocated(rec);
+                PodRecord moved = new PodRecord(pod.id(), pod.nodeName(), pod.request(), rec.gang(), rec.queue(), false);
+                ledger.putPod(moved);
+                books.allocated(moved);
+                repair(pod.nodeName());
+            } else if (rec.assumed()) {
+                ledger.putPod(rec.confirmed());
+            }
+        } else if (rec != null && (pod.phase().isTerminal() || !rec.assumed())) {
+            ledger.removePod(pod.uid());
+            books.deallocated(rec);
+            barrier.admitHeldGangs(books.now());
+        }
+        if (g != null) {
+            if (!g.running() && g.spec() != null && g.bound() > 0 && g.bound() >= g.minMember()) {
+                books.outbox().emit(g.runs());
+            } else if (g.running() && g.bound() == 0 && g.waiters().isEmpty() && ledger.reservation(g.key()) == null
+                    && noMemberBound(g)) {
+                books.outbox().emit(g.finished()); // a new run assembles anew
+            }
+            books.forgetIfDone(g);
+        }
+    }
+
+    private static boolean noMemberBound(Gang g) {
+        for (Pod m : g.members()) {
+            if (m.isBound()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * After use on {@code node} grew or its allocatable shrank: slots that no longer fit move to another node if
+     * they can; a gang whose slot cannot move loses its reservation and is planned again.
+     */
+    private void repair(String node) {
+        NodeEntry e = ledger.node(node);
+        boolean gone = e == null || !e.known() || !e.schedulable();
+        if (e != null && !gone && !e.reservationsBroken()) {
+            return;
+        }
+        for (Reservation r : ledger.reservations()) {
+            for (Slot s : new ArrayList<>(r.slots())) {
+                NodeEntry now = ledger.node(node);
+                boolean stillBroken = now == null || !now.known() || !now.schedulable() || now.reservationsBroken();
+                if (!stillBroken || !s.node().equals(node) || ledger.reservation(r.gang()) != r) {
+                    continue;
+                }
+                if (s.podUid() != null && books.bindsInFlight().contains(s.podUid())) {
+                    continue; // being bound right now; the binding will show the truth
+                }
+                Gang g = books.gang(r.gang());
+                String target = steering.relocationTarget(node, s.request());
+                if (target != null) {
+                    if (s.state() == Slot.State.CLAIMED && g != null) {
+                        barrier.slotTaken(g, s.podUid(), node);
+                        ledger.vacate(s);
+                    }
+                    ledger.moveSlot(r, s, target);
+                } else if (g != null && !g.running()) {
+                    Refusal why = Refusal.of(Refusal.Cause.RESERVATION_LOST, "gang " + g.key() + ": reservation lost, node " + node
+                            + " was taken by pods muster did not place and no other node has room");
+                    barrier.dropReservation(g, why.text());
+                    books.state(g, GangState.WAITING, why);
+                } else {
+                    ledger.releaseSlot(r, s);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package dev.muster.core.scheduler;
+
+import dev.muster.core.gang.BindBarrier;
+import dev.muster.core.gang.Books;
+import dev.muster.core.gang.Gang;
+import dev.muster.core.gang.GangAdmission;
+import dev.muster.core.gang.HeldBind;
+import dev.muster.core.ledger.Ledger;
+import dev.muster.core.ledger.NodeEntry;
+import dev.muster.core.ledger.Reservation;
+import dev.muster.core.ledger.Slot;
+import dev.muster.core.ledger.SlotSteering;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.Refusal;
+import dev.muster.core.queue.QueueAdmission;
+import dev.muster.core.resources.Resources;
+import dev.muster.core.scoring.ScoringPolicy;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Filter and prioritize: which of kube-scheduler's candidate nodes can take a pod, and how they rank. A single
+ * pod is checked against each node's free, unreserved room; a gang member is steered to its gang's slots (the
+ * first member's filter admits the whole gang). Confined to the core's lock.
+ */
+final class Filtering {
+    private final Books books;
+    private final Ledger ledger;
+    private final BindBarrier barrier;
+    private final SlotSteering steering;
+    private final GangAdmission admission;
+    private final ScoringPolicy policy;
+
+    Filtering(Books books, BindBarrier barrier, SlotSteering steering, GangAdmission admission, ScoringPolicy policy) {
+        this.books = books;
+        this.ledger = books.ledger();
+        this.barrier = barrier;
+        this.steering = steering;
+        this.admission = admission;
+        this.policy = policy;
+    }
+
+    /** A filter answer being built, plus the scores to keep for prioritize. */
+    record Decision(List<String> feasible, Map<String, String> failed, Map<String, String> unresolvable, List<NodeScore> scores) {
+        Decision() {
+            this(new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashMap<>(), new ArrayList<>());
+        }
+
+        FilterResult result() {
+            return new FilterResult(feasible, failed, unresolvable);
+        }
+
+        static Decision allFailed(List<String> nodes, String reason, boolean unresolvable) {
+            Decision d = new Decision();
+            for (String n : nodes) {
+                (unresolvable ? d.unresolvable : d.failed).put(n, reason);
+            }
+            return d;
+        }
+    }
+
+    Decision decide(Pod p, List<String> candidates, long now) {
+        return p.gang() == null ? single(p, candidates, null) : member(p, candidates, now);
+    }
+
+    /** Scores 0..10: a gang member's slot nodes 10, others by the scoring policy. */
+    int score(Pod p, String node) {
+        Reservation r = p.gang() == null ? null : ledger.reservation(p.gang());
+        if (r != null) {
+            for (Slot s : r.slots()) {
+                if (s.node().equals(node) && (p.uid().equals(s.podUid()) || (s.isFree() && s.fits(p.task(), p.request())))) {
+                    return ScoringPolicy.MAX_EXTENDER_SCORE;
+                }
+            }
+        }
+        NodeEntry e = ledger.node(node);
+        return e == null ? 0 : policyScore(e, p.request());
+    }
+
+    private int policyScore(NodeEntry e, Resources request) {
+        return ScoringPolicy.toExtenderScore(policy.score(e.allocatable(), e.inUse(), request));
+    }
+
+    private Decision single(Pod p, List<String> candidates, String queueToCheck) {
+        if (queueToCheck != null && books.queueVerdict(queueToCheck, p.request()) instanceof QueueAdmission.Verdict.Refused refused) {
+            return Decision.allFailed(candidates, refused.reason(), !refused.resolvable());
+        }
+        Decision d = new Decision();
+        for (String n : candidates) {
+            NodeEntry e = ledger.node(n);
+            String why = e == null ? "node " + n + " is not known to muster yet" : e.whyNot(p.request());
+            if (why == null) {
+                d.feasible.add(n);
+                d.scores.add(new NodeScore(n, policyScore(e, p.request())));
+            } else {
+                d.failed.put(n, why);
+            }
+        }
+        return d;
+    }
+
+    private Decision member(Pod p, List<String> candidates, long now) {
+        Gang g = books.gang(p.gang());
+        if (g == null || g.spec() == null) {
+            return hold(p, candidates, "podgroup " + p.gang() + " does not exist (yet)");
+        }
+        Reservation r = ledger.reservation(g.key());
+        if (r == null && g.running()) {
+            return single(p, candidates, g.queue()); // the gang runs: further members bind like single pods
+        }
+        if (r == null) {
+            Refusal why = barrier.admit(g, now);
+            if (why != null) {
+                return switch (GangAdmission.Outlook.of(why)) {
+                    case HOLD -> hold(p, candidates, why.text());
+                    case REFUSE -> Decision.allFailed(candidates, why.text(), false);
+                    case NEVER -> Decision.allFailed(candidates, why.text(), true);
+                };
+            }
+            r = ledger.reservation(g.key());
+            if (r == null) {
+                return single(p, candidates, g.queue()); // held binds opened the barrier while admitting
+            }
+        }
+        return slots(g, r, p, candidates);
+    }
+
+    /**
+     * A member whose gang cannot be admitted now, for a reason that may pass (backing off, not fitting, PodGroup
+     * not seen yet). Refusing it here could park it in kube-scheduler's unschedulable queue until an unrelated
+     * cluster event, so it passes on every candidate kube-scheduler found room on — except nodes whose room other
+     * gangs hold — and its bind is held while muster retries ({@link HeldBind}). Nodes where muster's view is
+     * fuller than kube-scheduler's (a delete muster has not seen yet) pass too: kube-scheduler checked the pod's
+     * fit; the held bind re-checks against muster's books.
+     */
+    private Decision hold(Pod p, List<String> candidates, String reason) {
+        Decision d = new Decision();
+        for (String n : candidates) {
+            NodeEntry e = ledger.node(n);
+            String why = null;
+            if (e != null && e.known()) {
+                if (!e.schedulable() || e.overcommitted()) {
+                    why = e.whyNot(p.request());
+                } else if (!p.request().fitsIn(e.free()) && p.request().fitsIn(e.allocatable().minus(e.used()))) {
+                    why = "room on this node is reserved for other gangs";
+                }
+            }
+            if (why == null) {
+                d.feasible.add(n);
+                d.scores.add(new NodeScore(n, e == null || !e.known() ? 0 : policyScore(e, p.request())));
+            } else {
+                d.failed.put(n, reason + "; " + why);
+            }
+        }
+        return d;
+    }
+
+    /** Steers a member to its gang's slots: slot nodes pass; otherwise a slot moves to a candidate. */
+    private Decision slots(Gang g, Reservation r, Pod p, List<String> candidates) {
+        Slot mine = r.slotOf(p.uid());
+        Map<String, Slot> usable = steering.usable(r, p.uid(), p.task(), p.request());
+        Decision d = new Decision();
+        Set<String> feasible = new HashSet<>();
+        String target = null;
+        for (String n : candidates) {
+            if (usable.containsKey(n)) {
+                d.feasible.add(n);
+                feasible.add(n);
+                if (mine != null && mine.node().equals(n)) {
+                    target = n;
+                }
+            }
+        }
+        if (target == null && !d.feasible.isEmpty()) {
+            target = d.feasible.getFirst();
+        }
+        if (target == null) {
+            target = moveSlot(g, r, p, mine, candidates);
+            if (target != null) {
+                d.feasible.add(target);
+                feasible.add(target);
+            }
+        } else {
+            steering.steer(mine, usable.get(target), p.uid());
+        }
+        if (target == null) {
+            return Decision.allFailed(candidates, "gang " + g.key() + ": no reserved slot on these nodes and none has room to move one", false);
+        }
+        String noSlot = "gang " + g.key() + " holds no free slot on this node";
+        for (String n : candidates) {
+            if (feasible.contains(n)) {
+                d.scores.add(new NodeScore(n, n.equals(target) ? ScoringPolicy.MAX_EXTENDER_SCORE : ScoringPolicy.MAX_EXTENDER_SCORE - 1));
+            } else {
+                d.failed.put(n, noSlot);
+            }
+        }
+        return d;
+    }
+
+    /**
+     * None of the candidates holds a slot for the member: move one (its own, else a free one) to the best
+     * candidate with unreserved room, or add a slot when the gang has none left for it. Returns the node, or null.
+     */
+    private String moveSlot(Gang g, Reservation r, Pod p, Slot mine, List<String> candidates) {
+        Slot movable = steering.movable(r, mine, p.task(), p.request());
+        String best = steering.bestCandidate(candidates, movable != null ? movable.request() : p.request());
+        if (best == null) {
+            return null;
+        }
+        if (movable != null) {
+            ledger.moveSlot(r, movable, best);
+        } else {
+            movable = admission.addSlotFor(g, r, p, best);
+            if (movable == null) {
+                return null;
+            }
+        }
+        ledger.earmark(movable, p.uid());
+        return best;
+    }
+}

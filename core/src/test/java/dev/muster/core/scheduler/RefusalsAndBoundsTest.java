@@ -1,0 +1,162 @@
+package dev.muster.core.scheduler;
+
+import static dev.muster.core.testing.Fixtures.node;
+import static dev.muster.core.testing.Fixtures.pod;
+import static dev.muster.core.testing.Fixtures.podGroup;
+import static dev.muster.core.testing.Fixtures.queue;
+import static dev.muster.core.testing.Fixtures.res;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.muster.core.gang.BindBarrier;
+import dev.muster.core.gang.BindResult;
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangState;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodPhase;
+import dev.muster.core.model.QueueSpec;
+import dev.muster.core.model.QueueState;
+import dev.muster.core.model.Refusal;
+import dev.muster.core.stream.AllocationEvent;
+import dev.muster.core.stream.AllocationJournal;
+import dev.muster.core.stream.SequencedEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** Structured refusals, the bind-confirmation window, and bounds on what request input may make the core remember. */
+class RefusalsAndBoundsTest {
+
+    private static SchedulerHarness cluster(int nodes, String cpu, String mem) {
+        SchedulerHarness h = new SchedulerHarness();
+        for (int i = 0; i < nodes; i++) {
+            h.nodes(node("n" + i, cpu, mem));
+        }
+        h.scheduler.upsertQueue(queue("default"));
+        h.scheduler.markSynced();
+        return h;
+    }
+
+    private static List<Pod> members(String pg, int n, String cpu) {
+        List<Pod> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(pod(pg + "-" + i).gang(pg).requests(cpu, "1Gi").build());
+        }
+        return out;
+    }
+
+    private static Refusal why(SchedulerHarness h, String pg) {
+        return h.scheduler.gang(new GangKey("default", pg)).why();
+    }
+
+    @Test
+    void eachRefusalCarriesItsCauseThroughStateJournalAndStats() {
+        SchedulerHarness h = cluster(2, "4", "16Gi");
+        h.scheduler.upsertQueue(new QueueSpec("closed", QueueState.CLOSED, 1, null, null, null, true));
+        h.scheduler.upsertQueue(queue("small", res("2", "64Gi")));
+        h.scheduler.upsertPodGroup(podGroup("default", "big", 3, "default"));          // 3×3 cpu on 2×4 cpu
+        h.scheduler.upsertPodGroup(podGroup("default", "shut", 1, "closed"));
+        h.scheduler.upsertPodGroup(podGroup("default", "wide", 2, "small"));           // 2×2 cpu > capability 2
+        h.scheduler.upsertPodGroup(podGroup("default", "tasks", 2, "default", Map.of("ps", 1)));
+        Map<String, List<Pod>> gangs = Map.of("big", members("big", 3, "3"), "shut", members("shut", 1, "1"),
+                "wide", members("wide", 2, "2"), "tasks", members("tasks", 2, "1"));
+        gangs.values().forEach(ms -> ms.forEach(h.scheduler::upsertPod));
+        gangs.values().forEach(ms -> h.scheduler.filter(ms.getFirst(), h.nodeNames));
+
+        assertThat(why(h, "big").cause()).isEqualTo(Refusal.Cause.RESOURCES);
+        assertThat(why(h, "big").text()).contains("needs 3×", "fits 2");
+        assertThat(why(h, "shut").cause()).isEqualTo(Refusal.Cause.QUEUE_CLOSED);
+        assertThat(why(h, "wide").cause()).isEqualTo(Refusal.Cause.QUEUE_CAPABILITY);
+        assertThat(why(h, "tasks").cause()).isEqualTo(Refusal.Cause.TASK_MEMBERS_MISSING);
+        assertThat(why(h, "tasks").text()).contains("task ps needs 1 members");
+
+        List<AllocationEvent.GangChanged> changes = new ArrayList<>();
+        if (h.journal.readAfter(0, 1_000) instanceof AllocationJournal.Read.Events ev) {
+            for (SequencedEvent e : ev.events()) {
+                if (e.event() instanceof AllocationEvent.GangChanged c && c.state() == GangState.UNSCHEDULABLE) {
+                    changes.add(c);
+                }
+            }
+        }
+        assertThat(changes).extracting(c -> c.why().cause()).containsExactlyInAnyOrder(Refusal.Cause.RESOURCES,
+                Refusal.Cause.QUEUE_CLOSED, Refusal.Cause.QUEUE_CAPABILITY, Refusal.Cause.TASK_MEMBERS_MISSING);
+        assertThat(h.scheduler.stats().gangsByCause()).containsEntry(Refusal.Cause.RESOURCES, 1)
+                .containsEntry(Refusal.Cause.QUEUE_CLOSED, 1).containsEntry(Refusal.Cause.TASK_MEMBERS_MISSING, 1);
+    }
+
+    @Test
+    void aGangShortBecauseNodesAreOvercommittedSaysSo() {
+        SchedulerHarness h = cluster(2, "4", "16Gi");
+        // another scheduler placed 6 cpu on a 4-cpu node: n0 is overcommitted and takes nothing new
+        h.scheduler.upsertPod(pod("intruder").requests("6", "1Gi").on("n0").phase(PodPhase.RUNNING).build());
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
+        List<Pod> ms = members("g", 2, "3");
+        ms.forEach(h.scheduler::upsertPod);
+
+        h.scheduler.filter(ms.getFirst(), h.nodeNames);
+
+        assertThat(why(h, "g").cause()).isEqualTo(Refusal.Cause.NODES_OVERCOMMITTED);
+        assertThat(why(h, "g").text()).contains("fits 1", "1 node that could take members is overcommitted");
+    }
+
+    @Test
+    void aBindTheClusterNeverConfirmsGivesItsRoomBackAfterTheConfirmationWindow() {
+        SchedulerHarness h = cluster(1, "4", "16Gi");
+        Pod confirmed = pod("confirmed").requests("1", "1Gi").build();
+        Pod vanished = pod("vanished").requests("1", "1Gi").build();
+        h.scheduler.upsertPod(confirmed);
+        h.scheduler.upsertPod(vanished);
+        assertThat(h.schedule(confirmed).join().ok()).isTrue();
+        assertThat(h.schedule(vanished).join().ok()).isTrue();
+        h.scheduler.upsertPod(confirmed.withNode("n0").withPhase(PodPhase.RUNNING)); // the informer shows it bound
+        assertThat(h.scheduler.ledger().pods()).hasSize(2);
+
+        h.clock.advance(BindBarrier.CONFIRM_WITHIN.minusSeconds(1));
+        h.scheduler.expireDue();
+        assertThat(h.scheduler.ledger().pods()).hasSize(2); // still inside the window: informers may lag
+
+        h.clock.advance(Duration.ofSeconds(2));
+        h.scheduler.expireDue();
+        assertThat(h.scheduler.ledger().pods()).extracting(r -> r.pod().name()).containsExactly("confirmed");
+        assertThat(h.totals().allocatedByQueue().get("")).isEqualTo(dev.muster.core.testing.Fixtures.req("1", "1Gi"));
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void podsKnownOnlyFromRequestsAreRememberedUpToABound() {
+        SchedulerHarness h = cluster(1, "4", "16Gi");
+        List<Pod> strangers = new ArrayList<>();
+        for (int i = 0; i < ClusterIntake.REQUEST_ONLY_LIMIT + 5; i++) {
+            Pod p = pod("stranger-" + i).requests("100m", "1Mi").build();
+            strangers.add(p);
+            h.scheduler.filter(p, h.nodeNames); // never seen by cluster sync
+        }
+
+        BindResult first = h.scheduler.bind(strangers.getFirst().id(), "n0").join();
+        assertThat(first.ok()).isFalse();
+        assertThat(first.error()).contains("unknown to muster");
+        assertThat(h.scheduler.bind(strangers.getLast().id(), "n0").join().ok()).isTrue();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void theBarrierNeverOpensForAWaiterWhosePodIsGone() {
+        SchedulerHarness h = cluster(2, "8", "32Gi");
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
+        List<Pod> ms = members("g", 2, "1");
+        ms.forEach(h.scheduler::upsertPod);
+        CompletableFuture<BindResult> first = h.schedule(ms.get(0));
+        assertThat(first).isNotDone(); // waiting at the barrier
+        h.scheduler.upsertPod(ms.get(0).withPhase(PodPhase.FAILED)); // it failed before its gang was whole
+
+        CompletableFuture<BindResult> second = h.schedule(ms.get(1));
+
+        assertThat(first.join().error()).contains("was deleted");
+        assertThat(second).isNotDone(); // 1 of 2: the barrier stays shut
+        assertThat(h.binder.bound()).isEmpty();
+        assertThat(h.scheduler.gang(new GangKey("default", "g")).state()).isNotEqualTo(GangState.BOUND);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+}
