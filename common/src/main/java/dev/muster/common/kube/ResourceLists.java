@@ -4,6 +4,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import dev.muster.core.resources.InvalidQuantityException;
+import dev.muster.core.resources.ResourceList;
 import dev.muster.core.resources.Quantities;
 import dev.muster.core.resources.Resources;
 import io.kubernetes.client.custom.Quantity;
@@ -27,13 +28,10 @@ public final class ResourceLists {
         if (list == null || list.isEmpty()) {
             return Resources.ZERO;
         }
-        Resources.Builder b = Resources.builder();
+        ResourceList b = new ResourceList(ResourceList.Names.REGISTER, "quantity");
         for (Map.Entry<String, Quantity> e : list.entrySet()) {
             Quantity q = e.getValue();
-            if (q == null) {
-                throw new ConversionException(where + ": " + e.getKey() + " has no quantity");
-            }
-            b.set(e.getKey(), parse(where, e.getKey(), q.toSuffixedString()));
+            put(b, where, e.getKey(), q == null ? null : q.toSuffixedString());
         }
         return b.build();
     }
@@ -51,27 +49,20 @@ public final class ResourceLists {
             throw new ConversionException(where + ": expected a map of resource name to quantity, got " + abbreviate(list.toString()));
         }
         JsonObject object = list.getAsJsonObject();
-        Resources.Builder b = Resources.builder();
+        ResourceList b = new ResourceList(ResourceList.Names.REGISTER, "quantity");
         for (Map.Entry<String, JsonElement> e : object.entrySet()) {
             JsonElement v = e.getValue();
             if (!(v instanceof JsonPrimitive p) || p.isBoolean()) {
                 throw new ConversionException(where + ": " + e.getKey() + ": expected a quantity, got " + abbreviate(String.valueOf(v)));
             }
-            b.set(e.getKey(), parse(where, e.getKey(), p.getAsString()));
+            put(b, where, e.getKey(), p.getAsString());
         }
         return b.build();
     }
 
-    private static long parse(String where, String resource, String text) {
-        if (resource.isBlank()) {
-            throw new ConversionException(where + ": empty resource name");
-        }
+    private static void put(ResourceList b, String where, String resource, String text) {
         try {
-            long amount = Quantities.parse(resource, text);
-            if (amount < 0) {
-                throw new ConversionException(where + ": " + resource + ": quantity \"" + text + "\" is negative");
-            }
-            return amount;
+            b.put(resource, text);
         } catch (InvalidQuantityException e) {
             throw new ConversionException(where + ": " + resource + ": " + e.getMessage(), e);
         }

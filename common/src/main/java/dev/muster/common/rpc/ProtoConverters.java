@@ -35,6 +35,10 @@ public final class ProtoConverters {
         return ResourceList.newBuilder().putAllAmounts(resources.asMap()).build();
     }
 
+    /**
+     * Muster's own amounts between its processes (any long, negative included: deltas and free room travel too);
+     * user input is read by {@link dev.muster.core.resources.ResourceList} instead.
+     */
     public static Resources fromProto(ResourceList list) {
         Resources.Builder b = Resources.builder();
         for (Map.Entry<String, Long> e : list.getAmountsMap().entrySet()) {

@@ -23,6 +23,13 @@ public final class ResourceNames {
     public static final int EPHEMERAL_STORAGE_INDEX = 2;
     public static final int PODS_INDEX = 3;
 
+    /**
+     * Where amounts of resources that no node or cluster object ever named are counted when they come from
+     * request input ({@link ResourceList.Names#KNOWN_ONLY}): no node offers it, so such a request fits nowhere,
+     * and a stream of made-up names cannot grow this registry.
+     */
+    public static final String UNKNOWN = "resources-no-node-offers";
+
     private static final Map<String, Integer> INDEX = new ConcurrentHashMap<>();
     private static volatile String[] names = {CPU, MEMORY, EPHEMERAL_STORAGE, PODS};
 
@@ -62,6 +69,12 @@ public final class ResourceNames {
         names = grown;
         INDEX.put(name, names.length - 1);
         return names.length - 1;
+    }
+
+    /** The index of a known name, or of {@link #UNKNOWN} for a name never seen (registering UNKNOWN once). */
+    public static int knownOrUnknown(String name) {
+        Integer known = INDEX.get(name);
+        return known != null ? known : indexOf(UNKNOWN);
     }
 
     public static String nameOf(int index) {

@@ -1,5 +1,7 @@
 package dev.muster.demo.report;
 
+import dev.muster.core.model.Refusal;
+
 /** Groups the extender's reasons for a gang not starting into a few kinds a person recognises. */
 public enum ReasonCategory {
     QUEUE_CAPABILITY("queue capability reached"),
@@ -18,20 +20,14 @@ public enum ReasonCategory {
         return label;
     }
 
-    public static ReasonCategory of(String reason) {
-        String r = reason == null ? "" : reason;
-        if (r.contains("would be exceeded")) {
-            return QUEUE_CAPABILITY;
-        }
-        if (r.contains(" is Closed") || r.contains(" is Closing") || r.contains("does not exist")) {
-            return QUEUE_NOT_OPEN;
-        }
-        if (r.contains("pods exist") || r.contains("members,")) {
-            return WAITING_FOR_MEMBERS;
-        }
-        if (r.contains("needs ") || r.contains("fits") || r.contains("insufficient")) {
-            return NOT_ENOUGH_RESOURCES;
-        }
-        return OTHER;
+    /** The category of the extender's structured refusal cause (no text matching). */
+    public static ReasonCategory of(Refusal.Cause cause) {
+        return switch (cause) {
+            case QUEUE_CAPABILITY, QUEUE_FULL -> QUEUE_CAPABILITY;
+            case QUEUE_CLOSED, QUEUE_MISSING -> QUEUE_NOT_OPEN;
+            case MEMBERS_MISSING, TASK_MEMBERS_MISSING, PODGROUP_MISSING -> WAITING_FOR_MEMBERS;
+            case RESOURCES, NODES_OVERCOMMITTED, NO_SLOT, RESERVATION_LOST -> NOT_ENOUGH_RESOURCES;
+            case NONE, BACKING_OFF, DEADLINE_PASSED, BIND_FAILED -> OTHER;
+        };
     }
 }

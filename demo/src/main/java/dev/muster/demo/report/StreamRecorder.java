@@ -42,7 +42,7 @@ public final class StreamRecorder implements AllocationListener {
                 case RESERVED -> reservedGangs.add(g.gang());
                 case UNSCHEDULABLE, WAITING -> {
                     if (!g.reason().isEmpty()) {
-                        waitedFor.putIfAbsent(g.gang(), ReasonCategory.of(g.reason()));
+                        waitedFor.putIfAbsent(g.gang(), ReasonCategory.of(g.why().cause()));
                     }
                 }
                 default -> { }

@@ -7,7 +7,7 @@ import dev.muster.core.model.PodId;
 import dev.muster.core.model.PodPhase;
 import dev.muster.core.resources.InvalidQuantityException;
 import dev.muster.core.resources.PodRequests;
-import dev.muster.core.resources.Quantities;
+import dev.muster.core.resources.ResourceList;
 import dev.muster.core.resources.Resources;
 import dev.muster.proto.v1.Container;
 import dev.muster.proto.v1.PodSpec;
@@ -33,8 +33,8 @@ final class ProtoPods {
         PodId id = ProtoConverters.fromProto(spec.getPod());
         List<PodRequests.Container> containers = containers("containers", spec.getContainersList());
         List<PodRequests.Container> inits = containers("init_containers", spec.getInitContainersList());
-        Resources overhead = checked("overhead", ProtoConverters.fromProto(spec.getOverhead()));
-        Resources podLevel = checked("pod_level_requests", ProtoConverters.fromProto(spec.getPodLevelRequests()));
+        Resources overhead = amounts("overhead", spec.getOverhead());
+        Resources podLevel = amounts("pod_level_requests", spec.getPodLevelRequests());
         Resources request = PodRequests.effective(containers, inits, podLevel, overhead);
         Map<String, String> annotations = spec.getAnnotationsMap();
         return new Pod(id, spec.getResourceVersion(), request, GangMembership.gangOf(id.namespace(), annotations),
@@ -44,29 +44,28 @@ final class ProtoPods {
     private static List<PodRequests.Container> containers(String field, List<Container> list) {
         List<PodRequests.Container> out = new ArrayList<>(list.size());
         for (int i = 0; i < list.size(); i++) {
-            Resources.Builder b = Resources.builder();
+            ResourceList b = new ResourceList(ResourceList.Names.KNOWN_ONLY, "requests");
             for (Map.Entry<String, String> r : list.get(i).getRequestsMap().entrySet()) {
-                String where = "pod." + field + "[" + i + "].requests[" + r.getKey() + "]";
-                long amount;
                 try {
-                    amount = Quantities.parse(r.getKey(), r.getValue());
+                    b.put(r.getKey(), r.getValue());
                 } catch (InvalidQuantityException e) {
-                    throw new IllegalArgumentException(where + ": " + e.getMessage());
+                    throw new IllegalArgumentException("pod." + field + "[" + i + "].requests[" + r.getKey() + "]: " + e.getMessage());
                 }
-                if (amount < 0) {
-                    throw new IllegalArgumentException(where + ": requests must not be negative, got " + r.getValue());
-                }
-                b.set(r.getKey(), amount);
             }
             out.add(new PodRequests.Container(b.build(), list.get(i).getRestartable()));
         }
         return out;
     }
 
-    private static Resources checked(String field, Resources r) {
-        if (r.anyNegative()) {
-            throw new IllegalArgumentException("pod." + field + " must not be negative");
+    private static Resources amounts(String field, dev.muster.proto.v1.ResourceList list) {
+        ResourceList b = new ResourceList(ResourceList.Names.KNOWN_ONLY, field);
+        for (Map.Entry<String, Long> r : list.getAmountsMap().entrySet()) {
+            try {
+                b.putAmount(r.getKey(), r.getValue());
+            } catch (InvalidQuantityException e) {
+                throw new IllegalArgumentException("pod." + field + "[" + r.getKey() + "]: " + e.getMessage());
+            }
         }
-        return r;
+        return b.build();
     }
 }

@@ -4,6 +4,7 @@ import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.SchedulerStats;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.core.model.GangState;
+import dev.muster.core.model.Refusal;
 import io.prometheus.client.Collector;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.Counter;
@@ -76,6 +77,14 @@ public final class ExtenderMetrics {
                 }
             }
             out.add(gangs);
+            GaugeMetricFamily refused = new GaugeMetricFamily("muster_gangs_refused",
+                    "Gangs whose state carries a refusal, by cause (resources, members_missing, queue_full, ...).", List.of("cause"));
+            for (Refusal.Cause cause : Refusal.Cause.values()) {
+                if (cause != Refusal.Cause.NONE) {
+                    refused.addMetric(List.of(cause.name().toLowerCase()), s.gangsByCause().getOrDefault(cause, 0));
+                }
+            }
+            out.add(refused);
             out.add(new GaugeMetricFamily("muster_waiting_binds", "Binds held at a gang barrier.", s.waitingBinds()));
             out.add(new GaugeMetricFamily("muster_held_binds", "Binds of gang members whose gang is not admitted yet, held while muster retries.",
                     s.heldBinds()));

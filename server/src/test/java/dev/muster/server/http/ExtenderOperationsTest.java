@@ -54,6 +54,7 @@ class ExtenderOperationsTest {
                     .contains("muster_extender_request_seconds_bucket{verb=\"filter\",transport=\"http\"")
                     .contains("muster_extender_decisions_total{verb=\"filter\",outcome=\"fit\",} 1.0")
                     .contains("muster_gangs{state=\"reserved\",}")
+                    .contains("muster_gangs_refused{cause=\"queue_full\",} 0.0")
                     .contains("muster_waiting_binds 0.0")
                     .contains("muster_overcommitted_nodes 0.0")
                     .contains("muster_ledger_nodes 3.0");
