@@ -75,14 +75,15 @@ public final class ServerMain {
                 .withPolicy(cfg.scoring())
                 .withGangDeadline(cfg.gangDeadline())
                 .withAdmissionHold(cfg.admissionHold())
-                .withBackoff(Backoff.DEFAULT);
+                .withBackoff(Backoff.DEFAULT)
+                .withSchedulerName(cfg.schedulerName());
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),
                 cfg.httpTls() == null ? null : PemTls.serverContext(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile()),
                 cfg.opsPort(), cfg.grpcPort(),
                 cfg.grpcTls() == null ? Optional.empty() : Optional.of(new ServerTls(cfg.grpcTls().certFile(), cfg.grpcTls().keyFile(), cfg.grpcTls().clientCaFile())),
                 schedulerConfig, cfg.maxBodyBytes(), cfg.journalWindow(), Duration.ofMillis(200));
         process.set(new ExtenderProcess(settings, binder, leadership, registry));
-        ClusterSync sync = new ClusterSync(kube.watches(), process.get().scheduler());
+        ClusterSync sync = new ClusterSync(kube.watches(), process.get().scheduler(), ClusterSync.DEFAULT_RESYNC, cfg.schedulerName());
         sync.start();
         if (elector != null) {
             elector.start();

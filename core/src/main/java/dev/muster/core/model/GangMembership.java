@@ -50,6 +50,18 @@ public final class GangMembership {
         return group == null || group.isEmpty() ? null : new GangKey(namespace, group);
     }
 
+    /**
+     * The pod as a scheduler named {@code ours} sees it: a pod of another scheduler ({@code podScheduler} set and
+     * different) is only accounted for — where it runs and what it uses — and never joins a gang, whatever its
+     * annotations say (its own scheduler places its gang). A pod without a schedulerName is treated as ours.
+     */
+    public static Pod servedBy(Pod pod, String podScheduler, String ours) {
+        if (pod.gang() == null || podScheduler == null || podScheduler.isEmpty() || podScheduler.equals(ours)) {
+            return pod;
+        }
+        return new Pod(pod.id(), pod.resourceVersion(), pod.request(), null, "", pod.priority(), pod.nodeName(), pod.phase());
+    }
+
     public static String taskOf(Map<String, String> annotations) {
         String task = annotations == null ? null : annotations.get(TASK_SPEC);
         return task == null ? "" : task;

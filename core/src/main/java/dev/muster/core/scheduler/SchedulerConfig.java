@@ -15,25 +15,32 @@ import java.time.Duration;
  * @param admissionHold   how long the bind of a gang member that cannot be admitted yet (gang backing off,
  *                        not fitting now, PodGroup not seen yet) is held while muster retries; then it fails,
  *                        and kube-scheduler retries the pod (a failed bind is always requeued)
+ * @param schedulerName   {@code spec.schedulerName} of the pods muster schedules as gangs; pods of other schedulers are
+ *                        only accounted for (see {@link dev.muster.core.model.GangMembership#servedBy})
  */
 public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, int decisionCache, Duration decisionTtl,
-                              Duration admissionHold) {
+                              Duration admissionHold, String schedulerName) {
+    public static final String DEFAULT_SCHEDULER_NAME = "muster";
     public static final SchedulerConfig DEFAULT = new SchedulerConfig(ScoringPolicy.BINPACK, Duration.ofSeconds(60), Backoff.DEFAULT,
-            4096, Duration.ofSeconds(30), Duration.ofSeconds(5));
+            4096, Duration.ofSeconds(30), Duration.ofSeconds(5), DEFAULT_SCHEDULER_NAME);
+
+    public SchedulerConfig withSchedulerName(String name) {
+        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, name);
+    }
 
     public SchedulerConfig withPolicy(ScoringPolicy p) {
-        return new SchedulerConfig(p, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold);
+        return new SchedulerConfig(p, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, schedulerName);
     }
 
     public SchedulerConfig withGangDeadline(Duration d) {
-        return new SchedulerConfig(policy, d, backoff, decisionCache, decisionTtl, admissionHold);
+        return new SchedulerConfig(policy, d, backoff, decisionCache, decisionTtl, admissionHold, schedulerName);
     }
 
     public SchedulerConfig withBackoff(Backoff b) {
-        return new SchedulerConfig(policy, gangDeadline, b, decisionCache, decisionTtl, admissionHold);
+        return new SchedulerConfig(policy, gangDeadline, b, decisionCache, decisionTtl, admissionHold, schedulerName);
     }
 
     public SchedulerConfig withAdmissionHold(Duration h) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, h);
+        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, h, schedulerName);
     }
 }

@@ -2,6 +2,7 @@ package dev.muster.server.grpc;
 
 import dev.muster.common.rpc.LeaderRedirect;
 import dev.muster.common.rpc.ServingGate;
+import dev.muster.core.model.GangMembership;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodId;
 import dev.muster.core.gang.BindResult;
@@ -114,7 +115,7 @@ public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
             return null;
         }
         try {
-            return ProtoPods.toPod(spec);
+            return GangMembership.servedBy(ProtoPods.toPod(spec), spec.getSchedulerName(), scheduler.config().schedulerName());
         } catch (IllegalArgumentException e) {
             timer.done("bad-request");
             out.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());

@@ -1,6 +1,9 @@
 package dev.muster.server.http;
 
+import dev.muster.core.model.GangMembership;
 import dev.muster.core.model.PodId;
+import dev.muster.core.model.Pod;
+import dev.muster.server.http.wire.WirePod;
 import dev.muster.core.gang.BindResult;
 import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
@@ -61,7 +64,7 @@ public final class ExtenderVerbs {
             return badRequest(WireEncoder.encodeFilterFailure("bad filter request: " + e.getMessage()));
         }
         lastFilter.set(new Decoded(body, args));
-        FilterResult r = scheduler.filter(args.pod().pod(), args.nodeNames());
+        FilterResult r = scheduler.filter(served(args.pod()), args.nodeNames());
         String outcome = r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit";
         return new Reply(200, WireEncoder.encodeFilterResult(args, r), outcome);
     }
@@ -78,7 +81,7 @@ public final class ExtenderVerbs {
                 return badRequest(WireEncoder.encodeFilterFailure("bad prioritize request: " + e.getMessage()));
             }
         }
-        List<NodeScore> scores = scheduler.prioritize(args.pod().pod(), args.nodeNames());
+        List<NodeScore> scores = scheduler.prioritize(served(args.pod()), args.nodeNames());
         List<HostPriority> out = new ArrayList<>(scores.size());
         for (NodeScore s : scores) {
             out.add(new HostPriority(s.node(), s.score()));
@@ -120,7 +123,7 @@ public final class ExtenderVerbs {
         }
         Map<String, Victims> candidates = new LinkedHashMap<>();
         args.nodeNameToMetaVictims().forEach((node, v) -> candidates.put(node, new Victims(v.podUids(), v.numPDBViolations())));
-        Map<String, Victims> kept = scheduler.preempt(args.pod().pod(), candidates);
+        Map<String, Victims> kept = scheduler.preempt(served(args.pod()), candidates);
         Map<String, MetaVictims> out = new LinkedHashMap<>();
         kept.forEach((node, v) -> out.put(node, new MetaVictims(v.podUids(), v.numPdbViolations())));
         return new Reply(200, WireEncoder.encodePreemptionResult(out), kept.size() == candidates.size() ? "unchanged" : "dropped-nodes");
@@ -128,5 +131,10 @@ public final class ExtenderVerbs {
 
     private static Reply badRequest(byte[] body) {
         return new Reply(400, body, "bad-request");
+    }
+
+    /** The pod as muster sees it: pods of other schedulers (extenders are global to all profiles) are not gang members. */
+    private Pod served(WirePod pod) {
+        return GangMembership.servedBy(pod.pod(), pod.schedulerName(), scheduler.config().schedulerName());
     }
 }

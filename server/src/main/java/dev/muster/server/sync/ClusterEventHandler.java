@@ -7,6 +7,7 @@ import dev.muster.common.kube.PodGroupConverter;
 import dev.muster.common.kube.QueueConverter;
 import dev.muster.common.kube.VolcanoPodGroup;
 import dev.muster.common.kube.VolcanoQueue;
+import dev.muster.core.model.GangMembership;
 import dev.muster.core.scheduler.ClusterSink;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -37,16 +38,24 @@ public final class ClusterEventHandler {
     private static final Logger log = LoggerFactory.getLogger(ClusterEventHandler.class);
 
     private final ClusterSink sink;
+    private final String schedulerName;
     private final LongAdder skipped = new LongAdder();
 
     public ClusterEventHandler(ClusterSink sink) {
+        this(sink, dev.muster.core.scheduler.SchedulerConfig.DEFAULT_SCHEDULER_NAME);
+    }
+
+    /** @param schedulerName pods of other schedulers are only accounted for, never gang members */
+    public ClusterEventHandler(ClusterSink sink, String schedulerName) {
         this.sink = Objects.requireNonNull(sink, "sink");
+        this.schedulerName = Objects.requireNonNull(schedulerName, "schedulerName");
     }
 
     /** A pod was added ({@code previous} null) or updated. */
     public void podUpserted(V1Pod previous, V1Pod pod) {
         guarded("pod", pod == null ? null : pod.getMetadata(), () -> {
-            var core = PodConverter.toCore(pod);
+            var core = GangMembership.servedBy(PodConverter.toCore(pod),
+                    pod.getSpec() == null ? null : pod.getSpec().getSchedulerName(), schedulerName);
             if (previous != null) {
                 String previousUid = previous.getMetadata() == null ? null : previous.getMetadata().getUid();
                 if (previousUid != null && !previousUid.equals(core.uid())) {

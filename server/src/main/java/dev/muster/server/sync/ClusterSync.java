@@ -67,9 +67,14 @@ public final class ClusterSync implements AutoCloseable {
      * @param resync      how often the informers re-deliver their caches (zero disables)
      */
     public ClusterSync(ApiClient watchClient, ClusterSink sink, Duration resync) {
+        this(watchClient, sink, resync, dev.muster.core.scheduler.SchedulerConfig.DEFAULT_SCHEDULER_NAME);
+    }
+
+    /** @param schedulerName pods of other schedulers are only accounted for, never gang members */
+    public ClusterSync(ApiClient watchClient, ClusterSink sink, Duration resync, String schedulerName) {
         Objects.requireNonNull(watchClient, "watchClient");
         this.sink = Objects.requireNonNull(sink, "sink");
-        this.handler = new ClusterEventHandler(sink);
+        this.handler = new ClusterEventHandler(sink, schedulerName);
         this.factory = new SharedInformerFactory(watchClient);
         long resyncMillis = resync.toMillis();
         ListWatchErrors errors = new ListWatchErrors();

@@ -78,6 +78,20 @@ class ClusterEventHandlerTest {
     }
 
     @Test
+    void podsOfAnotherSchedulerAreAccountedButNeverGangMembers() {
+        handler.podUpserted(null, pod("ns", "volcano-member").uid("u-v").schedulerName("volcano").gang("pg")
+                .container("main", "cpu=2").node("n1").phase("Running").build());
+        handler.podUpserted(null, pod("ns", "our-member").uid("u-m").schedulerName("muster").gang("pg")
+                .container("main", "cpu=2").build());
+        handler.podUpserted(null, pod("ns", "unnamed-member").uid("u-u").gang("pg").container("main", "cpu=2").build());
+
+        assertThat(sink.pod("u-v").gang()).isNull();             // its own scheduler places its gang
+        assertThat(sink.pod("u-v").holdsResources()).isTrue();   // ... but the room it takes is counted
+        assertThat(sink.pod("u-m").gang()).hasToString("ns/pg");
+        assertThat(sink.pod("u-u").gang()).hasToString("ns/pg"); // no schedulerName: treated as ours
+    }
+
+    @Test
     void aPodThatCompletesIsUpsertedWithItsTerminalPhaseAndThenDeleted() {
         V1Pod p = running("job", "u1", "n1");
         handler.podUpserted(null, p);
