@@ -85,6 +85,10 @@ public final class GangAdmission {
         if (g.memberCount() == 0) {
             return refuse(g, Refusal.of(Refusal.Cause.MEMBERS_MISSING, prefix + "0/" + g.minMember() + " pods exist"));
         }
+        Refusal minimum = minResourcesRefusal(g);
+        if (minimum != null) {
+            return refuse(g, minimum.prefixed(prefix));
+        }
         // 1. members whose binds are held: kube-scheduler already chose their nodes
         Map<String, Resources> taken = new HashMap<>();
         List<Ledger.Placement> pinned = new ArrayList<>();
@@ -133,6 +137,31 @@ public final class GangAdmission {
         ledger.reserve(g.key(), g.queue(), now + deadline.toNanos(), all);
         books.state(g, GangState.ADMITTED, Refusal.NONE);
         books.state(g, GangState.RESERVED, Refusal.note(all.size() + " slots held for " + deadline.toSeconds() + "s" + exist));
+        return null;
+    }
+
+    /**
+     * Volcano's enqueue check: a PodGroup's {@code minResources} must fit in what its queue may still take and in
+     * the cluster's free, unreserved capacity before any member is planned; null when it does (or is unset).
+     */
+    private Refusal minResourcesRefusal(Gang g) {
+        Resources min = g.spec().minResources();
+        if (min.isZero()) {
+            return null;
+        }
+        if (books.queueVerdict(g.queue(), min) instanceof QueueAdmission.Verdict.Refused refused) {
+            return Refusal.of(refused.why().cause(), "minResources " + min + ": " + refused.reason());
+        }
+        Resources free = Resources.ZERO;
+        for (NodeEntry e : ledger.nodes()) {
+            if (e.known() && e.schedulable() && !e.overcommitted()) {
+                free = free.plus(e.free());
+            }
+        }
+        if (!min.fitsIn(free)) {
+            return Refusal.of(Refusal.Cause.RESOURCES, "minResources " + min + " exceed the cluster's free capacity (short "
+                    + min.shortageAgainst(free) + ")");
+        }
         return null;
     }
 

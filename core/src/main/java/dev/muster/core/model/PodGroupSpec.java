@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * @param minMember         pods that must start together
  * @param minTaskMember     per task name, how many of that task must be among them
- * @param minResources      informational minimum (Volcano enqueue); may be ZERO
+ * @param minResources      must fit in the queue and the cluster's free capacity before the gang is planned (Volcano
+ *                          enqueue); ZERO when unset
  * @param queue             queue name ("default" when absent)
  * @param priorityClassName may be ""
  * @param deadline          per-gang reservation deadline override, or null for the configured default

@@ -87,6 +87,22 @@ class RefusalsAndBoundsTest {
     }
 
     @Test
+    void minResourcesMustFitBeforeAnyMemberIsPlanned() {
+        SchedulerHarness h = cluster(2, "4", "16Gi");
+        h.scheduler.upsertPodGroup(new dev.muster.core.model.PodGroupSpec(new GangKey("default", "g"), 1, Map.of(),
+                res("16", "1Gi"), "default", "", null)); // asks for 16 cpu up front; the cluster has 8
+        Pod m = pod("g-0").gang("g").requests("1", "1Gi").build(); // the member alone would fit
+        h.scheduler.upsertPod(m);
+
+        FilterResult f = h.scheduler.filter(m, h.nodeNames);
+
+        assertThat(why(h, "g").cause()).isEqualTo(Refusal.Cause.RESOURCES);
+        assertThat(why(h, "g").text()).contains("minResources", "exceed the cluster's free capacity", "short 8 cpu");
+        assertThat(h.scheduler.ledger().reservations()).isEmpty();
+        assertThat(f.feasible()).isNotEmpty(); // a passing reason: the member passes and its bind is held (issue 12)
+    }
+
+    @Test
     void aGangShortBecauseNodesAreOvercommittedSaysSo() {
         SchedulerHarness h = cluster(2, "4", "16Gi");
         // another scheduler placed 6 cpu on a 4-cpu node: n0 is overcommitted and takes nothing new

@@ -33,11 +33,6 @@ public record ExtenderArgs(WirePod pod, List<String> nodeNames, RawNodeList full
         this(pod, nodeNames, fullNodes, null);
     }
 
-    /** A request that named its nodes ({@code nodeCacheCapable: true}). */
-    public static ExtenderArgs withNodeNames(WirePod pod, List<String> nodeNames) {
-        return new ExtenderArgs(pod, nodeNames, null);
-    }
-
     /** True when the request carried full Node objects ({@code nodeCacheCapable: false}). */
     public boolean nodesGivenInFull() {
         return fullNodes != null;
