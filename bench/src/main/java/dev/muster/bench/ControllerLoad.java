@@ -1,7 +1,7 @@
 package dev.muster.bench;
 
 import dev.muster.controller.Controller;
-import dev.muster.core.gang.Backoff;
+import dev.muster.core.time.Backoff;
 import dev.muster.controller.writer.StatusPatchException;
 import dev.muster.controller.writer.StatusPatchException.Kind;
 import dev.muster.controller.writer.StatusPatcher;

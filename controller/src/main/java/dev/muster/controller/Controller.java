@@ -5,7 +5,7 @@ import dev.muster.controller.queues.QueueWatchHub;
 import dev.muster.controller.queues.QueuesService;
 import dev.muster.controller.stream.StreamTracker;
 import dev.muster.controller.sync.ClusterObserver;
-import dev.muster.core.gang.Backoff;
+import dev.muster.core.time.Backoff;
 import dev.muster.controller.writer.DirtyListener;
 import dev.muster.controller.writer.DirtySet;
 import dev.muster.controller.writer.FlushLoop;

@@ -11,7 +11,7 @@ import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.controller.stream.ExtenderStream;
 import dev.muster.controller.sync.ControllerInformers;
-import dev.muster.core.gang.Backoff;
+import dev.muster.core.time.Backoff;
 import dev.muster.controller.writer.KubeStatusPatcher;
 import dev.muster.controller.writer.Ticker;
 import io.prometheus.client.CollectorRegistry;

@@ -3,7 +3,7 @@ package dev.muster.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.common.ops.OpsEndpoints;
-import dev.muster.core.gang.Backoff;
+import dev.muster.core.time.Backoff;
 import dev.muster.controller.writer.FakeStatusPatcher;
 import dev.muster.controller.writer.FakeTicker;
 import dev.muster.controller.writer.StatusPatchException.Kind;

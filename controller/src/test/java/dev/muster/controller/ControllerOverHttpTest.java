@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.muster.common.kube.KubeClients;
 import dev.muster.controller.sync.ControllerInformers;
-import dev.muster.core.gang.Backoff;
+import dev.muster.core.time.Backoff;
 import dev.muster.controller.writer.KubeStatusPatcher;
 import dev.muster.controller.writer.StatusJson;
 import dev.muster.controller.writer.Ticker;

@@ -2,7 +2,7 @@ package dev.muster.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.muster.core.gang.Backoff;
+import dev.muster.core.time.Backoff;
 import dev.muster.controller.writer.FakeTicker;
 import dev.muster.controller.writer.WriterCounters;
 import dev.muster.core.model.PodPhase;

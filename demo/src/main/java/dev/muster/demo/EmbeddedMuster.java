@@ -7,7 +7,7 @@ import dev.muster.common.stream.ReconnectBackoff;
 import dev.muster.controller.Controller;
 import dev.muster.controller.writer.Ticker;
 import dev.muster.controller.writer.WriterMetrics;
-import dev.muster.core.gang.Backoff;
+import dev.muster.core.time.Backoff;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.core.stream.AllocationListener;
 import dev.muster.core.stream.AllocationSnapshot;
@@ -100,7 +100,7 @@ public final class EmbeddedMuster implements AutoCloseable {
         String target = ports.host() + ":" + extender.grpcPort();
         AllocationListener listener = alsoListening == null ? controller.allocations() : new Tee(List.of(controller.allocations(), alsoListening));
         stream = new AllocationStreamClient(target, AllocationStreamClient.ChannelFactory.netty(Optional.empty(), target), listener,
-                ReconnectBackoff.Policy.DEFAULT);
+                ReconnectBackoff.DEFAULT);
         stream.start();
         await("the extender's first sync", () -> extender.scheduler().isSynced());
         await("the allocation stream to connect", stream::isConnected);

@@ -6,7 +6,7 @@ import dev.muster.common.leader.LeaderCallbacks;
 import dev.muster.common.leader.LeaderElector;
 import dev.muster.common.rpc.ServerTls;
 import dev.muster.common.tls.PemTls;
-import dev.muster.core.gang.Backoff;
+import dev.muster.core.time.Backoff;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.server.bind.KubeBinder;
 import dev.muster.server.sync.ClusterSync;

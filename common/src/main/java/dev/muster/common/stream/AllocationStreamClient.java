@@ -119,7 +119,7 @@ public final class AllocationStreamClient implements AutoCloseable {
      *
      * @param target the extender's gRPC address as configured, e.g. {@code muster-extender:9090}
      */
-    public AllocationStreamClient(String target, ChannelFactory channels, AllocationListener listener, ReconnectBackoff.Policy backoff) {
+    public AllocationStreamClient(String target, ChannelFactory channels, AllocationListener listener, dev.muster.core.time.Backoff backoff) {
         this(target, channels, listener, backoff, Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "muster-stream-reconnect");
             t.setDaemon(true);
@@ -128,12 +128,12 @@ public final class AllocationStreamClient implements AutoCloseable {
     }
 
     /** A client whose reconnect timer runs on {@code timer}, which the caller owns and shuts down. */
-    public AllocationStreamClient(String target, ChannelFactory channels, AllocationListener listener, ReconnectBackoff.Policy backoff,
+    public AllocationStreamClient(String target, ChannelFactory channels, AllocationListener listener, dev.muster.core.time.Backoff backoff,
             ScheduledExecutorService timer) {
         this(target, channels, listener, backoff, timer, false);
     }
 
-    private AllocationStreamClient(String target, ChannelFactory channels, AllocationListener listener, ReconnectBackoff.Policy backoff,
+    private AllocationStreamClient(String target, ChannelFactory channels, AllocationListener listener, dev.muster.core.time.Backoff backoff,
             ScheduledExecutorService timer, boolean ownsTimer) {
         this.configuredTarget = Objects.requireNonNull(target, "target");
         this.channels = Objects.requireNonNull(channels, "channels");

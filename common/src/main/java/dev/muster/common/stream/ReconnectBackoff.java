@@ -1,45 +1,37 @@
 package dev.muster.common.stream;
 
+import dev.muster.core.time.Backoff;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Exponential reconnect delays: {@code initial}, then times {@code multiplier} per failed attempt, capped
- * at {@code max}; {@link #reset()} (on a message received) starts over.
+ * The stream client's reconnect delays: the failed attempts since the last message, counted against a
+ * {@link Backoff} ({@code initial}, doubling, capped at {@code max}); {@link #reset()} (on a message received)
+ * starts over.
  *
  * <p>Not thread-safe: confined to its owner (the stream client's synchronization context).
  */
 public final class ReconnectBackoff {
-    /** The delays' shape. */
-    public record Policy(Duration initial, Duration max, double multiplier) {
-        public static final Policy DEFAULT = new Policy(Duration.ofMillis(100), Duration.ofSeconds(10), 2.0);
+    /** 100 ms, doubling, at most 10 s. */
+    public static final Backoff DEFAULT = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(10));
 
-        public Policy {
-            Objects.requireNonNull(initial, "initial");
-            Objects.requireNonNull(max, "max");
-            if (initial.isNegative() || initial.isZero() || max.compareTo(initial) < 0 || multiplier < 1.0) {
-                throw new IllegalArgumentException("backoff needs 0 < initial <= max and multiplier >= 1, got " + initial + ", " + max + ", " + multiplier);
-            }
-        }
-    }
+    private final Backoff policy;
+    private int failures;
 
-    private final Policy policy;
-    private Duration next;
-
-    public ReconnectBackoff(Policy policy) {
+    public ReconnectBackoff(Backoff policy) {
         this.policy = Objects.requireNonNull(policy, "policy");
-        this.next = policy.initial();
+        if (policy.initial().isZero()) {
+            throw new IllegalArgumentException("backoff needs 0 < initial, got " + policy.initial());
+        }
     }
 
     /** The delay before the next attempt; grows the one after. */
     public Duration next() {
-        Duration current = next;
-        long grownNanos = (long) Math.min(policy.max().toNanos(), current.toNanos() * policy.multiplier());
-        next = Duration.ofNanos(grownNanos);
-        return current;
+        failures++;
+        return policy.delayAfter(failures);
     }
 
     public void reset() {
-        next = policy.initial();
+        failures = 0;
     }
 }

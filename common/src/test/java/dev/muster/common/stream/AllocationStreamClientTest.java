@@ -39,7 +39,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class AllocationStreamClientTest {
-    static final ReconnectBackoff.Policy FAST = new ReconnectBackoff.Policy(Duration.ofMillis(1), Duration.ofMillis(50), 2.0);
+    static final dev.muster.core.time.Backoff FAST = new dev.muster.core.time.Backoff(Duration.ofMillis(1), Duration.ofMillis(50));
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     private final GrpcCleanup cleanup = new GrpcCleanup();

@@ -1,7 +1,7 @@
 package dev.muster.controller.queues;
 
 import dev.muster.core.resources.Resources;
-import dev.muster.core.status.GangView;
+import dev.muster.core.status.PodGroupView;
 import dev.muster.core.status.QueueStatus;
 import dev.muster.core.status.QueueView;
 import dev.muster.proto.v1.GangInfo;
@@ -37,7 +37,7 @@ final class QueueMessages {
         return QueueInfo.newBuilder().setName(name).setDeleted(true).build();
     }
 
-    static GangInfo gang(GangView v) {
+    static GangInfo gang(PodGroupView v) {
         return GangInfo.newBuilder()
                 .setGang(GangRef.newBuilder().setNamespace(v.key().namespace()).setName(v.key().name()))
                 .setQueue(v.queue())

@@ -1,7 +1,7 @@
 package dev.muster.controller.queues;
 
 import dev.muster.core.model.GangKey;
-import dev.muster.core.status.GangView;
+import dev.muster.core.status.PodGroupView;
 import dev.muster.core.status.QueueView;
 import dev.muster.core.status.StatusFolding;
 import java.util.List;
@@ -15,7 +15,7 @@ public interface QueueViews {
     List<QueueView> queues();
 
     /** An observed PodGroup's gang, or null. */
-    GangView gang(GangKey key);
+    PodGroupView gang(GangKey key);
 
     static QueueViews of(StatusFolding fold) {
         return new QueueViews() {
@@ -30,7 +30,7 @@ public interface QueueViews {
             }
 
             @Override
-            public GangView gang(GangKey key) {
+            public PodGroupView gang(GangKey key) {
                 return fold.gang(key);
             }
         };

@@ -1,7 +1,7 @@
 package dev.muster.controller.queues;
 
 import dev.muster.core.model.GangKey;
-import dev.muster.core.status.GangView;
+import dev.muster.core.status.PodGroupView;
 import dev.muster.core.status.QueueView;
 import dev.muster.proto.v1.GangInfo;
 import dev.muster.proto.v1.GetGangRequest;
@@ -66,7 +66,7 @@ public final class QueuesService extends QueuesGrpc.QueuesImplBase {
             return;
         }
         GangKey key = new GangKey(request.getGang().getNamespace(), request.getGang().getName());
-        GangView v = views.gang(key);
+        PodGroupView v = views.gang(key);
         if (v == null) {
             response.onError(Status.NOT_FOUND.withDescription("podgroup " + key + " not found").asRuntimeException());
             return;

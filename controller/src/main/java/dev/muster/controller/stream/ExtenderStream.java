@@ -17,7 +17,7 @@ public final class ExtenderStream implements AutoCloseable {
 
     public ExtenderStream(String extenderAddress, Optional<ClientTls> tls, StreamTracker tracker) {
         this(new AllocationStreamClient(extenderAddress, AllocationStreamClient.ChannelFactory.netty(tls, extenderAddress), tracker,
-                ReconnectBackoff.Policy.DEFAULT));
+                ReconnectBackoff.DEFAULT));
     }
 
     ExtenderStream(AllocationStreamClient client) {

@@ -1,6 +1,6 @@
 package dev.muster.controller.writer;
 
-import dev.muster.core.gang.Backoff;
+import dev.muster.core.time.Backoff;
 import dev.muster.core.status.DesiredStatus;
 import dev.muster.core.status.StatusKey;
 import dev.muster.core.status.StatusSource;

@@ -7,7 +7,7 @@
  * status <em>now</em>, skips it when it equals what the API already holds ({@link
  * dev.muster.controller.writer.LastWritten}), and otherwise issues one merge patch through the {@link
  * dev.muster.controller.writer.StatusPatcher} port within a {@link dev.muster.controller.writer.TokenBucket}.
- * A failed write backs off per object ({@link dev.muster.core.gang.Backoff}) and stays one entry.
+ * A failed write backs off per object ({@link dev.muster.core.time.Backoff}) and stays one entry.
  * Pending work is bounded by the number of objects, never by the number of events (seed 000).
  *
  * <p>{@link dev.muster.controller.writer.KubeStatusPatcher} is the client-java adapter: merge patch, no

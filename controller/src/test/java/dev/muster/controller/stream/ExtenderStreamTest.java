@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  */
 class ExtenderStreamTest {
     private static final Resources CPU = Resources.builder().set(ResourceNames.CPU, 100).build();
-    private static final ReconnectBackoff.Policy FAST = new ReconnectBackoff.Policy(Duration.ofMillis(5), Duration.ofMillis(20), 2.0);
+    private static final dev.muster.core.time.Backoff FAST = new dev.muster.core.time.Backoff(Duration.ofMillis(5), Duration.ofMillis(20));
     private final ExecutorService drain = Executors.newSingleThreadExecutor();
     private final String name = InProcessServerBuilder.generateName();
     private final AllocationJournal journal = new AllocationJournal(16, System::currentTimeMillis);

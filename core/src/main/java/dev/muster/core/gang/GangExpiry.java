@@ -1,6 +1,7 @@
 package dev.muster.core.gang;
 
 import dev.muster.core.ledger.Ledger;
+import dev.muster.core.time.Backoff;
 import dev.muster.core.ledger.Reservation;
 import dev.muster.core.ledger.Slot;
 import dev.muster.core.model.Refusal;

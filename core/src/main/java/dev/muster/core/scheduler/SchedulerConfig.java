@@ -1,6 +1,6 @@
 package dev.muster.core.scheduler;
 
-import dev.muster.core.gang.Backoff;
+import dev.muster.core.time.Backoff;
 import dev.muster.core.scoring.ScoringPolicy;
 import java.time.Duration;
 

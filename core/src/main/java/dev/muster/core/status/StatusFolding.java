@@ -407,7 +407,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
     }
 
     /** The view of an observed PodGroup, or null. */
-    public GangView gang(GangKey key) {
+    public PodGroupView gang(GangKey key) {
         lock.lock();
         try {
             GangRecord g = gangs.get(key);
@@ -415,7 +415,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
                 return null;
             }
             AllocationSnapshot.GangStatus s = totals.gang(key);
-            return new GangView(key, g.spec.queue(), g.spec.minMember(), s == null ? null : s.state(),
+            return new PodGroupView(key, g.spec.queue(), g.spec.minMember(), s == null ? null : s.state(),
                     s == null ? "" : s.reason(), g.desired);
         } finally {
             lock.unlock();

@@ -10,7 +10,7 @@ import static dev.muster.core.testing.Fixtures.req;
 import static dev.muster.core.testing.Fixtures.res;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.muster.core.gang.Backoff;
+import dev.muster.core.time.Backoff;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodPhase;

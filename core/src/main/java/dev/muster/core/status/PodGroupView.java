@@ -10,8 +10,8 @@ import java.util.Objects;
  * @param state  the extender's latest state, or null when the stream has not mentioned the gang
  * @param reason the extender's reason ("" when none)
  */
-public record GangView(GangKey key, String queue, int minMember, GangState state, String reason, PodGroupStatus status) {
-    public GangView {
+public record PodGroupView(GangKey key, String queue, int minMember, GangState state, String reason, PodGroupStatus status) {
+    public PodGroupView {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(status, "status");
         reason = reason == null ? "" : reason;
