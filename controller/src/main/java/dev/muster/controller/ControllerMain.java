@@ -6,6 +6,7 @@ import dev.muster.common.leader.KubeLeaseStore;
 import dev.muster.common.leader.LeaderCallbacks;
 import dev.muster.common.leader.LeaderElector;
 import dev.muster.common.ops.OpsEndpoints;
+import dev.muster.common.ops.ProcessLogging;
 import dev.muster.common.ops.OpsServer;
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
@@ -48,6 +49,7 @@ public final class ControllerMain {
     private ControllerMain() {}
 
     public static void main(String[] args) throws InterruptedException {
+        ProcessLogging.install();
         if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
             System.out.print(ControllerConfig.usage());
             return;

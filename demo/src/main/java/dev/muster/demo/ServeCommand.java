@@ -1,6 +1,7 @@
 package dev.muster.demo;
 
 import dev.muster.common.config.Flags;
+import dev.muster.common.ops.ProcessLogging;
 import dev.muster.controller.Controller;
 import dev.muster.demo.cluster.EmbeddedCluster;
 import dev.muster.demo.cluster.Kubelet;
@@ -28,6 +29,7 @@ final class ServeCommand {
     private ServeCommand() {}
 
     static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception {
+        ProcessLogging.install(); // the processes' logs on stderr, in the deployed format
         Flags flags = Flags.parse(args, Set.of("embedded", "scenario", "workload", "http-port", "ops-port", "grpc-port",
                 "controller-grpc-port", "speed"), env);
         if (!flags.bool("embedded", false)) {

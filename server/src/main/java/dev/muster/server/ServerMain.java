@@ -4,6 +4,7 @@ import dev.muster.common.kube.KubeClients;
 import dev.muster.common.leader.KubeLeaseStore;
 import dev.muster.common.leader.LeaderCallbacks;
 import dev.muster.common.leader.LeaderElector;
+import dev.muster.common.ops.ProcessLogging;
 import dev.muster.common.rpc.ServerTls;
 import dev.muster.common.tls.PemTls;
 import dev.muster.core.gang.Backoff;
@@ -28,6 +29,7 @@ public final class ServerMain {
     private ServerMain() {}
 
     public static void main(String[] args) throws Exception {
+        ProcessLogging.install();
         if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
             System.out.print(ServerConfig.usage());
             return;
