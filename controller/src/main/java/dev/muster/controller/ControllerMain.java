@@ -18,11 +18,13 @@ import dev.muster.controller.writer.Ticker;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.hotspot.DefaultExports;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,26 +52,44 @@ public final class ControllerMain {
 
     public static void main(String[] args) throws InterruptedException {
         ProcessLogging.install();
-        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-            System.out.print(ControllerConfig.usage());
-            return;
+        int exit = run(List.of(args), System.getenv(), KubeClients.InCluster.ofThisProcess(), System.out, System.err);
+        if (exit != 0) {
+            System.exit(exit);
+        }
+    }
+
+    /**
+     * Runs the controller until the JVM shuts down; returns at once with the exit code when it cannot start (2: bad
+     * flags or no Kubernetes configuration, with one line on {@code err} saying what to pass; 1: it failed to start) or
+     * was asked for help.
+     */
+    static int run(List<String> args, Map<String, String> env, KubeClients.InCluster inCluster, PrintStream out, PrintStream err)
+            throws InterruptedException {
+        if (args.contains("--help") || args.contains("-h")) {
+            out.print(ControllerConfig.usage());
+            return 0;
         }
         ControllerConfig config;
         try {
-            config = ControllerConfig.parse(List.of(args), System.getenv());
+            config = ControllerConfig.parse(args, env);
         } catch (IllegalArgumentException e) {
-            System.err.println("muster-controller: " + e.getMessage());
-            System.err.print(ControllerConfig.usage());
-            System.exit(2);
-            return;
+            err.println("muster-controller: " + e.getMessage());
+            err.print(ControllerConfig.usage());
+            return 2;
+        }
+        KubeClients kube;
+        try {
+            kube = KubeClients.create(config.kubeconfig(), inCluster);
+        } catch (KubeClients.ConfigException e) {
+            err.println("muster-controller: " + e.getMessage());
+            return 2;
         }
         Running running;
         try {
-            running = start(config);
+            running = start(config, kube);
         } catch (RuntimeException e) {
             log.error("muster-controller failed to start: {}", e.getMessage(), e);
-            System.exit(1);
-            return;
+            return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -77,6 +97,7 @@ public final class ControllerMain {
             stopped.countDown();
         }, "muster-controller-shutdown"));
         stopped.await();
+        return 0;
     }
 
     /** Everything the process started, closed in reverse order. */
@@ -124,8 +145,7 @@ public final class ControllerMain {
         }
     }
 
-    static Running start(ControllerConfig config) {
-        KubeClients kube = KubeClients.create(config.kubeconfig());
+    static Running start(ControllerConfig config, KubeClients kube) {
         CollectorRegistry registry = new CollectorRegistry();
         DefaultExports.register(registry);
         ControllerMetrics metrics = new ControllerMetrics(registry);

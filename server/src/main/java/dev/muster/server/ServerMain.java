@@ -13,15 +13,18 @@ import dev.muster.server.bind.KubeBinder;
 import dev.muster.server.sync.ClusterSync;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.hotspot.DefaultExports;
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The extender as deployed: flags → Kubernetes client → binder, leader election, the extender process,
- * and cluster sync feeding its ledger. Exit code 2 for bad flags (the message names the flag).
+ * and cluster sync feeding its ledger. Exit code 2 for bad flags (the message names the flag) and for a missing
+ * Kubernetes configuration (the message says to pass {@code --kubeconfig}).
  */
 public final class ServerMain {
     private static final System.Logger LOG = System.getLogger(ServerMain.class.getName());
@@ -30,22 +33,39 @@ public final class ServerMain {
 
     public static void main(String[] args) throws Exception {
         ProcessLogging.install();
-        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-            System.out.print(ServerConfig.usage());
-            return;
+        int exit = run(List.of(args), System.getenv(), KubeClients.InCluster.ofThisProcess(), System.out, System.err);
+        if (exit != 0) {
+            System.exit(exit);
+        }
+    }
+
+    /**
+     * Runs the extender until the JVM shuts down; returns at once with the exit code when it cannot start (2: bad
+     * flags or no Kubernetes configuration, with one line on {@code err} saying what to pass) or was asked for help.
+     */
+    static int run(List<String> args, Map<String, String> env, KubeClients.InCluster inCluster, PrintStream out, PrintStream err)
+            throws Exception {
+        if (args.contains("--help") || args.contains("-h")) {
+            out.print(ServerConfig.usage());
+            return 0;
         }
         ServerConfig cfg;
         try {
-            cfg = ServerConfig.parse(List.of(args), System.getenv());
+            cfg = ServerConfig.parse(args, env);
         } catch (IllegalArgumentException e) {
-            System.err.println("muster-extender: " + e.getMessage());
-            System.err.print(ServerConfig.usage());
-            System.exit(2);
-            return;
+            err.println("muster-extender: " + e.getMessage());
+            err.print(ServerConfig.usage());
+            return 2;
+        }
+        KubeClients kube;
+        try {
+            kube = KubeClients.create(cfg.kubeconfig(), inCluster);
+        } catch (KubeClients.ConfigException e) {
+            err.println("muster-extender: " + e.getMessage());
+            return 2;
         }
         CollectorRegistry registry = CollectorRegistry.defaultRegistry;
         DefaultExports.initialize();
-        KubeClients kube = KubeClients.create(cfg.kubeconfig());
         KubeBinder binder = new KubeBinder(kube.requests());
 
         AtomicReference<ExtenderProcess> process = new AtomicReference<>();
@@ -102,6 +122,7 @@ public final class ServerMain {
             stopped.countDown();
         }, "muster-shutdown"));
         stopped.await();
+        return 0;
     }
 
     private static void notifyChange(AtomicReference<ExtenderProcess> process) {
