@@ -1,12 +1,12 @@
 package dev.muster.controller;
 
 import dev.muster.common.config.Durations;
+import dev.muster.common.config.ProcessStart;
 import dev.muster.common.kube.KubeClients;
 import dev.muster.common.leader.KubeLeaseStore;
 import dev.muster.common.leader.LeaderCallbacks;
 import dev.muster.common.leader.LeaderElector;
 import dev.muster.common.ops.OpsEndpoints;
-import dev.muster.common.ops.ProcessLogging;
 import dev.muster.common.ops.OpsServer;
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
@@ -50,12 +50,8 @@ public final class ControllerMain {
 
     private ControllerMain() {}
 
-    public static void main(String[] args) throws InterruptedException {
-        ProcessLogging.install();
-        int exit = run(List.of(args), System.getenv(), KubeClients.InCluster.ofThisProcess(), System.out, System.err);
-        if (exit != 0) {
-            System.exit(exit);
-        }
+    public static void main(String[] args) throws Exception {
+        ProcessStart.main(args, ControllerMain::run);
     }
 
     /**
@@ -65,28 +61,16 @@ public final class ControllerMain {
      */
     static int run(List<String> args, Map<String, String> env, KubeClients.InCluster inCluster, PrintStream out, PrintStream err)
             throws InterruptedException {
-        if (args.contains("--help") || args.contains("-h")) {
-            out.print(ControllerConfig.usage());
-            return 0;
-        }
-        ControllerConfig config;
+        ProcessStart.Begun<ControllerConfig> begun;
         try {
-            config = ControllerConfig.parse(args, env);
-        } catch (IllegalArgumentException e) {
-            err.println("muster-controller: " + e.getMessage());
-            err.print(ControllerConfig.usage());
-            return 2;
-        }
-        KubeClients kube;
-        try {
-            kube = KubeClients.create(config.kubeconfig(), inCluster);
-        } catch (KubeClients.ConfigException e) {
-            err.println("muster-controller: " + e.getMessage());
-            return 2;
+            begun = new ProcessStart("muster-controller", ControllerConfig.usage(), out, err)
+                    .begin(args, env, ControllerConfig::parse, ControllerConfig::kubeconfig, inCluster);
+        } catch (ProcessStart.Exit e) {
+            return e.code();
         }
         Running running;
         try {
-            running = start(config, kube);
+            running = start(begun.config(), begun.kube());
         } catch (RuntimeException e) {
             log.error("muster-controller failed to start: {}", e.getMessage(), e);
             return 1;

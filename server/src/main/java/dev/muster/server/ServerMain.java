@@ -1,10 +1,10 @@
 package dev.muster.server;
 
+import dev.muster.common.config.ProcessStart;
 import dev.muster.common.kube.KubeClients;
 import dev.muster.common.leader.KubeLeaseStore;
 import dev.muster.common.leader.LeaderCallbacks;
 import dev.muster.common.leader.LeaderElector;
-import dev.muster.common.ops.ProcessLogging;
 import dev.muster.common.rpc.ServerTls;
 import dev.muster.common.tls.PemTls;
 import dev.muster.core.gang.Backoff;
@@ -32,11 +32,7 @@ public final class ServerMain {
     private ServerMain() {}
 
     public static void main(String[] args) throws Exception {
-        ProcessLogging.install();
-        int exit = run(List.of(args), System.getenv(), KubeClients.InCluster.ofThisProcess(), System.out, System.err);
-        if (exit != 0) {
-            System.exit(exit);
-        }
+        ProcessStart.main(args, ServerMain::run);
     }
 
     /**
@@ -45,25 +41,15 @@ public final class ServerMain {
      */
     static int run(List<String> args, Map<String, String> env, KubeClients.InCluster inCluster, PrintStream out, PrintStream err)
             throws Exception {
-        if (args.contains("--help") || args.contains("-h")) {
-            out.print(ServerConfig.usage());
-            return 0;
-        }
-        ServerConfig cfg;
+        ProcessStart.Begun<ServerConfig> begun;
         try {
-            cfg = ServerConfig.parse(args, env);
-        } catch (IllegalArgumentException e) {
-            err.println("muster-extender: " + e.getMessage());
-            err.print(ServerConfig.usage());
-            return 2;
+            begun = new ProcessStart("muster-extender", ServerConfig.usage(), out, err)
+                    .begin(args, env, ServerConfig::parse, ServerConfig::kubeconfig, inCluster);
+        } catch (ProcessStart.Exit e) {
+            return e.code();
         }
-        KubeClients kube;
-        try {
-            kube = KubeClients.create(cfg.kubeconfig(), inCluster);
-        } catch (KubeClients.ConfigException e) {
-            err.println("muster-extender: " + e.getMessage());
-            return 2;
-        }
+        ServerConfig cfg = begun.config();
+        KubeClients kube = begun.kube();
         CollectorRegistry registry = CollectorRegistry.defaultRegistry;
         DefaultExports.initialize();
         KubeBinder binder = new KubeBinder(kube.requests());

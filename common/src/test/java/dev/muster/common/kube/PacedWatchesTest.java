@@ -26,18 +26,23 @@ class PacedWatchesTest {
     private final List<Duration> pauses = new ArrayList<>();
     private int watchRequests;
     private final Deque<List<Watch.Response<V1Node>>> next = new ArrayDeque<>();
-    private final PacedWatches<V1Node, V1NodeList> paced = new PacedWatches<>(new ListerWatcher<>() {
-        @Override
-        public V1NodeList list(CallGeneratorParams params) {
-            return new V1NodeList();
-        }
+    private final PacedWatches<V1Node, V1NodeList> paced = new PacedWatches<>(scripted(), "nodes", () -> nanos, pauses::add);
 
-        @Override
-        public Watchable<V1Node> watch(CallGeneratorParams params) {
-            watchRequests++;
-            return new ScriptedWatch(next.isEmpty() ? List.of() : next.poll());
-        }
-    }, "nodes", () -> nanos, pauses::add);
+    /** Each watch yields the next list of events queued by the test (none when nothing is queued), then ends. */
+    private ListerWatcher<V1Node, V1NodeList> scripted() {
+        return new ListerWatcher<>() {
+            @Override
+            public V1NodeList list(CallGeneratorParams params) {
+                return new V1NodeList();
+            }
+
+            @Override
+            public Watchable<V1Node> watch(CallGeneratorParams params) {
+                watchRequests++;
+                return new ScriptedWatch(next.isEmpty() ? List.of() : next.poll());
+            }
+        };
+    }
 
     /** One watch as the reflector runs it: start, read until it ends, close; {@code lasted} passes meanwhile. */
     private void watchOnce(Duration lasted, List<Watch.Response<V1Node>> events) throws Exception {
@@ -90,18 +95,7 @@ class PacedWatchesTest {
 
     @Test
     void anInformerStoppedDuringAPauseGetsAnEmptyWatchAndKeepsTheInterrupt() throws Exception {
-        PacedWatches<V1Node, V1NodeList> stopping = new PacedWatches<>(new ListerWatcher<>() {
-            @Override
-            public V1NodeList list(CallGeneratorParams params) {
-                return new V1NodeList();
-            }
-
-            @Override
-            public Watchable<V1Node> watch(CallGeneratorParams params) {
-                watchRequests++;
-                return new ScriptedWatch(List.of());
-            }
-        }, "nodes", () -> nanos, d -> {
+        PacedWatches<V1Node, V1NodeList> stopping = new PacedWatches<>(scripted(), "nodes", () -> nanos, d -> {
             throw new InterruptedException("informer stopped");
         });
         stopping.watch(WATCH).close();
