@@ -1,6 +1,7 @@
 package dev.muster.controller;
 
 import dev.muster.common.config.Durations;
+import dev.muster.common.config.ProcessStart;
 import dev.muster.common.kube.KubeClients;
 import dev.muster.common.leader.KubeLeaseStore;
 import dev.muster.common.leader.LeaderCallbacks;
@@ -17,11 +18,13 @@ import dev.muster.controller.writer.Ticker;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.hotspot.DefaultExports;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,27 +50,30 @@ public final class ControllerMain {
 
     private ControllerMain() {}
 
-    public static void main(String[] args) throws InterruptedException {
-        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-            System.out.print(ControllerConfig.usage());
-            return;
-        }
-        ControllerConfig config;
+    public static void main(String[] args) throws Exception {
+        ProcessStart.main(args, ControllerMain::run);
+    }
+
+    /**
+     * Runs the controller until the JVM shuts down; returns at once with the exit code when it cannot start (2: bad
+     * flags or no Kubernetes configuration, with one line on {@code err} saying what to pass; 1: it failed to start) or
+     * was asked for help.
+     */
+    static int run(List<String> args, Map<String, String> env, KubeClients.InCluster inCluster, PrintStream out, PrintStream err)
+            throws InterruptedException {
+        ProcessStart.Begun<ControllerConfig> begun;
         try {
-            config = ControllerConfig.parse(List.of(args), System.getenv());
-        } catch (IllegalArgumentException e) {
-            System.err.println("muster-controller: " + e.getMessage());
-            System.err.print(ControllerConfig.usage());
-            System.exit(2);
-            return;
+            begun = new ProcessStart("muster-controller", ControllerConfig.usage(), out, err)
+                    .begin(args, env, ControllerConfig::parse, ControllerConfig::kubeconfig, inCluster);
+        } catch (ProcessStart.Exit e) {
+            return e.code();
         }
         Running running;
         try {
-            running = start(config);
+            running = start(begun.config(), begun.kube());
         } catch (RuntimeException e) {
             log.error("muster-controller failed to start: {}", e.getMessage(), e);
-            System.exit(1);
-            return;
+            return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -75,6 +81,7 @@ public final class ControllerMain {
             stopped.countDown();
         }, "muster-controller-shutdown"));
         stopped.await();
+        return 0;
     }
 
     /** Everything the process started, closed in reverse order. */
@@ -122,8 +129,7 @@ public final class ControllerMain {
         }
     }
 
-    static Running start(ControllerConfig config) {
-        KubeClients kube = KubeClients.create(config.kubeconfig());
+    static Running start(ControllerConfig config, KubeClients kube) {
         CollectorRegistry registry = new CollectorRegistry();
         DefaultExports.register(registry);
         ControllerMetrics metrics = new ControllerMetrics(registry);

@@ -3,6 +3,7 @@ package dev.muster.demo;
 import dev.muster.demo.cli.QueuesCli;
 import dev.muster.demo.scenario.ScenarioException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,8 @@ import java.util.Map;
 /**
  * {@code muster-demo <command>}: {@code demo} (the default), {@code serve --embedded}, {@code queues},
  * {@code gang}. Exit codes: 0 success; 1 the demo found a broken invariant, or a command failed; 2 bad arguments
- * or a bad scenario (the message names the flag, or the file, line and field).
+ * or a bad scenario (the message names the flag, or the file, line and field). Relative paths in flags are resolved
+ * against the directory the user started from ({@value #WORKDIR_PROPERTY}, else the working directory).
  */
 public final class Main {
     static final String USAGE = """
@@ -19,6 +21,7 @@ public final class Main {
               demo [--scenario FILE] [--report PATH] [--speed X]
                   Run a scenario on an embedded cluster with the real extender and controller, print the report
                   table and write an HTML report (default target/muster-demo-report.html). The default command.
+                  A relative FILE or PATH is relative to the directory you started from (under Maven too).
               serve --embedded [--scenario FILE] [--workload] [--http-port 8888] [--ops-port 8080]
                     [--grpc-port 9090] [--controller-grpc-port 9091] [--speed X]
                   Keep the extender and controller up on an embedded cluster (the scenario's nodes and queues)
@@ -33,11 +36,20 @@ public final class Main {
 
     private Main() {}
 
+    /**
+     * The directory the user started from, when it is not this process's working directory: the exec plugin runs
+     * the demo in {@code demo/}, and passes Maven's own working directory here (demo/pom.xml).
+     */
+    static final String WORKDIR_PROPERTY = "muster.workdir";
+
     public static void main(String[] args) throws Exception {
-        System.exit(run(Arrays.asList(args), System.getenv(), System.out, System.err));
+        String workDir = System.getProperty(WORKDIR_PROPERTY);
+        System.exit(run(Arrays.asList(args), System.getenv(), Path.of(workDir == null || workDir.isBlank() ? "" : workDir).toAbsolutePath(),
+                System.out, System.err));
     }
 
-    static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception {
+    /** @param workDir what relative paths in flags (--scenario, --report) are resolved against */
+    static int run(List<String> args, Map<String, String> env, Path workDir, PrintStream out, PrintStream err) throws Exception {
         String command = args.isEmpty() || args.getFirst().startsWith("--") ? "demo" : args.getFirst();
         List<String> rest = args.isEmpty() || args.getFirst().startsWith("--") ? args : args.subList(1, args.size());
         if (rest.contains("--help") || rest.contains("-h") || command.equals("help")) {
@@ -46,8 +58,8 @@ public final class Main {
         }
         try {
             return switch (command) {
-                case "demo" -> DemoCommand.run(rest, env, out, err);
-                case "serve" -> ServeCommand.run(rest, env, out, err);
+                case "demo" -> DemoCommand.run(rest, env, workDir, out, err);
+                case "serve" -> ServeCommand.run(rest, env, workDir, out, err);
                 case "queues" -> {
                     DemoLogging.warningsOnly();
                     yield QueuesCli.queues(rest, env, out, err);

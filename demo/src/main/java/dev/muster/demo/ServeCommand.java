@@ -1,6 +1,7 @@
 package dev.muster.demo;
 
 import dev.muster.common.config.Flags;
+import dev.muster.common.ops.ProcessLogging;
 import dev.muster.controller.Controller;
 import dev.muster.demo.cluster.EmbeddedCluster;
 import dev.muster.demo.cluster.Kubelet;
@@ -13,6 +14,7 @@ import dev.muster.demo.time.SimTimer;
 import dev.muster.server.ServerDefaults;
 import dev.muster.server.http.driver.ExtenderClient;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,14 +29,15 @@ import java.util.concurrent.CountDownLatch;
 final class ServeCommand {
     private ServeCommand() {}
 
-    static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception {
+    static int run(List<String> args, Map<String, String> env, Path workDir, PrintStream out, PrintStream err) throws Exception {
+        ProcessLogging.install(); // the processes' logs on stderr, in the deployed format
         Flags flags = Flags.parse(args, Set.of("embedded", "scenario", "workload", "http-port", "ops-port", "grpc-port",
                 "controller-grpc-port", "speed"), env);
         if (!flags.bool("embedded", false)) {
             throw new IllegalArgumentException("serve runs only on the embedded cluster here: write serve --embedded "
                     + "(against a real cluster run the extender and controller as deployed, see README)");
         }
-        Scenario scenario = DemoCommand.scenario(flags);
+        Scenario scenario = DemoCommand.scenario(flags, workDir);
         EmbeddedMuster.Ports ports = new EmbeddedMuster.Ports("127.0.0.1", port(flags, "http-port", ServerDefaults.HTTP_PORT),
                 port(flags, "ops-port", ServerDefaults.OPS_PORT), port(flags, "grpc-port", ServerDefaults.GRPC_PORT),
                 port(flags, "controller-grpc-port", 9091));

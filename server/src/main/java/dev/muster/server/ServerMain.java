@@ -1,5 +1,6 @@
 package dev.muster.server;
 
+import dev.muster.common.config.ProcessStart;
 import dev.muster.common.kube.KubeClients;
 import dev.muster.common.leader.KubeLeaseStore;
 import dev.muster.common.leader.LeaderCallbacks;
@@ -12,15 +13,18 @@ import dev.muster.server.bind.KubeBinder;
 import dev.muster.server.sync.ClusterSync;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.hotspot.DefaultExports;
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The extender as deployed: flags → Kubernetes client → binder, leader election, the extender process,
- * and cluster sync feeding its ledger. Exit code 2 for bad flags (the message names the flag).
+ * and cluster sync feeding its ledger. Exit code 2 for bad flags (the message names the flag) and for a missing
+ * Kubernetes configuration (the message says to pass {@code --kubeconfig}).
  */
 public final class ServerMain {
     private static final System.Logger LOG = System.getLogger(ServerMain.class.getName());
@@ -28,22 +32,26 @@ public final class ServerMain {
     private ServerMain() {}
 
     public static void main(String[] args) throws Exception {
-        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-            System.out.print(ServerConfig.usage());
-            return;
-        }
-        ServerConfig cfg;
+        ProcessStart.main(args, ServerMain::run);
+    }
+
+    /**
+     * Runs the extender until the JVM shuts down; returns at once with the exit code when it cannot start (2: bad
+     * flags or no Kubernetes configuration, with one line on {@code err} saying what to pass) or was asked for help.
+     */
+    static int run(List<String> args, Map<String, String> env, KubeClients.InCluster inCluster, PrintStream out, PrintStream err)
+            throws Exception {
+        ProcessStart.Begun<ServerConfig> begun;
         try {
-            cfg = ServerConfig.parse(List.of(args), System.getenv());
-        } catch (IllegalArgumentException e) {
-            System.err.println("muster-extender: " + e.getMessage());
-            System.err.print(ServerConfig.usage());
-            System.exit(2);
-            return;
+            begun = new ProcessStart("muster-extender", ServerConfig.usage(), out, err)
+                    .begin(args, env, ServerConfig::parse, ServerConfig::kubeconfig, inCluster);
+        } catch (ProcessStart.Exit e) {
+            return e.code();
         }
+        ServerConfig cfg = begun.config();
+        KubeClients kube = begun.kube();
         CollectorRegistry registry = CollectorRegistry.defaultRegistry;
         DefaultExports.initialize();
-        KubeClients kube = KubeClients.create(cfg.kubeconfig());
         KubeBinder binder = new KubeBinder(kube.requests());
 
         AtomicReference<ExtenderProcess> process = new AtomicReference<>();
@@ -101,6 +109,7 @@ public final class ServerMain {
             stopped.countDown();
         }, "muster-shutdown"));
         stopped.await();
+        return 0;
     }
 
     private static void notifyChange(AtomicReference<ExtenderProcess> process) {

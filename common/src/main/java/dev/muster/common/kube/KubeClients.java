@@ -5,11 +5,13 @@ import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import java.io.IOException;
 import java.io.Reader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -38,17 +40,72 @@ public final class KubeClients {
         this.watches = watches;
     }
 
+    /** Where the pod's service account is mounted. */
+    public static final Path SERVICE_ACCOUNT_DIR = Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
+
     /**
-     * From {@code kubeconfigPath} (its current context) or, when null or blank, the in-cluster service account
-     * ({@code KUBERNETES_SERVICE_HOST} and {@code /var/run/secrets/kubernetes.io/serviceaccount}).
+     * No usable Kubernetes configuration: no kubeconfig and not in a cluster, or a kubeconfig or service account that
+     * cannot be read. A configuration error (the processes exit 2 with the message), not a crash.
+     */
+    public static final class ConfigException extends RuntimeException {
+        ConfigException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * What in-cluster configuration needs and where it comes from: {@code KUBERNETES_SERVICE_HOST} and
+     * {@code KUBERNETES_SERVICE_PORT} in {@code env}, and a token in {@code serviceAccountDir}.
+     */
+    public record InCluster(Map<String, String> env, Path serviceAccountDir) {
+        public InCluster {
+            env = Map.copyOf(env);
+            Objects.requireNonNull(serviceAccountDir, "serviceAccountDir");
+        }
+
+        /** This process's environment and the standard mount. */
+        public static InCluster ofThisProcess() {
+            return new InCluster(System.getenv(), SERVICE_ACCOUNT_DIR);
+        }
+
+        /** What is missing for in-cluster configuration (empty when nothing is). */
+        public List<String> missing() {
+            List<String> missing = new ArrayList<>();
+            for (String name : List.of("KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT")) {
+                String value = env.get(name);
+                if (value == null || value.isBlank()) {
+                    missing.add(name + " is unset");
+                }
+            }
+            Path token = serviceAccountDir.resolve("token");
+            if (!Files.isReadable(token)) {
+                missing.add("there is no service-account token at " + token);
+            }
+            return missing;
+        }
+    }
+
+    /**
+     * From {@code kubeconfigPath} (its current context) or, when null or blank, the in-cluster service account.
      *
-     * @throws UncheckedIOException naming the kubeconfig file or the service account when they cannot be read
+     * @throws ConfigException naming the kubeconfig file, or what in-cluster configuration lacks
      */
     public static KubeClients create(String kubeconfigPath) {
-        if (kubeconfigPath == null || kubeconfigPath.isBlank()) {
-            return inCluster();
+        return create(kubeconfigPath, InCluster.ofThisProcess());
+    }
+
+    /** As {@link #create(String)}, with in-cluster configuration looked for in {@code inCluster}. */
+    public static KubeClients create(String kubeconfigPath, InCluster inCluster) {
+        if (kubeconfigPath != null && !kubeconfigPath.isBlank()) {
+            return fromKubeconfig(Path.of(kubeconfigPath));
         }
-        return fromKubeconfig(Path.of(kubeconfigPath));
+        List<String> missing = inCluster.missing();
+        if (!missing.isEmpty()) {
+            throw new ConfigException("no Kubernetes configuration: --kubeconfig is not set and this is not a pod with in-cluster "
+                    + "configuration (" + String.join(", ", missing) + "); outside a cluster pass --kubeconfig PATH "
+                    + "(or set MUSTER_KUBECONFIG)", null);
+        }
+        return inCluster();
     }
 
     public static KubeClients fromKubeconfig(Path kubeconfig) {
@@ -57,20 +114,19 @@ public final class KubeClients {
                     fromKubeconfig(kubeconfig, Duration.ofSeconds(READ_SECONDS)),
                     fromKubeconfig(kubeconfig, Duration.ZERO));
         } catch (IOException | RuntimeException e) {
-            throw new UncheckedIOException("kubeconfig " + kubeconfig + ": " + e.getMessage(),
-                    e instanceof IOException io ? io : new IOException(e));
+            throw new ConfigException("kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
         }
     }
 
+    /** From the pod's service account ({@link ClientBuilder#cluster()}); prefer {@link #create}, which checks first. */
     public static KubeClients inCluster() {
         try {
             return new KubeClients(
                     tune(ClientBuilder.cluster().setReadTimeout(Duration.ofSeconds(READ_SECONDS)).build()),
                     tune(ClientBuilder.cluster().setReadTimeout(Duration.ZERO).build()));
         } catch (IOException | RuntimeException e) {
-            throw new UncheckedIOException("in-cluster Kubernetes config (service account under "
-                    + "/var/run/secrets/kubernetes.io/serviceaccount, KUBERNETES_SERVICE_HOST): " + e.getMessage(),
-                    e instanceof IOException io ? io : new IOException(e));
+            throw new ConfigException("in-cluster Kubernetes config (service account under " + SERVICE_ACCOUNT_DIR
+                    + ", KUBERNETES_SERVICE_HOST/PORT): " + e, e);
         }
     }
 

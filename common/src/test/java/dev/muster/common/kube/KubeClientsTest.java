@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,15 +69,32 @@ class KubeClientsTest {
     @Test
     void aMissingKubeconfigIsNamed() {
         assertThatThrownBy(() -> KubeClients.create("/nonexistent/kubeconfig"))
-                .isInstanceOf(UncheckedIOException.class).hasMessageContaining("kubeconfig /nonexistent/kubeconfig");
+                .isInstanceOf(KubeClients.ConfigException.class).hasMessageContaining("kubeconfig /nonexistent/kubeconfig");
     }
 
     @Test
-    void outsideAClusterTheServiceAccountIsNamed() {
-        if (System.getenv("KUBERNETES_SERVICE_HOST") != null) {
-            return; // running inside a pod: in-cluster config may well work
-        }
-        assertThatThrownBy(KubeClients::inCluster).isInstanceOf(UncheckedIOException.class)
-                .hasMessageContaining("in-cluster Kubernetes config");
+    void withoutAKubeconfigOutsideAClusterOneMessageSaysWhatIsMissingAndWhatToPass() {
+        KubeClients.InCluster nowhere = new KubeClients.InCluster(Map.of(), dir.resolve("serviceaccount"));
+
+        assertThatThrownBy(() -> KubeClients.create(null, nowhere))
+                .isInstanceOf(KubeClients.ConfigException.class)
+                .hasMessage("no Kubernetes configuration: --kubeconfig is not set and this is not a pod with in-cluster configuration "
+                        + "(KUBERNETES_SERVICE_HOST is unset, KUBERNETES_SERVICE_PORT is unset, there is no service-account token at "
+                        + dir.resolve("serviceaccount/token") + "); outside a cluster pass --kubeconfig PATH (or set MUSTER_KUBECONFIG)");
+        assertThatThrownBy(() -> KubeClients.create("  ", nowhere)).isInstanceOf(KubeClients.ConfigException.class);
+    }
+
+    @Test
+    void inClusterConfigurationNeedsTheServiceVariablesAndAToken() throws IOException {
+        Path serviceAccount = Files.createDirectories(dir.resolve("serviceaccount"));
+        Map<String, String> service = Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1", "KUBERNETES_SERVICE_PORT", "443");
+
+        assertThat(new KubeClients.InCluster(service, serviceAccount).missing())
+                .containsExactly("there is no service-account token at " + serviceAccount.resolve("token"));
+        assertThat(new KubeClients.InCluster(Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1", "KUBERNETES_SERVICE_PORT", " "), serviceAccount)
+                .missing()).contains("KUBERNETES_SERVICE_PORT is unset").doesNotContain("KUBERNETES_SERVICE_HOST is unset");
+
+        Files.writeString(serviceAccount.resolve("token"), "token");
+        assertThat(new KubeClients.InCluster(service, serviceAccount).missing()).isEmpty();
     }
 }

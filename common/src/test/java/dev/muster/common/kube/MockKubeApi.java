@@ -6,8 +6,14 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A fabric8 mock API server over real HTTP, for client-java adapter tests. {@link #crud()} stores objects (including
@@ -30,10 +36,33 @@ public final class MockKubeApi implements AutoCloseable {
         server.init();
     }
 
-    /** CRUD mode: a small in-memory API server. */
+    /** How long an idle plain-HTTP watch stays open before it answers with a bookmark. */
+    public static final Duration IDLE_WATCH = Duration.ofMillis(200);
+
+    /**
+     * CRUD mode: a small in-memory API server. It serves watches over WebSocket (fabric8's clients); client-java's
+     * plain-HTTP watches get what an idle API server sends, a BOOKMARK after {@link #IDLE_WATCH} (so the informers
+     * see the first list and then nothing, instead of a 400 every time they watch).
+     */
     public static MockKubeApi crud() {
         return new MockKubeApi(new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(List.of(PODGROUPS, QUEUES)), false));
+                new KubernetesCrudDispatcher(List.of(PODGROUPS, QUEUES)) {
+                    @Override
+                    public MockResponse dispatch(RecordedRequest request) {
+                        String path = request.getPath();
+                        if (request.method() == HttpMethod.GET && path.contains("watch=true") && request.getHeader("Upgrade") == null) {
+                            Matcher rv = Pattern.compile("[?&]resourceVersion=([^&]*)").matcher(path);
+                            return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json")
+                                    .setBody(bookmark(rv.find() ? rv.group(1) : "0") + "\n").setBodyDelay(IDLE_WATCH);
+                        }
+                        return super.dispatch(request);
+                    }
+                }, false));
+    }
+
+    /** A watch event saying "nothing happened up to {@code resourceVersion}". */
+    public static String bookmark(String resourceVersion) {
+        return "{\"type\":\"BOOKMARK\",\"object\":{\"metadata\":{\"resourceVersion\":\"" + resourceVersion + "\"}}}";
     }
 
     /** Expectations mode: only scripted responses. */

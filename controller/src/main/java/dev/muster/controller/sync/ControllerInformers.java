@@ -1,6 +1,7 @@
 package dev.muster.controller.sync;
 
 import dev.muster.common.kube.InitialSync;
+import dev.muster.common.kube.PacedWatches;
 import dev.muster.common.kube.ConversionException;
 import dev.muster.common.kube.PodGroupConverter;
 import dev.muster.common.kube.QueueConverter;
@@ -47,6 +48,7 @@ public final class ControllerInformers implements AutoCloseable {
     private final ClusterObserver observer;
     private final InitialSync firstSync;
     private final AtomicLong skipped = new AtomicLong();
+    private volatile boolean closing;
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "muster-controller-first-sync");
         t.setDaemon(true);
@@ -58,14 +60,14 @@ public final class ControllerInformers implements AutoCloseable {
         this.observer = observer;
         this.factory = new SharedInformerFactory(watchClient);
         long resyncMillis = resync.toMillis();
-        SharedIndexInformer<V1Pod> pods = factory.sharedIndexInformerFor(
-                new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, resyncMillis,
-                "", (type, t) -> listFailed("pods", t));
+        SharedIndexInformer<V1Pod> pods = PacedWatches.informer(factory,
+                new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, "pods", resyncMillis,
+                (type, t) -> listFailed("pods", t));
         pods.setTransform(new MemberPods());
-        SharedIndexInformer<VolcanoPodGroup> podGroups = factory.sharedIndexInformerFor(VolcanoCrds.podGroups(watchClient),
-                VolcanoPodGroup.class, resyncMillis, "", (type, t) -> listFailed("podgroups", t));
-        SharedIndexInformer<VolcanoQueue> queues = factory.sharedIndexInformerFor(VolcanoCrds.queues(watchClient),
-                VolcanoQueue.class, resyncMillis, "", (type, t) -> listFailed("queues", t));
+        SharedIndexInformer<VolcanoPodGroup> podGroups = PacedWatches.informer(factory, VolcanoCrds.podGroups(watchClient),
+                VolcanoPodGroup.class, "podgroups", resyncMillis, (type, t) -> listFailed("podgroups", t));
+        SharedIndexInformer<VolcanoQueue> queues = PacedWatches.informer(factory, VolcanoCrds.queues(watchClient),
+                VolcanoQueue.class, "queues", resyncMillis, (type, t) -> listFailed("queues", t));
         this.firstSync = new InitialSync(List.of(InitialSync.Source.of("pods", pods), InitialSync.Source.of("podgroups", podGroups), InitialSync.Source.of("queues", queues)),
                 this::onInitialSync);
         queues.addEventHandler(handler("queues",
@@ -104,6 +106,7 @@ public final class ControllerInformers implements AutoCloseable {
 
     @Override
     public void close() {
+        closing = true; // stopping interrupts the informers' calls: those are not failures to report
         poller.shutdownNow();
         factory.stopAllRegisteredInformers();
     }
@@ -118,6 +121,9 @@ public final class ControllerInformers implements AutoCloseable {
 
     /** Reflectors retry every second: log a failure when it first appears or changes, then once a minute. */
     private void listFailed(String resource, Throwable t) {
+        if (closing) {
+            return;
+        }
         String message = t instanceof ApiException e && e.getCode() != 0
                 ? "HTTP " + e.getCode() + (e.getCode() == 404 ? " (is the CRD installed?)" : e.getCode() == 403 ? " (check RBAC: list, watch)" : "")
                 : String.valueOf(t.getCause() != null ? t.getCause() : t);
@@ -157,6 +163,10 @@ public final class ControllerInformers implements AutoCloseable {
                 } catch (ConversionException | IllegalArgumentException e) {
                     skipped.incrementAndGet();
                     log.warn("skipping {}: {}", source, e.getMessage());
+                } catch (RuntimeException e) {
+                    // never let it reach the informer: client-java's own report of a failed handler is not logged (simplelogger.properties)
+                    skipped.incrementAndGet();
+                    log.error("skipping {}: the controller failed to take it in", source, e);
                 }
                 if (!firstSync.isDone() && obj != null && obj.getMetadata() != null) {
                     firstSync.seen(source, Caches.metaNamespaceKeyFunc(obj));

@@ -2,9 +2,10 @@ package dev.muster.demo.cli;
 
 import dev.muster.common.config.Flags;
 import dev.muster.common.rpc.GrpcChannels;
-import dev.muster.core.resources.Quantities;
+import dev.muster.core.status.PodGroupPhase;
 import dev.muster.proto.v1.GangInfo;
 import dev.muster.proto.v1.GangRef;
+import dev.muster.proto.v1.GangState;
 import dev.muster.proto.v1.GetGangRequest;
 import dev.muster.proto.v1.ListQueuesRequest;
 import dev.muster.proto.v1.QueueInfo;
@@ -17,6 +18,7 @@ import java.io.PrintStream;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * {@code queues [--watch] [--controller host:port]} and {@code gang NAMESPACE/NAME [--controller host:port]}: the
@@ -32,6 +35,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class QueuesCli {
     public static final String DEFAULT_CONTROLLER = "127.0.0.1:9091";
+    /** The PodGroup phase of a gang whose members have all finished. */
+    static final String FINISHED = PodGroupPhase.COMPLETED.wire();
 
     private QueuesCli() {}
 
@@ -49,9 +54,7 @@ public final class QueuesCli {
             }
             Iterator<QueueInfo> updates = stub.watch(WatchQueuesRequest.getDefaultInstance());
             out.println("watching queues at " + target + " (Ctrl-C stops)");
-            while (updates.hasNext()) {
-                out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "  " + line(updates.next()));
-            }
+            printChanges(updates, out, () -> LocalTime.now().truncatedTo(ChronoUnit.SECONDS).toString());
             return 0;
         } catch (StatusRuntimeException e) {
             err.println("muster queues: " + explain(e, target));
@@ -88,25 +91,43 @@ public final class QueuesCli {
         }
     }
 
+    /**
+     * The PodGroup phase first; then the scheduler's state of the gang and why, only while the gang has not finished
+     * (a Completed gang holds nothing in the scheduler any more, whose last word on it may be an old WAITING).
+     */
     static String gang(GangInfo g) {
+        boolean finished = FINISHED.equals(g.getPhase());
+        String state = g.getState() == GangState.GANG_STATE_UNSPECIFIED ? "-" : g.getState().name().replace("GANG_STATE_", "");
         StringBuilder sb = new StringBuilder();
         sb.append("gang       ").append(g.getGang().getNamespace()).append('/').append(g.getGang().getName()).append('\n');
         sb.append("queue      ").append(g.getQueue()).append('\n');
-        sb.append("state      ").append(g.getState().name().replace("GANG_STATE_", "")).append('\n');
-        sb.append("reason     ").append(g.getReason().isEmpty() ? "-" : g.getReason()).append('\n');
         sb.append("phase      ").append(g.getPhase()).append('\n');
+        sb.append("scheduler  ").append(finished ? "- (finished: nothing is held or planned for it)" : state).append('\n');
+        sb.append("reason     ").append(finished || g.getReason().isEmpty() ? "-" : g.getReason()).append('\n');
         sb.append("minMember  ").append(g.getMinMember()).append('\n');
         sb.append("pods       ").append(g.getRunning()).append(" running, ").append(g.getSucceeded()).append(" succeeded, ")
                 .append(g.getFailed()).append(" failed\n");
         return sb.toString();
     }
 
+    /** One line per update that changes what a queue's line says (the controller repeats unchanged queues). */
+    static void printChanges(Iterator<QueueInfo> updates, PrintStream out, Supplier<String> clock) {
+        Map<String, String> last = new HashMap<>();
+        while (updates.hasNext()) {
+            QueueInfo q = updates.next();
+            String line = line(q);
+            if (!line.equals(last.put(q.getName(), line))) {
+                out.println(clock.get() + "  " + line);
+            }
+        }
+    }
+
     static String table(List<QueueInfo> queues) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"NAME", "STATE", "WEIGHT", "ALLOCATED", "CAPABILITY", "PENDING", "INQUEUE", "RUNNING", "COMPLETED", "RESERVATIONS"});
         for (QueueInfo q : queues) {
-            rows.add(new String[] {q.getName(), q.getState(), Integer.toString(q.getWeight()), resources(q.getAllocated()),
-                q.hasCapability() ? resources(q.getCapability()) : "unlimited", Integer.toString(q.getPending()), Integer.toString(q.getInqueue()),
+            rows.add(new String[] {q.getName(), q.getState(), Integer.toString(q.getWeight()), resources(q.getAllocated(), q.getCapability()),
+                q.hasCapability() ? resources(q.getCapability(), q.getAllocated()) : "unlimited", Integer.toString(q.getPending()), Integer.toString(q.getInqueue()),
                 Integer.toString(q.getRunning()), Integer.toString(q.getCompleted()), Integer.toString(q.getReservations())});
         }
         int[] widths = new int[rows.getFirst().length];
@@ -130,17 +151,20 @@ public final class QueuesCli {
         if (q.getDeleted()) {
             return q.getName() + " deleted";
         }
-        return q.getName() + " " + q.getState() + " allocated " + resources(q.getAllocated()) + " of "
-                + (q.hasCapability() ? resources(q.getCapability()) : "unlimited") + "; podgroups pending " + q.getPending() + ", inqueue "
+        return q.getName() + " " + q.getState() + " allocated " + resources(q.getAllocated(), q.getCapability()) + " of "
+                + (q.hasCapability() ? resources(q.getCapability(), q.getAllocated()) : "unlimited") + "; podgroups pending " + q.getPending() + ", inqueue "
                 + q.getInqueue() + ", running " + q.getRunning() + ", completed " + q.getCompleted() + "; reservations " + q.getReservations();
     }
 
-    /** {@code cpu=12, memory=48Gi, nvidia.com/gpu=4} (pods left out); "0" when empty. */
-    static String resources(ResourceList r) {
+    /**
+     * {@code cpu=12.5,memory=1.5Gi,nvidia.com/gpu=4} (pods left out); "0" when empty. Each resource is written in the
+     * unit it has in {@code alongside} too (a queue's allocation beside its capability), see {@link SharedUnits}.
+     */
+    static String resources(ResourceList r, ResourceList alongside) {
         List<String> parts = new ArrayList<>();
         new TreeMap<>(r.getAmountsMap()).forEach((name, amount) -> {
             if (!name.equals("pods") && amount != 0) {
-                parts.add(name + "=" + Quantities.format(name, amount));
+                parts.add(name + "=" + SharedUnits.of(name, amount, alongside.getAmountsOrDefault(name, 0)).format(amount));
             }
         });
         return parts.isEmpty() ? "0" : String.join(",", parts);

@@ -6,14 +6,12 @@ import static dev.muster.core.testing.Fixtures.res;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.muster.common.testing.ConsoleRun;
 import dev.muster.controller.Controller;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.demo.EmbeddedMuster;
 import dev.muster.demo.cluster.EmbeddedCluster;
 import dev.muster.server.http.driver.ExtenderClient;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,21 +45,14 @@ class QueuesCliTest {
         muster.close();
     }
 
-    private record Run(int exit, String out, String err) {}
-
-    private static Run cli(String command, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-        int exit = command.equals("queues") ? QueuesCli.queues(List.of(args), Map.of(), o, e) : QueuesCli.gang(List.of(args), Map.of(), o, e);
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static ConsoleRun cli(String command, String... args) throws Exception {
+        return ConsoleRun.of((o, e) -> command.equals("queues") ? QueuesCli.queues(List.of(args), Map.of(), o, e) : QueuesCli.gang(List.of(args), Map.of(), o, e));
     }
 
     @Test
-    void queuesListsTheControllersQueues() {
+    void queuesListsTheControllersQueues() throws Exception {
         await().atMost(Duration.ofSeconds(10)).until(() -> cli("queues", "--controller", controller).out().contains("research"));
-        Run r = cli("queues", "--controller", controller);
+        ConsoleRun r = cli("queues", "--controller", controller);
 
         assertThat(r.exit()).isZero();
         assertThat(r.out().lines().toList()).first().asString().startsWith("NAME").contains("ALLOCATED", "CAPABILITY", "RESERVATIONS");
@@ -69,24 +60,24 @@ class QueuesCliTest {
     }
 
     @Test
-    void gangShowsStateAndReason() {
+    void gangShowsStateAndReason() throws Exception {
         await().atMost(Duration.ofSeconds(10)).until(() -> cli("gang", "ml/train-1", "--controller", controller).exit() == 0);
-        Run r = cli("gang", "ml/train-1", "--controller", controller);
+        ConsoleRun r = cli("gang", "ml/train-1", "--controller", controller);
 
         assertThat(r.out()).contains("gang       ml/train-1", "queue      research", "minMember  4", "phase      Pending");
     }
 
     @Test
-    void unknownGangsBadReferencesAndAnUnreachableControllerAreExplained() {
-        Run unknown = cli("gang", "ml/nope", "--controller", controller);
+    void unknownGangsBadReferencesAndAnUnreachableControllerAreExplained() throws Exception {
+        ConsoleRun unknown = cli("gang", "ml/nope", "--controller", controller);
         assertThat(unknown.exit()).isEqualTo(1);
         assertThat(unknown.err()).contains("podgroup ml/nope not found");
 
-        Run bad = cli("gang", "just-a-name");
+        ConsoleRun bad = cli("gang", "just-a-name");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err()).contains("\"just-a-name\" is not NAMESPACE/NAME");
 
-        Run down = cli("queues", "--controller", "127.0.0.1:1");
+        ConsoleRun down = cli("queues", "--controller", "127.0.0.1:1");
         assertThat(down.exit()).isEqualTo(1);
         assertThat(down.err()).contains("cannot reach the controller at 127.0.0.1:1");
     }

@@ -1,6 +1,7 @@
 package dev.muster.server.sync;
 
 import dev.muster.common.kube.InitialSync;
+import dev.muster.common.kube.PacedWatches;
 import dev.muster.common.kube.VolcanoCrds;
 import dev.muster.common.kube.VolcanoPodGroup;
 import dev.muster.common.kube.VolcanoPodGroupList;
@@ -54,6 +55,7 @@ public final class ClusterSync implements AutoCloseable {
     private final ClusterSink sink;
     private final ClusterEventHandler handler;
     private final InitialSync initialSync;
+    private final ListWatchErrors errors = new ListWatchErrors();
     private final CompletableFuture<Void> synced = new CompletableFuture<>();
     private final ScheduledExecutorService barrierPoller;
     private final Object lock = new Object();
@@ -77,23 +79,24 @@ public final class ClusterSync implements AutoCloseable {
         this.handler = new ClusterEventHandler(sink, schedulerName);
         this.factory = new SharedInformerFactory(watchClient);
         long resyncMillis = resync.toMillis();
-        ListWatchErrors errors = new ListWatchErrors();
 
         List<InitialSync.Source> sources = new ArrayList<>();
 
-        SharedIndexInformer<V1Node> nodes = factory.sharedIndexInformerFor(
-                new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", watchClient), V1Node.class, resyncMillis,
-                "", (type, t) -> errors.failed("nodes", t));
-        SharedIndexInformer<V1Pod> pods = factory.sharedIndexInformerFor(
-                new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, resyncMillis,
-                "", (type, t) -> errors.failed("pods", t));
+        String podGroupsName = VolcanoCrds.PODGROUPS + "." + VolcanoCrds.GROUP;
+        String queuesName = VolcanoCrds.QUEUES + "." + VolcanoCrds.GROUP;
+        SharedIndexInformer<V1Node> nodes = PacedWatches.informer(factory,
+                new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", watchClient), V1Node.class, "nodes", resyncMillis,
+                (type, t) -> errors.failed("nodes", t));
+        SharedIndexInformer<V1Pod> pods = PacedWatches.informer(factory,
+                new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, "pods", resyncMillis,
+                (type, t) -> errors.failed("pods", t));
         pods.setTransform(new SlimPods());
-        SharedIndexInformer<VolcanoPodGroup> podGroups = factory.sharedIndexInformerFor(
-                VolcanoCrds.podGroups(watchClient), VolcanoPodGroup.class, resyncMillis,
-                "", (type, t) -> errors.failed(VolcanoCrds.PODGROUPS + "." + VolcanoCrds.GROUP, t));
-        SharedIndexInformer<VolcanoQueue> queues = factory.sharedIndexInformerFor(
-                VolcanoCrds.queues(watchClient), VolcanoQueue.class, resyncMillis,
-                "", (type, t) -> errors.failed(VolcanoCrds.QUEUES + "." + VolcanoCrds.GROUP, t));
+        SharedIndexInformer<VolcanoPodGroup> podGroups = PacedWatches.informer(factory,
+                VolcanoCrds.podGroups(watchClient), VolcanoPodGroup.class, podGroupsName, resyncMillis,
+                (type, t) -> errors.failed(podGroupsName, t));
+        SharedIndexInformer<VolcanoQueue> queues = PacedWatches.informer(factory,
+                VolcanoCrds.queues(watchClient), VolcanoQueue.class, queuesName, resyncMillis,
+                (type, t) -> errors.failed(queuesName, t));
 
         sources.add(InitialSync.Source.of("nodes", nodes));
         sources.add(InitialSync.Source.of("pods", pods));
@@ -152,6 +155,7 @@ public final class ClusterSync implements AutoCloseable {
                 return;
             }
             closed = true;
+            errors.stop(); // stopping interrupts the informers' calls: no "failed" lines at shutdown
             if (barrierTask != null) {
                 barrierTask.cancel(false);
             }

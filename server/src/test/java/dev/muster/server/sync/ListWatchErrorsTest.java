@@ -4,14 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.ApiException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class ListWatchErrorsTest {
     private final AtomicLong now = new AtomicLong();
-    private final ListWatchErrors errors = new ListWatchErrors(now::get);
+    private final List<String> logged = new ArrayList<>();
+    private final ListWatchErrors errors = new ListWatchErrors(now::get, logged::add);
 
     @Test
     void aMissingCrdIsNamedAsSuch() {
@@ -22,6 +27,14 @@ class ListWatchErrorsTest {
     @Test
     void forbiddenPointsAtRbac() {
         assertThat(errors.failed("pods", new ApiException(403, "Forbidden"))).contains("HTTP 403", "RBAC", "list and watch pods");
+    }
+
+    @Test
+    void anHttpErrorIsOneLineWithItsCodeAndWhatTheServerSaid() {
+        ApiException e = new ApiException("Message: Bad Request\nHTTP response code: 400", 400, Map.of(),
+                "\"Connection\" header must be \"Upgrade\".\nmore");
+
+        assertThat(errors.failed("nodes", e)).isEqualTo("listing/watching nodes failed: HTTP 400 \"Connection\" header must be \"Upgrade\".");
     }
 
     @Test
@@ -42,6 +55,21 @@ class ListWatchErrorsTest {
         assertThat(errors.failed("pods", new IOException("other"))).as("a new message is logged at once").isNotNull();
         now.addAndGet(ListWatchErrors.REPEAT.toNanos());
         assertThat(errors.failed("pods", new IOException("other"))).isNotNull();
+    }
+
+    @Test
+    void whatIsReturnedIsWhatIsLogged() {
+        String line = errors.failed("nodes", new IOException("reset"));
+
+        assertThat(logged).containsExactly(line);
+    }
+
+    @Test
+    void nothingIsLoggedOnceTheInformersAreStopping() {
+        errors.stop();
+
+        assertThat(errors.failed("nodes", new InterruptedIOException("interrupted"))).isNull();
+        assertThat(logged).isEmpty();
     }
 
     @Test

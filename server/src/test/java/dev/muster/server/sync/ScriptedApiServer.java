@@ -3,13 +3,13 @@ package dev.muster.server.sync;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.muster.common.kube.MockKubeApi;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -19,8 +19,11 @@ import java.util.Map;
 /**
  * A tiny API server for informer tests, over real HTTP: lists return the current objects, and each watch request
  * returns the events queued since the previous one as a newline-delimited stream (then ends, so the informer watches
- * again; an idle watch answers after a short delay). {@link #expireWatch} queues a 410 Gone error event, which makes
- * the informer list again — objects removed meanwhile then arrive as {@code DeletedFinalStateUnknown}.
+ * again). An idle watch answers after a short delay with a BOOKMARK, as a real API server does: an empty answer
+ * would end at once (the mock server sends empty bodies without delay), and a watch that ends at once without an
+ * event is what {@link dev.muster.common.kube.PacedWatches} backs off from. {@link #expireWatch} queues a 410 Gone
+ * error event, which makes the informer list again — objects removed meanwhile then arrive as
+ * {@code DeletedFinalStateUnknown}.
  *
  * <p>Thread-safe: all state guarded by {@code this}.
  */
@@ -29,7 +32,6 @@ final class ScriptedApiServer implements AutoCloseable {
     static final String PODS = "/api/v1/pods";
     static final String PODGROUPS = "/apis/scheduling.volcano.sh/v1beta1/podgroups";
     static final String QUEUES = "/apis/scheduling.volcano.sh/v1beta1/queues";
-    private static final Duration IDLE_WATCH = Duration.ofMillis(200);
 
     private static final class Resource {
         final Map<String, JsonObject> objects = new LinkedHashMap<>();
@@ -102,8 +104,10 @@ final class ScriptedApiServer implements AutoCloseable {
             while (!r.events.isEmpty()) {
                 body.append(r.events.poll()).append('\n');
             }
-            MockResponse response = new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json").setBody(body.toString());
-            return body.isEmpty() ? response.setBodyDelay(IDLE_WATCH) : response;
+            MockResponse response = new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json");
+            return body.isEmpty()
+                    ? response.setBody(MockKubeApi.bookmark(Long.toString(resourceVersion)) + "\n").setBodyDelay(MockKubeApi.IDLE_WATCH)
+                    : response.setBody(body.toString());
         }
         r.events.clear(); // a fresh list supersedes what the old watch had not delivered
         JsonObject list = new JsonObject();
