@@ -41,7 +41,7 @@ public final class PacedWatches<T extends KubernetesObject, L extends Kubernetes
     private static final Logger log = LoggerFactory.getLogger(PacedWatches.class);
     /** A watch that lasted this long is healthy even if it delivered nothing. */
     static final Duration HEALTHY = Duration.ofSeconds(1);
-    static final ReconnectBackoff.Policy PAUSES = new ReconnectBackoff.Policy(Duration.ofSeconds(1), Duration.ofSeconds(30), 2.0);
+    static final dev.muster.core.time.Backoff PAUSES = new dev.muster.core.time.Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
     /** From this many short empty watches in a row on, the pause is logged (once per streak). */
     static final int LOG_AFTER = 3;
 
