@@ -174,6 +174,19 @@ public final class Kube {
         call("delete pod " + ns + "/" + name, () -> core.deleteNamespacedPod(name, ns).gracePeriodSeconds(0).execute());
     }
 
+    /** Sets (or, with null, clears) the pod's finalizers: a pod with one stays, terminating, after its delete. */
+    public void finalizer(String ns, String name, String finalizer) {
+        String list = finalizer == null ? "null" : "[\"" + finalizer + "\"]";
+        call("set finalizers of " + ns + "/" + name, () -> PatchUtils.patch(V1Pod.class,
+                () -> core.patchNamespacedPod(name, ns, new V1Patch("{\"metadata\":{\"finalizers\":" + list + "}}")).buildCall(null),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
+    /** Deletes with the default grace period (a pod with a finalizer becomes terminating and stays). */
+    public void delete(String ns, String name) {
+        call("delete pod " + ns + "/" + name, () -> core.deleteNamespacedPod(name, ns).execute());
+    }
+
     /** Sets a pod's phase through the status subresource, as a kubelet would. */
     public void phase(String ns, String name, String phase) {
         call("set phase of " + ns + "/" + name, () -> PatchUtils.patch(V1Pod.class,

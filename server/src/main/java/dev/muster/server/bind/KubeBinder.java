@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * <p>Outcomes:
  * <ul>
  *   <li>2xx → bound;</li>
- *   <li>429, 5xx, I/O errors → retried with exponential backoff (jittered, honouring {@code Retry-After}) until
+ *   <li>5xx for a pod that is being deleted (it has a deletionTimestamp) → failure: it can never be bound;</li>
+ *   <li>429, other 5xx, I/O errors → retried with exponential backoff (jittered, honouring {@code Retry-After}) until
  *       {@link BindOptions#budget()} is spent, then failed with the last error;</li>
  *   <li>409 (already assigned, or UID precondition) → the pod is read and its state is the truth: on {@code node}
  *       already → success; on another node → failure naming both; recreated (other UID) → failure; still unbound →
@@ -178,10 +179,26 @@ public final class KubeBinder implements Binder, AutoCloseable {
         if (code == 404) {
             return new Attempt.Failed("pod " + pod + " no longer exists");
         }
+        if (code >= 500 && terminating(pod)) {
+            // the API server answers a Binding of a pod being deleted with a 500 ("is being deleted, cannot be
+            // assigned to a host"): no retry will ever succeed
+            return new Attempt.Failed("pod " + pod + " is being deleted: " + post.message());
+        }
         if (code == 429 || code >= 500) {
             return new Attempt.Retry("HTTP " + code + ": " + post.message(), post.retryAfter());
         }
         return new Attempt.Failed("the API server refused the binding: HTTP " + code + ": " + post.message());
+    }
+
+    /** Whether the pod (this uid) carries a deletionTimestamp; false when that cannot be read. */
+    private boolean terminating(PodId pod) {
+        try {
+            HttpResult get = execute(api.readNamespacedPod(pod.name(), pod.namespace()).buildCall(null));
+            return get.code() == 200 && get.json() != null && pod.uid().equals(string(get.json(), "metadata", "uid"))
+                    && string(get.json(), "metadata", "deletionTimestamp") != null;
+        } catch (IOException | ApiException e) {
+            return false;
+        }
     }
 
     /** After a 409, the pod's current state decides. */
