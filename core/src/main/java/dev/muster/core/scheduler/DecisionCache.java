@@ -33,7 +33,7 @@ final class DecisionCache {
 
     void put(String key, List<NodeScore> scores, long now) {
         if (capacity > 0) {
-            entries.put(key, new Kept(List.copyOf(scores), now + ttlNanos));
+            entries.put(key, new Kept(java.util.Collections.unmodifiableList(scores), now + ttlNanos)); // the filter hands them over
         }
     }
 

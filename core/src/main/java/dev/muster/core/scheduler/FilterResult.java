@@ -1,7 +1,6 @@
 package dev.muster.core.scheduler;
 
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,11 +9,15 @@ import java.util.Map;
  * not. {@code failed} nodes may fit later (kube-scheduler retries, preemption may help);
  * {@code unresolvable} nodes will not fit until something outside changes (PodGroup missing, queue
  * closed). Every given node is in exactly one of the three.
+ *
+ * <p>The record takes ownership of the collections it is given (the filter that built them drops them) and
+ * exposes them read-only, without copying: at 5,000 nodes a copy per answer was measurable. Maps iterate in
+ * node order when the builder used insertion-ordered maps, for stable answers.
  */
 public record FilterResult(List<String> feasible, Map<String, String> failed, Map<String, String> unresolvable) {
     public FilterResult {
-        feasible = List.copyOf(feasible);
-        failed = Collections.unmodifiableMap(new LinkedHashMap<>(failed)); // in node order, for stable answers
-        unresolvable = Collections.unmodifiableMap(new LinkedHashMap<>(unresolvable));
+        feasible = Collections.unmodifiableList(feasible);
+        failed = Collections.unmodifiableMap(failed);
+        unresolvable = Collections.unmodifiableMap(unresolvable);
     }
 }

@@ -139,6 +139,7 @@ final class Filtering {
      */
     private Decision hold(Pod p, List<String> candidates, String reason) {
         Decision d = new Decision();
+        Map<String, String> texts = new java.util.HashMap<>(); // one string per distinct reason, not per node
         for (String n : candidates) {
             NodeEntry e = ledger.node(n);
             String why = null;
@@ -153,7 +154,7 @@ final class Filtering {
                 d.feasible.add(n);
                 d.scores.add(new NodeScore(n, e == null || !e.known() ? 0 : policyScore(e, p.request())));
             } else {
-                d.failed.put(n, reason + "; " + why);
+                d.failed.put(n, texts.computeIfAbsent(why, w -> reason + "; " + w));
             }
         }
         return d;

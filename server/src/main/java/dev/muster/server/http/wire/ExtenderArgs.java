@@ -1,5 +1,6 @@
 package dev.muster.server.http.wire;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -25,7 +26,7 @@ public record ExtenderArgs(WirePod pod, List<String> nodeNames, RawNodeList full
             }
             nodeNames = fullNodes.names();
         } else {
-            nodeNames = List.copyOf(nodeNames == null ? List.of() : nodeNames);
+            nodeNames = nodeNames == null ? List.of() : Collections.unmodifiableList(nodeNames); // the decoder's fresh list: no copy
         }
     }
 
