@@ -9,7 +9,7 @@ import dev.muster.server.http.ExtenderMetrics;
 import dev.muster.server.http.ExtenderVerbs;
 import dev.muster.server.http.LeaderForwarder;
 import dev.muster.server.http.LeaderGate;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.testsupport.extender.ExtenderClient;
 import io.prometheus.client.CollectorRegistry;
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -10,7 +10,7 @@ import dev.muster.common.leader.LeaderElectionConfig;
 import dev.muster.common.leader.LeaderElector;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.core.testing.RecordingBinder;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.testsupport.extender.ExtenderClient;
 import io.prometheus.client.CollectorRegistry;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

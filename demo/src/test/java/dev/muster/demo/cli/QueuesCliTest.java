@@ -10,7 +10,7 @@ import dev.muster.controller.Controller;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.demo.EmbeddedMuster;
 import dev.muster.demo.cluster.EmbeddedCluster;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.testsupport.extender.ExtenderClient;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -18,7 +18,7 @@ import dev.muster.proto.v1.PodRef;
 import dev.muster.proto.v1.PodSpec;
 import dev.muster.server.ExtenderProcess;
 import dev.muster.server.Leadership;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.testsupport.extender.ExtenderClient;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;

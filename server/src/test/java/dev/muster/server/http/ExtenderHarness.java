@@ -10,7 +10,7 @@ import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.core.testing.FakeClock;
 import dev.muster.core.testing.RecordingBinder;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.testsupport.extender.ExtenderClient;
 import io.prometheus.client.CollectorRegistry;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.common.tls.PemTls;
 import dev.muster.core.scheduler.SchedulerConfig;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.testsupport.extender.ExtenderClient;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,4 +1,4 @@
-package dev.muster.server.http.driver;
+package dev.muster.testsupport.extender;
 
 import java.util.Comparator;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.muster.server.http.driver;
+package dev.muster.testsupport.extender;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
