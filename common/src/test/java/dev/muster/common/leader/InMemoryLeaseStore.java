@@ -4,8 +4,8 @@ import java.util.Optional;
 
 /**
  * A {@link LeaseStore} in memory, with the API server's optimistic concurrency (resourceVersion increments on every
- * write; a create of an existing Lease or an update at a stale version is a conflict). For tests and for processes
- * that share one JVM (the demo's embedded cluster). Thread-safe: every method holds {@code this}.
+ * write; a create of an existing Lease or an update at a stale version is a conflict). For tests (common's test-jar,
+ * used by the server's tests too); nothing shipped uses it. Thread-safe: every method holds {@code this}.
  */
 public final class InMemoryLeaseStore implements LeaseStore {
     private final String name;
