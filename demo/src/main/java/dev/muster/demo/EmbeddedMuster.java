@@ -2,9 +2,9 @@ package dev.muster.demo;
 
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
-import dev.muster.common.stream.AllocationStreamClient;
-import dev.muster.common.stream.ReconnectBackoff;
 import dev.muster.controller.Controller;
+import dev.muster.controller.stream.AllocationStreamClient;
+import dev.muster.controller.stream.ReconnectBackoff;
 import dev.muster.controller.writer.Ticker;
 import dev.muster.controller.writer.WriterMetrics;
 import dev.muster.core.gang.Backoff;

@@ -1,8 +1,8 @@
 package dev.muster.controller.stream;
 
-import dev.muster.common.rpc.ClientTls;
-import dev.muster.common.stream.AllocationStreamClient;
-import dev.muster.common.stream.ReconnectBackoff;
+import dev.muster.controller.rpc.ClientTls;
+import dev.muster.controller.stream.AllocationStreamClient;
+import dev.muster.controller.stream.ReconnectBackoff;
 import java.util.Optional;
 
 /**

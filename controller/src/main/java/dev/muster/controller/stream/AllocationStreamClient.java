@@ -1,10 +1,10 @@
-package dev.muster.common.stream;
+package dev.muster.controller.stream;
 
-import dev.muster.common.rpc.ClientTls;
-import dev.muster.common.rpc.GrpcChannels;
 import dev.muster.common.rpc.LeaderRedirect;
 import dev.muster.common.rpc.ProtoConversionException;
 import dev.muster.common.rpc.ProtoConverters;
+import dev.muster.controller.rpc.ClientTls;
+import dev.muster.controller.rpc.GrpcChannels;
 import dev.muster.core.stream.AllocationListener;
 import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.core.stream.SequencedEvent;

@@ -1,4 +1,4 @@
-package dev.muster.common.stream;
+package dev.muster.controller.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

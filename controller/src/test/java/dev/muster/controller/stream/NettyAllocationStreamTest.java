@@ -1,19 +1,21 @@
-package dev.muster.common.stream;
+package dev.muster.controller.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.muster.common.rpc.ClientTls;
-import dev.muster.common.rpc.GrpcChannels;
 import dev.muster.common.rpc.GrpcCleanup;
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.common.rpc.ServerTls;
 import dev.muster.common.rpc.ServingGate;
 import dev.muster.common.rpc.TestPki;
+import dev.muster.controller.rpc.ClientTls;
+import dev.muster.controller.rpc.GrpcChannels;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.proto.v1.AllocationsGrpc;
 import dev.muster.proto.v1.WatchRequest;
+import dev.muster.server.stream.AllocationsService;
+import dev.muster.server.stream.WatchRecorder;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import java.net.InetSocketAddress;

@@ -1,4 +1,4 @@
-package dev.muster.common.stream;
+package dev.muster.server.stream;
 
 import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationSnapshot;
@@ -11,10 +11,10 @@ import java.util.TreeMap;
  * AllocationTotals, which is what the stream itself uses), as name → amount maps without zeros.
  * Not thread-safe.
  */
-final class IndependentFold {
+public final class IndependentFold {
     private final Map<String, Map<String, Long>> byQueue = new HashMap<>();
 
-    void apply(AllocationEvent event) {
+    public void apply(AllocationEvent event) {
         switch (event) {
             case AllocationEvent.PodAllocated a -> add(a.queue(), a.resources().asMap(), 1);
             case AllocationEvent.PodReleased r -> add(r.queue(), r.resources().asMap(), -1);
@@ -37,14 +37,14 @@ final class IndependentFold {
         }
     }
 
-    Map<String, Map<String, Long>> totals() {
+    public Map<String, Map<String, Long>> totals() {
         Map<String, Map<String, Long>> copy = new TreeMap<>();
         byQueue.forEach((q, m) -> copy.put(q, new TreeMap<>(m)));
         return copy;
     }
 
     /** The same shape from a snapshot. */
-    static Map<String, Map<String, Long>> totalsOf(AllocationSnapshot snapshot) {
+    public static Map<String, Map<String, Long>> totalsOf(AllocationSnapshot snapshot) {
         Map<String, Map<String, Long>> out = new TreeMap<>();
         snapshot.allocatedByQueue().forEach((q, r) -> {
             if (!r.isZero()) {

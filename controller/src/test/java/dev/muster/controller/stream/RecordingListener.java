@@ -1,4 +1,4 @@
-package dev.muster.common.stream;
+package dev.muster.controller.stream;
 
 import dev.muster.core.stream.AllocationListener;
 import dev.muster.core.stream.AllocationSnapshot;

@@ -1,4 +1,4 @@
-package dev.muster.common.stream;
+package dev.muster.controller.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,6 +9,9 @@ import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.common.rpc.ProtoConverters;
 import dev.muster.common.rpc.ServingGate;
 import dev.muster.core.stream.AllocationJournal;
+import dev.muster.server.stream.AllocationsService;
+import dev.muster.server.stream.IndependentFold;
+import dev.muster.server.stream.RandomEvents;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;

@@ -1,9 +1,9 @@
-package dev.muster.common.stream;
+package dev.muster.controller.stream;
 
-import static dev.muster.common.stream.ScriptedAllocations.event;
-import static dev.muster.common.stream.ScriptedAllocations.serveProperly;
-import static dev.muster.common.stream.ScriptedAllocations.snapshot;
-import static dev.muster.common.stream.ScriptedAllocations.started;
+import static dev.muster.controller.stream.ScriptedAllocations.event;
+import static dev.muster.controller.stream.ScriptedAllocations.serveProperly;
+import static dev.muster.controller.stream.ScriptedAllocations.snapshot;
+import static dev.muster.controller.stream.ScriptedAllocations.started;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -19,6 +19,8 @@ import dev.muster.proto.v1.AllocationEvent;
 import dev.muster.proto.v1.PodAllocation;
 import dev.muster.proto.v1.WatchRequest;
 import dev.muster.proto.v1.WatchResponse;
+import dev.muster.server.stream.AllocationsService;
+import dev.muster.server.stream.RandomEvents;
 import io.grpc.BindableService;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;

@@ -1,4 +1,4 @@
-package dev.muster.common.stream;
+package dev.muster.server.stream;
 
 import dev.muster.common.rpc.LeaderRedirect;
 import dev.muster.common.rpc.ServingGate;

@@ -1,10 +1,10 @@
-package dev.muster.common.stream;
+package dev.muster.controller.stream;
 
 import dev.muster.common.rpc.ProtoConverters;
 import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangState;
 import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationSnapshot;
-import dev.muster.core.model.GangState;
 import dev.muster.core.stream.SequencedEvent;
 import dev.muster.proto.v1.AllocationsGrpc;
 import dev.muster.proto.v1.WatchRequest;

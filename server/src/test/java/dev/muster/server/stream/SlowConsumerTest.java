@@ -1,4 +1,4 @@
-package dev.muster.common.stream;
+package dev.muster.server.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

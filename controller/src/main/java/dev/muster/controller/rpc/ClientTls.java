@@ -1,5 +1,6 @@
-package dev.muster.common.rpc;
+package dev.muster.controller.rpc;
 
+import dev.muster.common.rpc.ServerTls;
 import io.grpc.ChannelCredentials;
 import io.grpc.TlsChannelCredentials;
 import java.io.IOException;

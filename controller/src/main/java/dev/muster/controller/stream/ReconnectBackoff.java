@@ -1,4 +1,4 @@
-package dev.muster.common.stream;
+package dev.muster.controller.stream;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.muster.common.rpc;
+package dev.muster.controller.rpc;
 
 import io.grpc.ChannelCredentials;
 import io.grpc.InsecureChannelCredentials;
@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Client channels to Muster's gRPC servers, plaintext or TLS/mTLS from files. Long-lived streams are kept
- * alive with pings (allowed by {@link GrpcServers#netty}) so a vanished server is noticed within about
+ * alive with pings (allowed by {@link dev.muster.common.rpc.GrpcServers#netty}) so a vanished server is noticed within about
  * {@value #KEEPALIVE_SECONDS}+{@value #KEEPALIVE_TIMEOUT_SECONDS} seconds even when no event flows.
  * Stateless; thread-safe.
  */

@@ -1,10 +1,10 @@
-package dev.muster.common.stream;
+package dev.muster.server.stream;
 
 import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangState;
 import dev.muster.core.model.PodId;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.stream.AllocationEvent;
-import dev.muster.core.model.GangState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -13,7 +13,7 @@ import java.util.Random;
  * A seeded source of plausible allocation events: pods allocated in a few queues (and outside any gang),
  * released later with the same resources, and gangs changing state (including deletion). Not thread-safe.
  */
-final class RandomEvents {
+public final class RandomEvents {
     private static final String[] QUEUES = {"", "default", "research", "prod"};
     private static final GangState[] STATES = GangState.values();
 
@@ -21,11 +21,11 @@ final class RandomEvents {
     private final List<AllocationEvent.PodAllocated> live = new ArrayList<>();
     private long pods;
 
-    RandomEvents(long seed) {
+    public RandomEvents(long seed) {
         this.random = new Random(seed);
     }
 
-    AllocationEvent next() {
+    public AllocationEvent next() {
         int dice = random.nextInt(10);
         if (dice < 5 || live.isEmpty()) {
             String queue = QUEUES[random.nextInt(QUEUES.length)];

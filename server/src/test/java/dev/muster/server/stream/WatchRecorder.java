@@ -1,4 +1,4 @@
-package dev.muster.common.stream;
+package dev.muster.server.stream;
 
 import dev.muster.proto.v1.WatchResponse;
 import io.grpc.Metadata;
@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /** Records what a raw Watch call receives, for tests that look at the wire protocol. Thread-safe. */
-final class WatchRecorder implements StreamObserver<WatchResponse> {
+public final class WatchRecorder implements StreamObserver<WatchResponse> {
     private final List<WatchResponse> messages = new ArrayList<>(); // guarded by this
-    final CompletableFuture<Status> closed = new CompletableFuture<>();
+    public final CompletableFuture<Status> closed = new CompletableFuture<>();
     private volatile Metadata trailers = new Metadata();
 
     @Override
@@ -33,16 +33,16 @@ final class WatchRecorder implements StreamObserver<WatchResponse> {
         closed.complete(Status.OK);
     }
 
-    synchronized List<WatchResponse> messages() {
+    public synchronized List<WatchResponse> messages() {
         return List.copyOf(messages);
     }
 
     /** The trailers of a call that ended in error (empty otherwise); read after {@link #closed} completed. */
-    Metadata trailers() {
+    public Metadata trailers() {
         return trailers;
     }
 
-    synchronized int count() {
+    public synchronized int count() {
         return messages.size();
     }
 }
