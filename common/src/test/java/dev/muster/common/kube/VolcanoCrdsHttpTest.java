@@ -1,6 +1,6 @@
 package dev.muster.common.kube;
 
-import static dev.muster.common.kube.PodConverterTest.res;
+import static dev.muster.common.kube.KubeObjects.res;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.core.model.GangKey;

@@ -3,8 +3,8 @@ package dev.muster.server.http;
 import static dev.muster.core.testing.Fixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.muster.common.tls.PemTls;
 import dev.muster.core.scheduler.SchedulerConfig;
+import dev.muster.server.http.PemTls;
 import dev.muster.testsupport.extender.ExtenderClient;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,4 +1,4 @@
-package dev.muster.common.tls;
+package dev.muster.server.http;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

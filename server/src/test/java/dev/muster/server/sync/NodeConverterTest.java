@@ -1,10 +1,11 @@
-package dev.muster.common.kube;
+package dev.muster.server.sync;
 
 import static dev.muster.common.kube.KubeObjects.node;
-import static dev.muster.common.kube.PodConverterTest.res;
+import static dev.muster.common.kube.KubeObjects.res;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.muster.common.kube.ConversionException;
 import dev.muster.core.model.Node;
 import dev.muster.core.resources.Resources;
 import io.kubernetes.client.custom.Quantity;

@@ -1,5 +1,7 @@
-package dev.muster.common.kube;
+package dev.muster.server.sync;
 
+import dev.muster.common.kube.ConversionException;
+import dev.muster.common.kube.ResourceLists;
 import dev.muster.core.model.Node;
 import dev.muster.core.resources.Resources;
 import io.kubernetes.client.openapi.models.V1Node;
