@@ -1,6 +1,7 @@
 package dev.muster.server;
 
 import dev.muster.common.leader.LeaderElector;
+import dev.muster.common.leader.LeaderIdentity;
 import java.util.Optional;
 
 /**
@@ -37,7 +38,7 @@ public interface Leadership {
 
             @Override
             public Optional<String> leaderHost() {
-                return elector.isLeader() ? Optional.empty() : elector.leaderAddress();
+                return elector.isLeader() ? Optional.empty() : elector.leader().map(LeaderIdentity::podIp);
             }
         };
     }
