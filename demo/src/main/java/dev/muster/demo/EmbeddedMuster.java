@@ -19,7 +19,7 @@ import dev.muster.demo.cluster.EmbeddedCluster;
 import dev.muster.demo.cluster.ExtenderFeed;
 import dev.muster.demo.cluster.Watch;
 import dev.muster.server.ExtenderProcess;
-import dev.muster.server.Leadership;
+import dev.muster.server.leader.Leadership;
 import dev.muster.server.ServerDefaults;
 import io.prometheus.client.CollectorRegistry;
 import java.io.IOException;

@@ -9,6 +9,7 @@ import dev.muster.core.gang.Backoff;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.server.bind.KubeBinder;
 import dev.muster.server.http.PemTls;
+import dev.muster.server.leader.Leadership;
 import dev.muster.server.sync.ClusterSync;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.hotspot.DefaultExports;

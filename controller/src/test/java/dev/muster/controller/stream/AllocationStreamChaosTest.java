@@ -7,8 +7,8 @@ import dev.muster.common.rpc.GrpcCleanup;
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.common.rpc.ProtoConverters;
-import dev.muster.common.rpc.ServingGate;
 import dev.muster.core.stream.AllocationJournal;
+import dev.muster.server.leader.Leadership;
 import dev.muster.server.stream.AllocationsService;
 import dev.muster.server.stream.IndependentFold;
 import dev.muster.server.stream.RandomEvents;
@@ -80,7 +80,7 @@ class AllocationStreamChaosTest {
     private Chaos run(int events, int window, long seed) throws Exception {
         Random random = new Random(seed);
         AllocationJournal journal = new AllocationJournal(window, System::currentTimeMillis);
-        AllocationsService service = new AllocationsService(journal, ServingGate.always(), drain, 32);
+        AllocationsService service = new AllocationsService(journal, Leadership.ALWAYS, drain, 32);
         String name = InProcessServerBuilder.generateName();
         server = GrpcServers.build(InProcessServerBuilder.forName(name), service).start();
         AtomicInteger cuts = new AtomicInteger();

@@ -7,10 +7,10 @@ import static dev.muster.controller.stream.ScriptedAllocations.started;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.muster.common.leader.LeaderIdentity;
 import dev.muster.common.rpc.GrpcCleanup;
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
-import dev.muster.common.rpc.ServingGate;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.core.stream.AllocationListener;
 import dev.muster.core.stream.AllocationSnapshot;
@@ -19,6 +19,7 @@ import dev.muster.proto.v1.AllocationEvent;
 import dev.muster.proto.v1.PodAllocation;
 import dev.muster.proto.v1.WatchRequest;
 import dev.muster.proto.v1.WatchResponse;
+import dev.muster.server.leader.Leadership;
 import dev.muster.server.stream.AllocationsService;
 import dev.muster.server.stream.RandomEvents;
 import io.grpc.BindableService;
@@ -27,6 +28,7 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -56,7 +58,7 @@ class AllocationStreamClientTest {
     @Test
     void deliversEveryEventInOrderAndThenNewOnes() {
         AllocationJournal journal = journal(1000);
-        String name = serve(new AllocationsService(journal, ServingGate.always(), drain));
+        String name = serve(new AllocationsService(journal, Leadership.ALWAYS, drain));
         append(journal, 40);
         AllocationStreamClient client = client(name, listener);
 
@@ -96,7 +98,7 @@ class AllocationStreamClientTest {
 
     @Test
     void anEmptyJournalIsCaughtUpAtOnce() {
-        String name = serve(new AllocationsService(journal(1000), ServingGate.always(), drain));
+        String name = serve(new AllocationsService(journal(1000), Leadership.ALWAYS, drain));
         CaughtUp l = new CaughtUp();
         client(name, l);
         await().atMost(WAIT).until(() -> !l.appliedWhenCaughtUp.isEmpty());
@@ -106,7 +108,7 @@ class AllocationStreamClientTest {
     @Test
     void aConnectionIsCaughtUpOnlyOnceTheHeadItWasToldOfIsApplied() {
         AllocationJournal journal = journal(1000);
-        String name = serve(new AllocationsService(journal, ServingGate.always(), drain));
+        String name = serve(new AllocationsService(journal, Leadership.ALWAYS, drain));
         append(journal, 300);
         CaughtUp l = new CaughtUp();
         client(name, l);
@@ -189,14 +191,14 @@ class AllocationStreamClientTest {
         String name = InProcessServerBuilder.generateName();
         AllocationJournal before = journal(1000);
         append(before, 30);
-        ManagedGrpcServer first = GrpcServers.build(InProcessServerBuilder.forName(name), new AllocationsService(before, ServingGate.always(), drain)).start();
+        ManagedGrpcServer first = GrpcServers.build(InProcessServerBuilder.forName(name), new AllocationsService(before, Leadership.ALWAYS, drain)).start();
         AllocationStreamClient client = client(name, listener);
         await().atMost(WAIT).until(() -> listener.last() == 30);
 
         first.close();
         AllocationJournal after = journal(1000); // a new process: counts from 1 over another history
         append(after, 100);
-        cleanup.register(GrpcServers.build(InProcessServerBuilder.forName(name), new AllocationsService(after, ServingGate.always(), drain)).start());
+        cleanup.register(GrpcServers.build(InProcessServerBuilder.forName(name), new AllocationsService(after, Leadership.ALWAYS, drain)).start());
 
         await().atMost(WAIT).until(() -> client.journalId().equals(after.id()) && listener.last() == 100);
         assertThat(listener.snapshots()).extracting(AllocationSnapshot::sequence).containsExactly(100L);
@@ -209,7 +211,7 @@ class AllocationStreamClientTest {
     void aListenerThatThrowsGetsTheSameEventAgainAfterTheReconnect() {
         AllocationJournal journal = journal(1000);
         append(journal, 5);
-        String name = serve(new AllocationsService(journal, ServingGate.always(), drain));
+        String name = serve(new AllocationsService(journal, Leadership.ALWAYS, drain));
         AtomicBoolean thrown = new AtomicBoolean();
         AllocationListener flaky = new AllocationListener() {
             @Override
@@ -242,7 +244,7 @@ class AllocationStreamClientTest {
 
         AllocationJournal journal = journal(1000);
         append(journal, 7);
-        cleanup.register(GrpcServers.build(InProcessServerBuilder.forName(name), new AllocationsService(journal, ServingGate.always(), drain)).start());
+        cleanup.register(GrpcServers.build(InProcessServerBuilder.forName(name), new AllocationsService(journal, Leadership.ALWAYS, drain)).start());
 
         await().atMost(WAIT).until(() -> listener.last() == 7);
         assertThat(client.isConnected()).isTrue();
@@ -252,11 +254,14 @@ class AllocationStreamClientTest {
     void followsAStandbysRedirectToTheLeaderAndFallsBackToTheConfiguredAddress() {
         AllocationJournal leaderJournal = journal(1000);
         append(leaderJournal, 20);
-        String leaderName = serve(new AllocationsService(leaderJournal, ServingGate.always(), drain));
+        // the standby redirects to <leader IP>:<leader gRPC port> from the Lease: here an in-process name of that shape
+        String leaderHost = InProcessServerBuilder.generateName();
+        String leaderName = serve(leaderHost + ":9090", new AllocationsService(leaderJournal, Leadership.ALWAYS, drain));
         AtomicBoolean standbyLeads = new AtomicBoolean(false);
-        AtomicReference<String> leaderAddress = new AtomicReference<>(leaderName);
+        AtomicReference<String> leaseHolder = new AtomicReference<>("muster-0_http=8888,grpc=9090_" + leaderHost);
         AllocationJournal standbyJournal = journal(1000);
-        AllocationsService standbyService = new AllocationsService(standbyJournal, ServingGate.of(standbyLeads::get, leaderAddress::get), drain);
+        AllocationsService standbyService = new AllocationsService(standbyJournal,
+                Leadership.of(new LeaderIdentity("muster-1", "standby", 8888, 9090), standbyLeads::get, () -> Optional.of(leaseHolder.get())), drain);
         String standbyName = serve(standbyService);
 
         AllocationStreamClient client = client(standbyName, listener);
@@ -266,7 +271,7 @@ class AllocationStreamClientTest {
         assertThat(client.journalId()).isEqualTo(leaderJournal.id());
 
         // The leader goes away; the standby takes over (with its own journal) at the configured address.
-        leaderAddress.set("");
+        leaseHolder.set("");
         append(standbyJournal, 8);
         standbyLeads.set(true);
         shutdownServer(leaderName);
@@ -281,7 +286,7 @@ class AllocationStreamClientTest {
     @Test
     void concurrentAppendersStillYieldOneContiguousStream() throws Exception {
         AllocationJournal journal = journal(1 << 16);
-        String name = serve(new AllocationsService(journal, ServingGate.always(), drain, 8));
+        String name = serve(new AllocationsService(journal, Leadership.ALWAYS, drain, 8));
         AllocationStreamClient client = client(name, listener);
         ExecutorService appenders = cleanup.register(Executors.newFixedThreadPool(4));
         List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
@@ -309,7 +314,7 @@ class AllocationStreamClientTest {
     @Test
     void stopCancelsTheCallAndDeliversNothingMore() throws Exception {
         AllocationJournal journal = journal(1000);
-        AllocationsService service = new AllocationsService(journal, ServingGate.always(), drain);
+        AllocationsService service = new AllocationsService(journal, Leadership.ALWAYS, drain);
         String name = serve(service);
         append(journal, 3);
         AllocationStreamClient client = client(name, listener);
@@ -328,7 +333,10 @@ class AllocationStreamClientTest {
     private final java.util.Map<String, ManagedGrpcServer> servers = new java.util.HashMap<>();
 
     private String serve(BindableService service) {
-        String name = InProcessServerBuilder.generateName();
+        return serve(InProcessServerBuilder.generateName(), service);
+    }
+
+    private String serve(String name, BindableService service) {
         servers.put(name, cleanup.register(GrpcServers.build(InProcessServerBuilder.forName(name), service).start()));
         return name;
     }

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
-import dev.muster.common.rpc.ServingGate;
 import dev.muster.controller.stream.AllocationStreamClient;
 import dev.muster.controller.stream.ReconnectBackoff;
 import dev.muster.core.model.GangKey;
@@ -21,6 +20,7 @@ import dev.muster.core.status.StatusFolding;
 import dev.muster.core.status.StatusKey;
 import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationJournal;
+import dev.muster.server.leader.Leadership;
 import dev.muster.server.stream.AllocationsService;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
@@ -60,7 +60,7 @@ class ExtenderStreamTest {
     }
 
     private void serve() {
-        server = GrpcServers.build(InProcessServerBuilder.forName(name), new AllocationsService(journal, ServingGate.always(), drain)).start();
+        server = GrpcServers.build(InProcessServerBuilder.forName(name), new AllocationsService(journal, Leadership.ALWAYS, drain)).start();
         server.setServing(true);
     }
 

@@ -7,13 +7,13 @@ import dev.muster.common.rpc.GrpcCleanup;
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.common.rpc.ServerTls;
-import dev.muster.common.rpc.ServingGate;
 import dev.muster.common.rpc.TestPki;
 import dev.muster.controller.rpc.ClientTls;
 import dev.muster.controller.rpc.GrpcChannels;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.proto.v1.AllocationsGrpc;
 import dev.muster.proto.v1.WatchRequest;
+import dev.muster.server.leader.Leadership;
 import dev.muster.server.stream.AllocationsService;
 import dev.muster.server.stream.WatchRecorder;
 import io.grpc.ManagedChannel;
@@ -123,7 +123,7 @@ class NettyAllocationStreamTest {
     }
 
     private ManagedGrpcServer start(Optional<ServerTls> tls) {
-        AllocationsService service = new AllocationsService(journal, ServingGate.always(), drain);
+        AllocationsService service = new AllocationsService(journal, Leadership.ALWAYS, drain);
         return cleanup.register(GrpcServers.build(GrpcServers.netty(new InetSocketAddress("127.0.0.1", 0), tls), service).start());
     }
 

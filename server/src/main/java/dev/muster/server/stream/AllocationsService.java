@@ -1,11 +1,11 @@
 package dev.muster.server.stream;
 
 import dev.muster.common.rpc.LeaderRedirect;
-import dev.muster.common.rpc.ServingGate;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.proto.v1.AllocationsGrpc;
 import dev.muster.proto.v1.WatchRequest;
 import dev.muster.proto.v1.WatchResponse;
+import dev.muster.server.leader.Leadership;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.LongAdder;
  * events are appended holds nothing but its last sent sequence, and is resynchronised with a snapshot
  * when it reads again (see {@link WatchCall} for the flow control and its concurrency).
  *
- * <p>Only the leader serves: when the {@link ServingGate} is closed, a call (new, or open when
+ * <p>Only the leader serves: when the process does not lead ({@link Leadership}), a call (new, or open when
  * {@link #servingChanged()} is called or the next event is appended) ends with UNAVAILABLE "not the
  * leader" and the {@code muster-leader-address} trailer.
  *
@@ -40,7 +40,7 @@ public final class AllocationsService extends AllocationsGrpc.AllocationsImplBas
     public static final int DEFAULT_BATCH = 128;
 
     private final AllocationJournal journal;
-    private final ServingGate gate;
+    private final Leadership leadership;
     private final Executor drainExecutor;
     private final int batch;
     private final Map<Long, WatchCall> calls = new ConcurrentHashMap<>();
@@ -56,16 +56,16 @@ public final class AllocationsService extends AllocationsGrpc.AllocationsImplBas
     /** What metrics and debugging see of one open call. */
     public record Subscriber(long id, long cursor, long messagesSent) {}
 
-    public AllocationsService(AllocationJournal journal, ServingGate gate, Executor drainExecutor) {
-        this(journal, gate, drainExecutor, DEFAULT_BATCH);
+    public AllocationsService(AllocationJournal journal, Leadership leadership, Executor drainExecutor) {
+        this(journal, leadership, drainExecutor, DEFAULT_BATCH);
     }
 
-    public AllocationsService(AllocationJournal journal, ServingGate gate, Executor drainExecutor, int batch) {
+    public AllocationsService(AllocationJournal journal, Leadership leadership, Executor drainExecutor, int batch) {
         if (batch < 1) {
             throw new IllegalArgumentException("batch must be at least 1, got " + batch);
         }
         this.journal = Objects.requireNonNull(journal, "journal");
-        this.gate = Objects.requireNonNull(gate, "gate");
+        this.leadership = Objects.requireNonNull(leadership, "leadership");
         this.drainExecutor = Objects.requireNonNull(drainExecutor, "drainExecutor");
         this.batch = batch;
     }
@@ -77,17 +77,17 @@ public final class AllocationsService extends AllocationsGrpc.AllocationsImplBas
             out.onError(Status.INVALID_ARGUMENT.withDescription("resume_after must not be negative, got " + request.getResumeAfter()).asRuntimeException());
             return;
         }
-        if (!gate.mayServe()) {
-            out.onError(LeaderRedirect.notLeader(gate.leaderAddress()));
+        if (!leadership.leading()) {
+            out.onError(LeaderRedirect.notLeader(leadership.route().grpcTarget()));
             return;
         }
         long id = ids.incrementAndGet();
-        WatchCall call = new WatchCall(id, request, out, journal, gate, drainExecutor, batch, counters, () -> calls.remove(id));
+        WatchCall call = new WatchCall(id, request, out, journal, leadership, drainExecutor, batch, counters, () -> calls.remove(id));
         calls.put(id, call);
         call.start();
     }
 
-    /** Makes every open call re-check the gate now (call when leadership is lost). */
+    /** Makes every open call re-check leadership now (call when leadership is lost). */
     public void servingChanged() {
         calls.values().forEach(WatchCall::signal);
     }

@@ -2,13 +2,13 @@ package dev.muster.server.stream;
 
 import dev.muster.common.rpc.LeaderRedirect;
 import dev.muster.common.rpc.ProtoConverters;
-import dev.muster.common.rpc.ServingGate;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.core.stream.SequencedEvent;
 import dev.muster.proto.v1.WatchRequest;
 import dev.muster.proto.v1.WatchResponse;
 import dev.muster.proto.v1.WatchStarted;
+import dev.muster.server.leader.Leadership;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.util.concurrent.Executor;
@@ -49,7 +49,7 @@ final class WatchCall {
     private final long id;
     private final ServerCallStreamObserver<WatchResponse> out;
     private final AllocationJournal journal;
-    private final ServingGate gate;
+    private final Leadership leadership;
     private final Executor executor;
     private final int batch;
     private final AllocationsService.Counters counters;
@@ -63,12 +63,12 @@ final class WatchCall {
     private volatile long cursor; // written by the drainer only
     private volatile long messagesSent; // written by the drainer only
 
-    WatchCall(long id, WatchRequest request, ServerCallStreamObserver<WatchResponse> out, AllocationJournal journal, ServingGate gate,
+    WatchCall(long id, WatchRequest request, ServerCallStreamObserver<WatchResponse> out, AllocationJournal journal, Leadership leadership,
             Executor executor, int batch, AllocationsService.Counters counters, Runnable onFinish) {
         this.id = id;
         this.out = out;
         this.journal = journal;
-        this.gate = gate;
+        this.leadership = leadership;
         this.executor = executor;
         this.batch = batch;
         this.counters = counters;
@@ -140,8 +140,8 @@ final class WatchCall {
                 finish();
                 return false;
             }
-            if (!gate.mayServe()) {
-                out.onError(LeaderRedirect.notLeader(gate.leaderAddress()));
+            if (!leadership.leading()) {
+                out.onError(LeaderRedirect.notLeader(leadership.route().grpcTarget()));
                 finish();
                 return false;
             }

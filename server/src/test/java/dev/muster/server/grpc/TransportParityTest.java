@@ -17,7 +17,7 @@ import dev.muster.proto.v1.FilterResponse;
 import dev.muster.proto.v1.PodRef;
 import dev.muster.proto.v1.PodSpec;
 import dev.muster.server.ExtenderProcess;
-import dev.muster.server.Leadership;
+import dev.muster.server.leader.Leadership;
 import dev.muster.testsupport.extender.ExtenderClient;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;

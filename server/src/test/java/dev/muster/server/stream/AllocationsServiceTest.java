@@ -7,7 +7,8 @@ import dev.muster.common.rpc.GrpcCleanup;
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.LeaderRedirect;
 import dev.muster.common.rpc.ProtoConverters;
-import dev.muster.common.rpc.ServingGate;
+import dev.muster.common.leader.LeaderIdentity;
+import dev.muster.server.leader.Leadership;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.proto.v1.AllocationsGrpc;
@@ -23,13 +24,14 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The Watch wire protocol, served in-process from a journal with a window of {@value #WINDOW}. */
 class AllocationsServiceTest {
@@ -41,13 +43,14 @@ class AllocationsServiceTest {
     private final RandomEvents events = new RandomEvents(42);
     private final IndependentFold fold = new IndependentFold();
     private final AtomicBoolean leader = new AtomicBoolean(true);
-    private final AtomicReference<String> leaderAddress = new AtomicReference<>("");
+    private final AtomicReference<String> holder = new AtomicReference<>("");
     private AllocationsService service;
     private AllocationsGrpc.AllocationsStub stub;
 
     @BeforeEach
     void start() {
-        service = new AllocationsService(journal, ServingGate.of(leader::get, leaderAddress::get),
+        service = new AllocationsService(journal, Leadership.of(new LeaderIdentity("muster-1", "10.0.0.1", 8888, 9090), leader::get,
+                        () -> Optional.of(holder.get())),
                 cleanup.register(Executors.newFixedThreadPool(2)), 16);
         String name = InProcessServerBuilder.generateName();
         cleanup.register(GrpcServers.build(InProcessServerBuilder.forName(name), service).start());
@@ -152,11 +155,11 @@ class AllocationsServiceTest {
         assertThat(status.getDescription()).contains("resume_after must not be negative");
     }
 
-    @ParameterizedTest(name = "leader address \"{0}\"")
-    @ValueSource(strings = {"10.0.0.7:9090", ""})
-    void aStandbyAnswersUnavailableNotTheLeaderWithTheLeaderAddress(String address) throws Exception {
+    @ParameterizedTest(name = "Lease holder \"{0}\" → leader address \"{1}\"")
+    @CsvSource(delimiter = '|', value = {"muster-0_http=8888,grpc=19090_10.0.0.7 | 10.0.0.7:19090", "muster-0_10.0.0.7 | 10.0.0.7:9090", "'' | ''"})
+    void aStandbyAnswersUnavailableNotTheLeaderWithTheLeaderAddress(String holderIdentity, String address) throws Exception {
         leader.set(false);
-        leaderAddress.set(address);
+        holder.set(holderIdentity);
 
         WatchRecorder watch = watch(0, "");
 
@@ -174,7 +177,7 @@ class AllocationsServiceTest {
         await().atMost(WAIT).until(() -> watch.count() == 4);
 
         leader.set(false);
-        leaderAddress.set("10.0.0.8:9090");
+        holder.set("muster-0_http=8888,grpc=9090_10.0.0.8");
         service.servingChanged();
 
         Status status = watch.closed.get(30, TimeUnit.SECONDS);

@@ -6,11 +6,11 @@ import static org.awaitility.Awaitility.await;
 import dev.muster.common.rpc.GrpcCleanup;
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ProtoConverters;
-import dev.muster.common.rpc.ServingGate;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.proto.v1.AllocationsGrpc;
 import dev.muster.proto.v1.WatchRequest;
 import dev.muster.proto.v1.WatchResponse;
+import dev.muster.server.leader.Leadership;
 import io.grpc.ManagedChannel;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
@@ -40,7 +40,7 @@ class SlowConsumerTest {
     private final GrpcCleanup cleanup = new GrpcCleanup();
     private final ExecutorService drain = cleanup.register(Executors.newFixedThreadPool(2));
     private final AllocationJournal journal = new AllocationJournal(WINDOW, System::currentTimeMillis);
-    private final AllocationsService service = new AllocationsService(journal, ServingGate.always(), drain);
+    private final AllocationsService service = new AllocationsService(journal, Leadership.ALWAYS, drain);
     private final RandomEvents source = new RandomEvents(99);
     private final IndependentFold fold = new IndependentFold();
 
