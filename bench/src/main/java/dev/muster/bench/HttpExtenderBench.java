@@ -8,8 +8,8 @@ import dev.muster.server.http.ExtenderHttpServer;
 import dev.muster.server.http.ExtenderMetrics;
 import dev.muster.server.http.ExtenderVerbs;
 import dev.muster.server.http.LeaderForwarder;
-import dev.muster.server.http.LeaderGate;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.server.leader.Leadership;
+import dev.muster.testsupport.extender.ExtenderClient;
 import io.prometheus.client.CollectorRegistry;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -43,7 +43,7 @@ public final class HttpExtenderBench {
         CollectorRegistry registry = new CollectorRegistry();
         try (ExtenderHttpServer server = new ExtenderHttpServer(new InetSocketAddress("127.0.0.1", 0), null,
                 new ExtenderVerbs(s, Duration.ofMinutes(2)), new ExtenderMetrics(registry, s, journal), new OpsEndpoints(registry, () -> null),
-                LeaderGate.ALWAYS, new LeaderForwarder(null, Duration.ofSeconds(5)), () -> null, 64L << 20)) {
+                Leadership.ALWAYS, new LeaderForwarder(null, Duration.ofSeconds(5)), () -> null, 64L << 20)) {
             ExtenderClient client = new ExtenderClient("http://127.0.0.1:" + server.port(), Duration.ofSeconds(30));
             String pod = ExtenderClient.podJson(new ExtenderClient.PodSpec("bench-pod", "bench", "bench-pod-uid",
                     Map.of("cpu", "1", "memory", "2Gi"), Map.of(), "muster"));

@@ -1,23 +1,23 @@
 package dev.muster.bench;
 
-import dev.muster.common.rpc.GrpcChannels;
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.common.rpc.ProtoConverters;
-import dev.muster.common.rpc.ServingGate;
-import dev.muster.common.stream.AllocationsService;
+import dev.muster.controller.rpc.GrpcChannels;
 import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangState;
 import dev.muster.core.model.PodId;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.core.stream.AllocationTotals;
-import dev.muster.core.model.GangState;
 import dev.muster.core.stream.SequencedEvent;
 import dev.muster.proto.v1.AllocationsGrpc;
 import dev.muster.proto.v1.WatchRequest;
 import dev.muster.proto.v1.WatchResponse;
+import dev.muster.server.leader.Leadership;
+import dev.muster.server.stream.AllocationsService;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
@@ -68,7 +68,7 @@ public final class SlowConsumerHeap {
         long before = usedHeapAfterGc();
         ExecutorService drain = Executors.newFixedThreadPool(2);
         AllocationJournal journal = new AllocationJournal(window, System::currentTimeMillis);
-        AllocationsService service = new AllocationsService(journal, ServingGate.always(), drain);
+        AllocationsService service = new AllocationsService(journal, Leadership.ALWAYS, drain);
         ManagedGrpcServer server = GrpcServers.build(GrpcServers.netty(new InetSocketAddress("127.0.0.1", 0), Optional.empty()), service).start();
         List<ManagedChannel> channels = new ArrayList<>();
         List<StalledReader> readers = new ArrayList<>();

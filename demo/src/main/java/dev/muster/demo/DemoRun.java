@@ -23,7 +23,7 @@ import dev.muster.demo.scenario.WorkloadPlan;
 import dev.muster.demo.time.SimClock;
 import dev.muster.demo.time.SimTimer;
 import dev.muster.server.ServerDefaults;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.testsupport.extender.ExtenderClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package dev.muster.demo;
 
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
-import dev.muster.common.stream.AllocationStreamClient;
-import dev.muster.common.stream.ReconnectBackoff;
 import dev.muster.controller.Controller;
+import dev.muster.controller.stream.AllocationStreamClient;
+import dev.muster.core.time.BackoffCounter;
 import dev.muster.controller.writer.Ticker;
 import dev.muster.controller.writer.WriterMetrics;
 import dev.muster.core.time.Backoff;
@@ -19,7 +19,7 @@ import dev.muster.demo.cluster.EmbeddedCluster;
 import dev.muster.demo.cluster.ExtenderFeed;
 import dev.muster.demo.cluster.Watch;
 import dev.muster.server.ExtenderProcess;
-import dev.muster.server.Leadership;
+import dev.muster.server.leader.Leadership;
 import dev.muster.server.ServerDefaults;
 import io.prometheus.client.CollectorRegistry;
 import java.io.IOException;
@@ -100,7 +100,7 @@ public final class EmbeddedMuster implements AutoCloseable {
         String target = ports.host() + ":" + extender.grpcPort();
         AllocationListener listener = alsoListening == null ? controller.allocations() : new Tee(List.of(controller.allocations(), alsoListening));
         stream = new AllocationStreamClient(target, AllocationStreamClient.ChannelFactory.netty(Optional.empty(), target), listener,
-                ReconnectBackoff.DEFAULT);
+                BackoffCounter.DEFAULT);
         stream.start();
         await("the extender's first sync", () -> extender.scheduler().isSynced());
         await("the allocation stream to connect", stream::isConnected);

@@ -12,7 +12,7 @@ import dev.muster.demo.scenario.WorkloadPlan;
 import dev.muster.demo.time.SimClock;
 import dev.muster.demo.time.SimTimer;
 import dev.muster.server.ServerDefaults;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.testsupport.extender.ExtenderClient;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

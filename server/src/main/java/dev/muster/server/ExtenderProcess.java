@@ -5,8 +5,6 @@ import dev.muster.common.ops.OpsServer;
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.common.rpc.ServerTls;
-import dev.muster.common.rpc.ServingGate;
-import dev.muster.common.stream.AllocationsService;
 import dev.muster.core.gang.Binder;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.SchedulerConfig;
@@ -16,7 +14,8 @@ import dev.muster.server.http.ExtenderHttpServer;
 import dev.muster.server.http.ExtenderMetrics;
 import dev.muster.server.http.ExtenderVerbs;
 import dev.muster.server.http.LeaderForwarder;
-import dev.muster.server.http.LeaderGate;
+import dev.muster.server.leader.Leadership;
+import dev.muster.server.stream.AllocationsService;
 import io.prometheus.client.CollectorRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -66,25 +65,13 @@ public final class ExtenderProcess implements AutoCloseable {
         OpsEndpoints endpoints = new OpsEndpoints(registry, this::notReadyReason);
         String scheme = s.httpTls() == null ? "http" : "https";
         this.ops = new OpsServer(new InetSocketAddress(s.bindHost(), s.opsPort()), endpoints);
-        LeaderGate httpGate = new LeaderGate() {
-            @Override
-            public boolean leading() {
-                return leadership.leading();
-            }
-
-            @Override
-            public Optional<String> leaderUrl() {
-                return leadership.leaderHost().map(h -> scheme + "://" + h + ":" + s.httpPort());
-            }
-        };
         this.http = new ExtenderHttpServer(new InetSocketAddress(s.bindHost(), s.httpPort()), s.httpTls(),
-                new ExtenderVerbs(scheduler, s.scheduler().gangDeadline().plusSeconds(30)), metrics, endpoints, httpGate,
+                new ExtenderVerbs(scheduler, s.scheduler().gangDeadline().plusSeconds(30)), metrics, endpoints, leadership,
                 new LeaderForwarder(s.httpTls(), s.scheduler().gangDeadline().plusSeconds(30)),
                 () -> leadership.leading() ? notReadyReason() : null, s.maxBodyBytes());
-        ServingGate grpcGate = ServingGate.of(leadership::leading, () -> leadership.leaderHost().map(h -> h + ":" + s.grpcPort()).orElse(""));
-        this.allocations = new AllocationsService(journal, grpcGate, streamDrains);
+        this.allocations = new AllocationsService(journal, leadership, streamDrains);
         this.grpc = GrpcServers.build(GrpcServers.netty(new InetSocketAddress(s.bindHost(), s.grpcPort()), s.grpcTls()),
-                allocations, new ExtenderGrpcService(scheduler, grpcGate, metrics)).start();
+                allocations, new ExtenderGrpcService(scheduler, leadership, metrics)).start();
         ticker.scheduleWithFixedDelay(this::tick, s.tick().toMillis(), s.tick().toMillis(), TimeUnit.MILLISECONDS);
         LOG.log(System.Logger.Level.INFO, "muster extender listening: verbs " + scheme + " :" + http.port() + ", ops :" + ops.port()
                 + ", grpc :" + grpc.port());

@@ -130,6 +130,10 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         }
         LeaderElectionSettings leader = LeaderElectionSettings.parse(flags, env, ServerDefaults.LEASE_NAME, serviceAccountNamespaceFile);
         boolean leaderElect = leader.leaderElect();
+        if (leaderElect && (httpPort == 0 || grpcPort == 0)) {
+            throw new IllegalArgumentException("--" + (httpPort == 0 ? "http-port" : "grpc-port") + " 0 cannot be published in the "
+                    + "Lease: with leader election standbys reach the leader at the ports it publishes (give a port, or pass --leader-elect=false)");
+        }
         String leaseName = leader.leaseName();
         String leaseNamespace = leader.leaseNamespace();
         String podName = leader.podName();
@@ -150,12 +154,15 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp);
     }
 
-    /** The Lease holder identity {@code <POD_NAME>_<POD_IP>}; only when leader election is on. */
+    /**
+     * The Lease holder identity {@code <POD_NAME>_http=<HTTP_PORT>,grpc=<GRPC_PORT>_<POD_IP>}: where this replica
+     * serves, so that standbys reach it there when it leads. Only when leader election is on.
+     */
     public LeaderIdentity leaderIdentity() {
         if (!leaderElect) {
             throw new IllegalStateException("leader election is off (--leader-elect=false)");
         }
-        return new LeaderIdentity(podName, podIp);
+        return new LeaderIdentity(podName, podIp, httpPort, grpcPort);
     }
 
     /** One line per flag, for {@code --help} and error output. */

@@ -57,7 +57,7 @@ class ServerConfigTest {
         assertThat(c.grpcTls()).isNull();
         assertThat(c.maxBodyBytes()).isEqualTo(67_108_864L);
         assertThat(c.journalWindow()).isEqualTo(65_536);
-        assertThat(c.leaderIdentity().toString()).isEqualTo("muster-0_10.0.0.7");
+        assertThat(c.leaderIdentity().toString()).isEqualTo("muster-0_http=8888,grpc=9090_10.0.0.7");
     }
 
     @Test
@@ -110,13 +110,27 @@ class ServerConfigTest {
     @Test
     void podNameFallsBackToHostname() {
         ServerConfig c = parse(Map.of("HOSTNAME", "muster-abc", "POD_IP", "10.0.0.1", "POD_NAMESPACE", "n"));
-        assertThat(c.leaderIdentity().toString()).isEqualTo("muster-abc_10.0.0.1");
+        assertThat(c.leaderIdentity().toString()).isEqualTo("muster-abc_http=8888,grpc=9090_10.0.0.1");
     }
 
     @Test
     void zeroPortsMayRepeat() {
-        ServerConfig c = parse(POD_ENV, "--http-port", "0", "--ops-port", "0", "--grpc-port", "0");
+        ServerConfig c = parse(POD_ENV, "--leader-elect", "false", "--http-port", "0", "--ops-port", "0", "--grpc-port", "0");
         assertThat(c.httpPort()).isZero();
+    }
+
+    @Test
+    void theLeaseIdentityCarriesTheServingPorts() {
+        ServerConfig c = parse(POD_ENV, "--http-port", "18888", "--grpc-port", "19090");
+        assertThat(c.leaderIdentity().toString()).isEqualTo("muster-0_http=18888,grpc=19090_10.0.0.7");
+    }
+
+    @Test
+    void aPortThatCannotBePublishedIsRejectedWithLeaderElection() {
+        assertThatThrownBy(() -> parse(POD_ENV, "--http-port", "0")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--http-port 0 cannot be published");
+        assertThatThrownBy(() -> parse(POD_ENV, "--grpc-port", "0")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--grpc-port 0 cannot be published");
     }
 
     static Stream<Arguments> invalid() {

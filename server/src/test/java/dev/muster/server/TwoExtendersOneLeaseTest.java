@@ -8,9 +8,11 @@ import dev.muster.common.leader.InMemoryLeaseStore;
 import dev.muster.common.leader.LeaderCallbacks;
 import dev.muster.common.leader.LeaderElectionConfig;
 import dev.muster.common.leader.LeaderElector;
+import dev.muster.common.leader.LeaderIdentity;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.core.testing.RecordingBinder;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.server.leader.Leadership;
+import dev.muster.testsupport.extender.ExtenderClient;
 import io.prometheus.client.CollectorRegistry;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -47,7 +49,7 @@ class TwoExtendersOneLeaseTest {
 
     private Replica replica(InMemoryLeaseStore store, String ip, int httpPort, int grpcPort) throws Exception {
         AtomicReference<ExtenderProcess> ref = new AtomicReference<>();
-        LeaderElector elector = new LeaderElector(store, "extender-" + ip + "_" + ip, LeaderElectionConfig.DEFAULTS, clock,
+        LeaderElector elector = new LeaderElector(store, new LeaderIdentity("extender-" + ip, ip, httpPort, grpcPort).toString(), LeaderElectionConfig.DEFAULTS, clock,
                 new LeaderCallbacks() {
                     @Override
                     public void onStartedLeading() {

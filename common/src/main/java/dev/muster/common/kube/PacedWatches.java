@@ -1,7 +1,7 @@
 package dev.muster.common.kube;
 
 import dev.muster.common.config.Durations;
-import dev.muster.common.stream.ReconnectBackoff;
+import dev.muster.core.time.BackoffCounter;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ListerWatcher;
@@ -55,7 +55,7 @@ public final class PacedWatches<T extends KubernetesObject, L extends Kubernetes
     private final String resource;
     private final LongSupplier nanoTime;
     private final Pause pause;
-    private final ReconnectBackoff backoff = new ReconnectBackoff(PAUSES); // guarded by this
+    private final BackoffCounter backoff = new BackoffCounter(PAUSES); // guarded by this
     private int shortEmptyStreak; // guarded by this
 
     PacedWatches(ListerWatcher<T, L> delegate, String resource, LongSupplier nanoTime, Pause pause) {

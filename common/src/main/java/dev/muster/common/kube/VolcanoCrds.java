@@ -19,11 +19,11 @@ public final class VolcanoCrds {
 
     private VolcanoCrds() {}
 
-    public static GenericKubernetesApi<VolcanoPodGroup, VolcanoPodGroupList> podGroups(ApiClient client) {
-        return new GenericKubernetesApi<>(VolcanoPodGroup.class, VolcanoPodGroupList.class, GROUP, VERSION, PODGROUPS, client);
+    public static GenericKubernetesApi<VolcanoPodGroup, VolcanoList.PodGroups> podGroups(ApiClient client) {
+        return new GenericKubernetesApi<>(VolcanoPodGroup.class, VolcanoList.PodGroups.class, GROUP, VERSION, PODGROUPS, client);
     }
 
-    public static GenericKubernetesApi<VolcanoQueue, VolcanoQueueList> queues(ApiClient client) {
-        return new GenericKubernetesApi<>(VolcanoQueue.class, VolcanoQueueList.class, GROUP, VERSION, QUEUES, client);
+    public static GenericKubernetesApi<VolcanoQueue, VolcanoList.Queues> queues(ApiClient client) {
+        return new GenericKubernetesApi<>(VolcanoQueue.class, VolcanoList.Queues.class, GROUP, VERSION, QUEUES, client);
     }
 }

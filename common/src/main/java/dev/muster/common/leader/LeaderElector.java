@@ -149,9 +149,9 @@ public final class LeaderElector implements AutoCloseable {
         }
     }
 
-    /** The IP part of the observed holder identity ({@code <POD_NAME>_<POD_IP>}), or empty. */
-    public Optional<String> leaderAddress() {
-        return leaderIdentity().flatMap(LeaderIdentity::addressOf);
+    /** The observed holder, read as a {@link LeaderIdentity} (where it serves); empty when unknown, released or not Muster's. */
+    public Optional<LeaderIdentity> leader() {
+        return leaderIdentity().flatMap(LeaderIdentity::parse);
     }
 
     public String identity() {

@@ -4,8 +4,9 @@
  * <p>{@link dev.muster.common.leader.LeaderElector} owns the election state machine (candidate → leader → candidate)
  * and talks to storage only through the narrow {@link dev.muster.common.leader.LeaseStore} port (get, create,
  * update with resourceVersion-based optimistic concurrency). {@link dev.muster.common.leader.KubeLeaseStore} is the
- * client-java adapter; {@link dev.muster.common.leader.InMemoryLeaseStore} serves tests and the embedded cluster.
- * Holder identities are {@code <POD_NAME>_<POD_IP>} ({@link dev.muster.common.leader.LeaderIdentity}) so that a
- * standby can find the leader's address in the Lease.
+ * client-java adapter; an in-memory store for tests ships in this module's test-jar, not in its production jar.
+ * Holder identities are {@code <POD_NAME>_<POD_IP>}, or {@code <POD_NAME>_http=<PORT>,grpc=<PORT>_<POD_IP>} for the
+ * extender ({@link dev.muster.common.leader.LeaderIdentity}), so that a standby finds the leader's address, host and
+ * ports, in the Lease.
  */
 package dev.muster.common.leader;

@@ -60,11 +60,13 @@ public record ServerTls(Path certChain, Path privateKey, Path clientCa) {
         }
     }
 
-    static boolean present(String s) {
+    /** True when a file flag was given (not null, not blank). */
+    public static boolean present(String s) {
         return s != null && !s.isBlank();
     }
 
-    static Path readable(String file, String flag) {
+    /** {@code file} as a path, or an error naming {@code flag} when it is not readable. */
+    public static Path readable(String file, String flag) {
         Path p = Path.of(file);
         if (!Files.isReadable(p)) {
             throw new IllegalArgumentException(flag + " " + file + " is not a readable file");

@@ -1,9 +1,8 @@
 /**
  * gRPC plumbing shared by the extender and the controller: building servers from an injectable transport
  * with health and reflection always on and optional (m)TLS from files ({@link dev.muster.common.rpc.GrpcServers},
- * {@link dev.muster.common.rpc.ManagedGrpcServer}, {@link dev.muster.common.rpc.ServerTls}), client channels
- * ({@link dev.muster.common.rpc.GrpcChannels}, {@link dev.muster.common.rpc.ClientTls}), the standby's
- * "not the leader" answer ({@link dev.muster.common.rpc.ServingGate}, {@link dev.muster.common.rpc.LeaderRedirect}),
+ * {@link dev.muster.common.rpc.ManagedGrpcServer}, {@link dev.muster.common.rpc.ServerTls}), the standby's
+ * "not the leader" answer and how a client reads it ({@link dev.muster.common.rpc.LeaderRedirect}),
  * and the one translation between core values and {@code muster.v1} messages
  * ({@link dev.muster.common.rpc.ProtoConverters}).
  *

@@ -2,6 +2,8 @@ package dev.muster.common.kube;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.muster.core.resources.Quantities;
+import dev.muster.core.resources.Resources;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Node;
@@ -25,6 +27,16 @@ public final class KubeObjects {
 
     public static NodeBuilder node(String name) {
         return new NodeBuilder(name);
+    }
+
+    /** {@code "cpu=500m,memory=1Gi"} → Resources, parsed by the core parser. */
+    public static Resources res(String spec) {
+        Resources.Builder b = Resources.builder();
+        for (String part : spec.split(",")) {
+            String[] kv = part.trim().split("=", 2);
+            b.set(kv[0], Quantities.parse(kv[0], kv[1]));
+        }
+        return b.build();
     }
 
     /** {@code "cpu=500m,memory=1Gi"} → a quantity map. */

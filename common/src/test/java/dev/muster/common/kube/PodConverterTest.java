@@ -1,13 +1,13 @@
 package dev.muster.common.kube;
 
 import static dev.muster.common.kube.KubeObjects.pod;
+import static dev.muster.common.kube.KubeObjects.res;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodPhase;
-import dev.muster.core.resources.Quantities;
 import dev.muster.core.resources.Resources;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -19,16 +19,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class PodConverterTest {
-
-    /** {@code "cpu=500m,memory=1Gi"} → Resources, parsed by the core parser. */
-    static Resources res(String spec) {
-        Resources.Builder b = Resources.builder();
-        for (String part : spec.split(",")) {
-            String[] kv = part.trim().split("=", 2);
-            b.set(kv[0], Quantities.parse(kv[0], kv[1]));
-        }
-        return b.build();
-    }
 
     static Stream<Arguments> requests() {
         return Stream.of(

@@ -2,7 +2,7 @@ package dev.muster.common.kube;
 
 import static dev.muster.common.kube.KubeObjects.podGroup;
 import static dev.muster.common.kube.KubeObjects.queue;
-import static dev.muster.common.kube.PodConverterTest.res;
+import static dev.muster.common.kube.KubeObjects.res;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -68,7 +68,7 @@ class KubeLeaseStoreTest {
         b.tick();
         assertThat(a.isLeader()).isTrue();
         assertThat(b.isLeader()).isFalse();
-        assertThat(b.leaderAddress()).contains("10.0.0.1");
+        assertThat(b.leader()).map(LeaderIdentity::podIp).contains("10.0.0.1");
 
         clock.advance(config.leaseDuration()); // a stopped renewing
         b.tick();
@@ -77,7 +77,7 @@ class KubeLeaseStoreTest {
 
         a.tick();
         assertThat(a.isLeader()).isFalse();
-        assertThat(a.leaderAddress()).contains("10.0.0.2");
+        assertThat(a.leader()).map(LeaderIdentity::podIp).contains("10.0.0.2");
     }
 
     @Test

@@ -43,8 +43,8 @@ class LeaderElectorTest {
             assertThat(a.isLeader() ^ b.isLeader()).as("exactly one leader in round %d", i).isTrue();
         }
         assertThat(a.isLeader()).isTrue();
-        assertThat(a.leaderAddress()).contains("10.0.0.1");
-        assertThat(b.leaderAddress()).contains("10.0.0.1");
+        assertThat(a.leader()).map(LeaderIdentity::podIp).contains("10.0.0.1");
+        assertThat(b.leader()).map(LeaderIdentity::podIp).contains("10.0.0.1");
         assertThat(aEvents.events()).containsExactly("leader " + A, "started");
         assertThat(bEvents.events()).containsExactly("leader " + A);
     }
@@ -64,7 +64,7 @@ class LeaderElectorTest {
         }
         assertThat(waited).as("b waited for the lease to expire").isGreaterThanOrEqualTo(CONFIG.leaseDuration());
         assertThat(a.isLeader()).as("a's own view expired with its renew deadline").isFalse();
-        assertThat(b.leaderAddress()).contains("10.0.0.2");
+        assertThat(b.leader()).map(LeaderIdentity::podIp).contains("10.0.0.2");
         assertThat(bEvents.events()).containsExactly("leader " + A, "leader " + B, "started");
 
         // a wakes up, sees b, and reports it without stepping on b
@@ -102,7 +102,7 @@ class LeaderElectorTest {
 
         b.tick();
         assertThat(b.isLeader()).isTrue();
-        assertThat(b.leaderAddress()).contains("10.0.0.2");
+        assertThat(b.leader()).map(LeaderIdentity::podIp).contains("10.0.0.2");
         a.tick(); // a closed elector does nothing
         assertThat(a.isLeader()).isFalse();
     }
@@ -120,7 +120,7 @@ class LeaderElectorTest {
         clock.advance(CONFIG.leaseDuration().minusSeconds(1));
         c.tick();
         assertThat(c.isLeader()).isFalse();
-        assertThat(c.leaderAddress()).contains("10.0.0.9");
+        assertThat(c.leader()).map(LeaderIdentity::podIp).contains("10.0.0.9");
         clock.advance(Duration.ofSeconds(1));
         c.tick();
         assertThat(c.isLeader()).isTrue();
@@ -153,15 +153,6 @@ class LeaderElectorTest {
         assertThat(c.isLeader()).isTrue();
         c.close();
         assertThat(lease.get().orElseThrow().holderIdentity()).isEmpty();
-    }
-
-    @Test
-    void addressOfHolderIdentities() {
-        assertThat(LeaderIdentity.addressOf("muster-extender-7d9f_10.1.2.3")).contains("10.1.2.3");
-        assertThat(LeaderIdentity.addressOf("muster-0_fd00::1")).contains("fd00::1");
-        assertThat(LeaderIdentity.addressOf("no-address")).isEmpty();
-        assertThat(LeaderIdentity.addressOf("")).isEqualTo(Optional.empty());
-        assertThat(LeaderIdentity.addressOf(null)).isEmpty();
     }
 
     /** A store that can be told to fail every call (an unreachable API server). */

@@ -127,15 +127,6 @@ class GrpcServersTest {
     @Test
     void noTlsFlagsMeanPlaintext() {
         assertThat(ServerTls.fromFiles(null, "", " ")).isEmpty();
-        assertThat(ClientTls.fromFiles("--extender-tls", null, null, "")).isEmpty();
-    }
-
-    @Test
-    void aClientCertificateWithoutItsKeyIsRejectedNamingTheFlag(@TempDir Path dir) throws Exception {
-        String cert = file(dir, "cert");
-        assertThatThrownBy(() -> ClientTls.fromFiles("--extender-tls", null, cert, null))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("--extender-tls-key-file missing");
     }
 
     private static String file(Path dir, String name) throws Exception {

@@ -1,8 +1,8 @@
 package dev.muster.controller.stream;
 
-import dev.muster.common.rpc.ClientTls;
-import dev.muster.common.stream.AllocationStreamClient;
-import dev.muster.common.stream.ReconnectBackoff;
+import dev.muster.controller.rpc.ClientTls;
+import dev.muster.controller.stream.AllocationStreamClient;
+import dev.muster.core.time.BackoffCounter;
 import java.util.Optional;
 
 /**
@@ -17,7 +17,7 @@ public final class ExtenderStream implements AutoCloseable {
 
     public ExtenderStream(String extenderAddress, Optional<ClientTls> tls, StreamTracker tracker) {
         this(new AllocationStreamClient(extenderAddress, AllocationStreamClient.ChannelFactory.netty(tls, extenderAddress), tracker,
-                ReconnectBackoff.DEFAULT));
+                BackoffCounter.DEFAULT));
     }
 
     ExtenderStream(AllocationStreamClient client) {

@@ -5,10 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
-import dev.muster.common.rpc.ServingGate;
-import dev.muster.common.stream.AllocationStreamClient;
-import dev.muster.common.stream.AllocationsService;
-import dev.muster.common.stream.ReconnectBackoff;
+import dev.muster.controller.stream.AllocationStreamClient;
+import dev.muster.core.time.BackoffCounter;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.PodGroupSpec;
 import dev.muster.core.model.PodId;
@@ -17,11 +15,13 @@ import dev.muster.core.resources.ResourceNames;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.status.ManualClock;
 import dev.muster.core.status.QueueStatus;
+import dev.muster.core.status.StatusChangeListener;
 import dev.muster.core.status.StatusFolding;
 import dev.muster.core.status.StatusKey;
 import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationJournal;
-import dev.muster.core.status.StatusChangeListener;
+import dev.muster.server.leader.Leadership;
+import dev.muster.server.stream.AllocationsService;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.time.Duration;
@@ -60,7 +60,7 @@ class ExtenderStreamTest {
     }
 
     private void serve() {
-        server = GrpcServers.build(InProcessServerBuilder.forName(name), new AllocationsService(journal, ServingGate.always(), drain)).start();
+        server = GrpcServers.build(InProcessServerBuilder.forName(name), new AllocationsService(journal, Leadership.ALWAYS, drain)).start();
         server.setServing(true);
     }
 

@@ -6,7 +6,7 @@ import java.time.Duration;
  * Capped exponential backoff: {@code initial × 2^(failures-1)}, at most {@code max}. The one backoff policy: a
  * gang whose reservation expired (so it does not storm the scheduler), the controller's per-object write retries
  * (where a server's Retry-After raises the floor), and the allocation stream's reconnects
- * ({@code ReconnectBackoff} counts the failures). Immutable.
+ * ({@code BackoffCounter} counts the failures). Immutable.
  */
 public record Backoff(Duration initial, Duration max) {
     public static final Backoff DEFAULT = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(60));

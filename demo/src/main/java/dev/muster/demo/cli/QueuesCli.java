@@ -1,7 +1,7 @@
 package dev.muster.demo.cli;
 
 import dev.muster.common.config.Flags;
-import dev.muster.common.rpc.GrpcChannels;
+import dev.muster.controller.rpc.GrpcChannels;
 import dev.muster.core.status.PodGroupPhase;
 import dev.muster.proto.v1.GangInfo;
 import dev.muster.proto.v1.GangRef;

@@ -11,7 +11,7 @@ import dev.muster.controller.Controller;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.demo.EmbeddedMuster;
 import dev.muster.demo.cluster.EmbeddedCluster;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.testsupport.extender.ExtenderClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

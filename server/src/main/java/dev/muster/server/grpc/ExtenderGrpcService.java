@@ -1,11 +1,10 @@
 package dev.muster.server.grpc;
 
 import dev.muster.common.rpc.LeaderRedirect;
-import dev.muster.common.rpc.ServingGate;
+import dev.muster.core.gang.BindResult;
 import dev.muster.core.model.GangMembership;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodId;
-import dev.muster.core.gang.BindResult;
 import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.NodeScore;
@@ -17,6 +16,7 @@ import dev.muster.proto.v1.FilterResponse;
 import dev.muster.proto.v1.HostScore;
 import dev.muster.proto.v1.PrioritizeRequest;
 import dev.muster.proto.v1.PrioritizeResponse;
+import dev.muster.server.leader.Leadership;
 import dev.muster.server.http.ExtenderMetrics;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -33,12 +33,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
     private final GangScheduler scheduler;
-    private final ServingGate gate;
+    private final Leadership leadership;
     private final ExtenderMetrics metrics;
 
-    public ExtenderGrpcService(GangScheduler scheduler, ServingGate gate, ExtenderMetrics metrics) {
+    public ExtenderGrpcService(GangScheduler scheduler, Leadership leadership, ExtenderMetrics metrics) {
         this.scheduler = scheduler;
-        this.gate = gate;
+        this.leadership = leadership;
         this.metrics = metrics;
     }
 
@@ -124,9 +124,9 @@ public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
     }
 
     private <T> boolean serving(StreamObserver<T> out, ExtenderMetrics.Timer timer) {
-        if (!gate.mayServe()) {
+        if (!leadership.leading()) {
             timer.done("not-leader");
-            out.onError(LeaderRedirect.notLeader(gate.leaderAddress()));
+            out.onError(LeaderRedirect.notLeader(leadership.route().grpcTarget()));
             return false;
         }
         if (!scheduler.isSynced()) {

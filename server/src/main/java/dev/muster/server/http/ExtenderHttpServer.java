@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.muster.common.ops.HttpServers;
 import dev.muster.common.ops.OpsEndpoints;
+import dev.muster.server.leader.Leadership;
 import dev.muster.server.http.wire.WireEncoder;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,7 +33,8 @@ public final class ExtenderHttpServer implements AutoCloseable {
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final ExtenderVerbs verbs;
     private final ExtenderMetrics metrics;
-    private final LeaderGate leader;
+    private final Leadership leadership;
+    private final String scheme;
     private final LeaderForwarder forwarder;
     private final Supplier<String> notReadyReason;
     private final long maxBodyBytes;
@@ -42,11 +44,12 @@ public final class ExtenderHttpServer implements AutoCloseable {
      * @param notReadyReason null when ready to decide, else why not (also what /readyz says)
      */
     public ExtenderHttpServer(InetSocketAddress address, SSLContext tls, ExtenderVerbs verbs, ExtenderMetrics metrics,
-                              OpsEndpoints ops, LeaderGate leader, LeaderForwarder forwarder,
+                              OpsEndpoints ops, Leadership leadership, LeaderForwarder forwarder,
                               Supplier<String> notReadyReason, long maxBodyBytes) throws IOException {
         this.verbs = verbs;
         this.metrics = metrics;
-        this.leader = leader;
+        this.leadership = leadership;
+        this.scheme = tls == null ? "http" : "https";
         this.forwarder = forwarder;
         this.notReadyReason = notReadyReason;
         this.maxBodyBytes = maxBodyBytes;
@@ -91,8 +94,12 @@ public final class ExtenderHttpServer implements AutoCloseable {
                 reply(ex, 413, error("request body exceeds the limit of " + maxBodyBytes + " bytes (--max-body-bytes)"));
                 return;
             }
-            if (!leader.leading()) {
-                LeaderForwarder.Forwarded f = forwarder.forward(leader.leaderUrl().orElse(null), path, body);
+            if (!leadership.leading()) {
+                Leadership.Route route = leadership.route();
+                LeaderForwarder.Forwarded f = route.httpUrl(scheme)
+                        .map(url -> forwarder.forward(url, path, body))
+                        .orElseGet(() -> new LeaderForwarder.Forwarded(503,
+                                error("this muster extender is a standby and " + route.problem() + "; retry")));
                 timer.done("forwarded");
                 reply(ex, f.status(), f.body());
                 return;

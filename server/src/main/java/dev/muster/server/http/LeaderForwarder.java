@@ -9,7 +9,8 @@ import javax.net.ssl.SSLContext;
 
 /**
  * Forwards a verb a standby received to the leader, so kube-scheduler's one Service address always
- * reaches the warm ledger. A standby never decides itself: with no known leader it answers 503.
+ * reaches the warm ledger. A standby never decides itself (with no leader to forward to, {@link ExtenderHttpServer}
+ * answers 503).
  * Thread-safe (the JDK HttpClient is).
  */
 public final class LeaderForwarder {
@@ -29,10 +30,8 @@ public final class LeaderForwarder {
         this.timeout = timeout;
     }
 
+    /** POSTs {@code body} to {@code leaderUrl + path}; a transport failure is a 503 naming the leader, never thrown. */
     public Forwarded forward(String leaderUrl, String path, byte[] body) {
-        if (leaderUrl == null) {
-            return new Forwarded(503, ExtenderHttpServer.error("this muster extender is a standby and no leader is known yet; retry"));
-        }
         try {
             HttpRequest req = HttpRequest.newBuilder(URI.create(leaderUrl + path))
                     .timeout(timeout)

@@ -1,7 +1,6 @@
 package dev.muster.server.sync;
 
 import dev.muster.common.kube.ConversionException;
-import dev.muster.common.kube.NodeConverter;
 import dev.muster.common.kube.PodConverter;
 import dev.muster.common.kube.PodGroupConverter;
 import dev.muster.common.kube.QueueConverter;
@@ -9,6 +8,7 @@ import dev.muster.common.kube.VolcanoPodGroup;
 import dev.muster.common.kube.VolcanoQueue;
 import dev.muster.core.model.GangMembership;
 import dev.muster.core.scheduler.ClusterSink;
+import dev.muster.server.sync.NodeConverter;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;

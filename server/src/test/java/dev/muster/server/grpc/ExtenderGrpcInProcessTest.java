@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.muster.common.rpc.LeaderRedirect;
-import dev.muster.common.rpc.ServingGate;
+import dev.muster.common.leader.LeaderIdentity;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.core.stream.AllocationJournal;
@@ -24,6 +24,7 @@ import dev.muster.proto.v1.PodSpec;
 import dev.muster.proto.v1.PrioritizeRequest;
 import dev.muster.proto.v1.PrioritizeResponse;
 import dev.muster.server.http.ExtenderMetrics;
+import dev.muster.server.leader.Leadership;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -32,6 +33,7 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.prometheus.client.CollectorRegistry;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -57,7 +59,8 @@ class ExtenderGrpcInProcessTest {
         scheduler.upsertPodGroup(podGroup("default", "pair", 2, "default"));
         scheduler.markSynced();
         String name = InProcessServerBuilder.generateName();
-        ServingGate gate = ServingGate.of(leading::get, () -> "10.0.0.9:9090");
+        Leadership gate = Leadership.of(new LeaderIdentity("muster-1", "10.0.0.1", 8888, 9090), leading::get,
+                () -> Optional.of("muster-0_http=8888,grpc=9090_10.0.0.9"));
         server = InProcessServerBuilder.forName(name).directExecutor()
                 .addService(new ExtenderGrpcService(scheduler, gate, new ExtenderMetrics(new CollectorRegistry(), scheduler, journal)))
                 .build().start();

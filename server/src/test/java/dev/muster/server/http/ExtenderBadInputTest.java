@@ -4,7 +4,8 @@ import static dev.muster.core.testing.Fixtures.node;
 import static dev.muster.core.testing.Fixtures.podGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.server.leader.Leadership;
+import dev.muster.testsupport.extender.ExtenderClient;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,7 +26,7 @@ class ExtenderBadInputTest {
 
     @BeforeAll
     static void setUp() throws Exception {
-        h = new ExtenderHarness(dev.muster.core.scheduler.SchedulerConfig.DEFAULT, null, LeaderGate.ALWAYS, 64 * 1024);
+        h = new ExtenderHarness(dev.muster.core.scheduler.SchedulerConfig.DEFAULT, null, Leadership.ALWAYS, 64 * 1024);
         h.nodes(node("node-1", "8", "32Gi"), node("node-2", "8", "32Gi"), node("node-3", "8", "32Gi"));
         h.scheduler.upsertPodGroup(podGroup("default", "exists", 2, "default"));
         h.scheduler.markSynced();

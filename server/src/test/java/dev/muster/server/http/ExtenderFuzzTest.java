@@ -4,7 +4,7 @@ import static dev.muster.core.testing.Fixtures.node;
 import static dev.muster.core.testing.Fixtures.podGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.testsupport.extender.ExtenderClient;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

@@ -3,6 +3,7 @@ package dev.muster.server.http;
 import static dev.muster.core.testing.Fixtures.node;
 import static dev.muster.core.testing.Fixtures.queue;
 
+import dev.muster.common.leader.LeaderIdentity;
 import dev.muster.common.ops.OpsEndpoints;
 import dev.muster.core.model.Node;
 import dev.muster.core.scheduler.GangScheduler;
@@ -10,15 +11,20 @@ import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.core.testing.FakeClock;
 import dev.muster.core.testing.RecordingBinder;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.server.leader.Leadership;
+import dev.muster.testsupport.extender.ExtenderClient;
 import io.prometheus.client.CollectorRegistry;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import javax.net.ssl.SSLContext;
 
 /** A real extender HTTP server on loopback around a GangScheduler with a fake clock and a recording binder. */
@@ -33,14 +39,19 @@ final class ExtenderHarness implements AutoCloseable {
     final List<String> nodeNames = new ArrayList<>();
 
     ExtenderHarness() throws Exception {
-        this(SchedulerConfig.DEFAULT, null, LeaderGate.ALWAYS, 1 << 20);
+        this(SchedulerConfig.DEFAULT, null, Leadership.ALWAYS, 1 << 20);
     }
 
-    ExtenderHarness(SchedulerConfig config, SSLContext tls, LeaderGate gate, long maxBody) throws Exception {
+    ExtenderHarness(SchedulerConfig config, SSLContext tls, Leadership gate, long maxBody) throws Exception {
+        this(config, tls, gate, maxBody, 0);
+    }
+
+    /** On {@code 127.0.0.1:port} (0: any free port). */
+    ExtenderHarness(SchedulerConfig config, SSLContext tls, Leadership gate, long maxBody, int port) throws Exception {
         scheduler = new GangScheduler(config, binder, journal, clock);
         ExtenderMetrics metrics = new ExtenderMetrics(registry, scheduler, journal);
         OpsEndpoints ops = new OpsEndpoints(registry, () -> scheduler.isSynced() ? null : "first sync not finished");
-        server = new ExtenderHttpServer(new InetSocketAddress("127.0.0.1", 0), tls, new ExtenderVerbs(scheduler, Duration.ofMinutes(5)),
+        server = new ExtenderHttpServer(new InetSocketAddress("127.0.0.1", port), tls, new ExtenderVerbs(scheduler, Duration.ofMinutes(5)),
                 metrics, ops, gate, new LeaderForwarder(null, Duration.ofSeconds(30)),
                 () -> scheduler.isSynced() ? null : "first sync not finished", maxBody);
         client = new ExtenderClient((tls == null ? "http" : "https") + "://127.0.0.1:" + server.port(), Duration.ofMinutes(5));
@@ -64,6 +75,23 @@ final class ExtenderHarness implements AutoCloseable {
 
     String url() {
         return "http://127.0.0.1:" + server.port();
+    }
+
+    /** The Lease identity of a replica on 127.0.0.1 serving its verbs on {@code httpPort} (gRPC is not used here). */
+    static LeaderIdentity identity(String name, int httpPort) {
+        return new LeaderIdentity(name, "127.0.0.1", httpPort, 9090);
+    }
+
+    /** A standby on 127.0.0.1:{@code httpPort} that sees {@code holder} in the Lease (null: none). */
+    static Leadership standby(String name, int httpPort, String holder) {
+        return Leadership.of(identity(name, httpPort), () -> false, () -> Optional.ofNullable(holder));
+    }
+
+    /** A free loopback port, for a replica whose identity must name its port before it listens. */
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 
     /** Everything a rejected request must leave untouched. */

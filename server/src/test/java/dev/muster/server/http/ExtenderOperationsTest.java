@@ -3,16 +3,16 @@ package dev.muster.server.http;
 import static dev.muster.core.testing.Fixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.muster.common.tls.PemTls;
 import dev.muster.core.scheduler.SchedulerConfig;
-import dev.muster.server.http.driver.ExtenderClient;
+import dev.muster.server.http.PemTls;
+import dev.muster.server.leader.Leadership;
+import dev.muster.testsupport.extender.ExtenderClient;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,7 +65,7 @@ class ExtenderOperationsTest {
     @ValueSource(strings = {"server.key", "server-pkcs1.key"})
     void servesHttpsFromPemFiles(String keyFile) throws Exception {
         SSLContext server = PemTls.serverContext(tls("server.crt"), tls(keyFile), null);
-        try (ExtenderHarness h = new ExtenderHarness(SchedulerConfig.DEFAULT, server, LeaderGate.ALWAYS, 1 << 20)) {
+        try (ExtenderHarness h = new ExtenderHarness(SchedulerConfig.DEFAULT, server, Leadership.ALWAYS, 1 << 20)) {
             h.nodes(node("node-1", "8", "32Gi"));
             h.scheduler.markSynced();
             HttpClient client = HttpClient.newBuilder().sslContext(PemTls.clientContext(tls("ca.crt"))).build();
@@ -81,18 +81,10 @@ class ExtenderOperationsTest {
         try (ExtenderHarness leader = new ExtenderHarness()) {
             leader.nodes(node("node-1", "8", "32Gi"), node("node-2", "8", "32Gi"), node("node-3", "8", "32Gi"));
             leader.scheduler.markSynced();
-            LeaderGate standbyGate = new LeaderGate() {
-                @Override
-                public boolean leading() {
-                    return false;
-                }
-
-                @Override
-                public Optional<String> leaderUrl() {
-                    return Optional.of(leader.url());
-                }
-            };
-            try (ExtenderHarness standby = new ExtenderHarness(SchedulerConfig.DEFAULT, null, standbyGate, 1 << 20)) {
+            // both on 127.0.0.1, on different ports: the standby must use the port the Lease names, not its own
+            int port = ExtenderHarness.freePort();
+            Leadership standbyGate = ExtenderHarness.standby("standby", port, ExtenderHarness.identity("leader", leader.server.port()).toString());
+            try (ExtenderHarness standby = new ExtenderHarness(SchedulerConfig.DEFAULT, null, standbyGate, 1 << 20, port)) {
                 // the standby's own ledger is cold (no nodes, not synced): it must not answer from it
                 ExtenderClient.FilterAnswer f = ExtenderClient.parseFilterForTest(standby.client.post("/filter", FILTER));
                 assertThat(f.nodeNames()).containsExactly("node-1", "node-2", "node-3");
@@ -107,17 +99,7 @@ class ExtenderOperationsTest {
 
     @Test
     void aStandbyWithNoKnownLeaderAnswers503() throws Exception {
-        LeaderGate lost = new LeaderGate() {
-            @Override
-            public boolean leading() {
-                return false;
-            }
-
-            @Override
-            public Optional<String> leaderUrl() {
-                return Optional.empty();
-            }
-        };
+        Leadership lost = ExtenderHarness.standby("standby", ExtenderHarness.freePort(), null);
         try (ExtenderHarness standby = new ExtenderHarness(SchedulerConfig.DEFAULT, null, lost, 1 << 20)) {
             ExtenderClient.Raw r = standby.client.post("/filter", FILTER);
             assertThat(r.status()).isEqualTo(503);

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.GangMembership;
-import dev.muster.server.http.driver.ExtenderClient;
-import dev.muster.server.http.driver.KubeSchedulerSimulator;
+import dev.muster.testsupport.extender.ExtenderClient;
+import dev.muster.testsupport.extender.KubeSchedulerSimulator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,63 @@
+package dev.muster.controller.rpc;
+
+import dev.muster.common.rpc.ServerTls;
+import io.grpc.ChannelCredentials;
+import io.grpc.TlsChannelCredentials;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * TLS for a gRPC client, from PEM files: the CA that signed the server's certificate (null = the JVM's
+ * default trust store) and, for mutual TLS, the client's certificate chain and PKCS#8 private key.
+ *
+ * @param ca null to trust the JVM's default CAs
+ * @param certChain null unless the server requires client certificates (then {@code privateKey} too)
+ */
+public record ClientTls(Path ca, Path certChain, Path privateKey) {
+    public ClientTls {
+        if ((certChain == null) != (privateKey == null)) {
+            throw new IllegalArgumentException("a client certificate needs its key and a key needs its certificate");
+        }
+    }
+
+    /**
+     * TLS settings from the optional file flags (e.g. {@code --extender-tls-ca-file},
+     * {@code --extender-tls-cert-file}, {@code --extender-tls-key-file}): empty when none is given.
+     *
+     * @param flagPrefix the flags' common prefix, e.g. {@code "--extender-tls"}, used in error messages
+     * @throws IllegalArgumentException when a certificate comes without its key or a file is not readable
+     */
+    public static Optional<ClientTls> fromFiles(String flagPrefix, String caFile, String certFile, String keyFile) {
+        boolean ca = ServerTls.present(caFile);
+        boolean cert = ServerTls.present(certFile);
+        boolean key = ServerTls.present(keyFile);
+        if (!ca && !cert && !key) {
+            return Optional.empty();
+        }
+        if (cert != key) {
+            throw new IllegalArgumentException("gRPC client TLS needs both a certificate file and a key file"
+                    + " (" + flagPrefix + "-cert-file " + (cert ? "given" : "missing") + ", " + flagPrefix + "-key-file " + (key ? "given" : "missing") + ")");
+        }
+        return Optional.of(new ClientTls(ca ? ServerTls.readable(caFile, flagPrefix + "-ca-file") : null,
+                cert ? ServerTls.readable(certFile, flagPrefix + "-cert-file") : null,
+                key ? ServerTls.readable(keyFile, flagPrefix + "-key-file") : null));
+    }
+
+    /** Reads the files now, so a bad file fails at start-up with its name. */
+    public ChannelCredentials credentials() {
+        try {
+            TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
+            if (ca != null) {
+                b.trustManager(ca.toFile());
+            }
+            if (certChain != null) {
+                b.keyManager(certChain.toFile(), privateKey.toFile());
+            }
+            return b.build();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read gRPC client TLS files " + this, e);
+        }
+    }
+}

@@ -1,5 +1,0 @@
-/**
- * A client that calls an extender exactly as kube-scheduler does (serial filter and prioritize, async
- * bind), used by the loopback tests, the demo and the HTTP benchmark.
- */
-package dev.muster.server.http.driver;

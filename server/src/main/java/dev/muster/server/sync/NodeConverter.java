@@ -1,0 +1,41 @@
+package dev.muster.server.sync;
+
+import dev.muster.common.kube.ConversionException;
+import dev.muster.common.kube.ResourceLists;
+import dev.muster.core.model.Node;
+import dev.muster.core.resources.Resources;
+import io.kubernetes.client.openapi.models.V1Node;
+
+/**
+ * {@link V1Node} → core {@link Node}: name, {@code status.allocatable} (what kube-scheduler fits against; a node
+ * without it has no room) and {@code !spec.unschedulable} (cordoned nodes take no new pods). Stateless and
+ * thread-safe.
+ */
+public final class NodeConverter {
+    private NodeConverter() {}
+
+    /**
+     * Converts {@code node}.
+     *
+     * @throws ConversionException naming the node when it has no name or an invalid allocatable quantity
+     */
+    public static Node toCore(V1Node node) {
+        String name = nameOf(node);
+        Resources allocatable = node.getStatus() == null ? Resources.ZERO
+                : ResourceLists.fromQuantities("node " + name + " status.allocatable", node.getStatus().getAllocatable());
+        boolean unschedulable = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+        return new Node(name, allocatable, !unschedulable);
+    }
+
+    /**
+     * The node's name.
+     *
+     * @throws ConversionException when metadata.name is missing
+     */
+    public static String nameOf(V1Node node) {
+        if (node.getMetadata() == null || node.getMetadata().getName() == null || node.getMetadata().getName().isEmpty()) {
+            throw new ConversionException("node without metadata.name");
+        }
+        return node.getMetadata().getName();
+    }
+}
