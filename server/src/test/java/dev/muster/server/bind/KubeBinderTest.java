@@ -94,7 +94,20 @@ class KubeBinderTest {
         expectPost(201, SUCCESS);
 
         assertBound(binder.bind(POD, "node-7"));
-        assertThat(requests()).hasSize(3);
+        // after each 5xx the pod is read once: a pod being deleted is never retried
+        assertThat(requests()).filteredOn(r -> r.getMethod().equals("POST")).hasSize(3);
+    }
+
+    @Test
+    void aPodBeingDeletedFailsAtOnceInsteadOfBeingRetried() {
+        // what kube-apiserver answers a Binding of a pod with a deletionTimestamp (seen on the real control plane)
+        expectPost(500, status(500, "InternalError", "pod worker-0 is being deleted, cannot be assigned to a host"));
+        api.server().expect().get().withPath(POD_PATH).andReturn(200, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
+                + "{\"name\":\"worker-0\",\"namespace\":\"team-a\",\"uid\":\"uid-1\",\"deletionTimestamp\":\"2026-11-23T09:00:00Z\"},"
+                + "\"spec\":{\"containers\":[{\"name\":\"main\",\"image\":\"x\"}]}}").once();
+
+        assertFails(binder.bind(POD, "node-7"), "pod team-a/worker-0 is being deleted");
+        assertThat(requests()).filteredOn(r -> r.getMethod().equals("POST")).hasSize(1);
     }
 
     @Test

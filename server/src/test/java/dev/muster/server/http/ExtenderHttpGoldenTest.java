@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import dev.muster.server.leader.Leadership;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,9 @@ class ExtenderHttpGoldenTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        h = new ExtenderHarness();
+        // the extender serves the profile that recorded the gang fixture ("bench-c"); pods of other profiles are
+        // only accounted for, never gang members
+        h = new ExtenderHarness(dev.muster.core.scheduler.SchedulerConfig.DEFAULT.withSchedulerName("bench-c"), null, Leadership.ALWAYS, 1 << 20);
         h.nodes(node("node-1", "8", "32Gi"), node("node-2", "8", "32Gi"), node("node-3", "8", "32Gi"));
         for (int i = 1; i <= 4; i++) {
             h.nodes(node("bench-node-000" + i, "8", "32Gi", "nvidia.com/gpu", "8"));
