@@ -99,7 +99,7 @@ class KubeBinderTest {
     }
 
     @Test
-    void aPodBeingDeletedFailsAtOnceInsteadOfBeingRetried() {
+    void aPodBeingDeletedFailsAtOnceInsteadOfBeingRetried() throws Exception {
         // what kube-apiserver answers a Binding of a pod with a deletionTimestamp (seen on the real control plane)
         expectPost(500, status(500, "InternalError", "pod worker-0 is being deleted, cannot be assigned to a host"));
         api.server().expect().get().withPath(POD_PATH).andReturn(200, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"

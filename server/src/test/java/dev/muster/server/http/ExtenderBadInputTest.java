@@ -26,7 +26,7 @@ class ExtenderBadInputTest {
 
     @BeforeAll
     static void setUp() throws Exception {
-        h = new ExtenderHarness(dev.muster.core.scheduler.SchedulerConfig.DEFAULT.withSchedulerName("bench-c"), null, Leadership.ALWAYS, 64 * 1024); // the gang fixture's profile
+        h = new ExtenderHarness(dev.muster.core.scheduler.SchedulerConfig.DEFAULT.withSchedulerName("gang-scheduler-nc"), null, Leadership.ALWAYS, 64 * 1024); // the profile that recorded the fixture
         h.nodes(node("node-1", "8", "32Gi"), node("node-2", "8", "32Gi"), node("node-3", "8", "32Gi"));
         h.scheduler.upsertPodGroup(podGroup("default", "exists", 2, "default"));
         h.scheduler.markSynced();
