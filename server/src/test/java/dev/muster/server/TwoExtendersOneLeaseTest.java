@@ -49,7 +49,7 @@ class TwoExtendersOneLeaseTest {
 
     private Replica replica(InMemoryLeaseStore store, String ip, int httpPort, int grpcPort) throws Exception {
         AtomicReference<ExtenderProcess> ref = new AtomicReference<>();
-        LeaderElector elector = new LeaderElector(store, new LeaderIdentity("extender-" + ip, ip, httpPort, grpcPort).toString(), LeaderElectionConfig.DEFAULTS, clock,
+        LeaderElector elector = new LeaderElector(store, new LeaderIdentity("extender-" + httpPort, ip, httpPort, grpcPort).toString(), LeaderElectionConfig.DEFAULTS, clock,
                 new LeaderCallbacks() {
                     @Override
                     public void onStartedLeading() {
@@ -113,6 +113,60 @@ class TwoExtendersOneLeaseTest {
             a.process().close();
             b.elector().close();
             b.process().close();
+        }
+    }
+
+    @Test
+    void twoReplicasOnOneHostReachEachOtherAtThePortsTheLeaseNames() throws Exception {
+        InMemoryLeaseStore store = new InMemoryLeaseStore("muster-extender");
+        Replica a = replica(store, "127.0.0.2", freePort("127.0.0.2"), freePort("127.0.0.2"));
+        Replica b = replica(store, "127.0.0.2", freePort("127.0.0.2"), freePort("127.0.0.2"));
+        try {
+            a.elector().tick();
+            b.elector().tick();
+            assertThat(a.elector().isLeader()).isTrue();
+
+            // "the leader's IP + my own port" would be b itself; the Lease names a's port
+            assertThat(filterVia(b)).isEqualTo("node-1,node-2,node-3");
+            assertThat(a.metrics()).contains("muster_extender_decisions_total{verb=\"filter\",outcome=\"fit\",} 1.0");
+            assertThat(b.metrics()).contains("outcome=\"forwarded\",} 1.0").doesNotContain("outcome=\"fit\"");
+        } finally {
+            close(a, b);
+        }
+    }
+
+    @Test
+    void aLeaderWhoseRenewalIsOverdueAnswersAClearErrorAndNothingLoops() throws Exception {
+        InMemoryLeaseStore store = new InMemoryLeaseStore("muster-extender");
+        Replica a = replica(store, "127.0.0.2", freePort("127.0.0.2"), freePort("127.0.0.2"));
+        Replica b = replica(store, "127.0.0.3", freePort("127.0.0.3"), freePort("127.0.0.3"));
+        try {
+            a.elector().tick();
+            b.elector().tick();
+            // a stalls past its renew deadline: it no longer leads, yet the Lease still names it and b still follows it
+            now.set(now.get().plus(LeaderElectionConfig.DEFAULTS.renewDeadline()));
+            assertThat(a.elector().isLeader()).isFalse();
+            assertThat(a.elector().leaderIdentity()).contains(a.elector().identity());
+
+            assertThat(filterVia(a)).startsWith("error: this muster extender is a standby and the Lease still names this replica ("
+                    + a.elector().identity() + ")");
+            assertThat(filterVia(b)).startsWith("error: forwarding loop refused: " + b.elector().identity() + " forwarded this request");
+            assertThat(a.metrics()).contains("outcome=\"no-leader\",} 1.0").contains("outcome=\"forward-loop\",} 1.0")
+                    .doesNotContain("outcome=\"forwarded\"");
+            assertThat(b.metrics()).contains("outcome=\"forwarded\",} 1.0");
+
+            // a renews: it decides again, and b's requests reach it
+            a.elector().tick();
+            assertThat(filterVia(b)).isEqualTo("node-1,node-2,node-3");
+        } finally {
+            close(a, b);
+        }
+    }
+
+    private static void close(Replica... replicas) {
+        for (Replica r : replicas) {
+            r.elector().close();
+            r.process().close();
         }
     }
 }
