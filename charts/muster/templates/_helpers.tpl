@@ -104,7 +104,7 @@ seccompProfile:
   type: RuntimeDefault
 {{- end -}}
 
-{{/* POD_NAME, POD_NAMESPACE, POD_IP from the downward API (leader identity "<POD_NAME>_<POD_IP>"). */}}
+{{/* POD_NAME, POD_NAMESPACE, POD_IP from the downward API (leader identity "<POD_NAME>_<POD_IP>", the extender's with its ports). */}}
 {{- define "muster.podEnv" -}}
 - name: POD_NAME
   valueFrom:

@@ -19,10 +19,12 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.Test;
 class TwoExtendersOneLeaseTest {
     private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-21T12:00:00Z"));
     private final InstantSource clock = now::get;
+    private final List<Replica> started = new ArrayList<>();
 
     private static int freePort(String host) throws Exception {
         try (ServerSocket s = new ServerSocket()) {
@@ -49,7 +52,7 @@ class TwoExtendersOneLeaseTest {
 
     private Replica replica(InMemoryLeaseStore store, String ip, int httpPort, int grpcPort) throws Exception {
         AtomicReference<ExtenderProcess> ref = new AtomicReference<>();
-        LeaderElector elector = new LeaderElector(store, new LeaderIdentity("extender-" + ip, ip, httpPort, grpcPort).toString(), LeaderElectionConfig.DEFAULTS, clock,
+        LeaderElector elector = new LeaderElector(store, new LeaderIdentity("extender-" + httpPort, ip, httpPort, grpcPort).toString(), LeaderElectionConfig.DEFAULTS, clock,
                 new LeaderCallbacks() {
                     @Override
                     public void onStartedLeading() {
@@ -72,7 +75,9 @@ class TwoExtendersOneLeaseTest {
         }
         p.scheduler().upsertQueue(queue("default"));
         p.scheduler().markSynced();
-        return new Replica(elector, p, registry, new ExtenderClient("http://" + ip + ":" + httpPort, Duration.ofSeconds(30)));
+        Replica r = new Replica(elector, p, registry, new ExtenderClient("http://" + ip + ":" + httpPort, Duration.ofSeconds(30)));
+        started.add(r);
+        return r;
     }
 
     private static String filterVia(Replica r) {
@@ -82,6 +87,30 @@ class TwoExtendersOneLeaseTest {
         return f.error().isEmpty() ? String.join(",", f.nodeNames()) : "error: " + f.error();
     }
 
+    /** Two replicas on one Lease, each on its own free ports; {@code a} is elected. */
+    private Replica[] aElected(String ipA, String ipB) throws Exception {
+        InMemoryLeaseStore store = new InMemoryLeaseStore("muster-extender");
+        Replica a = replica(store, ipA, freePort(ipA), freePort(ipA));
+        Replica b = replica(store, ipB, freePort(ipB), freePort(ipB));
+        return elect(a, b);
+    }
+
+    /** {@code a} steps first and wins the Lease; {@code b} follows it. */
+    private static Replica[] elect(Replica a, Replica b) {
+        a.elector().tick();
+        b.elector().tick();
+        assertThat(a.elector().isLeader()).isTrue();
+        assertThat(b.elector().isLeader()).isFalse();
+        return new Replica[] {a, b};
+    }
+
+    /** kube-scheduler reaches the standby: the answer comes from the leader's ledger. */
+    private static void decidedByThroughForwarding(Replica leader, Replica standby) {
+        assertThat(filterVia(standby)).isEqualTo("node-1,node-2,node-3");
+        assertThat(leader.metrics()).contains("muster_extender_decisions_total{verb=\"filter\",outcome=\"fit\",} 1.0");
+        assertThat(standby.metrics()).contains("outcome=\"forwarded\",} 1.0").doesNotContain("outcome=\"fit\"");
+    }
+
     @Test
     void exactlyOneDecidesAndTheOtherTakesOverWhenItStops() throws Exception {
         InMemoryLeaseStore store = new InMemoryLeaseStore("muster-extender");
@@ -89,30 +118,53 @@ class TwoExtendersOneLeaseTest {
         int grpc = freePort("127.0.0.2");
         Replica a = replica(store, "127.0.0.2", http, grpc);
         Replica b = replica(store, "127.0.0.3", http, grpc);
-        try {
-            a.elector().tick();
-            b.elector().tick();
-            assertThat(a.elector().isLeader()).isTrue();
-            assertThat(b.elector().isLeader()).isFalse();
+        elect(a, b);
+        decidedByThroughForwarding(a, b);
 
-            // kube-scheduler reaches the standby: the answer comes from the leader's ledger
-            assertThat(filterVia(b)).isEqualTo("node-1,node-2,node-3");
-            assertThat(a.metrics()).contains("muster_extender_decisions_total{verb=\"filter\",outcome=\"fit\",} 1.0");
-            assertThat(b.metrics()).contains("outcome=\"forwarded\",} 1.0").doesNotContain("outcome=\"fit\"");
+        // the leader stops (releases the Lease); the standby takes over at its next step
+        a.elector().close();
+        a.process().close();
+        now.set(now.get().plusSeconds(3));
+        b.elector().tick();
+        assertThat(b.elector().isLeader()).isTrue();
+        assertThat(filterVia(b)).isEqualTo("node-1,node-2,node-3");
+        assertThat(b.metrics()).contains("muster_extender_decisions_total{verb=\"filter\",outcome=\"fit\",} 1.0");
+    }
 
-            // the leader stops (releases the Lease); the standby takes over at its next step
-            a.elector().close();
-            a.process().close();
-            now.set(now.get().plusSeconds(3));
-            b.elector().tick();
-            assertThat(b.elector().isLeader()).isTrue();
-            assertThat(filterVia(b)).isEqualTo("node-1,node-2,node-3");
-            assertThat(b.metrics()).contains("muster_extender_decisions_total{verb=\"filter\",outcome=\"fit\",} 1.0");
-        } finally {
-            a.elector().close();
-            a.process().close();
-            b.elector().close();
-            b.process().close();
+    @Test
+    void twoReplicasOnOneHostReachEachOtherAtThePortsTheLeaseNames() throws Exception {
+        Replica[] r = aElected("127.0.0.2", "127.0.0.2");
+        // "the leader's IP + my own port" would be the standby itself; the Lease names the leader's port
+        decidedByThroughForwarding(r[0], r[1]);
+    }
+
+    @Test
+    void aLeaderWhoseRenewalIsOverdueAnswersAClearErrorAndNothingLoops() throws Exception {
+        Replica[] r = aElected("127.0.0.2", "127.0.0.3");
+        Replica a = r[0];
+        Replica b = r[1];
+        // a stalls past its renew deadline: it no longer leads, yet the Lease still names it and b still follows it
+        now.set(now.get().plus(LeaderElectionConfig.DEFAULTS.renewDeadline()));
+        assertThat(a.elector().isLeader()).isFalse();
+        assertThat(a.elector().leaderIdentity()).contains(a.elector().identity());
+
+        assertThat(filterVia(a)).startsWith("error: this muster extender is a standby and the Lease still names this replica ("
+                + a.elector().identity() + ")");
+        assertThat(filterVia(b)).startsWith("error: forwarding loop refused: " + b.elector().identity() + " forwarded this request");
+        assertThat(a.metrics()).contains("outcome=\"no-leader\",} 1.0").contains("outcome=\"forward-loop\",} 1.0")
+                .doesNotContain("outcome=\"forwarded\"");
+        assertThat(b.metrics()).contains("outcome=\"forwarded\",} 1.0");
+
+        // a renews: it decides again, and b's requests reach it
+        a.elector().tick();
+        assertThat(filterVia(b)).isEqualTo("node-1,node-2,node-3");
+    }
+
+    @AfterEach
+    void closeReplicas() {
+        for (Replica r : started) {
+            r.elector().close();
+            r.process().close();
         }
     }
 }

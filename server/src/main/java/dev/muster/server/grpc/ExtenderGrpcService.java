@@ -126,7 +126,8 @@ public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
     private <T> boolean serving(StreamObserver<T> out, ExtenderMetrics.Timer timer) {
         if (!leadership.leading()) {
             timer.done("not-leader");
-            out.onError(LeaderRedirect.notLeader(leadership.route().grpcTarget()));
+            Leadership.Route route = leadership.route();
+            out.onError(LeaderRedirect.notLeader(route.grpcTarget(), route.describe()));
             return false;
         }
         if (!scheduler.isSynced()) {

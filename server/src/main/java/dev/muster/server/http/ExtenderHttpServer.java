@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
@@ -25,6 +26,11 @@ import javax.net.ssl.SSLContext;
  * <p>Guards before any decision: the method must be POST (405), the path a known verb (404), the body
  * within {@code maxBodyBytes} (413), this process the leader (else the request is forwarded to it) and
  * synced (503). None of these touch the ledger.
+ *
+ * <p>Forwarding takes one hop at most: a forwarded request carries {@value LeaderForwarder#FORWARDED_BY} naming the
+ * replica that sent it, and a standby that receives one answers 503 instead of forwarding again, so two replicas
+ * that each think the other leads cannot bounce a request until they run out of connections. A standby with no
+ * leader to forward to (none known, or the Lease names this replica's own address) answers 503 saying why.
  */
 public final class ExtenderHttpServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ExtenderHttpServer.class.getName());
@@ -96,10 +102,22 @@ public final class ExtenderHttpServer implements AutoCloseable {
             }
             if (!leadership.leading()) {
                 Leadership.Route route = leadership.route();
-                LeaderForwarder.Forwarded f = route.httpUrl(scheme)
-                        .map(url -> forwarder.forward(url, path, body))
-                        .orElseGet(() -> new LeaderForwarder.Forwarded(503,
-                                error("this muster extender is a standby and " + route.problem() + "; retry")));
+                String forwardedBy = ex.getRequestHeaders().getFirst(LeaderForwarder.FORWARDED_BY);
+                if (forwardedBy != null) {
+                    // one hop only: replicas that disagree about the leader must not bounce a request between them
+                    timer.done("forward-loop");
+                    reply(ex, 503, error("forwarding loop refused: " + forwardedBy + " forwarded this request here as to the leader, but this"
+                            + " muster extender (" + leadership.identity() + ") does not lead either (" + route.describe()
+                            + "); the replicas disagree about the Lease, retry once it settles"));
+                    return;
+                }
+                Optional<String> url = route.httpUrl(scheme);
+                if (url.isEmpty()) {
+                    timer.done("no-leader");
+                    reply(ex, 503, error("this muster extender is a standby and " + route.problem() + "; retry"));
+                    return;
+                }
+                LeaderForwarder.Forwarded f = forwarder.forward(url.get(), path, body, leadership.identity());
                 timer.done("forwarded");
                 reply(ex, f.status(), f.body());
                 return;

@@ -14,6 +14,9 @@ import javax.net.ssl.SSLContext;
  * Thread-safe (the JDK HttpClient is).
  */
 public final class LeaderForwarder {
+    /** The hop header: the Lease identity of the standby that forwarded a request. A request carrying it is never forwarded again. */
+    public static final String FORWARDED_BY = "X-Muster-Forwarded-By";
+
     /** The leader's answer, passed through unchanged. */
     public record Forwarded(int status, byte[] body) {}
 
@@ -30,12 +33,16 @@ public final class LeaderForwarder {
         this.timeout = timeout;
     }
 
-    /** POSTs {@code body} to {@code leaderUrl + path}; a transport failure is a 503 naming the leader, never thrown. */
-    public Forwarded forward(String leaderUrl, String path, byte[] body) {
+    /**
+     * POSTs {@code body} to {@code leaderUrl + path} with {@link #FORWARDED_BY}{@code : forwardedBy}; a transport
+     * failure is a 503 naming the leader, never thrown.
+     */
+    public Forwarded forward(String leaderUrl, String path, byte[] body, String forwardedBy) {
         try {
             HttpRequest req = HttpRequest.newBuilder(URI.create(leaderUrl + path))
                     .timeout(timeout)
                     .header("Content-Type", "application/json")
+                    .header(FORWARDED_BY, forwardedBy)
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                     .build();
             HttpResponse<byte[]> resp = client.send(req, HttpResponse.BodyHandlers.ofByteArray());

@@ -14,7 +14,9 @@ import java.util.function.Supplier;
  *
  * <p>The leader's address, host and ports, is read from the Lease holder identity
  * ({@link LeaderIdentity}: {@code <POD_NAME>_http=<PORT>,grpc=<PORT>_<POD_IP>}). An identity without ports was
- * written by an earlier extender, which served on the same ports as this one.
+ * written by an earlier extender, which served on the same ports as this one. A leader whose address is this
+ * replica's own (the Lease still names it while its renewal is overdue, or a portless identity on a shared IP)
+ * is no route: a request sent there would come straight back.
  *
  * <p>Thread-safe and cheap (asked on every request): holds no state of its own and asks the elector each time.
  */
@@ -119,7 +121,20 @@ public final class Leadership {
         if (leader.isEmpty()) {
             return Route.nowhere("the Lease holder \"" + seen.get() + "\" is not a muster extender identity");
         }
-        LeaderIdentity l = leader.get();
-        return Route.to(l.publishesPorts() ? l : l.withPorts(self.httpPort(), self.grpcPort()));
+        LeaderIdentity l = leader.get().publishesPorts() ? leader.get() : leader.get().withPorts(self.httpPort(), self.grpcPort());
+        if (l.equals(self)) {
+            return Route.nowhere("the Lease still names this replica (" + self + ") although it does not lead: its renewal is overdue"
+                    + " or it is stepping down, and a request forwarded to itself would loop");
+        }
+        if (sameAddress(l, self)) {
+            return Route.nowhere("the Lease names " + seen.get() + " as the leader, at " + l.podIp() + " ports " + l.httpPort() + "/"
+                    + l.grpcPort() + ", which is this replica's own address (" + self + "): forwarding there would loop"
+                    + " (replicas sharing an IP need distinct ports, and the leader must publish them in its Lease identity)");
+        }
+        return Route.to(l);
+    }
+
+    private static boolean sameAddress(LeaderIdentity a, LeaderIdentity b) {
+        return a.podIp().equals(b.podIp()) && (a.httpPort() == b.httpPort() || a.grpcPort() == b.grpcPort());
     }
 }

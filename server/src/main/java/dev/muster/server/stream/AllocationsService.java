@@ -78,7 +78,8 @@ public final class AllocationsService extends AllocationsGrpc.AllocationsImplBas
             return;
         }
         if (!leadership.leading()) {
-            out.onError(LeaderRedirect.notLeader(leadership.route().grpcTarget()));
+            Leadership.Route route = leadership.route();
+            out.onError(LeaderRedirect.notLeader(route.grpcTarget(), route.describe()));
             return;
         }
         long id = ids.incrementAndGet();

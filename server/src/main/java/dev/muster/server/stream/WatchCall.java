@@ -141,7 +141,8 @@ final class WatchCall {
                 return false;
             }
             if (!leadership.leading()) {
-                out.onError(LeaderRedirect.notLeader(leadership.route().grpcTarget()));
+                Leadership.Route route = leadership.route();
+                out.onError(LeaderRedirect.notLeader(route.grpcTarget(), route.describe()));
                 finish();
                 return false;
             }

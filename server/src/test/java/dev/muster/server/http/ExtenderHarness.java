@@ -77,9 +77,12 @@ final class ExtenderHarness implements AutoCloseable {
         return "http://127.0.0.1:" + server.port();
     }
 
-    /** The Lease identity of a replica on 127.0.0.1 serving its verbs on {@code httpPort} (gRPC is not used here). */
+    /**
+     * The Lease identity of a replica on 127.0.0.1 serving its verbs on {@code httpPort}. The harness serves no gRPC:
+     * the gRPC port repeats the HTTP port, so two replicas' identities never name the same address.
+     */
     static LeaderIdentity identity(String name, int httpPort) {
-        return new LeaderIdentity(name, "127.0.0.1", httpPort, 9090);
+        return new LeaderIdentity(name, "127.0.0.1", httpPort, httpPort);
     }
 
     /** A standby on 127.0.0.1:{@code httpPort} that sees {@code holder} in the Lease (null: none). */

@@ -107,4 +107,75 @@ class ExtenderOperationsTest {
             assertThat(List.of(standby.journal.lastSequence())).containsExactly(0L);
         }
     }
+
+    @Test
+    void twoStandbysThatEachThinkTheOtherLeadsStopAfterOneHop() throws Exception {
+        int portA = ExtenderHarness.freePort();
+        int portB = ExtenderHarness.freePort();
+        String a = ExtenderHarness.identity("replica-a", portA).toString();
+        String b = ExtenderHarness.identity("replica-b", portB).toString();
+        try (ExtenderHarness replicaA = new ExtenderHarness(SchedulerConfig.DEFAULT, null, ExtenderHarness.standby("replica-a", portA, b), 1 << 20, portA);
+             ExtenderHarness replicaB = new ExtenderHarness(SchedulerConfig.DEFAULT, null, ExtenderHarness.standby("replica-b", portB, a), 1 << 20, portB)) {
+            replicaA.scheduler.markSynced(); // standbys keep a warm ledger; they still must not decide
+            replicaB.scheduler.markSynced();
+
+            ExtenderClient.Raw r = replicaA.client.post("/filter", FILTER);
+
+            assertThat(r.status()).isEqualTo(503);
+            assertThat(new String(r.body())).contains("forwarding loop refused: " + a + " forwarded this request here")
+                    .contains("(" + b + ") does not lead either (the leader is " + a + ")");
+            // exactly one hop: A forwarded once, B refused once and forwarded nothing
+            assertThat(new String(replicaA.client.get("/metrics").body()))
+                    .contains("muster_extender_decisions_total{verb=\"filter\",outcome=\"forwarded\",} 1.0")
+                    .doesNotContain("outcome=\"forward-loop\"");
+            assertThat(new String(replicaB.client.get("/metrics").body()))
+                    .contains("muster_extender_decisions_total{verb=\"filter\",outcome=\"forward-loop\",} 1.0")
+                    .doesNotContain("outcome=\"forwarded\"");
+            // and both still answer their probes
+            assertThat(replicaA.client.get("/readyz").status()).isEqualTo(200);
+            assertThat(replicaB.client.get("/readyz").status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aStandbyWhoseLeaseNamesItselfAnswersAClearErrorInsteadOfForwardingToItself() throws Exception {
+        int port = ExtenderHarness.freePort();
+        String self = ExtenderHarness.identity("replica-a", port).toString();
+        try (ExtenderHarness standby = new ExtenderHarness(SchedulerConfig.DEFAULT, null, ExtenderHarness.standby("replica-a", port, self), 1 << 20, port)) {
+            ExtenderClient.Raw r = standby.client.post("/filter", FILTER);
+
+            assertThat(r.status()).isEqualTo(503);
+            assertThat(new String(r.body())).contains("the Lease still names this replica (" + self + ") although it does not lead");
+            assertThat(new String(standby.client.get("/metrics").body()))
+                    .contains("muster_extender_decisions_total{verb=\"filter\",outcome=\"no-leader\",} 1.0")
+                    .doesNotContain("outcome=\"forwarded\"");
+        }
+    }
+
+    @Test
+    void aLeaderWithoutPortsOnThisReplicasAddressIsNotForwardedTo() throws Exception {
+        int port = ExtenderHarness.freePort();
+        // an earlier extender's identity on the same IP: "its" port would be our own
+        try (ExtenderHarness standby = new ExtenderHarness(SchedulerConfig.DEFAULT, null,
+                ExtenderHarness.standby("replica-a", port, "replica-old_127.0.0.1"), 1 << 20, port)) {
+            ExtenderClient.Raw r = standby.client.post("/filter", FILTER);
+
+            assertThat(r.status()).isEqualTo(503);
+            assertThat(new String(r.body())).contains("which is this replica's own address").contains("forwarding there would loop");
+        }
+    }
+
+    @Test
+    void theLeaderAnswersARequestAStandbyForwarded() throws Exception {
+        try (ExtenderHarness leader = new ExtenderHarness()) {
+            leader.nodes(node("node-1", "8", "32Gi"));
+            leader.scheduler.markSynced();
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(leader.url() + "/filter"))
+                    .header(LeaderForwarder.FORWARDED_BY, "replica-b_http=8888,grpc=9090_10.0.0.2")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(FILTER)).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).contains("\"NodeNames\":[\"node-1\"]");
+        }
+    }
 }

@@ -75,4 +75,31 @@ class LeadershipTest {
         assertThatThrownBy(() -> Leadership.of(new LeaderIdentity("muster-1", "10.0.0.1"), () -> false, Optional::empty))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must publish its serving ports");
     }
+
+    @Test
+    void aLeaseThatStillNamesThisReplicaIsNoRoute() {
+        holder.set(SELF.toString()); // e.g. its renewal is overdue: isLeader() is false, the Lease not yet taken over
+
+        Leadership.Route route = leadership.route();
+
+        assertThat(route.httpUrl("http")).isEmpty();
+        assertThat(route.grpcTarget()).isEmpty();
+        assertThat(route.problem()).contains("the Lease still names this replica (muster-1_http=8888,grpc=9090_10.0.0.1)");
+    }
+
+    @Test
+    void aLeaderWithoutPortsOnThisReplicasIpIsNoRoute() {
+        holder.set("muster-old_10.0.0.1"); // its ports would be ours: this very process
+
+        assertThat(leadership.route().httpUrl("http")).isEmpty();
+        assertThat(leadership.route().problem()).contains("which is this replica's own address").contains("forwarding there would loop");
+    }
+
+    @Test
+    void aLeaderOnThisReplicasIpWithItsOwnPortsIsARoute() {
+        holder.set("muster-0_http=18888,grpc=19090_10.0.0.1"); // two replicas on one host
+
+        assertThat(leadership.route().httpUrl("http")).contains("http://10.0.0.1:18888");
+        assertThat(leadership.route().grpcTarget()).isEqualTo("10.0.0.1:19090");
+    }
 }

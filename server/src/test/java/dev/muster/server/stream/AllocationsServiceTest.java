@@ -171,6 +171,19 @@ class AllocationsServiceTest {
     }
 
     @Test
+    void aStandbyWhoseLeaseNamesItselfRedirectsNowhereAndSaysWhy() throws Exception {
+        leader.set(false);
+        holder.set("muster-1_http=8888,grpc=9090_10.0.0.1"); // this service's own identity
+
+        WatchRecorder watch = watch(0, "");
+
+        Status status = watch.closed.get(30, TimeUnit.SECONDS);
+        assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(status.getDescription()).startsWith("not the leader (the Lease still names this replica");
+        assertThat(watch.trailers().get(LeaderRedirect.LEADER_ADDRESS)).isEmpty();
+    }
+
+    @Test
     void losingLeadershipEndsOpenStreamsWithTheRedirect() throws Exception {
         append(3);
         WatchRecorder watch = watch(0, "");
