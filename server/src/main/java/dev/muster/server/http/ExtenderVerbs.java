@@ -11,8 +11,8 @@ import dev.muster.core.scheduler.NodeScore;
 import dev.muster.core.scheduler.Victims;
 import dev.muster.server.http.wire.BindingArgs;
 import dev.muster.server.http.wire.ExtenderArgs;
-import dev.muster.server.http.wire.HostPriority;
-import dev.muster.server.http.wire.MetaVictims;
+import dev.muster.core.scheduler.NodeScore;
+import dev.muster.core.scheduler.Victims;
 import dev.muster.server.http.wire.PreemptionArgs;
 import dev.muster.server.http.wire.WireDecoder;
 import dev.muster.server.http.wire.WireEncoder;
@@ -82,11 +82,7 @@ public final class ExtenderVerbs {
             }
         }
         List<NodeScore> scores = scheduler.prioritize(served(args.pod()), args.nodeNames());
-        List<HostPriority> out = new ArrayList<>(scores.size());
-        for (NodeScore s : scores) {
-            out.add(new HostPriority(s.node(), s.score()));
-        }
-        return new Reply(200, WireEncoder.encodePrioritizeResult(out), "scored");
+        return new Reply(200, WireEncoder.encodePrioritizeResult(scores), "scored");
     }
 
     public Reply bind(byte[] body) {
@@ -121,12 +117,9 @@ public final class ExtenderVerbs {
         } catch (WireFormatException e) {
             return badRequest(WireEncoder.encodeBindResult("bad preempt request: " + e.getMessage()));
         }
-        Map<String, Victims> candidates = new LinkedHashMap<>();
-        args.nodeNameToMetaVictims().forEach((node, v) -> candidates.put(node, new Victims(v.podUids(), v.numPDBViolations())));
+        Map<String, Victims> candidates = args.nodeNameToMetaVictims();
         Map<String, Victims> kept = scheduler.preempt(served(args.pod()), candidates);
-        Map<String, MetaVictims> out = new LinkedHashMap<>();
-        kept.forEach((node, v) -> out.put(node, new MetaVictims(v.podUids(), v.numPdbViolations())));
-        return new Reply(200, WireEncoder.encodePreemptionResult(out), kept.size() == candidates.size() ? "unchanged" : "dropped-nodes");
+        return new Reply(200, WireEncoder.encodePreemptionResult(kept), kept.size() == candidates.size() ? "unchanged" : "dropped-nodes");
     }
 
     private static Reply badRequest(byte[] body) {

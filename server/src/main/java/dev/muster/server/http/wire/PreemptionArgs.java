@@ -1,5 +1,6 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.scheduler.Victims;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,7 +15,7 @@ import java.util.Objects;
  * @param pod                   the preemptor
  * @param nodeNameToMetaVictims candidate node → victims, in wire order; unmodifiable, never null
  */
-public record PreemptionArgs(WirePod pod, Map<String, MetaVictims> nodeNameToMetaVictims) {
+public record PreemptionArgs(WirePod pod, Map<String, Victims> nodeNameToMetaVictims) {
     public PreemptionArgs {
         Objects.requireNonNull(pod, "pod");
         nodeNameToMetaVictims = nodeNameToMetaVictims == null

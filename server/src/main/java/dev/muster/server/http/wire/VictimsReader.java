@@ -1,5 +1,6 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.scheduler.Victims;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -21,11 +22,11 @@ final class VictimsReader {
      *
      * @param fullPods true for {@code NodeNameToVictims} (victims are Pod objects), false for meta victims
      */
-    static Map<String, MetaVictims> read(JsonInput in, boolean fullPods) throws IOException {
+    static Map<String, Victims> read(JsonInput in, boolean fullPods) throws IOException {
         if (!in.objectOrNull("an object of node name to victims")) {
             return Map.of();
         }
-        Map<String, MetaVictims> byNode = new LinkedHashMap<>();
+        Map<String, Victims> byNode = new LinkedHashMap<>();
         while (in.nextField()) {
             String node = in.fieldName();
             if (byNode.containsKey(node)) {
@@ -37,7 +38,7 @@ final class VictimsReader {
         return byNode;
     }
 
-    private static MetaVictims readVictims(JsonInput in, boolean fullPods) throws IOException {
+    private static Victims readVictims(JsonInput in, boolean fullPods) throws IOException {
         if (in.current() != JsonToken.START_OBJECT) {
             throw in.typeError("a victims object", in.current());
         }
@@ -58,7 +59,7 @@ final class VictimsReader {
                 violations = in.int64OrNull(0);
             }
         }
-        return new MetaVictims(uids, violations);
+        return new Victims(uids, violations);
     }
 
     private static List<String> readPods(JsonInput in, boolean fullPods) throws IOException {

@@ -1,5 +1,6 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.scheduler.Victims;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -138,8 +139,8 @@ public final class WireDecoder {
 
     private static PreemptionArgs readPreemptionArgs(JsonInput in) throws IOException {
         WirePod pod = null;
-        Map<String, MetaVictims> meta = null;
-        Map<String, MetaVictims> full = null;
+        Map<String, Victims> meta = null;
+        Map<String, Victims> full = null;
         int seen = 0;
         while (in.nextField()) {
             ExtenderKey key = ExtenderKey.match(in.fieldName(), ExtenderKey.PREEMPTION_ARGS);

@@ -1,5 +1,7 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.scheduler.NodeScore;
+import dev.muster.core.scheduler.Victims;
 import dev.muster.core.scheduler.FilterResult;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -80,15 +82,15 @@ public final class WireEncoder {
     }
 
     /** Encodes a prioritize answer: a bare JSON array of host scores. */
-    public static byte[] encodePrioritizeResult(List<HostPriority> priorities) {
+    public static byte[] encodePrioritizeResult(List<NodeScore> priorities) {
         JsonOutput out = new JsonOutput(2 + 40 * priorities.size());
         out.raw('[');
         for (int i = 0; i < priorities.size(); i++) {
-            HostPriority p = priorities.get(i);
+            NodeScore p = priorities.get(i);
             if (i > 0) {
                 out.raw(',');
             }
-            out.bytes(HOST, 0, HOST.length).string(p.host()).bytes(SCORE, 0, SCORE.length).number(p.score()).raw('}');
+            out.bytes(HOST, 0, HOST.length).string(p.node()).bytes(SCORE, 0, SCORE.length).number(p.score()).raw('}');
         }
         return out.raw(']').toByteArray();
     }
@@ -106,11 +108,11 @@ public final class WireEncoder {
     }
 
     /** Encodes a preempt answer: the candidate nodes the extender accepts, with their victims. */
-    public static byte[] encodePreemptionResult(Map<String, MetaVictims> nodeNameToMetaVictims) {
+    public static byte[] encodePreemptionResult(Map<String, Victims> nodeNameToMetaVictims) {
         JsonOutput out = new JsonOutput(64 + 96 * nodeNameToMetaVictims.size());
         out.raw("{\"NodeNameToMetaVictims\":{");
         boolean first = true;
-        for (Map.Entry<String, MetaVictims> e : nodeNameToMetaVictims.entrySet()) {
+        for (Map.Entry<String, Victims> e : nodeNameToMetaVictims.entrySet()) {
             if (!first) {
                 out.raw(',');
             }
@@ -123,7 +125,7 @@ public final class WireEncoder {
                 }
                 out.raw("{\"UID\":").string(uids.get(i)).raw('}');
             }
-            out.raw("],\"NumPDBViolations\":").number(e.getValue().numPDBViolations()).raw('}');
+            out.raw("],\"NumPDBViolations\":").number(e.getValue().numPdbViolations()).raw('}');
         }
         return out.raw("}}").toByteArray();
     }

@@ -1,5 +1,7 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.scheduler.NodeScore;
+import dev.muster.core.scheduler.Victims;
 import dev.muster.core.scheduler.FilterResult;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -74,14 +76,14 @@ class WireEncoderTest {
     @Test
     void prioritizeIsABareArray() {
         assertThat(new String(WireEncoder.encodePrioritizeResult(List.of()), StandardCharsets.UTF_8)).isEqualTo("[]");
-        assertThat(new String(WireEncoder.encodePrioritizeResult(List.of(new HostPriority("a", 10), new HostPriority("b", 0))),
+        assertThat(new String(WireEncoder.encodePrioritizeResult(List.of(new NodeScore("a", 10), new NodeScore("b", 0))),
                 StandardCharsets.UTF_8)).isEqualTo("[{\"Host\":\"a\",\"Score\":10},{\"Host\":\"b\",\"Score\":0}]");
     }
 
     @Test
     void scoresOutsideTheExtenderRangeAreRefused() {
-        assertThatThrownBy(() -> new HostPriority("a", 11)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new HostPriority("a", -1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new NodeScore("a", 11)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new NodeScore("a", -1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -91,9 +93,9 @@ class WireEncoderTest {
                 .isEqualTo("{\"Error\":\"gang ns/pg: deadline passed\"}");
         assertThat(new String(WireEncoder.encodePreemptionResult(Map.of()), StandardCharsets.UTF_8))
                 .isEqualTo("{\"NodeNameToMetaVictims\":{}}");
-        Map<String, MetaVictims> victims = new LinkedHashMap<>();
-        victims.put("n1", new MetaVictims(List.of("u1", "u2"), 1));
-        victims.put("n2", new MetaVictims(List.of(), 0));
+        Map<String, Victims> victims = new LinkedHashMap<>();
+        victims.put("n1", new Victims(List.of("u1", "u2"), 1));
+        victims.put("n2", new Victims(List.of(), 0));
         assertThat(new String(WireEncoder.encodePreemptionResult(victims), StandardCharsets.UTF_8)).isEqualTo(
                 "{\"NodeNameToMetaVictims\":{\"n1\":{\"Pods\":[{\"UID\":\"u1\"},{\"UID\":\"u2\"}],\"NumPDBViolations\":1},"
                         + "\"n2\":{\"Pods\":[],\"NumPDBViolations\":0}}}");

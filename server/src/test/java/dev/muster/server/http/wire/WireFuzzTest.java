@@ -1,5 +1,6 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.scheduler.NodeScore;
 import dev.muster.core.scheduler.FilterResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -83,7 +84,7 @@ class WireFuzzTest {
                 assertThat(node[node.length - 1]).isEqualTo((byte) '}');
                 JsonTrees.wellFormed(node);
             }
-            JsonTrees.wellFormed(WireEncoder.encodePrioritizeResult(args.nodeNames().stream().map(n -> new HostPriority(n, 5)).toList()));
+            JsonTrees.wellFormed(WireEncoder.encodePrioritizeResult(args.nodeNames().stream().map(n -> new NodeScore(n, 5)).toList()));
         } else if (decoded instanceof PreemptionArgs args) {
             JsonTrees.wellFormed(WireEncoder.encodePreemptionResult(args.nodeNameToMetaVictims()));
         } else {

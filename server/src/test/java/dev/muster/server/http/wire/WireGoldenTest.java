@@ -1,5 +1,7 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.scheduler.NodeScore;
+import dev.muster.core.scheduler.Victims;
 import dev.muster.core.scheduler.FilterResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -153,7 +155,7 @@ class WireGoldenTest {
         ExtenderArgs args = WireDecoder.decodeExtenderArgs(Fixtures.bytes(expected.fixture()));
 
         byte[] answer = WireEncoder.encodePrioritizeResult(
-                args.nodeNames().stream().map(n -> new HostPriority(n, 0)).toList());
+                args.nodeNames().stream().map(n -> new NodeScore(n, 0)).toList());
 
         assertThat(JsonTrees.parse(answer)).isEqualTo(JsonTrees.parse(Fixtures.bytes(response)));
     }
@@ -194,9 +196,9 @@ class WireGoldenTest {
         assertPod(args.pod(), new ExpectedPod("high-1", "bench", "05fa6a24-32bb-4e0f-b814-5faf0b0f8682", "156470",
                 Resources.ofPod(1000, 512 * MI), null, "", 1000, "bench-p", Map.of()));
         assertThat(args.nodeNameToMetaVictims()).containsExactly(
-                Map.entry("preempt-node-1", new MetaVictims(List.of("d74f74e3-eeae-491f-9282-a11a99985ead"), 0)),
-                Map.entry("preempt-node-2", new MetaVictims(List.of("a5169bd1-dcc4-4728-8dce-7a22c2ed8df9"), 0)),
-                Map.entry("preempt-node-3", new MetaVictims(List.of("b24492bf-d9ba-4591-a5a6-c53bf2587600"), 0)));
+                Map.entry("preempt-node-1", new Victims(List.of("d74f74e3-eeae-491f-9282-a11a99985ead"), 0)),
+                Map.entry("preempt-node-2", new Victims(List.of("a5169bd1-dcc4-4728-8dce-7a22c2ed8df9"), 0)),
+                Map.entry("preempt-node-3", new Victims(List.of("b24492bf-d9ba-4591-a5a6-c53bf2587600"), 0)));
 
         byte[] answer = WireEncoder.encodePreemptionResult(args.nodeNameToMetaVictims());
         assertThat(JsonTrees.parse(answer)).isEqualTo(JsonTrees.parse(Fixtures.bytes("preempt/preempt-response.json")));
@@ -215,7 +217,7 @@ class WireGoldenTest {
 
         assertThat(args.pod().uid()).isEqualTo("05fa6a24-32bb-4e0f-b814-5faf0b0f8682");
         assertThat(args.nodeNameToMetaVictims())
-                .containsExactly(Map.entry("preempt-node-1", new MetaVictims(List.of("v-3", "v-4"), 2)));
+                .containsExactly(Map.entry("preempt-node-1", new Victims(List.of("v-3", "v-4"), 2)));
     }
 
     static Stream<Arguments> keyCases() {
@@ -291,7 +293,7 @@ class WireGoldenTest {
         assertThat(preempt.nodeNameToMetaVictims()).isEmpty();
         PreemptionArgs nullPods = WireDecoder.decodePreemptionArgs(
                 ("{\"Pod\":" + pod + ",\"NodeNameToMetaVictims\":{\"n\":{\"Pods\":null,\"NumPDBViolations\":null}}}").getBytes(StandardCharsets.UTF_8));
-        assertThat(nullPods.nodeNameToMetaVictims()).containsExactly(Map.entry("n", new MetaVictims(List.of(), 0)));
+        assertThat(nullPods.nodeNameToMetaVictims()).containsExactly(Map.entry("n", new Victims(List.of(), 0)));
     }
 
     @Test
