@@ -147,19 +147,30 @@ public final class ExtenderHttpServer implements AutoCloseable {
         }
     }
 
-    /** The body, or null when it is larger than the limit (nothing beyond the limit is buffered). */
+    /**
+     * The body, or null when it is larger than the limit (nothing beyond the limit is buffered). With a
+     * Content-Length (kube-scheduler always sends one) the body is read straight into an array of that size: one
+     * read, no intermediate buffers and no copy.
+     */
     private byte[] readBody(HttpExchange ex) throws IOException {
         String declared = ex.getRequestHeaders().getFirst("Content-Length");
+        long length = -1;
         if (declared != null) {
             try {
-                if (Long.parseLong(declared.trim()) > maxBodyBytes) {
-                    return null;
-                }
+                length = Long.parseLong(declared.trim());
             } catch (NumberFormatException ignored) {
                 // the server rejects malformed lengths itself; read what comes
             }
         }
+        if (length > maxBodyBytes) {
+            return null;
+        }
         try (InputStream in = ex.getRequestBody()) {
+            if (length >= 0) {
+                byte[] body = new byte[(int) length];
+                int n = in.readNBytes(body, 0, body.length);
+                return n == body.length ? body : java.util.Arrays.copyOf(body, n);
+            }
             byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
             return body.length > maxBodyBytes ? null : body;
         }
