@@ -24,6 +24,10 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class GangSchedulerTest {
+    private static SchedulerHarness cluster(int nodes, String cpu, String mem) {
+        return SchedulerHarness.cluster(nodes, cpu, mem);
+    }
+
 
     private static List<Pod> members(String pg, int n, String cpu, String mem) {
         List<Pod> out = new ArrayList<>();
@@ -31,16 +35,6 @@ class GangSchedulerTest {
             out.add(pod(pg + "-" + i).gang(pg).requests(cpu, mem).build());
         }
         return out;
-    }
-
-    private static SchedulerHarness cluster(int nodes, String cpu, String mem) {
-        SchedulerHarness h = new SchedulerHarness();
-        for (int i = 0; i < nodes; i++) {
-            h.nodes(node("n" + i, cpu, mem));
-        }
-        h.scheduler.upsertQueue(queue("default"));
-        h.scheduler.markSynced();
-        return h;
     }
 
     @Test

@@ -28,16 +28,10 @@ import org.junit.jupiter.api.Test;
 
 /** Structured refusals, the bind-confirmation window, and bounds on what request input may make the core remember. */
 class RefusalsAndBoundsTest {
-
     private static SchedulerHarness cluster(int nodes, String cpu, String mem) {
-        SchedulerHarness h = new SchedulerHarness();
-        for (int i = 0; i < nodes; i++) {
-            h.nodes(node("n" + i, cpu, mem));
-        }
-        h.scheduler.upsertQueue(queue("default"));
-        h.scheduler.markSynced();
-        return h;
+        return SchedulerHarness.cluster(nodes, cpu, mem);
     }
+
 
     private static List<Pod> members(String pg, int n, String cpu) {
         List<Pod> out = new ArrayList<>();

@@ -28,6 +28,17 @@ final class SchedulerHarness {
         scheduler = new GangScheduler(config, binder, journal, clock);
     }
 
+    /** {@code nodes} nodes n0.. of {@code cpu}/{@code mem}, the default queue, synced: the usual starting cluster. */
+    static SchedulerHarness cluster(int nodes, String cpu, String mem) {
+        SchedulerHarness h = new SchedulerHarness();
+        for (int i = 0; i < nodes; i++) {
+            h.nodes(dev.muster.core.testing.Fixtures.node("n" + i, cpu, mem));
+        }
+        h.scheduler.upsertQueue(dev.muster.core.testing.Fixtures.queue("default"));
+        h.scheduler.markSynced();
+        return h;
+    }
+
     SchedulerHarness nodes(Node... nodes) {
         for (Node n : nodes) {
             scheduler.upsertNode(n);
