@@ -1,12 +1,12 @@
 package dev.muster.bench;
 
+import java.util.function.LongSupplier;
 import dev.muster.controller.Controller;
 import dev.muster.core.time.Backoff;
 import dev.muster.controller.writer.StatusPatchException;
 import dev.muster.controller.writer.StatusPatchException.Kind;
 import dev.muster.controller.writer.StatusPatcher;
 import dev.muster.controller.writer.StatusWriter;
-import dev.muster.controller.writer.Ticker;
 import dev.muster.controller.writer.WriterMetrics;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.PodGroupSpec;
@@ -56,7 +56,7 @@ public final class ControllerLoad {
     private ControllerLoad() {}
 
     /** Simulated time: the writer's ticker and the fold's clock. Confined to the driver's thread. */
-    static final class SimTime extends Clock implements Ticker {
+    static final class SimTime extends Clock implements LongSupplier {
         private static final Instant EPOCH = Instant.parse("2025-01-01T00:00:00Z");
         private long nanos;
 
@@ -65,7 +65,7 @@ public final class ControllerLoad {
         }
 
         @Override
-        public long nanos() {
+        public long getAsLong() {
             return nanos;
         }
 
@@ -221,7 +221,7 @@ public final class ControllerLoad {
 
         @Override
         public void stream(AllocationEvent event, long nanos) {
-            time.set(Math.max(time.nanos(), nanos));
+            time.set(Math.max(time.getAsLong(), nanos));
             controller.allocations().onEvent(new SequencedEvent(++sequence, time.millis(), event));
         }
     }
@@ -264,7 +264,7 @@ public final class ControllerLoad {
 
         @Override
         public void stream(AllocationEvent event, long nanos) {
-            time.set(Math.max(time.nanos(), nanos));
+            time.set(Math.max(time.getAsLong(), nanos));
             fold.onEvent(new SequencedEvent(++sequence, time.millis(), event));
         }
     }

@@ -1,5 +1,6 @@
 package dev.muster.controller;
 
+import java.util.function.LongSupplier;
 import dev.muster.controller.queues.QueueViews;
 import dev.muster.controller.queues.QueueWatchHub;
 import dev.muster.controller.queues.QueuesService;
@@ -13,13 +14,12 @@ import dev.muster.controller.writer.LastWritten;
 import dev.muster.controller.writer.StatusLanes;
 import dev.muster.controller.writer.StatusPatcher;
 import dev.muster.controller.writer.StatusWriter;
-import dev.muster.controller.writer.Ticker;
 import dev.muster.controller.writer.TokenBucket;
 import dev.muster.controller.writer.WriterMetrics;
 import dev.muster.core.status.StatusChangeFanout;
 import dev.muster.core.status.StatusFolding;
 import dev.muster.core.status.StatusKey;
-import java.time.Clock;
+import java.time.InstantSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +65,7 @@ public final class Controller implements AutoCloseable {
     private final QueuesService queues;
     private final StreamTracker stream;
     private final ClusterObserver cluster;
-    private final Ticker ticker;
+    private final LongSupplier ticker;
     private FlushLoop loop; // guarded by this
     private boolean leading; // guarded by this
     private boolean clusterSynced; // guarded by this
@@ -73,7 +73,7 @@ public final class Controller implements AutoCloseable {
     private boolean warm; // guarded by this; the fold has computed status from the whole first picture
     private final List<Runnable> onReady = new ArrayList<>(); // guarded by this
 
-    public Controller(Settings settings, StatusPatcher patcher, Clock clock, Ticker ticker, Executor watchExecutor,
+    public Controller(Settings settings, StatusPatcher patcher, InstantSource clock, LongSupplier ticker, Executor watchExecutor,
                       WriterMetrics metrics) {
         StatusChangeFanout fanout = new StatusChangeFanout();
         this.fold = new StatusFolding(clock, fanout, false); // cold until the first list and stream sync: see synced()
@@ -196,7 +196,7 @@ public final class Controller implements AutoCloseable {
 
     /** How long the oldest pending change has waited to be written (0 when nothing is pending). O(pending). */
     public long oldestPendingNanos() {
-        long now = ticker.nanos();
+        long now = ticker.getAsLong();
         return now - dirty.oldestMarkNanos(now);
     }
 

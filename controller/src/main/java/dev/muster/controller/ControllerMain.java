@@ -14,7 +14,6 @@ import dev.muster.controller.stream.ExtenderStream;
 import dev.muster.controller.sync.ControllerInformers;
 import dev.muster.core.time.Backoff;
 import dev.muster.controller.writer.KubeStatusPatcher;
-import dev.muster.controller.writer.Ticker;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.hotspot.DefaultExports;
 import java.io.IOException;
@@ -139,7 +138,7 @@ public final class ControllerMain {
             return t;
         });
         Controller controller = new Controller(new Controller.Settings(config.apiQps(), config.apiBurst(), Controller.Settings.WRITE_BACKOFF),
-                new KubeStatusPatcher(kube.requests(), Ticker.SYSTEM), Clock.systemUTC(), Ticker.SYSTEM, watchExecutor, metrics);
+                new KubeStatusPatcher(kube.requests(), System::nanoTime), Clock.systemUTC(), System::nanoTime, watchExecutor, metrics);
         metrics.bind(controller);
 
         OpsServer ops;

@@ -8,7 +8,6 @@ import dev.muster.controller.sync.ControllerInformers;
 import dev.muster.core.time.Backoff;
 import dev.muster.controller.writer.KubeStatusPatcher;
 import dev.muster.controller.writer.StatusJson;
-import dev.muster.controller.writer.Ticker;
 import dev.muster.controller.writer.WriterCounters;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.resources.ResourceNames;
@@ -143,8 +142,8 @@ class ControllerOverHttpTest {
             memberPod(g + "-1", g);
         }
         WriterCounters counters = new WriterCounters();
-        controller = new Controller(new Controller.Settings(100, 100, Controller.Settings.WRITE_BACKOFF), new KubeStatusPatcher(client(true), Ticker.SYSTEM),
-                ManualClock.at("2025-01-01T00:00:00Z"), Ticker.SYSTEM, watchExecutor, counters);
+        controller = new Controller(new Controller.Settings(100, 100, Controller.Settings.WRITE_BACKOFF), new KubeStatusPatcher(client(true), System::nanoTime),
+                ManualClock.at("2025-01-01T00:00:00Z"), System::nanoTime, watchExecutor, counters);
         controller.setLeading(true);
         informers = new ControllerInformers(client(false), controller.cluster(), Duration.ZERO);
         informers.start();

@@ -5,7 +5,6 @@ import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.controller.Controller;
 import dev.muster.controller.stream.AllocationStreamClient;
 import dev.muster.core.time.BackoffCounter;
-import dev.muster.controller.writer.Ticker;
 import dev.muster.controller.writer.WriterMetrics;
 import dev.muster.core.time.Backoff;
 import dev.muster.core.scheduler.SchedulerConfig;
@@ -93,7 +92,7 @@ public final class EmbeddedMuster implements AutoCloseable {
         extender = new ExtenderProcess(settings, new ClusterBinder(cluster, binds), Leadership.ALWAYS, new CollectorRegistry());
         extenderWatch = cluster.watch("extender", new ExtenderFeed(extender.scheduler()));
 
-        controller = new Controller(options.controller(), new ClusterStatusPatcher(cluster), Clock.systemUTC(), Ticker.SYSTEM,
+        controller = new Controller(options.controller(), new ClusterStatusPatcher(cluster), Clock.systemUTC(), System::nanoTime,
                 queueWatches, WriterMetrics.NONE);
         controller.setLeading(true);
         controllerWatch = cluster.watch("controller", new ControllerFeed(controller.cluster()));

@@ -3,7 +3,7 @@ package dev.muster.controller.stream;
 import dev.muster.core.stream.AllocationListener;
 import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.core.stream.SequencedEvent;
-import java.time.Clock;
+import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,14 +18,14 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class StreamTracker implements AllocationListener {
     private final AllocationListener fold;
-    private final Clock clock;
+    private final InstantSource clock;
     private final Runnable onSynced;
     private final AtomicLong events = new AtomicLong();
     private final AtomicLong snapshots = new AtomicLong();
     private final AtomicLong lastLagMillis = new AtomicLong();
     private final AtomicBoolean synced = new AtomicBoolean();
 
-    public StreamTracker(AllocationListener fold, Clock clock, Runnable onSynced) {
+    public StreamTracker(AllocationListener fold, InstantSource clock, Runnable onSynced) {
         this.fold = Objects.requireNonNull(fold, "fold");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.onSynced = Objects.requireNonNull(onSynced, "onSynced");

@@ -1,5 +1,6 @@
 package dev.muster.controller.writer;
 
+import java.util.function.LongSupplier;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -51,20 +52,20 @@ public final class DirtySet<K> {
     }
 
     private final Object lock = new Object();
-    private final Ticker ticker;
+    private final LongSupplier ticker;
     private final ToIntFunction<K> laneOf;
     private final LinkedHashMap<K, Pending>[] ready; // guarded by lock; per lane, oldest first
     private final Map<K, Pending> delayed = new HashMap<>(); // guarded by lock; backing off
     private int nextLane; // guarded by lock
 
     /** A set with one lane. */
-    public DirtySet(Ticker ticker) {
+    public DirtySet(LongSupplier ticker) {
         this(ticker, 1, k -> 0);
     }
 
     /** A set whose keys go to {@code laneOf(key)} in {@code [0, lanes)}. */
     @SuppressWarnings("unchecked")
-    public DirtySet(Ticker ticker, int lanes, ToIntFunction<K> laneOf) {
+    public DirtySet(LongSupplier ticker, int lanes, ToIntFunction<K> laneOf) {
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.laneOf = Objects.requireNonNull(laneOf, "laneOf");
         if (lanes < 1) {
@@ -86,7 +87,7 @@ public final class DirtySet<K> {
 
     /** Marks {@code key} dirty; false when it was already pending. */
     public boolean mark(K key) {
-        long now = ticker.nanos();
+        long now = ticker.getAsLong();
         synchronized (lock) {
             if (isReady(key) || delayed.containsKey(key)) {
                 return false;

@@ -1,5 +1,6 @@
 package dev.muster.controller.writer;
 
+import java.util.function.LongSupplier;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import dev.muster.controller.writer.StatusPatchException.Kind;
@@ -54,12 +55,12 @@ public final class KubeStatusPatcher implements StatusPatcher {
 
     private final ApiClient client;
     private final CustomObjectsApi api;
-    private final Ticker ticker;
+    private final LongSupplier ticker;
     private Set<String> subresources; // confined; null until discovered
     private long discoveryRetryAt; // confined; ticker time before which a failed discovery is not retried
     private boolean discoveryFailed; // confined
 
-    public KubeStatusPatcher(ApiClient client, Ticker ticker) {
+    public KubeStatusPatcher(ApiClient client, LongSupplier ticker) {
         this.client = client;
         this.api = new CustomObjectsApi(client);
         this.ticker = ticker;
@@ -102,7 +103,7 @@ public final class KubeStatusPatcher implements StatusPatcher {
     }
 
     private boolean hasStatusSubresource(String plural, boolean assumed) {
-        if (subresources == null && (!discoveryFailed || ticker.nanos() - discoveryRetryAt >= 0)) {
+        if (subresources == null && (!discoveryFailed || ticker.getAsLong() - discoveryRetryAt >= 0)) {
             discover();
         }
         return subresources == null ? assumed : subresources.contains(plural + "/status");
@@ -123,7 +124,7 @@ public final class KubeStatusPatcher implements StatusPatcher {
                     names.contains("queues/status") ? "present" : "absent", names.contains("podgroups/status") ? "present" : "absent");
         } catch (ApiException | RuntimeException e) {
             discoveryFailed = true;
-            discoveryRetryAt = ticker.nanos() + DISCOVERY_RETRY.toNanos();
+            discoveryRetryAt = ticker.getAsLong() + DISCOVERY_RETRY.toNanos();
             log.warn("discovery of {}/{} failed ({}); assuming Volcano's CRDs (Queue status subresource, PodGroup none)",
                     GROUP, VERSION, e instanceof ApiException a ? "HTTP " + a.getCode() : e.toString());
         }

@@ -1,5 +1,6 @@
 package dev.muster.controller.writer;
 
+import java.util.function.LongSupplier;
 import dev.muster.core.status.StatusKey;
 
 /**
@@ -11,7 +12,7 @@ import dev.muster.core.status.StatusKey;
 public final class StatusLanes {
     private StatusLanes() {}
 
-    public static DirtySet<StatusKey> dirtySet(Ticker ticker) {
+    public static DirtySet<StatusKey> dirtySet(LongSupplier ticker) {
         return new DirtySet<>(ticker, 2, key -> key instanceof StatusKey.Queue ? 0 : 1);
     }
 }

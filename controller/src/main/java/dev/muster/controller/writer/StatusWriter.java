@@ -1,5 +1,6 @@
 package dev.muster.controller.writer;
 
+import java.util.function.LongSupplier;
 import dev.muster.core.time.Backoff;
 import dev.muster.core.status.DesiredStatus;
 import dev.muster.core.status.StatusKey;
@@ -34,7 +35,7 @@ public final class StatusWriter {
     private final TokenBucket budget;
     private final Backoff backoff;
     private final WriterMetrics metrics;
-    private final Ticker ticker;
+    private final LongSupplier ticker;
     private volatile boolean leader;
     private static final long FAILURE_LOG_INTERVAL = 10_000_000_000L;
     private boolean loggedFailure; // guarded by this
@@ -42,7 +43,7 @@ public final class StatusWriter {
     private long suppressedFailures; // guarded by this
 
     public StatusWriter(StatusSource source, DirtySet<StatusKey> dirty, LastWritten written, StatusPatcher patcher,
-                        TokenBucket budget, Backoff backoff, WriterMetrics metrics, Ticker ticker) {
+                        TokenBucket budget, Backoff backoff, WriterMetrics metrics, LongSupplier ticker) {
         this.source = Objects.requireNonNull(source, "source");
         this.dirty = Objects.requireNonNull(dirty, "dirty");
         this.written = Objects.requireNonNull(written, "written");
@@ -71,7 +72,7 @@ public final class StatusWriter {
         int failed = 0;
         boolean outOfBudget = false;
         if (leader) {
-            dirty.promoteDue(ticker.nanos());
+            dirty.promoteDue(ticker.getAsLong());
             DirtySet.Entry<StatusKey> entry;
             while (leader && (entry = dirty.poll()) != null) {
                 StatusKey key = entry.key();
@@ -104,7 +105,7 @@ public final class StatusWriter {
 
     /** At most one line per {@link #FAILURE_LOG_INTERVAL}: an API outage must not turn into one line per object. */
     private void logFailure(StatusKey key, StatusPatchException failure, long delayNanos, int attempt) { // flush lock held
-        long now = ticker.nanos();
+        long now = ticker.getAsLong();
         if (loggedFailure && now - lastFailureLog < FAILURE_LOG_INTERVAL) {
             suppressedFailures++;
             return;
@@ -126,7 +127,7 @@ public final class StatusWriter {
             if (source.desired(key) == null) {
                 written.forget(key); // deleted while the write was in flight
             }
-            metrics.written(key, ticker.nanos() - entry.firstMarkedNanos());
+            metrics.written(key, ticker.getAsLong() - entry.firstMarkedNanos());
             return true;
         } catch (StatusPatchException e) {
             failure = e;
@@ -134,7 +135,7 @@ public final class StatusWriter {
             failure = new StatusPatchException(StatusPatchException.Kind.TRANSPORT, 0, null, e.toString(), e);
         }
         long delay = backoff.delayAfter(entry.attempts() + 1, failure.retryAfter()).toNanos();
-        dirty.retry(entry, ticker.nanos() + delay);
+        dirty.retry(entry, ticker.getAsLong() + delay);
         if (source.desired(key) == null) {
             dirty.remove(key); // deleted while the write was in flight
         }

@@ -1,5 +1,6 @@
 package dev.muster.controller.writer;
 
+import java.util.function.LongSupplier;
 import java.util.Objects;
 
 /**
@@ -10,11 +11,11 @@ import java.util.Objects;
 public final class TokenBucket {
     private final double perNano;
     private final int burst;
-    private final Ticker ticker;
+    private final LongSupplier ticker;
     private double tokens; // guarded by this
     private long lastRefill; // guarded by this
 
-    public TokenBucket(double qps, int burst, Ticker ticker) {
+    public TokenBucket(double qps, int burst, LongSupplier ticker) {
         if (!(qps > 0)) {
             throw new IllegalArgumentException("--api-qps must be positive, got " + qps);
         }
@@ -25,7 +26,7 @@ public final class TokenBucket {
         this.burst = burst;
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.tokens = burst;
-        this.lastRefill = ticker.nanos();
+        this.lastRefill = ticker.getAsLong();
     }
 
     /** Takes one token if there is one. */
@@ -44,7 +45,7 @@ public final class TokenBucket {
     }
 
     private void refill() {
-        long now = ticker.nanos();
+        long now = ticker.getAsLong();
         long elapsed = now - lastRefill;
         if (elapsed > 0) {
             tokens = Math.min(burst, tokens + elapsed * perNano);

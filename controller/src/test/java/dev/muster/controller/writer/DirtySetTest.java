@@ -48,7 +48,7 @@ class DirtySetTest {
 
     @Test
     void entryRemembersItsFirstMark() {
-        long first = ticker.nanos();
+        long first = ticker.getAsLong();
         set.mark("a");
         ticker.advance(Duration.ofSeconds(5));
         set.mark("a");
@@ -61,7 +61,7 @@ class DirtySetTest {
         set.mark("failing");
         DirtySet.Entry<String> e = set.poll();
         e = set.poll();
-        set.retry(e, ticker.nanos() + 1_000);
+        set.retry(e, ticker.getAsLong() + 1_000);
         assertThat(set.size()).isEqualTo(1);
         assertThat(set.remove("failing")).isTrue();
         set.mark("ready");
@@ -74,15 +74,15 @@ class DirtySetTest {
         set.mark("a");
         DirtySet.Entry<String> e = set.poll();
         set.mark("a"); // changed again while the write was in flight
-        set.retry(e, ticker.nanos() + Duration.ofSeconds(2).toNanos());
+        set.retry(e, ticker.getAsLong() + Duration.ofSeconds(2).toNanos());
         set.mark("a"); // and again while backing off: still one entry, still backing off
         assertThat(set.size()).isEqualTo(1);
         assertThat(set.backingOff()).isEqualTo(1);
         ticker.advance(Duration.ofSeconds(1));
-        assertThat(set.promoteDue(ticker.nanos())).isZero();
+        assertThat(set.promoteDue(ticker.getAsLong())).isZero();
         assertThat(set.poll()).isNull();
         ticker.advance(Duration.ofSeconds(1));
-        assertThat(set.promoteDue(ticker.nanos())).isEqualTo(1);
+        assertThat(set.promoteDue(ticker.getAsLong())).isEqualTo(1);
         DirtySet.Entry<String> again = set.poll();
         assertThat(again.attempts()).isEqualTo(1);
         assertThat(again.firstMarkedNanos()).isEqualTo(e.firstMarkedNanos());
@@ -92,8 +92,8 @@ class DirtySetTest {
     void requeueKeepsAttemptsAndMergesAMarkMadeMeanwhile() {
         set.mark("a");
         DirtySet.Entry<String> e = set.poll();
-        set.retry(e, ticker.nanos());
-        set.promoteDue(ticker.nanos());
+        set.retry(e, ticker.getAsLong());
+        set.promoteDue(ticker.getAsLong());
         DirtySet.Entry<String> second = set.poll();
         set.mark("a");
         set.requeue(second);

@@ -1,14 +1,15 @@
 package dev.muster.controller.writer;
 
+import java.util.function.LongSupplier;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A ticker tests move by hand. Thread-safe. */
-public final class FakeTicker implements Ticker {
+/** A monotonic nanosecond clock tests move by hand. Thread-safe. */
+public final class FakeTicker implements LongSupplier {
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
 
     @Override
-    public long nanos() {
+    public long getAsLong() {
         return now.get();
     }
 

@@ -66,7 +66,7 @@ class KubeStatusPatcherBearerTokenTest {
 
     private KubeStatusPatcher patcher() {
         ApiClient client = Config.fromToken("http://127.0.0.1:" + server.getAddress().getPort(), "s3cr3t-token", false);
-        return new KubeStatusPatcher(client, Ticker.SYSTEM);
+        return new KubeStatusPatcher(client, System::nanoTime);
     }
 
     @Test

@@ -95,7 +95,7 @@ class KubeStatusPatcherTest {
         server.expect().get().withPath(GV).andReturn(200,
                 "{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"scheduling.volcano.sh/v1beta1\",\"resources\":["
                         + resources + "]}").always();
-        patcher = new KubeStatusPatcher(recordingClient(), Ticker.SYSTEM);
+        patcher = new KubeStatusPatcher(recordingClient(), System::nanoTime);
     }
 
     private static CustomResourceDefinitionContext podGroups(boolean statusSubresource) {
@@ -264,7 +264,7 @@ class KubeStatusPatcherTest {
         server.init();
         fabric8 = server.createClient();
         server.expect().get().withPath(GV).andReturn(503, "{}").always();
-        patcher = new KubeStatusPatcher(recordingClient(), Ticker.SYSTEM);
+        patcher = new KubeStatusPatcher(recordingClient(), System::nanoTime);
         create(QUEUES, null, "q");
         create(podGroups(false), "team", "pg");
         adapterRequests();

@@ -11,7 +11,7 @@ import dev.muster.core.stream.AllocationTotals;
 import dev.muster.core.model.GangState;
 import dev.muster.core.model.Refusal;
 import dev.muster.core.stream.SequencedEvent;
-import java.time.Clock;
+import java.time.InstantSource;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -55,7 +55,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class StatusFolding implements AllocationListener, StatusSource {
     private final ReentrantLock lock = new ReentrantLock();
-    private final Clock clock;
+    private final InstantSource clock;
     private final StatusChangeListener listener;
 
     private final AllocationTotals totals = new AllocationTotals(); // guarded by lock
@@ -70,14 +70,14 @@ public final class StatusFolding implements AllocationListener, StatusSource {
     private boolean warm; // guarded by lock
 
     /** A warm fold: computes desired status from the first input on. */
-    public StatusFolding(Clock clock, StatusChangeListener listener) {
+    public StatusFolding(InstantSource clock, StatusChangeListener listener) {
         this(clock, listener, true);
     }
 
     /**
      * @param warm false for a fold that only gathers inputs until {@link #warmUp()} (see the class comment)
      */
-    public StatusFolding(Clock clock, StatusChangeListener listener, boolean warm) {
+    public StatusFolding(InstantSource clock, StatusChangeListener listener, boolean warm) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.warm = warm;
