@@ -34,7 +34,7 @@ public final class ClusterModel {
 
     public static GangScheduler scheduler(SchedulerConfig config) {
         return new GangScheduler(config, (pod, node) -> CompletableFuture.completedFuture(null),
-                new AllocationJournal(1 << 16, System::currentTimeMillis), System::nanoTime);
+                new AllocationJournal(1 << 16, java.time.InstantSource.system()), System::nanoTime);
     }
 
     /** {@code nodes} nodes of 32–96 cpu, {@code podsPerNode} running pods of 500m/1Gi on each. */

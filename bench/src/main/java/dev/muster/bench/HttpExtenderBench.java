@@ -37,7 +37,7 @@ public final class HttpExtenderBench {
     }
 
     static void run(int nodes, int iterations, int warmup) throws Exception {
-        AllocationJournal journal = new AllocationJournal(1 << 16, System::currentTimeMillis);
+        AllocationJournal journal = new AllocationJournal(1 << 16, java.time.InstantSource.system());
         GangScheduler s = new GangScheduler(SchedulerConfig.DEFAULT, (p, n) -> CompletableFuture.completedFuture(null), journal, System::nanoTime);
         List<String> names = ClusterModel.populate(s, nodes, 20, 7);
         CollectorRegistry registry = new CollectorRegistry();

@@ -67,7 +67,7 @@ public final class SlowConsumerHeap {
     private static void run(int events, int window, int readerCount) throws Exception {
         long before = usedHeapAfterGc();
         ExecutorService drain = Executors.newFixedThreadPool(2);
-        AllocationJournal journal = new AllocationJournal(window, System::currentTimeMillis);
+        AllocationJournal journal = new AllocationJournal(window, java.time.InstantSource.system());
         AllocationsService service = new AllocationsService(journal, Leadership.ALWAYS, drain);
         ManagedGrpcServer server = GrpcServers.build(GrpcServers.netty(new InetSocketAddress("127.0.0.1", 0), Optional.empty()), service).start();
         List<ManagedChannel> channels = new ArrayList<>();

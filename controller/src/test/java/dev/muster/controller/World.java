@@ -37,7 +37,7 @@ final class World {
     private final Map<Controller, Long> positions = new HashMap<>();
 
     World(int journalWindow) {
-        journal = new AllocationJournal(journalWindow, () -> 0L);
+        journal = new AllocationJournal(journalWindow, java.time.InstantSource.fixed(java.time.Instant.ofEpochMilli(0L)));
     }
 
     static GangKey key(String pg) {

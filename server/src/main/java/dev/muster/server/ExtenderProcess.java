@@ -59,7 +59,7 @@ public final class ExtenderProcess implements AutoCloseable {
 
     public ExtenderProcess(Settings s, Binder binder, Leadership leadership, CollectorRegistry registry) throws IOException {
         this.registry = registry;
-        this.journal = new AllocationJournal(s.journalWindow(), System::currentTimeMillis);
+        this.journal = new AllocationJournal(s.journalWindow(), java.time.InstantSource.system());
         this.scheduler = new GangScheduler(s.scheduler(), binder, journal, System::nanoTime);
         ExtenderMetrics metrics = new ExtenderMetrics(registry, scheduler, journal);
         OpsEndpoints endpoints = new OpsEndpoints(registry, this::notReadyReason);

@@ -79,7 +79,7 @@ class AllocationStreamChaosTest {
 
     private Chaos run(int events, int window, long seed) throws Exception {
         Random random = new Random(seed);
-        AllocationJournal journal = new AllocationJournal(window, System::currentTimeMillis);
+        AllocationJournal journal = new AllocationJournal(window, java.time.InstantSource.system());
         AllocationsService service = new AllocationsService(journal, Leadership.ALWAYS, drain, 32);
         String name = InProcessServerBuilder.generateName();
         server = GrpcServers.build(InProcessServerBuilder.forName(name), service).start();

@@ -352,7 +352,7 @@ class AllocationStreamClientTest {
     }
 
     static AllocationJournal journal(int window) {
-        return new AllocationJournal(window, System::currentTimeMillis);
+        return new AllocationJournal(window, java.time.InstantSource.system());
     }
 
     private static final RandomEvents EVENTS = new RandomEvents(7);

@@ -41,7 +41,7 @@ class ExtenderStreamTest {
     private static final dev.muster.core.time.Backoff FAST = new dev.muster.core.time.Backoff(Duration.ofMillis(5), Duration.ofMillis(20));
     private final ExecutorService drain = Executors.newSingleThreadExecutor();
     private final String name = InProcessServerBuilder.generateName();
-    private final AllocationJournal journal = new AllocationJournal(16, System::currentTimeMillis);
+    private final AllocationJournal journal = new AllocationJournal(16, java.time.InstantSource.system());
     private final StatusFolding fold = new StatusFolding(ManualClock.at("2025-01-01T00:00:00Z"), StatusChangeListener.NONE);
     private final AtomicBoolean synced = new AtomicBoolean();
     private final StreamTracker tracker = new StreamTracker(fold, ManualClock.at("2025-01-01T00:00:00Z"), () -> synced.set(true));

@@ -43,7 +43,7 @@ class NettyAllocationStreamTest {
     Path dir;
     private final GrpcCleanup cleanup = new GrpcCleanup();
     private final ExecutorService drain = cleanup.register(Executors.newFixedThreadPool(2));
-    private final AllocationJournal journal = new AllocationJournal(4096, System::currentTimeMillis);
+    private final AllocationJournal journal = new AllocationJournal(4096, java.time.InstantSource.system());
     private TestPki pki;
 
     @BeforeEach

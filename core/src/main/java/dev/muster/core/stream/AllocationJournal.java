@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongSupplier;
+import java.time.InstantSource;
 
 /**
  * The extender's outgoing allocation stream: a bounded window of the most recent events plus the running
@@ -33,15 +33,15 @@ public final class AllocationJournal {
     private long last; // guarded by lock; sequence of the newest event, 0 before the first
     private final AllocationTotals totals = new AllocationTotals(); // guarded by lock
     private final CopyOnWriteArrayList<Runnable> listeners = new CopyOnWriteArrayList<>();
-    private final LongSupplier epochMillis;
+    private final InstantSource clock; // wall time, stamped on every event
     private final String id;
 
     /** A journal with a fresh random {@link #id()}. */
-    public AllocationJournal(int window, LongSupplier epochMillis) {
-        this(window, epochMillis, UUID.randomUUID().toString());
+    public AllocationJournal(int window, InstantSource clock) {
+        this(window, clock, UUID.randomUUID().toString());
     }
 
-    public AllocationJournal(int window, LongSupplier epochMillis, String id) {
+    public AllocationJournal(int window, InstantSource clock, String id) {
         if (window < 1) {
             throw new IllegalArgumentException("journal window must be at least 1, got " + window);
         }
@@ -50,7 +50,7 @@ public final class AllocationJournal {
             throw new IllegalArgumentException("journal id must not be empty");
         }
         this.ring = new SequencedEvent[window];
-        this.epochMillis = epochMillis;
+        this.clock = clock;
         this.id = id;
     }
 
@@ -65,7 +65,7 @@ public final class AllocationJournal {
         lock.lock();
         try {
             seq = ++last;
-            ring[(int) (seq % ring.length)] = new SequencedEvent(seq, epochMillis.getAsLong(), event);
+            ring[(int) (seq % ring.length)] = new SequencedEvent(seq, clock.millis(), event);
             totals.apply(event);
         } finally {
             lock.unlock();

@@ -45,7 +45,7 @@ class GangSchedulerStressTest {
         FakeClock clock = new FakeClock();
         RecordingBinder binder = new RecordingBinder();
         binder.holdAll(); // Bindings complete when a worker says so (completeHeld), like a real API server's answers
-        AllocationJournal journal = new AllocationJournal(4096, () -> 0L);
+        AllocationJournal journal = new AllocationJournal(4096, java.time.InstantSource.fixed(java.time.Instant.ofEpochMilli(0L)));
         GangScheduler s = new GangScheduler(SchedulerConfig.DEFAULT.withGangDeadline(Duration.ofSeconds(5)), binder, journal, clock);
         List<String> nodes = new ArrayList<>();
         for (int i = 0; i < NODES; i++) {

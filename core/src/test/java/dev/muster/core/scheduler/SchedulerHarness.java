@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
 final class SchedulerHarness {
     final FakeClock clock = new FakeClock();
     final RecordingBinder binder = new RecordingBinder();
-    final AllocationJournal journal = new AllocationJournal(1 << 16, () -> 0L);
+    final AllocationJournal journal = new AllocationJournal(1 << 16, java.time.InstantSource.fixed(java.time.Instant.ofEpochMilli(0L)));
     final GangScheduler scheduler;
     final List<String> nodeNames = new ArrayList<>();
 

@@ -47,7 +47,7 @@ class StreamResumeTest {
     /** Through the real journal: a reader that reads in pieces, falls out of the window and resumes. */
     @Test
     void readerOfTheJournalFoldsTheSameTotalsAsTheJournal() {
-        AllocationJournal journal = new AllocationJournal(8, () -> 0L);
+        AllocationJournal journal = new AllocationJournal(8, java.time.InstantSource.fixed(java.time.Instant.ofEpochMilli(0L)));
         FoldDriver d = new FoldDriver().queue("q");
         long position = 0;
         for (int i = 0; i < 100; i++) {

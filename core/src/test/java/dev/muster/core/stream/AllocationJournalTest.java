@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class AllocationJournalTest {
-    private final AllocationJournal journal = new AllocationJournal(4, () -> 42L);
+    private final AllocationJournal journal = new AllocationJournal(4, java.time.InstantSource.fixed(java.time.Instant.ofEpochMilli(42L)));
 
     private static AllocationEvent alloc(int i, String queue) {
         return new AllocationEvent.PodAllocated(new PodId("u" + i, "d", "p" + i), null, queue, "n", req("1", "1Gi"));

@@ -51,7 +51,7 @@ class ExtenderGrpcInProcessTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        AllocationJournal journal = new AllocationJournal(1024, () -> 0L);
+        AllocationJournal journal = new AllocationJournal(1024, java.time.InstantSource.fixed(java.time.Instant.ofEpochMilli(0L)));
         scheduler = new GangScheduler(SchedulerConfig.DEFAULT, binder, journal, new FakeClock());
         scheduler.upsertNode(node("n0", "8", "16Gi"));
         scheduler.upsertNode(node("n1", "8", "16Gi"));

@@ -31,7 +31,7 @@ import javax.net.ssl.SSLContext;
 final class ExtenderHarness implements AutoCloseable {
     final FakeClock clock = new FakeClock();
     final RecordingBinder binder = new RecordingBinder();
-    final AllocationJournal journal = new AllocationJournal(1 << 16, () -> 0L);
+    final AllocationJournal journal = new AllocationJournal(1 << 16, java.time.InstantSource.fixed(java.time.Instant.ofEpochMilli(0L)));
     final GangScheduler scheduler;
     final CollectorRegistry registry = new CollectorRegistry();
     final ExtenderHttpServer server;

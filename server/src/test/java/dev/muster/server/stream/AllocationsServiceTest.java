@@ -39,7 +39,7 @@ class AllocationsServiceTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     private final GrpcCleanup cleanup = new GrpcCleanup();
-    private final AllocationJournal journal = new AllocationJournal(WINDOW, () -> 1_700_000_000_000L);
+    private final AllocationJournal journal = new AllocationJournal(WINDOW, java.time.InstantSource.fixed(java.time.Instant.ofEpochMilli(1_700_000_000_000L)));
     private final RandomEvents events = new RandomEvents(42);
     private final IndependentFold fold = new IndependentFold();
     private final AtomicBoolean leader = new AtomicBoolean(true);

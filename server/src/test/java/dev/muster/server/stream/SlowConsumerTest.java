@@ -39,7 +39,7 @@ class SlowConsumerTest {
 
     private final GrpcCleanup cleanup = new GrpcCleanup();
     private final ExecutorService drain = cleanup.register(Executors.newFixedThreadPool(2));
-    private final AllocationJournal journal = new AllocationJournal(WINDOW, System::currentTimeMillis);
+    private final AllocationJournal journal = new AllocationJournal(WINDOW, java.time.InstantSource.system());
     private final AllocationsService service = new AllocationsService(journal, Leadership.ALWAYS, drain);
     private final RandomEvents source = new RandomEvents(99);
     private final IndependentFold fold = new IndependentFold();
