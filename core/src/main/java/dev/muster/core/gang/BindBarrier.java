@@ -205,12 +205,19 @@ public final class BindBarrier {
         }
     }
 
-    /** After capacity freed or a gang, queue or node changed: retry every gang with held binds. */
+    /**
+     * After capacity freed or a gang, queue or node changed: retry every gang with held binds — higher member
+     * priority first, so room that frees up goes to the most important waiting gang (then by name, for a stable
+     * order).
+     */
     public void admitHeldGangs(long now) {
         if (holding.isEmpty()) {
             return;
         }
-        for (GangKey k : new ArrayList<>(holding)) {
+        List<GangKey> order = new ArrayList<>(holding);
+        order.sort(java.util.Comparator.comparingInt((GangKey k) -> books.gang(k) == null ? 0 : -books.gang(k).priority())
+                .thenComparing(GangKey::toString));
+        for (GangKey k : order) {
             Gang g = books.gang(k);
             if (g == null) {
                 holding.remove(k);

@@ -74,6 +74,15 @@ public final class Gang {
         return bound;
     }
 
+    /** The highest {@code spec.priority} among its members (kube-scheduler's own order is by pod priority too). */
+    public int priority() {
+        int p = Integer.MIN_VALUE;
+        for (Pod m : members.values()) {
+            p = Math.max(p, m.priority());
+        }
+        return members.isEmpty() ? 0 : p;
+    }
+
     /** The barrier opened and no run has finished since. */
     public boolean running() {
         return running;

@@ -81,6 +81,28 @@ class RefusalsAndBoundsTest {
     }
 
     @Test
+    void roomThatFreesUpGoesToTheHeldGangWithTheHigherPriority() {
+        SchedulerHarness h = cluster(2, "4", "16Gi");
+        Pod hog0 = pod("hog-0").requests("4", "1Gi").on("n0").phase(PodPhase.RUNNING).build();
+        h.scheduler.upsertPod(hog0);
+        h.scheduler.upsertPod(pod("hog-1").requests("4", "1Gi").on("n1").phase(PodPhase.RUNNING).build());
+        h.scheduler.upsertPodGroup(podGroup("default", "a-low", 1, "default"));
+        h.scheduler.upsertPodGroup(podGroup("default", "z-high", 1, "default"));
+        Pod low = pod("a-low-0").gang("a-low").requests("4", "1Gi").priority(0).build();
+        Pod high = pod("z-high-0").gang("z-high").requests("4", "1Gi").priority(1000).build();
+        h.scheduler.upsertPod(low);
+        h.scheduler.upsertPod(high);
+        CompletableFuture<BindResult> lowBind = h.scheduler.bind(low.id(), "n0");   // held: no room anywhere
+        CompletableFuture<BindResult> highBind = h.scheduler.bind(high.id(), "n0"); // held, later and sorting last by name
+
+        h.scheduler.deletePod(hog0.uid()); // room for one of them
+
+        assertThat(highBind).isCompletedWithValueMatching(BindResult::ok);
+        assertThat(lowBind).isNotDone();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
     void minResourcesMustFitBeforeAnyMemberIsPlanned() {
         SchedulerHarness h = cluster(2, "4", "16Gi");
         h.scheduler.upsertPodGroup(new dev.muster.core.model.PodGroupSpec(new GangKey("default", "g"), 1, Map.of(),
