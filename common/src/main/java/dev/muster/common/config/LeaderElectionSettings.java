@@ -48,14 +48,6 @@ public record LeaderElectionSettings(boolean leaderElect, String leaseName, Stri
         return new LeaderElectionSettings(leaderElect, leaseName, leaseNamespace, podName, podIp);
     }
 
-    /** The Lease holder identity {@code <POD_NAME>_<POD_IP>}; only when leader election is on. */
-    public LeaderIdentity identity() {
-        if (!leaderElect) {
-            throw new IllegalStateException("leader election is off (--leader-elect=false)");
-        }
-        return new LeaderIdentity(podName, podIp);
-    }
-
     static String readNamespace(Path file) {
         if (file == null || !Files.isReadable(file)) {
             return null;
