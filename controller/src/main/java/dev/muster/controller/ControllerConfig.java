@@ -84,7 +84,7 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
         Flags flags = Flags.parse(args, FLAGS.keySet(), env);
         String kubeconfig = flags.optional("kubeconfig");
         if (kubeconfig != null) {
-            requireReadable("kubeconfig", Path.of(kubeconfig));
+            Flags.readableFile("kubeconfig", kubeconfig);
         }
         String extenderAddress = flags.string("extender-address", DEFAULT_EXTENDER_ADDRESS).trim();
         int colon = extenderAddress.lastIndexOf(':');
@@ -151,11 +151,6 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
         }
     }
 
-    private static void requireReadable(String flag, Path p) {
-        if (!Files.isReadable(p)) {
-            throw new IllegalArgumentException("--" + flag + ": cannot read " + p);
-        }
-    }
 
 
 }

@@ -104,7 +104,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         }
         String kubeconfig = flags.optional("kubeconfig");
         if (kubeconfig != null) {
-            requireReadable("kubeconfig", Path.of(kubeconfig));
+            Flags.readableFile("kubeconfig", kubeconfig);
         }
         int httpPort = flags.port("http-port", ServerDefaults.HTTP_PORT);
         int opsPort = flags.port("ops-port", ServerDefaults.OPS_PORT);
@@ -194,19 +194,10 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
             throw new IllegalArgumentException("--" + certFlag + " and --" + keyFlag + " go together; only --"
                     + (cert == null ? keyFlag : certFlag) + " is set");
         }
-        return new TlsFiles(requireReadable(certFlag, Path.of(cert)), requireReadable(keyFlag, Path.of(key)),
-                ca == null ? null : requireReadable(caFlag, Path.of(ca)));
+        return new TlsFiles(Flags.readableFile(certFlag, cert), Flags.readableFile(keyFlag, key),
+                ca == null ? null : Flags.readableFile(caFlag, ca));
     }
 
-    private static Path requireReadable(String flag, Path path) {
-        if (!Files.isRegularFile(path)) {
-            throw new IllegalArgumentException("--" + flag + ": " + path + " does not exist or is not a file");
-        }
-        if (!Files.isReadable(path)) {
-            throw new IllegalArgumentException("--" + flag + ": " + path + " is not readable");
-        }
-        return path;
-    }
 
 
 }

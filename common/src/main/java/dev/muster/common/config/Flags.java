@@ -136,4 +136,20 @@ public final class Flags {
         String v = values.get(name);
         return v == null || v.isBlank() ? null : v;
     }
+
+    /**
+     * {@code file} as a path, or an error naming {@code flag} (with its leading dashes) and saying whether the
+     * file is missing or unreadable. The one check for every file-valued flag (kubeconfig, TLS files).
+     */
+    public static java.nio.file.Path readableFile(String flag, String file) {
+        java.nio.file.Path p = java.nio.file.Path.of(file);
+        String name = flag.startsWith("--") ? flag : "--" + flag;
+        if (!java.nio.file.Files.isRegularFile(p)) {
+            throw new IllegalArgumentException(name + ": " + file + " does not exist or is not a file");
+        }
+        if (!java.nio.file.Files.isReadable(p)) {
+            throw new IllegalArgumentException(name + ": " + file + " is not readable");
+        }
+        return p;
+    }
 }

@@ -65,12 +65,8 @@ public record ServerTls(Path certChain, Path privateKey, Path clientCa) {
         return s != null && !s.isBlank();
     }
 
-    /** {@code file} as a path, or an error naming {@code flag} when it is not readable. */
+    /** {@code file} as a path, or an error naming {@code flag} when it is missing or not readable. */
     public static Path readable(String file, String flag) {
-        Path p = Path.of(file);
-        if (!Files.isReadable(p)) {
-            throw new IllegalArgumentException(flag + " " + file + " is not a readable file");
-        }
-        return p;
+        return dev.muster.common.config.Flags.readableFile(flag, file);
     }
 }
