@@ -72,7 +72,7 @@ class ControllerConfigTest {
                 Arguments.of("extender with a bad port", List.of("--extender-address=x:99999"), POD, "--extender-address: \"99999\" is not a port"),
                 Arguments.of("same ports", List.of("--ops-port=9000", "--grpc-port=9000"), POD, "--ops-port and --grpc-port must differ"),
                 Arguments.of("port out of range", List.of("--grpc-port=70000"), POD, "--grpc-port: 70000 is not a port"),
-                Arguments.of("unreadable kubeconfig", List.of("--kubeconfig=/nonexistent/kubeconfig"), POD, "--kubeconfig: cannot read"),
+                Arguments.of("unreadable kubeconfig", List.of("--kubeconfig=/nonexistent/kubeconfig"), POD, "--kubeconfig: /nonexistent/kubeconfig does not exist or is not a file"),
                 Arguments.of("cert without key", List.of("--grpc-tls-cert-file=/etc/hostname"), POD, "--grpc-tls-key-file missing"),
                 Arguments.of("client cert without key", List.of("--extender-tls-ca-file=/etc/hostname", "--extender-tls-cert-file=/etc/hostname"),
                         POD, "--extender-tls-key-file missing"),
