@@ -229,6 +229,9 @@ public final class KubeBinder implements Binder, AutoCloseable {
         if (boundTo != null && !boundTo.isEmpty()) {
             return new Attempt.Failed("pod " + pod + " is already bound to node " + boundTo + ", not " + node);
         }
+        if (string(get.json(), "metadata", "deletionTimestamp") != null) {
+            return new Attempt.Failed("pod " + pod + " is being deleted: " + conflict);
+        }
         return new Attempt.Retry("conflict while the pod is still unbound: " + conflict, null);
     }
 
