@@ -214,9 +214,14 @@ public final class BindBarrier {
         if (holding.isEmpty()) {
             return;
         }
+        // each gang's priority once (it walks the members), not per comparison
+        Map<GangKey, Integer> priority = new HashMap<>();
+        for (GangKey k : holding) {
+            Gang g = books.gang(k);
+            priority.put(k, g == null ? 0 : g.priority());
+        }
         List<GangKey> order = new ArrayList<>(holding);
-        order.sort(java.util.Comparator.comparingInt((GangKey k) -> books.gang(k) == null ? 0 : -books.gang(k).priority())
-                .thenComparing(GangKey::toString));
+        order.sort(java.util.Comparator.comparingInt((GangKey k) -> -priority.get(k)).thenComparing(GangKey::toString));
         for (GangKey k : order) {
             Gang g = books.gang(k);
             if (g == null) {
