@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A Volcano PodGroup's spec, as the planner uses it.
+ * A PodGroup's spec, as the planner uses it, whichever gang API it was written in ({@link GangApi}).
  *
  * @param minMember         pods that must start together
  * @param minTaskMember     per task name, how many of that task must be among them
@@ -15,9 +15,11 @@ import java.util.Objects;
  * @param queue             queue name ("default" when absent)
  * @param priorityClassName may be ""
  * @param deadline          per-gang reservation deadline override, or null for the configured default
+ * @param api               the API the PodGroup was written in
+ * @param topology          where the members must (or should) land together, or null for anywhere
  */
 public record PodGroupSpec(GangKey key, int minMember, Map<String, Integer> minTaskMember, Resources minResources,
-                           String queue, String priorityClassName, Duration deadline) {
+                           String queue, String priorityClassName, Duration deadline, GangApi api, TopologyRequest topology) {
     public static final String DEFAULT_QUEUE = "default";
 
     public PodGroupSpec {
@@ -29,6 +31,13 @@ public record PodGroupSpec(GangKey key, int minMember, Map<String, Integer> minT
         minResources = minResources == null ? Resources.ZERO : minResources;
         queue = queue == null || queue.isEmpty() ? DEFAULT_QUEUE : queue;
         priorityClassName = priorityClassName == null ? "" : priorityClassName;
+        api = api == null ? GangApi.VOLCANO : api;
+    }
+
+    /** A Volcano PodGroup without a topology constraint. */
+    public PodGroupSpec(GangKey key, int minMember, Map<String, Integer> minTaskMember, Resources minResources,
+                        String queue, String priorityClassName, Duration deadline) {
+        this(key, minMember, minTaskMember, minResources, queue, priorityClassName, deadline, GangApi.VOLCANO, null);
     }
 
     public static PodGroupSpec of(GangKey key, int minMember, String queue) {
