@@ -155,7 +155,7 @@ public final class BindBarrier {
     }
 
     /** Tries to admit a gang with held binds (they are pinned to their nodes); no-op while it cannot be. */
-    private void admitHeld(Gang g, long now) {
+    public void admitHeld(Gang g, long now) {
         if (g.held().isEmpty()) {
             holding.remove(g.key());
             return;
@@ -206,30 +206,35 @@ public final class BindBarrier {
     }
 
     /**
-     * After capacity freed or a gang, queue or node changed: retry every gang with held binds — higher member
-     * priority first, so room that frees up goes to the most important waiting gang (then by name, for a stable
-     * order).
+     * Gangs with held binds that were admitted (or run) meanwhile: their held binds take the normal path. The
+     * {@link AdmissionPass} decides which gangs are admitted; this only hands over their binds.
      */
-    public void admitHeldGangs(long now) {
-        if (holding.isEmpty()) {
-            return;
-        }
-        // each gang's priority once (it walks the members), not per comparison
-        Map<GangKey, Integer> priority = new HashMap<>();
-        for (GangKey k : holding) {
+    void adoptHeldOfAdmitted() {
+        for (GangKey k : new ArrayList<>(holding)) {
             Gang g = books.gang(k);
-            priority.put(k, g == null ? 0 : g.priority());
-        }
-        List<GangKey> order = new ArrayList<>(holding);
-        order.sort(java.util.Comparator.comparingInt((GangKey k) -> -priority.get(k)).thenComparing(GangKey::toString));
-        for (GangKey k : order) {
-            Gang g = books.gang(k);
-            if (g == null) {
+            if (g == null || g.held().isEmpty()) {
                 holding.remove(k);
-            } else {
-                admitHeld(g, now);
+            } else if (g.running() || ledger.reservation(k) != null) {
+                adoptHeld(g);
             }
         }
+    }
+
+    /** The gangs with held binds (a copy). */
+    List<Gang> holdingGangs() {
+        List<Gang> out = new ArrayList<>(holding.size());
+        for (GangKey k : holding) {
+            Gang g = books.gang(k);
+            if (g != null) {
+                out.add(g);
+            }
+        }
+        return out;
+    }
+
+    /** Fails every held bind of the gang with {@code reason} (it cannot be admitted as things stand). */
+    void failHeld(Gang g, String reason) {
+        failHeld(g, reason, Long.MAX_VALUE);
     }
 
     /** Fails the held binds whose hold has ended, each with its gang's current reason. */

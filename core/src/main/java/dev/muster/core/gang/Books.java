@@ -36,6 +36,7 @@ public final class Books {
     private final Set<String> bindsInFlight = new HashSet<>(); // uids whose Binding POST is under way
     private final Outbox outbox;
     private final LongSupplier nanoTime;
+    private long arrivals; // numbers gangs in the order they were first named
 
     public Books(Outbox outbox, LongSupplier nanoTime) {
         this.outbox = outbox;
@@ -66,7 +67,7 @@ public final class Books {
 
     /** The gang's bookkeeping, created when first named (by a pod, a bind or its PodGroup). */
     public Gang gangOf(GangKey key) {
-        return gangs.computeIfAbsent(key, Gang::new);
+        return gangs.computeIfAbsent(key, k -> new Gang(k, ++arrivals));
     }
 
     public Map<String, QueueSpec> queues() {

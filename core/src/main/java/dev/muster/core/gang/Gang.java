@@ -1,6 +1,7 @@
 package dev.muster.core.gang;
 
 import dev.muster.core.model.GangKey;
+import dev.muster.core.resources.Resources;
 import dev.muster.core.model.GangState;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodGroupSpec;
@@ -29,6 +30,7 @@ import java.util.Map;
  */
 public final class Gang {
     private final GangKey key;
+    private final long arrival; // order in which the core first heard of the gang: older gangs go first
     private PodGroupSpec spec;
     private final Map<String, Pod> members = new LinkedHashMap<>();
     private final Map<String, BindWaiter> waiters = new LinkedHashMap<>();
@@ -38,10 +40,25 @@ public final class Gang {
     private GangState state = GangState.WAITING;
     private Refusal why = Refusal.NONE;
     private int failures;
+    private int version; // changes whenever members, their binding or the spec change (caches of derived values check it)
+    /** The waiting line's view of the gang (owned by {@link WaitingLine}; valid while its version is the gang's). */
+    final LinePlace place = new LinePlace();
+
+    /** What {@link WaitingLine} derived from the gang, and when. */
+    static final class LinePlace {
+        int version = -1;
+        int priority;
+        Resources need = Resources.ZERO;
+        double ratio;        // the queue's held ÷ fair share, as of the last refresh
+        GangKey toldBehind;  // the gang it was last told it waits behind, or null
+        long pass;           // the last AdmissionPass that visited it
+    }
     private long notBeforeNanos = Long.MIN_VALUE;
 
-    public Gang(GangKey key) {
+    /** @param arrival the gang's place in arrival order (smaller = older) */
+    public Gang(GangKey key, long arrival) {
         this.key = key;
+        this.arrival = arrival;
     }
 
     // ---- reads -----------------------------------------------------------------------------------------
@@ -52,6 +69,11 @@ public final class Gang {
 
     public PodGroupSpec spec() {
         return spec;
+    }
+
+    /** The gang's place in arrival order (smaller = older). */
+    public long arrival() {
+        return arrival;
     }
 
     public String queue() {
@@ -122,10 +144,18 @@ public final class Gang {
 
     public void putMember(Pod p) {
         members.put(p.uid(), p);
+        version++;
     }
 
     public void removeMember(String uid) {
-        members.remove(uid);
+        if (members.remove(uid) != null) {
+            version++;
+        }
+    }
+
+    /** Changes whenever the members, how many are bound, or the spec change: values derived from them may be cached by it. */
+    public int version() {
+        return version;
     }
 
     /** Binds waiting at the barrier, by pod uid; each holds a claimed slot. */
@@ -141,6 +171,7 @@ public final class Gang {
     /** A member now holds resources ({@code +1}) or no longer does ({@code -1}). */
     public void boundChanged(int delta) {
         bound += delta;
+        version++;
     }
 
     // ---- transitions -----------------------------------------------------------------------------------
@@ -149,6 +180,7 @@ public final class Gang {
     public GangChanged podGroupSeen(PodGroupSpec s) {
         boolean isNew = spec == null;
         spec = s;
+        version++;
         return isNew ? event() : null;
     }
 
@@ -159,6 +191,7 @@ public final class Gang {
         }
         GangChanged deleted = new GangChanged(key, queue(), GangState.DELETED, Refusal.note("podgroup deleted"));
         spec = null;
+        version++;
         running = false;
         state = GangState.WAITING;
         why = Refusal.NONE;

@@ -52,12 +52,19 @@ public final class GangAdmission {
     private final Ledger ledger;
     private final GangPlanner planner;
     private final Duration defaultDeadline;
+    private final WaitingLine line;
 
-    public GangAdmission(Books books, GangPlanner planner, Duration defaultDeadline) {
+    public GangAdmission(Books books, GangPlanner planner, Duration defaultDeadline, WaitingLine line) {
         this.books = books;
         this.ledger = books.ledger();
         this.planner = planner;
         this.defaultDeadline = defaultDeadline;
+        this.line = line;
+    }
+
+    /** Whether the gang is refused only for want of room: then, if it is next in line, room is set aside for it. */
+    public static boolean waitsForRoom(Refusal why) {
+        return why.cause() == Refusal.Cause.RESOURCES || why.cause() == Refusal.Cause.NODES_OVERCOMMITTED;
     }
 
     /** Why a gang is backing off now, or null when it is not. */
@@ -77,11 +84,25 @@ public final class GangAdmission {
      * until the last one exists.
      */
     public Refusal reserve(Gang g, long now) {
-        String prefix = "gang " + g.key() + ": ";
         Refusal backingOff = backoff(g, now);
         if (backingOff != null) {
             return backingOff;
         }
+        // the gang next in line plans on the room set aside for it too, and keeps what it can use if it still does not fit
+        boolean next = g.key().equals(line.next());
+        if (next) {
+            ledger.releaseSetAside();
+        }
+        Refusal why = plan(g, now);
+        if (why != null && waitsForRoom(why) && (next || line.shouldBeNext(g))) {
+            line.next(g);
+            ledger.setAside(g.key(), roomToSetAside(g)); // replaces the set-aside of the gang it overtook
+        }
+        return why;
+    }
+
+    private Refusal plan(Gang g, long now) {
+        String prefix = "gang " + g.key() + ": ";
         if (g.memberCount() == 0) {
             return refuse(g, Refusal.of(Refusal.Cause.MEMBERS_MISSING, prefix + "0/" + g.minMember() + " pods exist"));
         }
@@ -165,7 +186,8 @@ public final class GangAdmission {
         return null;
     }
 
-    private Refusal refuse(Gang g, Refusal why) {
+    private Refusal refuse(Gang g, Refusal refusal) {
+        Refusal why = refusal.suffixed(line.noteFor(g));
         books.state(g, why.cause() == Refusal.Cause.MEMBERS_MISSING && g.memberCount() == 0 ? GangState.WAITING : GangState.UNSCHEDULABLE, why);
         return why;
     }
@@ -197,6 +219,39 @@ public final class GangAdmission {
                     + " could take members " + (overcommitted == 1 ? "is" : "are") + " overcommitted (pods use more than allocatable)");
         }
         return Refusal.of(Refusal.Cause.RESOURCES, text);
+    }
+
+    /**
+     * The members the gang still lacks for {@code minMember}, at most that many: unbound members that exist, then
+     * stand-ins ({@link #provisionalMembers}) for those that do not exist yet.
+     */
+    static List<GangPlanner.Member> stillNeeded(Ledger ledger, Gang g) {
+        int needed = Math.max(0, g.minMember() - g.bound());
+        List<GangPlanner.Member> out = new ArrayList<>();
+        for (Pod m : g.members()) {
+            if (out.size() >= needed) {
+                break;
+            }
+            if (ledger.pod(m.uid()) == null) {
+                out.add(new GangPlanner.Member(m.uid(), m.task(), m.request()));
+            }
+        }
+        for (GangPlanner.Member m : provisionalMembers(g, Math.max(0, g.minMember() - g.memberCount()))) {
+            if (out.size() >= needed) {
+                break;
+            }
+            out.add(m);
+        }
+        return out;
+    }
+
+    /**
+     * Room to set aside for the gang next in line, which does not fit yet: places for as many of the members it
+     * still needs as fit on free room now (none is required).
+     */
+    List<Ledger.Placement> roomToSetAside(Gang g) {
+        GangPlanner.Result r = planner.plan(ledger.nodes(), stillNeeded(ledger, g), new GangPlanner.Requirement(0, Map.of(), 0, Map.of()));
+        return r instanceof GangPlanner.Result.Planned p ? p.placements() : List.of();
     }
 
     /**

@@ -17,9 +17,11 @@ public final class GangExpiry {
     private final Books books;
     private final Ledger ledger;
     private final BindBarrier barrier;
+    private final AdmissionPass pass;
     private final Backoff backoff;
 
-    public GangExpiry(Books books, BindBarrier barrier, Backoff backoff) {
+    public GangExpiry(Books books, BindBarrier barrier, AdmissionPass pass, Backoff backoff) {
+        this.pass = pass;
         this.books = books;
         this.ledger = books.ledger();
         this.barrier = barrier;
@@ -50,7 +52,7 @@ public final class GangExpiry {
             }
         }
         barrier.expireUnconfirmed(now);
-        barrier.admitHeldGangs(now);
+        pass.tick(now);
         barrier.endDueHolds(now);
     }
 }

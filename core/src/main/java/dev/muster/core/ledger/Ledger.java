@@ -38,6 +38,7 @@ public final class Ledger {
     private final Map<String, PodRecord> pods = new HashMap<>();
     private final Map<GangKey, Reservation> reservations = new HashMap<>();
     private final Map<String, Resources> heldByQueue = new HashMap<>(); // used + reserved, per queue
+    private Reservation setAside; // room set aside for the gang next in line (charged to no queue), or null
 
     // ---- nodes -------------------------------------------------------------------------------------
 
@@ -170,6 +171,47 @@ public final class Ledger {
     /** The reservations held now (a copy of the list; the reservations themselves are live and lock-confined). */
     public List<Reservation> reservations() {
         return List.copyOf(reservations.values());
+    }
+
+    /**
+     * Sets room aside on these nodes for {@code gang}, the gang next in line that does not fit yet, replacing any
+     * earlier set-aside: nobody else may place on it, but it is charged to no queue and binds nothing. The gang
+     * takes it (and more) when it fits and is reserved.
+     */
+    public void setAside(GangKey gang, List<Placement> placements) {
+        releaseSetAside();
+        if (placements.isEmpty()) {
+            return;
+        }
+        Reservation r = new Reservation(gang, "", Long.MAX_VALUE);
+        for (Placement p : placements) {
+            r.add(new Slot(p.node(), p.request(), p.task()));
+            entryFor(p.node()).addReserved(p.request());
+        }
+        setAside = r;
+    }
+
+    /** The room set aside for the gang next in line, or null. */
+    public Reservation setAside() {
+        return setAside;
+    }
+
+    /** Gives the set-aside room back (the line decides anew who is next). */
+    public void releaseSetAside() {
+        Reservation r = setAside;
+        setAside = null;
+        if (r == null) {
+            return;
+        }
+        for (Slot s : r.slots()) {
+            NodeEntry e = nodes.get(s.node());
+            if (e != null) {
+                e.removeReserved(s.request());
+                if (!e.known() && e.isEmpty()) {
+                    nodes.remove(s.node());
+                }
+            }
+        }
     }
 
     public int reservationCount() {
@@ -308,6 +350,11 @@ public final class Ledger {
             count.merge(r.node(), 1, Integer::sum);
         }
         Map<String, Resources> reserved = new HashMap<>();
+        if (setAside != null) {
+            for (Slot s : setAside.slots()) {
+                reserved.merge(s.node(), s.request(), Resources::plus);
+            }
+        }
         Map<String, GangKey> slotOwner = new HashMap<>();
         for (Reservation res : reservations.values()) {
             if (res.slots().isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.muster.core.scheduler;
 
+import dev.muster.core.gang.AdmissionPass;
 import dev.muster.core.gang.BindBarrier;
 import dev.muster.core.gang.Books;
 import dev.muster.core.gang.Gang;
@@ -35,10 +36,12 @@ final class ClusterIntake {
     private final Ledger ledger;
     private final BindBarrier barrier;
     private final SlotSteering steering;
+    private final AdmissionPass pass;
     private final Set<String> requestOnly = new LinkedHashSet<>(); // uids seen in requests, not yet from the cluster
 
-    ClusterIntake(Books books, BindBarrier barrier, SlotSteering steering) {
+    ClusterIntake(Books books, BindBarrier barrier, SlotSteering steering, AdmissionPass pass) {
         this.books = books;
+        this.pass = pass;
         this.ledger = books.ledger();
         this.barrier = barrier;
         this.steering = steering;
@@ -47,13 +50,12 @@ final class ClusterIntake {
     void upsertNode(Node node) {
         ledger.upsertNode(node);
         repair(node.name());
-        barrier.admitHeldGangs(books.now());
+        pass.roomFreed(books.now());
     }
 
     void deleteNode(String name) {
         ledger.removeNode(name);
         repair(name);
-        barrier.admitHeldGangs(books.now());
     }
 
     void upsertPod(Pod pod) {
@@ -64,7 +66,7 @@ final class ClusterIntake {
     void deletePod(String uid) {
         requestOnly.remove(uid);
         forgetPod(uid);
-        barrier.admitHeldGangs(books.now());
+        pass.roomFreed(books.now());
     }
 
     private void forgetPod(String uid) {
@@ -95,7 +97,7 @@ final class ClusterIntake {
             books.outbox().emit(g.runs()); // e.g. rebuilt after a restart: the gang already runs
         }
         barrier.openIfReady(g);
-        barrier.admitHeldGangs(books.now());
+        barrier.admitHeld(g, books.now()); // its members' binds may have waited for the PodGroup
     }
 
     void deletePodGroup(GangKey key) {
@@ -106,11 +108,12 @@ final class ClusterIntake {
         barrier.dropReservation(g, "podgroup " + key + " was deleted");
         books.outbox().emit(g.podGroupDeleted());
         books.forgetIfDone(g);
+        pass.roomFreed(books.now());
     }
 
     void upsertQueue(QueueSpec queue) {
         books.queues().put(queue.name(), queue);
-        barrier.admitHeldGangs(books.now());
+        pass.roomFreed(books.now());
     }
 
     void deleteQueue(String name) {
@@ -203,7 +206,7 @@ final class ClusterIntake {
         } else if (rec != null && (pod.phase().isTerminal() || !rec.assumed())) {
             ledger.removePod(pod.uid());
             books.deallocated(rec);
-            barrier.admitHeldGangs(books.now());
+            pass.roomFreed(books.now());
         }
         if (g != null) {
             if (!g.running() && g.spec() != null && g.bound() > 0 && g.bound() >= g.minMember()) {

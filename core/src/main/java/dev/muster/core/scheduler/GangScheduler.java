@@ -5,7 +5,9 @@ import dev.muster.core.gang.BindResult;
 import dev.muster.core.gang.Binder;
 import dev.muster.core.gang.Books;
 import dev.muster.core.gang.Gang;
+import dev.muster.core.gang.AdmissionPass;
 import dev.muster.core.gang.GangAdmission;
+import dev.muster.core.gang.WaitingLine;
 import dev.muster.core.gang.GangExpiry;
 import dev.muster.core.gang.GangPlanner;
 import dev.muster.core.gang.Outbox;
@@ -74,6 +76,7 @@ public final class GangScheduler implements ClusterSink {
     private final BindBarrier barrier;
     private final GangExpiry expiry;
     private final ClusterIntake intake;
+    private final WaitingLine line;
     // ---- written under lock, read without it ----
     private volatile boolean synced;
 
@@ -84,15 +87,17 @@ public final class GangScheduler implements ClusterSink {
         this.books = new Books(outbox, nanoTime);
         this.decisions = new DecisionCache(config.decisionCache(), config.decisionTtl().toNanos());
         SlotSteering steering = new SlotSteering(books.ledger(), config.policy());
-        GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy()), config.gangDeadline());
+        this.line = new WaitingLine(books);
+        GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy()), config.gangDeadline(), line);
         this.barrier = new BindBarrier(books, admission, steering, binder, config.admissionHold(),
                 action -> locked(() -> {
                     action.run();
                     return null;
                 }));
-        this.expiry = new GangExpiry(books, barrier, config.backoff());
+        AdmissionPass pass = new AdmissionPass(books, line, barrier);
+        this.expiry = new GangExpiry(books, barrier, pass, config.backoff());
         this.filtering = new Filtering(books, barrier, steering, admission, config.policy());
-        this.intake = new ClusterIntake(books, barrier, steering);
+        this.intake = new ClusterIntake(books, barrier, steering, pass);
     }
 
     public SchedulerConfig config() {

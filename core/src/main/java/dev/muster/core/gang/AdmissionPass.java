@@ -1,0 +1,163 @@
+package dev.muster.core.gang;
+
+import dev.muster.core.ledger.Ledger;
+import dev.muster.core.ledger.NodeEntry;
+import dev.muster.core.ledger.Reservation;
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangState;
+import dev.muster.core.model.Refusal;
+import dev.muster.core.queue.QueueAdmission;
+import dev.muster.core.resources.Resources;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Gives capacity to waiting gangs in {@link WaitingLine} order. A full pass runs on every tick; when room frees up
+ * between ticks (a pod leaves, a node grows, a queue changes), the gang next in line is tried at once
+ * ({@link #roomFreed}). Between passes, other gangs are admitted at their members' filter, on free room — never on
+ * room set aside. Confined to the core's lock ({@link Books}).
+ *
+ * <p>One pass: the room set aside last time goes back; fair shares and the order are recomputed; then, in order,
+ * each waiting gang is admitted if its plan fits on the free room left by the gangs before it. The first gang that
+ * is refused only for want of room, whose queue admits it and whose need fits in the cluster's schedulable
+ * allocatable, becomes <em>next in line</em>: whatever free room its members fit on is set aside for it, up to what it
+ * needs. Gangs after it are still admitted if they fit on what is left (backfill); gangs whose need exceeds the free
+ * room left are not planned at all (their reason says whom they wait behind).
+ *
+ * <p><b>Why this cannot deadlock.</b> At most one gang holds set-aside room, and it never blocks itself; every other
+ * hold is a whole reservation, which binds or expires within the gang deadline; running pods finish and give their
+ * room back. The gang next in line fits in the cluster once enough of that room is back, so room flows to it until
+ * it is admitted — and it is chosen only among gangs that could ever fit (aggregate need ≤ schedulable allocatable).
+ * A gang that comes before it later (higher priority, or a queue further below its share) takes over the set-aside.
+ * What it does not do: evict. Room a queue borrowed comes back only as its pods finish.
+ */
+public final class AdmissionPass {
+    private final Books books;
+    private final Ledger ledger;
+    private final WaitingLine line;
+    private final BindBarrier barrier;
+    /** When the gang next in line changes, this many gangs behind it are told so again (the rest keep their reason). */
+    static final int RETELL_BEHIND = 64;
+    private long pass; // numbers full passes (a gang's place remembers the last one that visited it)
+
+    public AdmissionPass(Books books, WaitingLine line, BindBarrier barrier) {
+        this.books = books;
+        this.ledger = books.ledger();
+        this.line = line;
+        this.barrier = barrier;
+    }
+
+    /**
+     * Room was freed (a pod left, a node grew or came back, a queue changed): the gang next in line gets first go at it
+     * at once — admitted if it fits now, else its set-aside grows. Everyone else gets their turn at the next tick's
+     * pass or at their members' next filter.
+     */
+    public void roomFreed(long now) {
+        GangKey next = line.next();
+        Gang g = next == null ? null : books.gang(next);
+        if (g == null || !line.waiting(g, now)) {
+            return;
+        }
+        if (barrier.admit(g, now) == null) {
+            line.next(null);
+        }
+    }
+
+    /**
+     * The periodic tick (every 200 ms in the extender): a full pass — backoffs end and binds fail with time, not only
+     * with cluster events. O(waiting gangs) to refresh the order, plus the plans of the gangs it reaches.
+     */
+    public void tick(long now) {
+        run(now);
+    }
+
+    /** A full pass (see the class comment). */
+    public void run(long now) {
+        ledger.releaseSetAside();
+        line.next(null);
+        WaitingLine.Order order = line.refresh(now);
+        pass++;
+        Resources free = freeRoom();
+        Resources cluster = line.clusterTotal();
+        boolean nextChosen = false;
+        int behind = 0;
+        while (!order.isEmpty() && !(nextChosen && behind >= RETELL_BEHIND)) {
+            Gang g = order.poll();
+            g.place.pass = pass;
+            Resources need = line.needOf(g);
+            if (nextChosen && (g.held().isEmpty() || !need.fitsIn(free))) {
+                // behind the gang next in line: admitted at its members' filter if it fits then (or below, if its
+                // binds are held and it fits on what is left); told whom it waits behind
+                tellBehind(g, need, behind++ < RETELL_BEHIND);
+                continue;
+            }
+            free = admit(g, now, need, free, !nextChosen && need.fitsIn(cluster));
+            nextChosen = line.next() != null;
+        }
+        // the rest of the line keeps its reasons; further back, only gangs whose binds are held (kube-scheduler is waiting on them) are tried now
+        List<Gang> held = new ArrayList<>();
+        for (Gang g : barrier.holdingGangs()) {
+            if (g.place.pass != pass && line.waiting(g, now) && line.needOf(g).fitsIn(free)) {
+                held.add(g);
+            }
+        }
+        line.sort(held);
+        for (Gang g : held) {
+            Resources need = line.needOf(g);
+            if (need.fitsIn(free)) {
+                free = admit(g, now, need, free, false);
+            }
+        }
+        barrier.adoptHeldOfAdmitted();
+    }
+
+    /** Tries to admit {@code g} (maybe as next in line); returns the free room left after it. */
+    private Resources admit(Gang g, long now, Resources need, Resources free, boolean mayBeNext) {
+        if (books.queueVerdict(g.queue(), need) instanceof QueueAdmission.Verdict.Refused refused) {
+            Refusal why = refused.why().prefixed("gang " + g.key() + ": ").suffixed(line.noteFor(g));
+            books.state(g, GangState.UNSCHEDULABLE, why);
+            if (GangAdmission.Outlook.of(why) != GangAdmission.Outlook.HOLD) {
+                barrier.failHeld(g, why.text());
+            }
+            return free;
+        }
+        if (mayBeNext) {
+            line.next(g);
+        }
+        Refusal why = barrier.admit(g, now);
+        if (why == null) {
+            if (mayBeNext) {
+                line.next(null);
+            }
+            Reservation r = ledger.reservation(g.key());
+            return r == null ? free : free.minus(r.total());
+        }
+        if (mayBeNext && GangAdmission.waitsForRoom(why)) {
+            Reservation aside = ledger.setAside();
+            free = aside == null ? free : free.minus(aside.total());
+        } else if (mayBeNext) {
+            line.next(null);
+        }
+        if (GangAdmission.Outlook.of(why) != GangAdmission.Outlook.HOLD) {
+            barrier.failHeld(g, why.text());
+        }
+        return free;
+    }
+
+    private void tellBehind(Gang g, Resources need, boolean retell) {
+        if (line.mustTellBehind(g, retell) || g.state() != GangState.UNSCHEDULABLE) {
+            books.state(g, GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.RESOURCES, "gang " + g.key() + ": needs " + need + line.noteFor(g)));
+        }
+    }
+
+    /** Free, unreserved room on nodes that take new pods. */
+    private Resources freeRoom() {
+        Resources free = Resources.ZERO;
+        for (NodeEntry e : ledger.nodes()) {
+            if (e.known() && e.schedulable() && !e.overcommitted()) {
+                free = free.plus(e.free());
+            }
+        }
+        return free;
+    }
+}

@@ -1,0 +1,163 @@
+package dev.muster.core.queue;
+
+import dev.muster.core.model.QueueSpec;
+import dev.muster.core.model.QueueState;
+import dev.muster.core.resources.ResourceNames;
+import dev.muster.core.resources.Resources;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Each queue's fair share of the cluster, per resource, the way Volcano's proportion plugin and YuniKorn share a
+ * cluster by weight. Pure and thread-safe.
+ *
+ * <p>For every resource separately:
+ * <ol>
+ *   <li>Only {@code Open} queues have a share; a closed queue's is zero.</li>
+ *   <li>{@code guarantee} is set aside for its queue first (capped by its {@code capability}), whether it asks for it or not.</li>
+ *   <li>A queue whose {@code deserved} names the resource gets that (capped by capability and by what it asks for, and
+ *       never below its guarantee) instead of a weighted share.</li>
+ *   <li>What is left is water-filled among the other queues by {@code weight}: each gets {@code left × weight / Σweight}
+ *       of the queues still wanting more, capped by its capability and by what it asks for (held + waiting); what a
+ *       capped queue does not take is shared again among the rest, until nothing is left or nobody wants more.</li>
+ * </ol>
+ * A queue may hold more than its fair share (it borrowed what others left idle); {@link Share#borrowed()} says how
+ * much. Borrowed capacity is not reclaimed by eviction: it comes back as the borrower's pods finish, because the
+ * queue furthest below its share is served first ({@link Share#ratio()}).
+ */
+public final class FairShare {
+    private FairShare() {}
+
+    /** One queue's input: its spec, what it holds now (bound + reserved), and what it asks for in all (held + waiting). */
+    public record Demand(QueueSpec spec, Resources held, Resources asks) {}
+
+    /**
+     * One queue's result.
+     *
+     * @param fairShare what the queue should hold, per resource
+     * @param held      what it holds (bound pods and reservations)
+     * @param borrowed  what it holds beyond its fair share, per resource (never negative)
+     * @param ratio     held ÷ fair share on its dominant resource (the largest ratio over the resources it asks for):
+     *                  below 1 it is owed capacity, above 1 it borrows; 0 when it holds nothing it asks for;
+     *                  {@link Double#POSITIVE_INFINITY} when it holds a resource it has no share of
+     */
+    public record Share(String queue, Resources fairShare, Resources held, Resources borrowed, double ratio) {
+        /** The dominant resource's share of the cluster, in percent (held or fair share, 0 when the cluster is empty). */
+        public static int percentOf(Resources amount, Resources total) {
+            double max = 0;
+            for (int i = 0; i < Math.min(amount.width(), total.width()); i++) {
+                if (i != ResourceNames.PODS_INDEX && total.get(i) > 0) {
+                    max = Math.max(max, (double) amount.get(i) / total.get(i));
+                }
+            }
+            return (int) Math.round(max * 100);
+        }
+    }
+
+    /** Fair shares of {@code total} (the schedulable cluster) among {@code queues}, by queue name, in input order. */
+    public static Map<String, Share> compute(Resources total, Collection<Demand> queues) {
+        List<Demand> qs = new ArrayList<>(queues);
+        int n = qs.size();
+        int width = total.width();
+        for (Demand d : qs) {
+            width = Math.max(width, Math.max(d.held().width(), d.asks().width()));
+        }
+        long[][] fair = new long[n][width];
+        for (int r = 0; r < width; r++) {
+            if (r != ResourceNames.PODS_INDEX) {
+                shareResource(r, total.get(r), qs, fair);
+            }
+        }
+        Map<String, Share> out = new LinkedHashMap<>();
+        for (int q = 0; q < n; q++) {
+            Demand d = qs.get(q);
+            Resources.Builder fb = Resources.builder();
+            for (int r = 0; r < width; r++) {
+                fb.set(r, fair[q][r]);
+            }
+            Resources fs = fb.build();
+            out.put(d.spec().name(), new Share(d.spec().name(), fs, d.held(), d.held().minus(fs).nonNegative(), ratio(d, fs, width)));
+        }
+        return out;
+    }
+
+    private static void shareResource(int r, long total, List<Demand> qs, long[][] fair) {
+        int n = qs.size();
+        long[] cap = new long[n]; // the most queue q may get: min(capability, asks), or 0 when not Open
+        boolean[] fixed = new boolean[n];
+        long left = total;
+        for (int q = 0; q < n; q++) {
+            Demand d = qs.get(q);
+            QueueSpec s = d.spec();
+            if (s.state() != QueueState.OPEN) {
+                fixed[q] = true;
+                continue;
+            }
+            long capability = named(s.capability(), r) ? s.capability().get(r) : Long.MAX_VALUE;
+            long guarantee = Math.min(named(s.guarantee(), r) ? s.guarantee().get(r) : 0, capability);
+            cap[q] = Math.max(guarantee, Math.min(capability, Math.max(d.asks().get(r), d.held().get(r))));
+            fair[q][r] = guarantee;
+            left -= guarantee;
+            if (named(s.deserved(), r)) {
+                fair[q][r] = Math.max(guarantee, Math.min(s.deserved().get(r), cap[q]));
+                left -= fair[q][r] - guarantee;
+                fixed[q] = true;
+            }
+        }
+        // water-fill what is left by weight among queues that still want more
+        while (left > 0) {
+            long weights = 0;
+            for (int q = 0; q < n; q++) {
+                if (!fixed[q] && fair[q][r] < cap[q]) {
+                    weights += Math.max(1, qs.get(q).spec().weight());
+                }
+            }
+            if (weights == 0) {
+                return;
+            }
+            long given = 0;
+            for (int q = 0; q < n; q++) {
+                if (fixed[q] || fair[q][r] >= cap[q]) {
+                    continue;
+                }
+                long offer = (long) Math.floor((double) left * Math.max(1, qs.get(q).spec().weight()) / weights);
+                long take = Math.min(Math.max(offer, 1), cap[q] - fair[q][r]);
+                take = Math.min(take, left - given);
+                fair[q][r] += take;
+                given += take;
+                if (given >= left) {
+                    break;
+                }
+            }
+            if (given == 0) {
+                return;
+            }
+            left -= given;
+        }
+    }
+
+    private static boolean named(Resources r, int index) {
+        return r != null && r.asMap().containsKey(ResourceNames.nameOf(index));
+    }
+
+    private static double ratio(Demand d, Resources fair, int width) {
+        double ratio = 0;
+        for (int r = 0; r < width; r++) {
+            if (r == ResourceNames.PODS_INDEX || (d.asks().get(r) <= 0 && d.held().get(r) <= 0)) {
+                continue;
+            }
+            long held = d.held().get(r);
+            if (held <= 0) {
+                continue;
+            }
+            if (fair.get(r) <= 0) {
+                return Double.POSITIVE_INFINITY;
+            }
+            ratio = Math.max(ratio, (double) held / fair.get(r));
+        }
+        return ratio;
+    }
+}

@@ -1,0 +1,132 @@
+package dev.muster.core.scheduler;
+
+import static dev.muster.core.testing.Fixtures.node;
+import static dev.muster.core.testing.Fixtures.pod;
+import static dev.muster.core.testing.Fixtures.podGroup;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.muster.core.gang.BindResult;
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangState;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.QueueSpec;
+import dev.muster.core.model.QueueState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** Which gang gets capacity next, and the room set aside for it (WaitingLine, AdmissionPass). */
+class WaitingLineTest {
+    private static List<Pod> members(String pg, int n, String cpu, int priority) {
+        List<Pod> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(pod(pg + "-" + i).gang(pg).requests(cpu, "1Gi").priority(priority).build());
+        }
+        return out;
+    }
+
+    private static List<Pod> gang(SchedulerHarness h, String name, int size, String cpu, String queue, int priority) {
+        h.scheduler.upsertPodGroup(podGroup("default", name, size, queue));
+        List<Pod> ms = members(name, size, cpu, priority);
+        ms.forEach(h.scheduler::upsertPod);
+        return ms;
+    }
+
+    private static List<Pod> hogs(SchedulerHarness h, int n, String cpu) {
+        List<Pod> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Pod hog = pod("hog" + i).requests(cpu, "1Gi").on("n" + i).build();
+            h.scheduler.upsertPod(hog);
+            out.add(hog);
+        }
+        return out;
+    }
+
+    private static String reason(SchedulerHarness h, String gang) {
+        return h.scheduler.gang(new GangKey("default", gang)).reason();
+    }
+
+    private static boolean reserved(SchedulerHarness h, String gang) {
+        return h.scheduler.ledger().reservation(new GangKey("default", gang)) != null;
+    }
+
+    @Test
+    void roomThatFreesUpIsSetAsideForTheGangNextInLineNotTakenBySmallerGangs() {
+        SchedulerHarness h = SchedulerHarness.cluster(4, "4", "16Gi");
+        List<Pod> hogs = hogs(h, 4, "4");
+        List<Pod> big = gang(h, "big", 4, "4", "default", 0);
+        h.schedule(big.getFirst()); // refused for room: held, and next in line
+        h.scheduler.expireDue();
+        assertThat(reason(h, "big")).contains("next in line");
+
+        h.scheduler.deletePod(hogs.get(0).uid()); // 4 cpu free on n0: set aside for big, not free for others
+        List<Pod> small = gang(h, "small", 1, "2", "default", 0);
+        CompletableFuture<BindResult> smallBind = h.schedule(small.getFirst());
+        assertThat(reserved(h, "small")).isFalse();
+        assertThat(reason(h, "small")).contains("waiting behind default/big (next in line in queue default)");
+        assertThat(h.scheduler.ledger().nodes().stream().filter(n -> n.name().equals("n0")).findFirst().orElseThrow().reserved().cpuMillis())
+                .isEqualTo(4000L);
+
+        for (int i = 1; i < 4; i++) {
+            h.scheduler.deletePod(hogs.get(i).uid());
+        }
+        assertThat(reserved(h, "big")).isTrue(); // admitted the moment the last room came back, ahead of small
+        assertThat(h.scheduler.gang(new GangKey("default", "big")).state()).isEqualTo(GangState.RESERVED);
+        assertThat(smallBind).isNotDone();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void roomTheGangNextInLineCannotUseStaysFreeForOthers() {
+        SchedulerHarness h = SchedulerHarness.cluster(2, "4", "16Gi");
+        h.nodes(node("small-node", "2", "16Gi"));
+        hogs(h, 2, "4");
+        List<Pod> big = gang(h, "big", 2, "4", "default", 0);
+        h.schedule(big.getFirst());
+        h.scheduler.expireDue();
+        assertThat(reason(h, "big")).contains("next in line");
+
+        List<Pod> small = gang(h, "small", 1, "2", "default", 0); // fits only on small-node, which big cannot use
+        h.schedule(small.getFirst());
+        assertThat(reserved(h, "small") || h.binder.bound().containsKey(small.getFirst().uid())).isTrue();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void higherPriorityGoesFirstThenTheQueueFurthestBelowItsShareThenTheOldest() {
+        SchedulerHarness h = SchedulerHarness.cluster(2, "4", "16Gi");
+        hogs(h, 2, "4");
+        gang(h, "old-low", 2, "4", "default", 0);
+        gang(h, "new-high", 2, "4", "default", 100);
+        h.scheduler.expireDue();
+        assertThat(reason(h, "new-high")).contains("next in line");
+        assertThat(reason(h, "old-low")).contains("waiting behind default/new-high");
+
+        SchedulerHarness q = SchedulerHarness.cluster(4, "4", "16Gi");
+        q.scheduler.upsertQueue(new QueueSpec("rich", QueueState.OPEN, 1, null, null, null, true));
+        q.scheduler.upsertQueue(new QueueSpec("poor", QueueState.OPEN, 1, null, null, null, true));
+        List<Pod> richRunning = gang(q, "rich-running", 3, "4", "rich", 0);
+        richRunning.forEach(p -> q.schedule(p));
+        q.binder.completeHeld();
+        assertThat(reserved(q, "rich-running") || q.binder.bound().size() == 3).isTrue();
+        gang(q, "rich-next", 2, "4", "rich", 0);  // older
+        gang(q, "poor-next", 2, "4", "poor", 0);  // newer, but its queue holds nothing
+        q.scheduler.expireDue();
+        assertThat(reason(q, "poor-next")).contains("next in line");
+        assertThat(reason(q, "rich-next")).contains("waiting behind default/poor-next (next in line in queue poor)")
+                .contains("queue rich is over its fair share (holds 75%, share 50%)");
+        assertThat(q.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aGangThatCanNeverFitTheClusterIsNotNextInLine() {
+        SchedulerHarness h = SchedulerHarness.cluster(2, "4", "16Gi");
+        hogs(h, 1, "4");
+        gang(h, "huge", 4, "4", "default", 100); // 16 cpu: more than the cluster's 8
+        gang(h, "fits-later", 2, "4", "default", 0);
+        h.scheduler.expireDue();
+        assertThat(reason(h, "huge")).doesNotContain("next in line");
+        assertThat(reason(h, "fits-later")).contains("next in line");
+    }
+}
