@@ -78,7 +78,9 @@ public final class DemoRun {
         List<Checkpoint> checkpoints = new ArrayList<>();
         try (SimTimer timer = new SimTimer(clock, "sim-time");
              EmbeddedMuster muster = EmbeddedMuster.start(cluster, EmbeddedMuster.Ports.anyLoopback(),
-                     new EmbeddedMuster.Options(settings.gangDeadline(), settings.flushInterval(), Controller.Settings.DEFAULTS), recorder);
+                     new EmbeddedMuster.Options(settings.gangDeadline(), settings.flushInterval(), Controller.Settings.DEFAULTS,
+                             // the extender's 30 s is real time; the demo's clock runs faster: one simulated minute
+                             java.time.Duration.ofMillis((long) (60_000 / settings.speed()))), recorder);
              Watch kubelet = cluster.watch("kubelet", new Kubelet(cluster, timer, settings.podStartup()));
              SchedulerDriver driver = new SchedulerDriver(driverOptions(settings),
                      new ExtenderClient(muster.extenderUrl(), settings.gangDeadline().plusSeconds(30)));
@@ -95,7 +97,7 @@ public final class DemoRun {
             Runnable sample = new Runnable() {
                 @Override
                 public void run() {
-                    samples.add(new Sample(clock.nanos(), cluster.usage()));
+                    samples.add(new Sample(clock.nanos(), cluster.usage(), muster.extender().scheduler().stats().queueShares()));
                     if (sampling.get()) {
                         timer.after(settings.sampleEvery(), this);
                     }
@@ -158,7 +160,7 @@ public final class DemoRun {
             progress.update(() -> progressText(clock, realStart, cluster.usage(), recorder, 0));
             progress.finish();
             sampling.set(false);
-            samples.add(new Sample(clock.nanos(), cluster.usage()));
+            samples.add(new Sample(clock.nanos(), cluster.usage(), muster.extender().scheduler().stats().queueShares()));
             checkpoints.add(checkpoint(AT_THE_END, clock, cluster, driver));
             clock.pause();
             long simEnd = clock.nanos();

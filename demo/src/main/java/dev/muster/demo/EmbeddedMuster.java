@@ -52,7 +52,11 @@ public final class EmbeddedMuster implements AutoCloseable {
     }
 
     /** Settings of the two processes that the scenario controls. */
-    public record Options(Duration gangDeadline, Duration flushInterval, Controller.Settings controller) {}
+    public record Options(Duration gangDeadline, Duration flushInterval, Controller.Settings controller, Duration setAsideAfter) {
+        public Options(Duration gangDeadline, Duration flushInterval, Controller.Settings controller) {
+            this(gangDeadline, flushInterval, controller, SchedulerConfig.DEFAULT_SET_ASIDE_AFTER);
+        }
+    }
 
     private final ExecutorService binds = Executors.newVirtualThreadPerTaskExecutor();
     private final ExecutorService queueWatches = Executors.newVirtualThreadPerTaskExecutor();
@@ -86,7 +90,8 @@ public final class EmbeddedMuster implements AutoCloseable {
     private void startParts(EmbeddedCluster cluster, Ports ports, Options options, AllocationListener alsoListening)
             throws IOException, InterruptedException {
         host = ports.host();
-        SchedulerConfig config = SchedulerConfig.DEFAULT.withGangDeadline(options.gangDeadline()).withBackoff(Backoff.DEFAULT);
+        SchedulerConfig config = SchedulerConfig.DEFAULT.withGangDeadline(options.gangDeadline()).withBackoff(Backoff.DEFAULT)
+                .withSetAsideAfter(options.setAsideAfter());
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings(ports.host(), ports.http(), null, ports.ops(), ports.extenderGrpc(),
                 Optional.empty(), config, ServerDefaults.MAX_BODY_BYTES, ServerDefaults.JOURNAL_WINDOW, Duration.ofMillis(200));
         extender = new ExtenderProcess(settings, new ClusterBinder(cluster, binds), Leadership.ALWAYS, new CollectorRegistry());

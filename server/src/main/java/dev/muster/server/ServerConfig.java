@@ -41,11 +41,13 @@ import java.util.Objects;
  * @param journalWindow  {@code --journal-window}: allocation events kept for resuming streams
  * @param podName        POD_NAME (else HOSTNAME); null when unknown and leader election is off
  * @param podIp          POD_IP; null when unknown and leader election is off
+ * @param setAsideAfter  {@code --set-aside-after}: how long a gang waits before room (and its queue's quota) is set
+ *                       aside for it as the gang next in line
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
-                           int journalWindow, String podName, String podIp) {
+                           int journalWindow, String podName, String podIp, Duration setAsideAfter) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -71,6 +73,9 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("grpc-port", "gRPC port (default " + ServerDefaults.GRPC_PORT + ")");
         f.put("gang-deadline", "how long a gang reservation waits for its binds (default "
                 + Durations.format(ServerDefaults.GANG_DEADLINE) + "; kube-scheduler's extender httpTimeout must exceed it)");
+        f.put("set-aside-after", "how long a gang must have waited before free room, and its queue's quota, are set aside "
+                + "for it as the gang next in line, so smaller gangs cannot starve it (default "
+                + Durations.format(dev.muster.core.scheduler.SchedulerConfig.DEFAULT_SET_ASIDE_AFTER) + ")");
         f.put("admission-hold", "how long the bind of a gang member that cannot be admitted yet (gang backing off, not fitting, "
                 + "PodGroup not seen) is held before it fails and kube-scheduler retries the pod (default "
                 + Durations.format(ServerDefaults.ADMISSION_HOLD) + "; must be shorter than --gang-deadline)");
@@ -150,8 +155,12 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         if (journalWindow < 1) {
             throw new IllegalArgumentException("--journal-window must be at least 1, got " + journalWindow);
         }
+        Duration setAsideAfter = flags.duration("set-aside-after", dev.muster.core.scheduler.SchedulerConfig.DEFAULT_SET_ASIDE_AFTER);
+        if (setAsideAfter.isNegative()) {
+            throw new IllegalArgumentException("--set-aside-after must not be negative, got " + Durations.format(setAsideAfter));
+        }
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
-                leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp);
+                leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, setAsideAfter);
     }
 
     /**

@@ -84,6 +84,7 @@ public final class ServerMain {
                 .withPolicy(cfg.scoring())
                 .withGangDeadline(cfg.gangDeadline())
                 .withAdmissionHold(cfg.admissionHold())
+                .withSetAsideAfter(cfg.setAsideAfter())
                 .withBackoff(Backoff.DEFAULT)
                 .withSchedulerName(cfg.schedulerName());
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),

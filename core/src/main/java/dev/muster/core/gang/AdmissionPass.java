@@ -49,17 +49,22 @@ public final class AdmissionPass {
 
     /**
      * Room was freed (a pod left, a node grew or came back, a queue changed): the gang next in line gets first go at it
-     * at once — admitted if it fits now, else its set-aside grows. Everyone else gets their turn at the next tick's
-     * pass or at their members' next filter.
+     * at once — admitted if it fits now, else its set-aside grows — then the gangs whose binds are held, in line order.
+     * Everyone else gets their turn at the next tick's pass or at their members' next filter.
      */
     public void roomFreed(long now) {
         GangKey next = line.next();
         Gang g = next == null ? null : books.gang(next);
-        if (g == null || !line.waiting(g, now)) {
-            return;
-        }
-        if (barrier.admit(g, now) == null) {
+        if (g != null && line.waiting(g, now) && barrier.admit(g, now) == null) {
             line.next(null);
+        }
+        // then the gangs kube-scheduler is waiting on (their binds are held), in line order
+        List<Gang> held = barrier.holdingGangs();
+        line.sort(held);
+        for (Gang h : held) {
+            if (line.waiting(h, now)) {
+                barrier.admitHeld(h, now);
+            }
         }
     }
 
@@ -74,6 +79,7 @@ public final class AdmissionPass {
     /** A full pass (see the class comment). */
     public void run(long now) {
         ledger.releaseSetAside();
+        books.releaseQuota();
         line.next(null);
         WaitingLine.Order order = line.refresh(now);
         pass++;
@@ -91,7 +97,7 @@ public final class AdmissionPass {
                 tellBehind(g, need, behind++ < RETELL_BEHIND);
                 continue;
             }
-            free = admit(g, now, need, free, !nextChosen && need.fitsIn(cluster));
+            free = admit(g, now, need, free, !nextChosen && need.fitsIn(cluster) && line.waitedLongEnough(g, now));
             nextChosen = line.next() != null;
         }
         // the rest of the line keeps its reasons; further back, only gangs whose binds are held (kube-scheduler is waiting on them) are tried now
@@ -113,8 +119,12 @@ public final class AdmissionPass {
 
     /** Tries to admit {@code g} (maybe as next in line); returns the free room left after it. */
     private Resources admit(Gang g, long now, Resources need, Resources free, boolean mayBeNext) {
-        if (books.queueVerdict(g.queue(), need) instanceof QueueAdmission.Verdict.Refused refused) {
+        if (books.queueVerdict(g.queue(), need, g.key()) instanceof QueueAdmission.Verdict.Refused refused) {
             Refusal why = refused.why().prefixed("gang " + g.key() + ": ").suffixed(line.noteFor(g));
+            if (refused.resolvable() && books.quotaKept(g.queue()) == null && line.waitedLongEnough(g, now)) {
+                // first in line for its queue's capability: later gangs of the queue may not take the quota it needs
+                books.keepQuota(g.queue(), g.key(), need);
+            }
             books.state(g, GangState.UNSCHEDULABLE, why);
             if (GangAdmission.Outlook.of(why) != GangAdmission.Outlook.HOLD) {
                 barrier.failHeld(g, why.text());

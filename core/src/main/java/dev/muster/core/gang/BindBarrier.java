@@ -120,7 +120,7 @@ public final class BindBarrier {
         Slot slot = r == null ? null : steering.claim(r, p.uid(), p.task(), p.request(), node);
         if (slot == null) {
             if (g.running()) {
-                if (books.queueVerdict(g.queue(), p.request()) instanceof QueueAdmission.Verdict.Refused refused) {
+                if (books.queueVerdict(g.queue(), p.request(), g.key()) instanceof QueueAdmission.Verdict.Refused refused) {
                     result.complete(BindResult.failed("gang " + g.key() + ": " + refused.reason()));
                 } else {
                     bindSingle(p, node, g.queue(), result);

@@ -37,6 +37,10 @@ public final class Books {
     private final Outbox outbox;
     private final LongSupplier nanoTime;
     private long arrivals; // numbers gangs in the order they were first named
+    private final Map<String, QuotaAside> quotaAside = new HashMap<>(); // queue → quota kept for its first waiting gang
+
+    /** Queue quota kept for the gang first in line for its queue's capability ({@link AdmissionPass}). */
+    public record QuotaAside(GangKey gang, Resources amount) {}
 
     public Books(Outbox outbox, LongSupplier nanoTime) {
         this.outbox = outbox;
@@ -82,9 +86,37 @@ public final class Books {
         return outbox;
     }
 
-    /** Whether {@code queue} admits {@code request} more, given what it already holds. */
+    /**
+     * Whether {@code queue} admits {@code request} more, given what it already holds and the quota kept for the gang
+     * first in line for the queue's capability.
+     */
     public QueueAdmission.Verdict queueVerdict(String queue, Resources request) {
-        return QueueAdmission.check(queue, queues.get(queue), ledger.heldByQueue(queue), request);
+        return queueVerdict(queue, request, null);
+    }
+
+    /** Like {@link #queueVerdict(String, Resources)} for a request of {@code asking}, which may use quota kept for it. */
+    public QueueAdmission.Verdict queueVerdict(String queue, Resources request, GangKey asking) {
+        Resources held = ledger.heldByQueue(queue);
+        QuotaAside aside = quotaAside.get(queue);
+        if (aside != null && !aside.gang().equals(asking)) {
+            held = held.plus(aside.amount());
+        }
+        return QueueAdmission.check(queue, queues.get(queue), held, request);
+    }
+
+    /** Keeps {@code amount} of the queue's quota for {@code gang} (which waits for the queue's capability). */
+    public void keepQuota(String queue, GangKey gang, Resources amount) {
+        quotaAside.put(queue, new QuotaAside(gang, amount));
+    }
+
+    /** The quota kept in {@code queue}, or null. */
+    public QuotaAside quotaKept(String queue) {
+        return quotaAside.get(queue);
+    }
+
+    /** Forgets all kept quota (each pass decides anew). */
+    public void releaseQuota() {
+        quotaAside.clear();
     }
 
     /** Moves the gang to {@code state} and journals the change. */

@@ -149,7 +149,7 @@ public final class GangAdmission {
         for (Ledger.Placement pp : pinned) {
             total = total.plus(pp.request());
         }
-        if (books.queueVerdict(g.queue(), total) instanceof QueueAdmission.Verdict.Refused refused) {
+        if (books.queueVerdict(g.queue(), total, g.key()) instanceof QueueAdmission.Verdict.Refused refused) {
             return refuse(g, refused.why().prefixed(prefix));
         }
         Duration deadline = g.spec().deadline() != null ? g.spec().deadline() : defaultDeadline;
@@ -170,7 +170,7 @@ public final class GangAdmission {
         if (min.isZero()) {
             return null;
         }
-        if (books.queueVerdict(g.queue(), min) instanceof QueueAdmission.Verdict.Refused refused) {
+        if (books.queueVerdict(g.queue(), min, g.key()) instanceof QueueAdmission.Verdict.Refused refused) {
             return Refusal.of(refused.why().cause(), "minResources " + min + ": " + refused.reason());
         }
         Resources free = Resources.ZERO;
@@ -300,7 +300,7 @@ public final class GangAdmission {
      */
     public Slot addSlotFor(Gang g, Reservation r, Pod p, String node) {
         releaseSurplusSlot(g, r, p);
-        if (!(books.queueVerdict(g.queue(), p.request()) instanceof QueueAdmission.Verdict.Admitted)) {
+        if (!(books.queueVerdict(g.queue(), p.request(), g.key()) instanceof QueueAdmission.Verdict.Admitted)) {
             return null;
         }
         return ledger.addSlot(r, new Ledger.Placement(node, p.request(), p.task()));

@@ -34,8 +34,17 @@ public final class WaitingLine {
     private GangKey next;          // the gang next in line, or null
     private String nextQueue = "";
 
-    public WaitingLine(Books books) {
+    private final long setAsideAfterNanos;
+
+    /** @param setAsideAfter how long a gang must have waited before anything is set aside for it */
+    public WaitingLine(Books books, java.time.Duration setAsideAfter) {
         this.books = books;
+        this.setAsideAfterNanos = setAsideAfter.toNanos();
+    }
+
+    /** Whether the gang has waited long enough for room or quota to be set aside for it. */
+    boolean waitedLongEnough(Gang g, long now) {
+        return g.place.since != Long.MIN_VALUE && now - g.place.since >= setAsideAfterNanos;
     }
 
     /** Whether the gang waits for admission now: PodGroup known, members exist, not running, not reserved, not backing off. */
@@ -54,7 +63,12 @@ public final class WaitingLine {
         int n = 0;
         Map<String, long[]> asks = new HashMap<>();
         for (Gang g : books.gangs().values()) {
-            if (waiting(g, now)) {
+            if (!waiting(g, now)) {
+                g.place.since = Long.MIN_VALUE;
+            } else {
+                if (g.place.since == Long.MIN_VALUE) {
+                    g.place.since = now;
+                }
                 waiting[n++] = g;
                 Resources need = placeOf(g).need;
                 long[] sum = asks.computeIfAbsent(g.queue(), q -> new long[need.width()]);
@@ -182,6 +196,9 @@ public final class WaitingLine {
         if (g.key().equals(next)) {
             return true;
         }
+        if (!waitedLongEnough(g, books.now())) {
+            return false;
+        }
         Resources need = needOf(g);
         if (!need.fitsIn(WaitingLine.schedulable(books.ledger())) || books.queueVerdict(g.queue(), need) instanceof QueueAdmission.Verdict.Refused) {
             return false;
@@ -243,6 +260,10 @@ public final class WaitingLine {
             } else {
                 b.append("; waiting behind ").append(next).append(" (next in line in queue ").append(nextQueue).append(')');
             }
+        }
+        Books.QuotaAside kept = books.quotaKept(g.queue());
+        if (kept != null && !kept.gang().equals(g.key())) {
+            b.append("; waiting behind ").append(kept.gang()).append(" (first in line for queue ").append(g.queue()).append("'s capability)");
         }
         FairShare.Share s = shares.get(g.queue());
         QueueSpec q = books.queues().get(g.queue());

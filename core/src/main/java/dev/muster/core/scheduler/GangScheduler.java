@@ -87,7 +87,7 @@ public final class GangScheduler implements ClusterSink {
         this.books = new Books(outbox, nanoTime);
         this.decisions = new DecisionCache(config.decisionCache(), config.decisionTtl().toNanos());
         SlotSteering steering = new SlotSteering(books.ledger(), config.policy());
-        this.line = new WaitingLine(books);
+        this.line = new WaitingLine(books, config.setAsideAfter());
         GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy()), config.gangDeadline(), line);
         this.barrier = new BindBarrier(books, admission, steering, binder, config.admissionHold(),
                 action -> locked(() -> {
@@ -258,7 +258,7 @@ public final class GangScheduler implements ClusterSink {
             }
             Ledger l = books.ledger();
             return new SchedulerStats(l.nodeCount(), l.overcommittedCount(), l.podCount(), l.reservationCount(), waiting,
-                    barrier.heldCount(), byState, byCause, synced);
+                    barrier.heldCount(), byState, byCause, synced, line.shares(), line.next() == null ? "" : line.next().toString());
         });
     }
 

@@ -30,7 +30,11 @@ final class SchedulerHarness {
 
     /** {@code nodes} nodes n0.. of {@code cpu}/{@code mem}, the default queue, synced: the usual starting cluster. */
     static SchedulerHarness cluster(int nodes, String cpu, String mem) {
-        SchedulerHarness h = new SchedulerHarness();
+        return cluster(SchedulerConfig.DEFAULT, nodes, cpu, mem);
+    }
+
+    static SchedulerHarness cluster(SchedulerConfig config, int nodes, String cpu, String mem) {
+        SchedulerHarness h = new SchedulerHarness(config);
         for (int i = 0; i < nodes; i++) {
             h.nodes(dev.muster.core.testing.Fixtures.node("n" + i, cpu, mem));
         }

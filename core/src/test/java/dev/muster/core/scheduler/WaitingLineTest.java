@@ -11,6 +11,7 @@ import dev.muster.core.model.GangState;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.model.QueueState;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -18,6 +19,11 @@ import org.junit.jupiter.api.Test;
 
 /** Which gang gets capacity next, and the room set aside for it (WaitingLine, AdmissionPass). */
 class WaitingLineTest {
+    /** Room is set aside at once here; {@link #roomIsSetAsideOnlyForAGangThatWaitedLongEnough} covers the delay. */
+    private static SchedulerHarness cluster(int nodes, String cpu, String mem) {
+        return SchedulerHarness.cluster(SchedulerConfig.DEFAULT.withSetAsideAfter(java.time.Duration.ZERO), nodes, cpu, mem);
+    }
+
     private static List<Pod> members(String pg, int n, String cpu, int priority) {
         List<Pod> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -53,7 +59,7 @@ class WaitingLineTest {
 
     @Test
     void roomThatFreesUpIsSetAsideForTheGangNextInLineNotTakenBySmallerGangs() {
-        SchedulerHarness h = SchedulerHarness.cluster(4, "4", "16Gi");
+        SchedulerHarness h = cluster(4, "4", "16Gi");
         List<Pod> hogs = hogs(h, 4, "4");
         List<Pod> big = gang(h, "big", 4, "4", "default", 0);
         h.schedule(big.getFirst()); // refused for room: held, and next in line
@@ -79,7 +85,7 @@ class WaitingLineTest {
 
     @Test
     void roomTheGangNextInLineCannotUseStaysFreeForOthers() {
-        SchedulerHarness h = SchedulerHarness.cluster(2, "4", "16Gi");
+        SchedulerHarness h = cluster(2, "4", "16Gi");
         h.nodes(node("small-node", "2", "16Gi"));
         hogs(h, 2, "4");
         List<Pod> big = gang(h, "big", 2, "4", "default", 0);
@@ -95,7 +101,7 @@ class WaitingLineTest {
 
     @Test
     void higherPriorityGoesFirstThenTheQueueFurthestBelowItsShareThenTheOldest() {
-        SchedulerHarness h = SchedulerHarness.cluster(2, "4", "16Gi");
+        SchedulerHarness h = cluster(2, "4", "16Gi");
         hogs(h, 2, "4");
         gang(h, "old-low", 2, "4", "default", 0);
         gang(h, "new-high", 2, "4", "default", 100);
@@ -103,7 +109,7 @@ class WaitingLineTest {
         assertThat(reason(h, "new-high")).contains("next in line");
         assertThat(reason(h, "old-low")).contains("waiting behind default/new-high");
 
-        SchedulerHarness q = SchedulerHarness.cluster(4, "4", "16Gi");
+        SchedulerHarness q = cluster(4, "4", "16Gi");
         q.scheduler.upsertQueue(new QueueSpec("rich", QueueState.OPEN, 1, null, null, null, true));
         q.scheduler.upsertQueue(new QueueSpec("poor", QueueState.OPEN, 1, null, null, null, true));
         List<Pod> richRunning = gang(q, "rich-running", 3, "4", "rich", 0);
@@ -121,12 +127,42 @@ class WaitingLineTest {
 
     @Test
     void aGangThatCanNeverFitTheClusterIsNotNextInLine() {
-        SchedulerHarness h = SchedulerHarness.cluster(2, "4", "16Gi");
+        SchedulerHarness h = cluster(2, "4", "16Gi");
         hogs(h, 1, "4");
         gang(h, "huge", 4, "4", "default", 100); // 16 cpu: more than the cluster's 8
         gang(h, "fits-later", 2, "4", "default", 0);
         h.scheduler.expireDue();
         assertThat(reason(h, "huge")).doesNotContain("next in line");
         assertThat(reason(h, "fits-later")).contains("next in line");
+    }
+
+    @Test
+    void roomIsSetAsideOnlyForAGangThatWaitedLongEnough() {
+        SchedulerHarness h = SchedulerHarness.cluster(2, "4", "16Gi"); // default: after 30 s
+        hogs(h, 2, "4");
+        List<Pod> big = gang(h, "big", 2, "4", "default", 0);
+        h.schedule(big.getFirst());
+        h.scheduler.expireDue();
+        assertThat(reason(h, "big")).doesNotContain("next in line");
+        h.clock.advance(SchedulerConfig.DEFAULT_SET_ASIDE_AFTER);
+        h.scheduler.expireDue();
+        assertThat(reason(h, "big")).contains("next in line");
+    }
+
+    @Test
+    void theFirstGangWaitingForItsQueuesCapabilityKeepsTheQuotaItNeeds() {
+        SchedulerHarness h = cluster(8, "4", "16Gi");
+        h.scheduler.upsertQueue(new QueueSpec("research", QueueState.OPEN, 1, dev.muster.core.testing.Fixtures.res("16", "1Ti"), null, null, true));
+        List<Pod> running = gang(h, "small-1", 2, "4", "research", 0);
+        running.forEach(h::schedule);
+        List<Pod> big = gang(h, "big", 3, "4", "research", 0); // 12 cpu: the queue has 8 left
+        h.schedule(big.getFirst());
+        h.scheduler.expireDue();
+        assertThat(reason(h, "big")).contains("capability");
+        List<Pod> small = gang(h, "small-2", 2, "4", "research", 0); // 8 cpu would fit the queue, but big came first
+        h.schedule(small.getFirst());
+        assertThat(reserved(h, "small-2")).isFalse();
+        assertThat(reason(h, "small-2")).contains("waiting behind default/big (first in line for queue research's capability)");
+        assertThat(h.invariantViolations()).isEmpty();
     }
 }

@@ -1,6 +1,19 @@
 package dev.muster.demo.report;
 
+import dev.muster.core.queue.FairShare;
+import java.util.Map;
 import dev.muster.demo.cluster.EmbeddedCluster;
 
-/** The embedded cluster's usage at simulated time {@code at} (nanoseconds). Immutable. */
-public record Sample(long at, EmbeddedCluster.Usage usage) {}
+/**
+ * The embedded cluster's usage at simulated time {@code at} (nanoseconds), and each queue's share as the extender's
+ * last admission pass computed it (held, fair share, borrowed; empty when not sampled). Immutable.
+ */
+public record Sample(long at, EmbeddedCluster.Usage usage, Map<String, FairShare.Share> shares) {
+    public Sample {
+        shares = Map.copyOf(shares);
+    }
+
+    public Sample(long at, EmbeddedCluster.Usage usage) {
+        this(at, usage, Map.of());
+    }
+}

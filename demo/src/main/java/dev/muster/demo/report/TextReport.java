@@ -58,6 +58,7 @@ public final class TextReport {
             }
         }
         row(sb, "Utilisation while busy, mean", String.join(", ", util));
+        FairnessReport.render(sb, r);
         sb.append('\n');
 
         queueTable(sb, r);

@@ -85,6 +85,31 @@ public final class ExtenderMetrics {
                 }
             }
             out.add(refused);
+            GaugeMetricFamily fair = new GaugeMetricFamily("muster_queue_fair_share",
+                    "Each queue's fair share of the cluster by weight (capped by capability and demand; guarantee and deserved honoured).",
+                    List.of("queue", "resource"));
+            GaugeMetricFamily held = new GaugeMetricFamily("muster_queue_held", "What each queue holds: bound pods and reservations.",
+                    List.of("queue", "resource"));
+            GaugeMetricFamily borrowed = new GaugeMetricFamily("muster_queue_borrowed",
+                    "What each queue holds beyond its fair share (given back as its pods finish; never evicted).", List.of("queue", "resource"));
+            GaugeMetricFamily ratio = new GaugeMetricFamily("muster_queue_share_ratio",
+                    "Held divided by fair share on the queue's dominant resource: below 1 the queue is owed room and goes first.", List.of("queue"));
+            s.queueShares().forEach((queue, share) -> {
+                share.fairShare().asMap().forEach((r, v) -> fair.addMetric(List.of(queue, r), v));
+                share.held().asMap().forEach((r, v) -> held.addMetric(List.of(queue, r), v));
+                share.borrowed().asMap().forEach((r, v) -> borrowed.addMetric(List.of(queue, r), v));
+                ratio.addMetric(List.of(queue), Double.isInfinite(share.ratio()) ? Double.MAX_VALUE : share.ratio());
+            });
+            out.add(fair);
+            out.add(held);
+            out.add(borrowed);
+            out.add(ratio);
+            GaugeMetricFamily next = new GaugeMetricFamily("muster_gang_next_in_line",
+                    "1 for the gang room is set aside for (the next in line that does not fit yet).", List.of("gang"));
+            if (!s.nextInLine().isEmpty()) {
+                next.addMetric(List.of(s.nextInLine()), 1);
+            }
+            out.add(next);
             out.add(new GaugeMetricFamily("muster_waiting_binds", "Binds held at a gang barrier.", s.waitingBinds()));
             out.add(new GaugeMetricFamily("muster_held_binds", "Binds of gang members whose gang is not admitted yet, held while muster retries.",
                     s.heldBinds()));

@@ -1,0 +1,113 @@
+package dev.muster.demo.report;
+
+import dev.muster.core.queue.FairShare;
+import dev.muster.core.resources.Resources;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The fairness part of the text report: per queue, the share of the cluster it held against its fair share (as the
+ * extender computed them), and per queue and gang size class, how long gangs waited. Shares are of the queue's
+ * dominant resource, in percent of the cluster's allocatable.
+ */
+final class FairnessReport {
+    /** Size classes by minMember: the upper bound of each class. */
+    private static final int[] CLASSES = {8, 32, 128, Integer.MAX_VALUE};
+    /** The window over which share and fair share are compared. */
+    static final long WINDOW_NANOS = 5L * 60 * 1_000_000_000L;
+
+    private FairnessReport() {}
+
+    static void render(StringBuilder sb, RunResult r) {
+        waitsBySize(sb, r);
+        shares(sb, r);
+    }
+
+    private static String sizeClass(int minMember) {
+        int lower = 1;
+        for (int upper : CLASSES) {
+            if (minMember <= upper) {
+                return upper == Integer.MAX_VALUE ? lower + "+" : lower + "-" + upper;
+            }
+            lower = upper + 1;
+        }
+        return "?";
+    }
+
+    private static void waitsBySize(StringBuilder sb, RunResult r) {
+        Map<String, Map<String, List<Long>>> waits = new TreeMap<>();
+        for (GangOutcome g : r.gangs()) {
+            if (g.waitNanos() >= 0) {
+                waits.computeIfAbsent(g.queue(), q -> new TreeMap<>((a, b) -> Integer.compare(lowerOf(a), lowerOf(b))))
+                        .computeIfAbsent(sizeClass(g.minMember()), c -> new ArrayList<>()).add(g.waitNanos());
+            }
+        }
+        sb.append("\nGang waits by queue and size (minMember)   gangs   p50 / p99 / max (sim)\n");
+        waits.forEach((queue, byClass) -> byClass.forEach((cls, list) -> {
+            long[] w = list.stream().mapToLong(Long::longValue).toArray();
+            sb.append(String.format("  %-12s %-10s                    %5d   %s / %s / %s%n", queue, cls, w.length,
+                    Fmt.sim(Percentiles.of(w, 50)), Fmt.sim(Percentiles.of(w, 99)), Fmt.sim(Percentiles.of(w, 100))));
+        }));
+    }
+
+    private static int lowerOf(String cls) {
+        return Integer.parseInt(cls.replace("+", "").split("-")[0]);
+    }
+
+    private static void shares(StringBuilder sb, RunResult r) {
+        List<Sample> samples = r.samples().stream().filter(s -> !s.shares().isEmpty() && s.usage().gangsWaiting() > 0).toList();
+        if (samples.isEmpty()) {
+            return;
+        }
+        Resources total = r.allocatable();
+        TreeSet<String> queues = new TreeSet<>();
+        samples.forEach(s -> queues.addAll(s.shares().keySet()));
+        sb.append("\nQueue share of the cluster while gangs waited (dominant resource; ").append(samples.size()).append(" samples)\n");
+        sb.append("  queue        held mean   fair share mean   borrowed (samples)   worst 5-min gap held - fair\n");
+        for (String q : queues) {
+            double held = 0;
+            double fair = 0;
+            int borrowing = 0;
+            List<double[]> series = new ArrayList<>();
+            for (Sample s : samples) {
+                FairShare.Share share = s.shares().get(q);
+                if (share == null) {
+                    continue;
+                }
+                double h = FairShare.Share.percentOf(share.held(), total);
+                double f = FairShare.Share.percentOf(share.fairShare(), total);
+                held += h;
+                fair += f;
+                if (!share.borrowed().isZero()) {
+                    borrowing++;
+                }
+                series.add(new double[] {s.at(), h, f});
+            }
+            int n = series.size();
+            sb.append(String.format("  %-12s %8.0f%%   %14.0f%%   %18d   %s%n", q, held / Math.max(1, n), fair / Math.max(1, n), borrowing,
+                    worstWindowGap(series)));
+        }
+    }
+
+    /** The largest |mean held − mean fair| (percentage points) over any window of WINDOW_NANOS, or "-". */
+    private static String worstWindowGap(List<double[]> series) {
+        double worst = -1;
+        for (int i = 0; i < series.size(); i++) {
+            double held = 0;
+            double fair = 0;
+            int n = 0;
+            for (int j = i; j < series.size() && series.get(j)[0] - series.get(i)[0] <= WINDOW_NANOS; j++) {
+                held += series.get(j)[1];
+                fair += series.get(j)[2];
+                n++;
+            }
+            if (n > 1 && series.get(i + n - 1)[0] - series.get(i)[0] >= WINDOW_NANOS * 0.9) {
+                worst = Math.max(worst, Math.abs(held - fair) / n);
+            }
+        }
+        return worst < 0 ? "-" : String.format("%.0f points", worst);
+    }
+}
