@@ -246,7 +246,7 @@ final class ClusterIntake {
                     continue; // being bound right now; the binding will show the truth
                 }
                 Gang g = books.gang(r.gang());
-                String target = steering.relocationTarget(node, s.request());
+                String target = steering.relocationTarget(r, node, s.request());
                 if (target != null) {
                     if (s.state() == Slot.State.CLAIMED && g != null) {
                         barrier.slotTaken(g, s.podUid(), node);

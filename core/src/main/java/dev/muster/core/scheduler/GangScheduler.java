@@ -83,8 +83,8 @@ public final class GangScheduler implements ClusterSink {
         this.outbox = new Outbox(journal);
         this.books = new Books(outbox, nanoTime);
         this.decisions = new DecisionCache(config.decisionCache(), config.decisionTtl().toNanos());
-        SlotSteering steering = new SlotSteering(books.ledger(), config.policy());
-        GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy()), config.gangDeadline());
+        SlotSteering steering = new SlotSteering(books.ledger(), config.policy(), config.topologyLevels());
+        GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy(), config.topologyLevels()), config.gangDeadline());
         this.barrier = new BindBarrier(books, admission, steering, binder, config.admissionHold(),
                 action -> locked(() -> {
                     action.run();
@@ -185,9 +185,11 @@ public final class GangScheduler implements ClusterSink {
 
     // ---- cluster sync (ClusterSink) ------------------------------------------------------------------
 
+    /** Records the node, keeping only the labels of the configured topology levels (the ledger holds 5,000s of nodes). */
     @Override
     public void upsertNode(Node node) {
-        run(() -> intake.upsertNode(node));
+        Node slim = node.labels().isEmpty() ? node : node.withLabels(config.topologyLevels().select(node.labels()));
+        run(() -> intake.upsertNode(slim));
     }
 
     @Override
