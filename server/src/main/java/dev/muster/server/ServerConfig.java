@@ -41,11 +41,13 @@ import java.util.Objects;
  * @param journalWindow  {@code --journal-window}: allocation events kept for resuming streams
  * @param podName        POD_NAME (else HOSTNAME); null when unknown and leader election is off
  * @param podIp          POD_IP; null when unknown and leader election is off
+ * @param topologyLevels {@code --topology-levels}: node label keys of the topology levels, widest first, comma-separated
+ *                       (empty: none; gangs' required topology constraints then cannot be met)
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
-                           int journalWindow, String podName, String podIp) {
+                           int journalWindow, String podName, String podIp, List<String> topologyLevels) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -85,6 +87,8 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("grpc-tls-client-ca-file", "PEM CA bundle: require client certificates signed by it (mTLS)");
         f.put("max-body-bytes", "largest accepted HTTP request body (default " + ServerDefaults.MAX_BODY_BYTES + ")");
         f.put("journal-window", "allocation events kept for resuming streams (default " + ServerDefaults.JOURNAL_WINDOW + ")");
+        f.put("topology-levels", "node label keys of the topology levels gangs may ask for, widest first, comma-separated, e.g. "
+                + "topology.kubernetes.io/zone,example.com/block,example.com/rack,kubernetes.io/hostname (default: none)");
         FLAGS = java.util.Collections.unmodifiableMap(f);
     }
 
@@ -150,8 +154,31 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         if (journalWindow < 1) {
             throw new IllegalArgumentException("--journal-window must be at least 1, got " + journalWindow);
         }
+        List<String> topologyLevels = topologyLevels(flags.string("topology-levels", ""));
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
-                leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp);
+                leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels);
+    }
+
+    /** {@code --topology-levels}: comma-separated label keys, widest first; empty, repeated or malformed keys are named. */
+    static List<String> topologyLevels(String text) {
+        if (text.isBlank()) {
+            return List.of();
+        }
+        List<String> keys = new java.util.ArrayList<>();
+        for (String part : text.split(",", -1)) {
+            String key = part.strip();
+            if (key.isEmpty()) {
+                throw new IllegalArgumentException("--topology-levels \"" + text + "\": an empty label key (check the commas)");
+            }
+            if (!key.matches("([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")) {
+                throw new IllegalArgumentException("--topology-levels: \"" + key + "\" is not a valid label key");
+            }
+            if (keys.contains(key)) {
+                throw new IllegalArgumentException("--topology-levels: label key " + key + " is listed twice");
+            }
+            keys.add(key);
+        }
+        return List.copyOf(keys);
     }
 
     /**
