@@ -83,6 +83,13 @@ public final class Kube {
                 () -> core.patchNode(name, new V1Patch("{\"spec\":{\"taints\":null}}")).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
     }
 
+    /** Sets (or, with a null value, removes) one label of a node. */
+    public void labelNode(String name, String key, String value) {
+        String patch = "{\"metadata\":{\"labels\":{\"" + key + "\":" + (value == null ? "null" : "\"" + value + "\"") + "}}}";
+        call("label node " + name, () -> PatchUtils.patch(V1Node.class,
+                () -> core.patchNode(name, new V1Patch(patch)).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
     public void nodes(String prefix, int count, String cpu, String memory) {
         for (int i = 0; i < count; i++) {
             node(prefix + i, cpu, memory, Map.of());

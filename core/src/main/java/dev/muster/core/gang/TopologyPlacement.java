@@ -202,7 +202,7 @@ final class TopologyPlacement {
             if (fits(d, wantRequired)) {
                 candidates.add(d);
             }
-            if (best == null || requiredHeld(d) > requiredHeld(best)) {
+            if (best == null || requiredHeld(d) > requiredHeld(best) || (requiredHeld(d) == requiredHeld(best) && d.path.compareTo(best.path) < 0)) {
                 best = d;
             }
         }
