@@ -112,12 +112,19 @@ public final class Kube {
     }
 
     public void podGroup(String ns, String name, int minMember, String queue, Map<String, String> annotations) {
+        podGroup(ns, name, minMember, queue, annotations, Map.of());
+    }
+
+    /** A Volcano PodGroup with more spec fields ({@code moreSpec}, e.g. {@code networkTopology}). */
+    public void podGroup(String ns, String name, int minMember, String queue, Map<String, String> annotations, Map<String, Object> moreSpec) {
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("name", name);
         meta.put("namespace", ns);
         meta.put("annotations", annotations);
-        Map<String, Object> pg = Map.of("apiVersion", GROUP + "/" + VERSION, "kind", "PodGroup", "metadata", meta,
-                "spec", Map.of("minMember", minMember, "queue", queue));
+        Map<String, Object> spec = new LinkedHashMap<>(moreSpec);
+        spec.put("minMember", minMember);
+        spec.put("queue", queue);
+        Map<String, Object> pg = Map.of("apiVersion", GROUP + "/" + VERSION, "kind", "PodGroup", "metadata", meta, "spec", spec);
         call("create podgroup " + ns + "/" + name, () -> custom.createNamespacedCustomObject(GROUP, VERSION, ns, "podgroups", pg).execute());
     }
 

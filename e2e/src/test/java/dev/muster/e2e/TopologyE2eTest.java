@@ -35,16 +35,39 @@ class TopologyE2eTest extends RealClusterTest {
         }
     }
 
+    /**
+     * 2 cpu taken on each of node-0..2: rack-a keeps room for 5 members of 2 cpu, rack-b for 8. Binpack alone would
+     * fill rack-a's half-used nodes first and spill the sixth member into rack-b.
+     */
+    private void halfFillRackA() {
+        for (int i = 0; i < 3; i++) {
+            c.admin.pod(ns, "hog-" + i, null, "2", "1Gi", Kube.SCHEDULER_NAME, "node-" + i);
+        }
+        Awaitility.await("muster sees the pods in rack-a").atMost(Duration.ofSeconds(30))
+                .until(() -> c.extender.gauge("muster_ledger_pods") == 3);
+    }
+
     @Test
     void aRequiredRackGangIsBoundInsideOneRack() {
+        halfFillRackA();
         c.admin.podGroup(ns, "fit", 6, "default", Map.of("muster.dev/topology", "required:" + RACK));
-        c.admin.members(ns, "fit", 0, 6, "2", "1Gi"); // 12 cpu: fits one rack of 16
+        c.admin.members(ns, "fit", 0, 6, "2", "1Gi"); // 12 cpu: only rack-b holds it whole
         c.awaitBound(ns, "fit-", 6, System.nanoTime());
         Map<String, String> bound = c.admin.bound(ns, "fit-");
-        assertThat(bound.values().stream().map(TopologyE2eTest::rackOf).distinct()).as("racks of %s", bound).hasSize(1);
+        assertThat(bound.values()).as("nodes of the gang").allMatch(n -> rackOf(n).equals("rack-b"));
         Awaitility.await("scheduled").atMost(Duration.ofSeconds(30))
                 .until(() -> c.conditions(ns, "fit").stream().anyMatch(s -> s.startsWith("Scheduled=True")));
         assertThat(c.cpuPerNode().values()).allMatch(m -> m <= 4000);
+    }
+
+    @Test
+    void aVolcanoNetworkTopologyTierOneGangIsBoundInsideOneRack() {
+        // levels rack > hostname: tier 1 is the rack (a hostname level is no Volcano tier)
+        halfFillRackA();
+        c.admin.podGroup(ns, "tier", 6, "default", Map.of(), Map.of("networkTopology", Map.of("mode", "hard", "highestTierAllowed", 1)));
+        c.admin.members(ns, "tier", 0, 6, "2", "1Gi");
+        c.awaitBound(ns, "tier-", 6, System.nanoTime());
+        assertThat(c.admin.bound(ns, "tier-").values()).as("nodes of the gang").allMatch(n -> rackOf(n).equals("rack-b"));
     }
 
     @Test

@@ -84,17 +84,25 @@ final class TopologyPlacement {
                     + (levels.isEmpty() ? "no topology levels are configured" : "levels: " + levels) + ")", Refusal.Cause.TOPOLOGY);
         }
         Result one = inOneDomain(level);
-        if (hard || one instanceof Result.Planned) {
+        if (hard) {
             return one;
+        }
+        // preferred: the plan lands in one domain when it can, but the reservation is not confined to it
+        if (one instanceof Result.Planned p) {
+            return unconfined(p);
         }
         for (int wider = level - 1; wider >= 0; wider--) {
             Result r = inOneDomain(wider);
-            if (r instanceof Result.Planned) {
-                return r;
+            if (r instanceof Result.Planned p) {
+                return unconfined(p);
             }
         }
         Result few = fewestDomains(level);
         return few != null ? few : anywhere();
+    }
+
+    private static Result.Planned unconfined(Result.Planned p) {
+        return new Result.Planned(p.placements(), p.total(), null);
     }
 
     private Result anywhere() {

@@ -18,11 +18,15 @@ import java.util.Set;
  * level never lands there); a missing label of a <em>wider</em> level is an empty path element, so a cluster that
  * labels only racks still has rack domains.
  *
- * <p><b>Tiers.</b> Volcano counts tiers from the tightest level: tier 1 is the last configured level, tier
- * {@code size()} the first.
+ * <p><b>Tiers.</b> Volcano counts tiers from the tightest level: tier 1 is the last configured level, tier 2 the one
+ * above, and so on. A last level of {@code kubernetes.io/hostname} is not a tier: Volcano's tier-1 HyperNodes group
+ * nodes (a node is never a tier), so with {@code zone > block > rack > hostname} tier 1 is the rack — and Volcano's
+ * default {@code highestTierAllowed: 1} means one rack, not one node.
  */
 public final class TopologyLevels {
     public static final TopologyLevels NONE = new TopologyLevels(List.of());
+    /** The node-name label: as the last level it is one node per domain, and no Volcano tier. */
+    public static final String HOSTNAME = "kubernetes.io/hostname";
 
     private final List<String> keys;
 
@@ -73,14 +77,16 @@ public final class TopologyLevels {
     }
 
     /**
-     * The level a request names: its key's index, or for a Volcano tier {@code size() - tier}. Returns -1 when the key
-     * is not configured, and {@code Integer.MIN_VALUE} when the tier is above the widest level (Volcano: no constraint).
+     * The level a request names: its key's index, or for a Volcano tier the level {@code tier - 1} above the tightest
+     * (a trailing hostname level not counted). Returns -1 when the key is not configured, and {@code Integer.MIN_VALUE}
+     * when the tier is above the widest level (Volcano: no constraint).
      */
     public int levelOf(TopologyRequest request) {
         if (!request.key().isEmpty()) {
             return levelOfKey(request.key());
         }
-        int level = keys.size() - request.highestTier();
+        int tiers = keys.size() - (!keys.isEmpty() && keys.getLast().equals(HOSTNAME) ? 1 : 0);
+        int level = tiers - request.highestTier();
         return level < 0 ? Integer.MIN_VALUE : level;
     }
 

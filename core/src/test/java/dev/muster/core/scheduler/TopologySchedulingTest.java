@@ -83,6 +83,17 @@ class TopologySchedulingTest {
     }
 
     @Test
+    void aPreferredRackGangLandsInOneRackButItsSlotsMayMoveOut() {
+        SchedulerHarness h = racks();
+        h.scheduler.upsertPodGroup(gang(2, TopologyRequest.byKey(TopologyRequest.Mode.PREFERRED, "rack")));
+        List<Pod> pods = members(h, 2);
+        assertThat(h.scheduler.filter(pods.get(0), h.nodeNames).feasible()).containsExactly("ra-n0");
+        assertThat(h.scheduler.filter(pods.get(1), List.of("rb-n0")).feasible()).containsExactly("rb-n0");
+        assertThat(h.scheduler.gang(KEY).slotNodes()).containsExactlyInAnyOrder("ra-n0", "rb-n0");
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
     void aGangThatFitsNoSingleRackWaitsWithAReasonNamingTheBestRack() {
         SchedulerHarness h = racks();
         h.scheduler.upsertPodGroup(gang(5, TopologyRequest.byKey(TopologyRequest.Mode.REQUIRED, "rack")));
