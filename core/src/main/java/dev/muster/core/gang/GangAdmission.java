@@ -77,6 +77,11 @@ public final class GangAdmission {
      * until the last one exists.
      */
     public Refusal reserve(Gang g, long now) {
+        return reserve(g, now, true);
+    }
+
+    /** {@code pinHeld}: pin held members to kube-scheduler's nodes (false: plan them like the others). */
+    private Refusal reserve(Gang g, long now, boolean pinHeld) {
         String prefix = "gang " + g.key() + ": ";
         Refusal backingOff = backoff(g, now);
         if (backingOff != null) {
@@ -89,52 +94,43 @@ public final class GangAdmission {
         if (minimum != null) {
             return refuse(g, minimum.prefixed(prefix));
         }
+        // 1. members whose binds are held: kube-scheduler already chose their nodes
+        Map<String, Resources> taken = new HashMap<>();
+        List<Ledger.Placement> pinned = new ArrayList<>();
+        Set<String> pinnedUids = new HashSet<>();
+        for (HeldBind h : pinHeld ? g.held().values() : List.<HeldBind>of()) {
+            Pod m = books.pods().get(h.waiter().pod().uid());
+            NodeEntry e = ledger.node(h.waiter().node());
+            if (m == null || ledger.pod(m.uid()) != null || e == null
+                    || !e.accepts(taken.getOrDefault(e.name(), Resources.ZERO).plus(m.request()))) {
+                continue; // not pinned: it is offered a slot (or fails) once the gang is reserved
+            }
+            taken.merge(e.name(), m.request(), Resources::plus);
+            pinned.add(new Ledger.Placement(e.name(), m.request(), m.task()));
+            pinnedUids.add(m.uid());
+        }
+        // 2. the other members; pinned ones count as placed (and, like bound ones, anchor a topology domain)
+        List<GangPlanner.Member> unbound = new ArrayList<>();
+        Map<String, Integer> placedByTask = new HashMap<>();
+        Set<String> anchors = new HashSet<>(taken.keySet());
+        for (Pod m : g.members()) {
+            if (ledger.pod(m.uid()) != null || pinnedUids.contains(m.uid())) {
+                placedByTask.merge(m.task(), 1, Integer::sum);
+                if (ledger.pod(m.uid()) != null) {
+                    anchors.add(ledger.pod(m.uid()).node());
+                }
+            } else {
+                unbound.add(new GangPlanner.Member(m.uid(), m.task(), m.request()));
+            }
+        }
+        // 3. members that do not exist yet
         int missing = Math.max(0, g.minMember() - g.memberCount());
-        boolean pinHeld = true;
-        GangPlanner.Result result;
-        Map<String, Resources> taken;
-        List<Ledger.Placement> pinned;
-        while (true) {
-            // 1. members whose binds are held: kube-scheduler already chose their nodes
-            taken = new HashMap<>();
-            pinned = new ArrayList<>();
-            Set<String> pinnedUids = new HashSet<>();
-            for (HeldBind h : pinHeld ? g.held().values() : List.<HeldBind>of()) {
-                Pod m = books.pods().get(h.waiter().pod().uid());
-                NodeEntry e = ledger.node(h.waiter().node());
-                if (m == null || ledger.pod(m.uid()) != null || e == null
-                        || !e.accepts(taken.getOrDefault(e.name(), Resources.ZERO).plus(m.request()))) {
-                    continue; // not pinned: it is offered a slot (or fails) once the gang is reserved
-                }
-                taken.merge(e.name(), m.request(), Resources::plus);
-                pinned.add(new Ledger.Placement(e.name(), m.request(), m.task()));
-                pinnedUids.add(m.uid());
-            }
-            // 2. the other members; pinned ones count as placed (and, like bound ones, anchor a topology domain)
-            List<GangPlanner.Member> unbound = new ArrayList<>();
-            Map<String, Integer> placedByTask = new HashMap<>();
-            Set<String> anchors = new HashSet<>(taken.keySet());
-            for (Pod m : g.members()) {
-                var record = ledger.pod(m.uid());
-                if (record != null || pinnedUids.contains(m.uid())) {
-                    placedByTask.merge(m.task(), 1, Integer::sum);
-                    if (record != null) {
-                        anchors.add(record.node());
-                    }
-                } else {
-                    unbound.add(new GangPlanner.Member(m.uid(), m.task(), m.request()));
-                }
-            }
-            // 3. members that do not exist yet
-            unbound.addAll(provisionalMembers(g, missing));
-            GangPlanner.Topology topology = g.spec().topology() == null ? null : new GangPlanner.Topology(g.spec().topology(), anchors);
-            result = planner.plan(ledger.nodes(), unbound,
-                    new GangPlanner.Requirement(g.minMember(), g.spec().minTaskMember(), g.bound() + pinned.size(), placedByTask), taken, topology);
-            // kube-scheduler's choices for held members may straddle domains: plan again without pinning them
-            if (pinned.isEmpty() || !(result instanceof GangPlanner.Result.Unfit u) || u.cause() != Refusal.Cause.TOPOLOGY) {
-                break;
-            }
-            pinHeld = false;
+        unbound.addAll(provisionalMembers(g, missing));
+        GangPlanner.Topology topology = g.spec().topology() == null ? null : new GangPlanner.Topology(g.spec().topology(), anchors);
+        GangPlanner.Result result = planner.plan(ledger.nodes(), unbound,
+                new GangPlanner.Requirement(g.minMember(), g.spec().minTaskMember(), g.bound() + pinned.size(), placedByTask), taken, topology);
+        if (!pinned.isEmpty() && result instanceof GangPlanner.Result.Unfit u && u.cause() == Refusal.Cause.TOPOLOGY) {
+            return reserve(g, now, false); // kube-scheduler's nodes for held members straddle domains: plan them like the others
         }
         String exist = missing > 0 ? " (" + g.memberCount() + "/" + g.minMember() + " pods exist)" : "";
         if (result instanceof GangPlanner.Result.Unfit unfit) {
