@@ -33,7 +33,7 @@ class ChartRejectsBadValuesTest {
                 Arguments.of("flush interval that is not a duration",
                         Install.with("controller.flushInterval", "soon"), "flushInterval"),
                 Arguments.of("topology level that is not a label key",
-                        Install.with("extender.topologyLevels", "{my rack}"), "topologyLevels"),
+                        Install.with("extender.topologyLevels[0]", "my rack"), "topologyLevels"),
                 Arguments.of("percentage above 100",
                         Install.with("scheduler.percentageOfNodesToScore", 150), "percentageOfNodesToScore"));
     }
