@@ -83,6 +83,26 @@ class TopologySchedulingTest {
     }
 
     @Test
+    void aNodeRelabelledOutOfTheRequiredRackGivesItsSlotsToANodeInside() {
+        SchedulerHarness h = racks();
+        h.scheduler.upsertPodGroup(gang(2, TopologyRequest.byKey(TopologyRequest.Mode.REQUIRED, "rack")));
+        List<Pod> pods = members(h, 2);
+        h.scheduler.filter(pods.get(0), h.nodeNames);
+        assertThat(h.scheduler.gang(KEY).slotNodes()).containsExactly("ra-n0", "ra-n0");
+
+        h.scheduler.upsertNode(node("ra-n0", "8", "32Gi").withLabels(Map.of("rack", "rb", "kubernetes.io/hostname", "ra-n0")));
+        assertThat(h.scheduler.gang(KEY).slotNodes()).containsExactly("ra-n1", "ra-n1");
+        assertThat(h.invariantViolations()).isEmpty();
+
+        // the last node of the rack leaves it too: the reservation is lost, with the reason, and planned again
+        h.scheduler.upsertNode(node("ra-n1", "8", "32Gi").withLabels(Map.of("rack", "rc", "kubernetes.io/hostname", "ra-n1")));
+        assertThat(h.scheduler.gang(KEY).why().text()).contains("left the required topology domain rack=ra and no node inside it has room");
+        List<CompletableFuture<BindResult>> binds = pods.stream().map(h::schedule).toList();
+        assertThat(binds).allMatch(f -> f.join().ok());
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
     void aPreferredRackGangLandsInOneRackButItsSlotsMayMoveOut() {
         SchedulerHarness h = racks();
         h.scheduler.upsertPodGroup(gang(2, TopologyRequest.byKey(TopologyRequest.Mode.PREFERRED, "rack")));
