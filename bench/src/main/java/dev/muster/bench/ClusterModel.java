@@ -46,9 +46,14 @@ public final class ClusterModel {
 
     /** The same cluster, recorded straight into a ledger (for pure planning benchmarks). */
     public static Ledger ledger(int nodes, int podsPerNode, long seed) {
+        return ledger(nodes, podsPerNode, seed, java.util.function.UnaryOperator.identity());
+    }
+
+    /** The same cluster, each node passed through {@code label} first (e.g. to give it topology labels). */
+    public static Ledger ledger(int nodes, int podsPerNode, long seed, java.util.function.UnaryOperator<Node> label) {
         Ledger ledger = new Ledger();
         populate(new ClusterSink() {
-            @Override public void upsertNode(Node node) { ledger.upsertNode(node); }
+            @Override public void upsertNode(Node node) { ledger.upsertNode(label.apply(node)); }
             @Override public void upsertPod(Pod pod) {
                 ledger.putPod(new PodRecord(pod.id(), pod.nodeName(), pod.request(), null, "", false));
             }

@@ -2,12 +2,14 @@ package dev.muster.bench;
 
 import dev.muster.core.gang.GangPlanner;
 import dev.muster.core.ledger.Ledger;
+import dev.muster.core.ledger.TopologyLevels;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodGroupSpec;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.model.PodId;
 import dev.muster.core.model.PodPhase;
+import dev.muster.core.model.TopologyRequest;
 import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.SchedulerConfig;
@@ -15,6 +17,7 @@ import dev.muster.core.scoring.ScoringPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -61,6 +64,47 @@ public class CoreBenchmark {
     public Object planGangOf1000On5000Nodes(PlanState s) {
         GangPlanner.Requirement req = new GangPlanner.Requirement(1_000, Map.of(), 0, Map.of());
         return s.planner.plan(s.ledger.nodes(), s.members, req);
+    }
+
+    /**
+     * The same 5,000 nodes labelled into 5 zones × 10 blocks × 100 racks (2 blocks per zone, 10 racks per block, 50 nodes
+     * per rack), levels zone > block > rack > hostname.
+     */
+    @State(Scope.Benchmark)
+    public static class TopologyPlanState {
+        static final TopologyLevels LEVELS = TopologyLevels.of(List.of("topology.kubernetes.io/zone", "example.com/block",
+                "example.com/rack", "kubernetes.io/hostname"));
+        /** The level the gang requires: block (fits one of 10 blocks) or rack (fits no rack: the refusal path). */
+        @Param({"example.com/block", "example.com/rack"})
+        String level;
+        Ledger ledger;
+        List<GangPlanner.Member> members;
+        GangPlanner planner = new GangPlanner(ScoringPolicy.BINPACK, LEVELS);
+        GangPlanner.Topology topology;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            ledger = ClusterModel.ledger(5_000, 20, 1, n -> {
+                int i = Integer.parseInt(n.name().substring("node-".length()));
+                int rack = i / 50;
+                int block = rack / 10;
+                int zone = block / 2;
+                return n.withLabels(Map.of("topology.kubernetes.io/zone", "z" + zone, "example.com/block", "b" + block,
+                        "example.com/rack", "r" + rack, "kubernetes.io/hostname", n.name()));
+            });
+            members = new ArrayList<>();
+            for (int i = 0; i < 1_000; i++) {
+                members.add(new GangPlanner.Member("m" + i, "worker", ClusterModel.podRequest(4_000, 16_384)));
+            }
+            topology = new GangPlanner.Topology(TopologyRequest.byKey(TopologyRequest.Mode.REQUIRED, level), Set.of());
+        }
+    }
+
+    /** Plan 1,000 members of 4 cpu / 16Gi on 5,000 labelled nodes, all inside one domain of the required level. */
+    @Benchmark
+    public Object planGangOf1000On5000NodesRequiredLevel(TopologyPlanState s) {
+        GangPlanner.Requirement req = new GangPlanner.Requirement(1_000, Map.of(), 0, Map.of());
+        return s.planner.plan(s.ledger.nodes(), s.members, req, Map.of(), s.topology);
     }
 
     @State(Scope.Benchmark)

@@ -30,6 +30,10 @@ public final class Main {
                   The controller's queues (Queues.List, or Queues.Watch with --watch). Default 127.0.0.1:9091.
               gang NAMESPACE/NAME [--controller host:port]
                   A gang's state and the reason it is not running (Queues.GetGang).
+              topology [--scenario FILE]
+                  Play a topology scenario (racked nodes, gangs asking for a rack or block) on the scheduling core
+                  twice, topology-aware and not, on the same seed; print racks spanned per gang and free whole racks
+                  over time (built-in: scenarios/topology.yaml).
 
             Each flag can also be given as an environment variable MUSTER_<NAME>, e.g. MUSTER_SCENARIO.
             """;
@@ -64,6 +68,7 @@ public final class Main {
                     DemoLogging.warningsOnly();
                     yield QueuesCli.queues(rest, env, out, err);
                 }
+                case "topology" -> TopologyCommand.run(rest, env, workDir, out);
                 case "gang" -> {
                     DemoLogging.warningsOnly();
                     yield QueuesCli.gang(rest, env, out, err);

@@ -32,6 +32,8 @@ class ChartRejectsBadValuesTest {
                         Install.with("extender.httpPort", 70000), "httpPort"),
                 Arguments.of("flush interval that is not a duration",
                         Install.with("controller.flushInterval", "soon"), "flushInterval"),
+                Arguments.of("topology level that is not a label key",
+                        Install.with("extender.topologyLevels[0]", "my rack"), "topologyLevels"),
                 Arguments.of("percentage above 100",
                         Install.with("scheduler.percentageOfNodesToScore", 150), "percentageOfNodesToScore"));
     }

@@ -76,6 +76,14 @@ class ChartValuesTest {
     }
 
     @Test
+    void topologyLevelsReachTheExtenderInOrder() {
+        Rendered chart = Chart.render(Install.with("extender.topologyLevels[0]", "topology.kubernetes.io/zone",
+                "extender.topologyLevels[1]", "example.com/rack", "extender.topologyLevels[2]", "kubernetes.io/hostname"));
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args"))
+                .contains("--topology-levels=topology.kubernetes.io/zone,example.com/rack,kubernetes.io/hostname");
+    }
+
+    @Test
     void gangDeadlineAndHttpTimeoutRenderAsGoDurations() {
         Rendered chart = Chart.render(Install.with("extender.gangDeadlineSeconds", 120, "scheduler.extender.httpTimeoutSeconds", 150));
         assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains("--gang-deadline=120s");

@@ -83,6 +83,13 @@ public final class Kube {
                 () -> core.patchNode(name, new V1Patch("{\"spec\":{\"taints\":null}}")).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
     }
 
+    /** Sets (or, with a null value, removes) one label of a node. */
+    public void labelNode(String name, String key, String value) {
+        String patch = "{\"metadata\":{\"labels\":{\"" + key + "\":" + (value == null ? "null" : "\"" + value + "\"") + "}}}";
+        call("label node " + name, () -> PatchUtils.patch(V1Node.class,
+                () -> core.patchNode(name, new V1Patch(patch)).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
     public void nodes(String prefix, int count, String cpu, String memory) {
         for (int i = 0; i < count; i++) {
             node(prefix + i, cpu, memory, Map.of());
@@ -105,12 +112,19 @@ public final class Kube {
     }
 
     public void podGroup(String ns, String name, int minMember, String queue, Map<String, String> annotations) {
+        podGroup(ns, name, minMember, queue, annotations, Map.of());
+    }
+
+    /** A Volcano PodGroup with more spec fields ({@code moreSpec}, e.g. {@code networkTopology}). */
+    public void podGroup(String ns, String name, int minMember, String queue, Map<String, String> annotations, Map<String, Object> moreSpec) {
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("name", name);
         meta.put("namespace", ns);
         meta.put("annotations", annotations);
-        Map<String, Object> pg = Map.of("apiVersion", GROUP + "/" + VERSION, "kind", "PodGroup", "metadata", meta,
-                "spec", Map.of("minMember", minMember, "queue", queue));
+        Map<String, Object> spec = new LinkedHashMap<>(moreSpec);
+        spec.put("minMember", minMember);
+        spec.put("queue", queue);
+        Map<String, Object> pg = Map.of("apiVersion", GROUP + "/" + VERSION, "kind", "PodGroup", "metadata", meta, "spec", spec);
         call("create podgroup " + ns + "/" + name, () -> custom.createNamespacedCustomObject(GROUP, VERSION, ns, "podgroups", pg).execute());
     }
 

@@ -17,6 +17,8 @@ final class E2eCluster {
     static final int NODES = 8;
     static final String NODE_CPU = "4";
     static final String NODE_MEMORY = "16Gi";
+    /** The extender's topology levels; nodes carry no such labels unless a test sets them (TopologyE2eTest). */
+    static final String RACK_LABEL = "e2e.muster.dev/rack";
 
     private static E2eCluster instance;
 
@@ -42,7 +44,8 @@ final class E2eCluster {
         admin.nodes("node-", NODES, NODE_CPU, NODE_MEMORY);
         extender = MusterProcess.start("extender", MusterProcess.jar(repo, "server", version), List.of(
                 "--kubeconfig=" + install.kubeconfigFor("extender"), "--http-port=" + extenderHttpPort, "--grpc-port=" + extenderGrpcPort,
-                "--lease-namespace=" + MusterInstall.NAMESPACE), dir, ControlPlane.freePort());
+                "--lease-namespace=" + MusterInstall.NAMESPACE, "--topology-levels=" + RACK_LABEL + ",kubernetes.io/hostname"),
+                dir, ControlPlane.freePort());
         controller = MusterProcess.start("controller", MusterProcess.jar(repo, "controller", version), List.of(
                 "--kubeconfig=" + install.kubeconfigFor("controller"), "--extender-address=127.0.0.1:" + extenderGrpcPort,
                 "--grpc-port=" + ControlPlane.freePort(), "--lease-namespace=" + MusterInstall.NAMESPACE), dir, ControlPlane.freePort());

@@ -41,13 +41,15 @@ import java.util.Objects;
  * @param journalWindow  {@code --journal-window}: allocation events kept for resuming streams
  * @param podName        POD_NAME (else HOSTNAME); null when unknown and leader election is off
  * @param podIp          POD_IP; null when unknown and leader election is off
+ * @param topologyLevels {@code --topology-levels}: node label keys of the topology levels, widest first, comma-separated
+ *                       (empty: none; gangs' required topology constraints then cannot be met)
  * @param setAsideAfter  {@code --set-aside-after}: how long a gang waits before room (and its queue's quota) is set
  *                       aside for it as the gang next in line
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
-                           int journalWindow, String podName, String podIp, Duration setAsideAfter) {
+                           int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -90,6 +92,8 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("grpc-tls-client-ca-file", "PEM CA bundle: require client certificates signed by it (mTLS)");
         f.put("max-body-bytes", "largest accepted HTTP request body (default " + ServerDefaults.MAX_BODY_BYTES + ")");
         f.put("journal-window", "allocation events kept for resuming streams (default " + ServerDefaults.JOURNAL_WINDOW + ")");
+        f.put("topology-levels", "node label keys of the topology levels gangs may ask for, widest first, comma-separated, e.g. "
+                + "topology.kubernetes.io/zone,example.com/block,example.com/rack,kubernetes.io/hostname (default: none)");
         FLAGS = java.util.Collections.unmodifiableMap(f);
     }
 
@@ -159,8 +163,31 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         if (setAsideAfter.isNegative()) {
             throw new IllegalArgumentException("--set-aside-after must not be negative, got " + Durations.format(setAsideAfter));
         }
+        List<String> topologyLevels = topologyLevels(flags.string("topology-levels", ""));
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
-                leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, setAsideAfter);
+                leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter);
+    }
+
+    /** {@code --topology-levels}: comma-separated label keys, widest first; empty, repeated or malformed keys are named. */
+    static List<String> topologyLevels(String text) {
+        if (text.isBlank()) {
+            return List.of();
+        }
+        List<String> keys = new java.util.ArrayList<>();
+        for (String part : text.split(",", -1)) {
+            String key = part.strip();
+            if (key.isEmpty()) {
+                throw new IllegalArgumentException("--topology-levels \"" + text + "\": an empty label key (check the commas)");
+            }
+            if (!key.matches("([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")) {
+                throw new IllegalArgumentException("--topology-levels: \"" + key + "\" is not a valid label key");
+            }
+            if (keys.contains(key)) {
+                throw new IllegalArgumentException("--topology-levels: label key " + key + " is listed twice");
+            }
+            keys.add(key);
+        }
+        return List.copyOf(keys);
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.muster.common.leader.LeaderCallbacks;
 import dev.muster.common.leader.LeaderElector;
 import dev.muster.common.rpc.ServerTls;
 import dev.muster.core.time.Backoff;
+import dev.muster.core.ledger.TopologyLevels;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.server.bind.KubeBinder;
 import dev.muster.server.http.PemTls;
@@ -86,7 +87,8 @@ public final class ServerMain {
                 .withAdmissionHold(cfg.admissionHold())
                 .withSetAsideAfter(cfg.setAsideAfter())
                 .withBackoff(Backoff.DEFAULT)
-                .withSchedulerName(cfg.schedulerName());
+                .withSchedulerName(cfg.schedulerName())
+                .withTopologyLevels(TopologyLevels.of(cfg.topologyLevels()));
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),
                 cfg.httpTls() == null ? null : PemTls.serverContext(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile()),
                 cfg.opsPort(), cfg.grpcPort(),

@@ -66,7 +66,7 @@ class ServerConfigTest {
                 "--gang-deadline", "1m30s", "--admission-hold", "2s", "--scoring", "spread", "--lease-name", "x", "--lease-namespace", "ops",
                 "--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(),
                 "--grpc-tls-cert-file", cert.toString(), "--grpc-tls-key-file", key.toString(), "--grpc-tls-client-ca-file", ca.toString(),
-                "--max-body-bytes", "1024", "--journal-window", "100");
+                "--max-body-bytes", "1024", "--journal-window", "100", "--topology-levels", "topology.kubernetes.io/zone, example.com/rack,kubernetes.io/hostname");
         assertThat(c.schedulerName()).isEqualTo("gang");
         assertThat(c.httpPort()).isEqualTo(9443);
         assertThat(c.opsPort()).isEqualTo(9081);
@@ -80,6 +80,7 @@ class ServerConfigTest {
         assertThat(c.grpcTls().mutual()).isTrue();
         assertThat(c.maxBodyBytes()).isEqualTo(1024);
         assertThat(c.journalWindow()).isEqualTo(100);
+        assertThat(c.topologyLevels()).containsExactly("topology.kubernetes.io/zone", "example.com/rack", "kubernetes.io/hostname");
     }
 
     @Test
@@ -158,6 +159,12 @@ class ServerConfigTest {
                 Arguments.of("missing kubeconfig", POD_ENV, new String[] {"--kubeconfig", "/nonexistent/kubeconfig"}, "--kubeconfig: /nonexistent/kubeconfig"),
                 Arguments.of("body limit zero", POD_ENV, new String[] {"--max-body-bytes", "0"}, "--max-body-bytes must be at least 1"),
                 Arguments.of("journal window negative", POD_ENV, new String[] {"--journal-window", "-1"}, "--journal-window"),
+                Arguments.of("topology level key empty", POD_ENV, new String[] {"--topology-levels", "zone,,rack"},
+                        "--topology-levels \"zone,,rack\": an empty label key (check the commas)"),
+                Arguments.of("topology level key invalid", POD_ENV, new String[] {"--topology-levels", "zone,my rack"},
+                        "--topology-levels: \"my rack\" is not a valid label key"),
+                Arguments.of("topology level key twice", POD_ENV, new String[] {"--topology-levels", "rack,rack"},
+                        "--topology-levels: label key rack is listed twice"),
                 Arguments.of("bad env value names the flag", Map.of("MUSTER_HTTP_PORT", "x", "POD_NAME", "m", "POD_IP", "1", "POD_NAMESPACE", "n"),
                         new String[0], "--http-port"));
     }
@@ -173,6 +180,6 @@ class ServerConfigTest {
     @Test
     void usageListsEveryFlag() {
         assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
-        assertThat(ServerConfig.FLAGS).hasSize(18);
+        assertThat(ServerConfig.FLAGS).hasSize(19);
     }
 }

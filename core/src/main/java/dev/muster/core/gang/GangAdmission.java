@@ -93,7 +93,7 @@ public final class GangAdmission {
         if (next) {
             ledger.releaseSetAside();
         }
-        Refusal why = plan(g, now);
+        Refusal why = plan(g, now, true);
         if (why != null && waitsForRoom(why) && (next || line.shouldBeNext(g))) {
             line.next(g);
             ledger.setAside(g.key(), roomToSetAside(g)); // replaces the set-aside of the gang it overtook
@@ -101,7 +101,8 @@ public final class GangAdmission {
         return why;
     }
 
-    private Refusal plan(Gang g, long now) {
+    /** {@code pinHeld}: pin held members to kube-scheduler's nodes (false: plan them like the others). */
+    private Refusal plan(Gang g, long now, boolean pinHeld) {
         String prefix = "gang " + g.key() + ": ";
         if (g.memberCount() == 0) {
             return refuse(g, Refusal.of(Refusal.Cause.MEMBERS_MISSING, prefix + "0/" + g.minMember() + " pods exist"));
@@ -114,7 +115,7 @@ public final class GangAdmission {
         Map<String, Resources> taken = new HashMap<>();
         List<Ledger.Placement> pinned = new ArrayList<>();
         Set<String> pinnedUids = new HashSet<>();
-        for (HeldBind h : g.held().values()) {
+        for (HeldBind h : pinHeld ? g.held().values() : List.<HeldBind>of()) {
             Pod m = books.pods().get(h.waiter().pod().uid());
             NodeEntry e = ledger.node(h.waiter().node());
             if (m == null || ledger.pod(m.uid()) != null || e == null
@@ -125,12 +126,16 @@ public final class GangAdmission {
             pinned.add(new Ledger.Placement(e.name(), m.request(), m.task()));
             pinnedUids.add(m.uid());
         }
-        // 2. the other members; pinned ones count as placed
+        // 2. the other members; pinned ones count as placed (and, like bound ones, anchor a topology domain)
         List<GangPlanner.Member> unbound = new ArrayList<>();
         Map<String, Integer> placedByTask = new HashMap<>();
+        Set<String> anchors = new HashSet<>(taken.keySet());
         for (Pod m : g.members()) {
             if (ledger.pod(m.uid()) != null || pinnedUids.contains(m.uid())) {
                 placedByTask.merge(m.task(), 1, Integer::sum);
+                if (ledger.pod(m.uid()) != null) {
+                    anchors.add(ledger.pod(m.uid()).node());
+                }
             } else {
                 unbound.add(new GangPlanner.Member(m.uid(), m.task(), m.request()));
             }
@@ -138,8 +143,12 @@ public final class GangAdmission {
         // 3. members that do not exist yet
         int missing = Math.max(0, g.minMember() - g.memberCount());
         unbound.addAll(provisionalMembers(g, missing));
+        GangPlanner.Topology topology = g.spec().topology() == null ? null : new GangPlanner.Topology(g.spec().topology(), anchors);
         GangPlanner.Result result = planner.plan(ledger.nodes(), unbound,
-                new GangPlanner.Requirement(g.minMember(), g.spec().minTaskMember(), g.bound() + pinned.size(), placedByTask), taken);
+                new GangPlanner.Requirement(g.minMember(), g.spec().minTaskMember(), g.bound() + pinned.size(), placedByTask), taken, topology);
+        if (!pinned.isEmpty() && result instanceof GangPlanner.Result.Unfit u && u.cause() == Refusal.Cause.TOPOLOGY) {
+            return plan(g, now, false); // kube-scheduler's nodes for held members straddle domains: plan them like the others
+        }
         String exist = missing > 0 ? " (" + g.memberCount() + "/" + g.minMember() + " pods exist)" : "";
         if (result instanceof GangPlanner.Result.Unfit unfit) {
             return refuse(g, unfitRefusal(unfit, pinned).prefixed(prefix).suffixed(exist));
@@ -155,7 +164,7 @@ public final class GangAdmission {
         Duration deadline = g.spec().deadline() != null ? g.spec().deadline() : defaultDeadline;
         List<Ledger.Placement> all = new ArrayList<>(pinned);
         all.addAll(plan.placements());
-        ledger.reserve(g.key(), g.queue(), now + deadline.toNanos(), all);
+        ledger.reserve(g.key(), g.queue(), now + deadline.toNanos(), all, plan.domain());
         books.state(g, GangState.ADMITTED, Refusal.NONE);
         books.state(g, GangState.RESERVED, Refusal.note(all.size() + " slots held for " + deadline.toSeconds() + "s" + exist));
         return null;

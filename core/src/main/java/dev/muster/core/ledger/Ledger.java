@@ -45,7 +45,7 @@ public final class Ledger {
     /** Records a node's allocatable and schedulability (which may shrink or grow at any time). */
     public NodeEntry upsertNode(Node node) {
         NodeEntry e = nodes.computeIfAbsent(node.name(), NodeEntry::new);
-        e.observe(node.allocatable(), node.schedulable());
+        e.observe(node.allocatable(), node.schedulable(), node.labels());
         return e;
     }
 
@@ -143,8 +143,16 @@ public final class Ledger {
      * fits; any earlier reservation of the gang is released first.
      */
     public Reservation reserve(GangKey gang, String queue, long deadlineNanos, List<Placement> placements) {
+        return reserve(gang, queue, deadlineNanos, placements, null);
+    }
+
+    /**
+     * As {@link #reserve(GangKey, String, long, List)}, confined to a topology domain ({@code required}, or null for
+     * anywhere): slot steering never moves or adds a slot outside it.
+     */
+    public Reservation reserve(GangKey gang, String queue, long deadlineNanos, List<Placement> placements, Domain required) {
         releaseReservation(gang);
-        Reservation r = new Reservation(gang, queue, deadlineNanos);
+        Reservation r = new Reservation(gang, queue, deadlineNanos, required);
         for (Placement p : placements) {
             addSlot(r, p);
         }
@@ -183,7 +191,7 @@ public final class Ledger {
         if (placements.isEmpty()) {
             return;
         }
-        Reservation r = new Reservation(gang, "", Long.MAX_VALUE);
+        Reservation r = new Reservation(gang, "", Long.MAX_VALUE, null);
         for (Placement p : placements) {
             r.add(new Slot(p.node(), p.request(), p.task()));
             entryFor(p.node()).addReserved(p.request());

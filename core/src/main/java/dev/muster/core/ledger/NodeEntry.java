@@ -1,6 +1,7 @@
 package dev.muster.core.ledger;
 
 import dev.muster.core.resources.Resources;
+import java.util.Map;
 
 /**
  * One node's accounting. Mutable, confined to the {@link Ledger}'s owner lock; outside code reads it
@@ -16,6 +17,7 @@ public final class NodeEntry {
     private final String name;
     private Resources allocatable = Resources.ZERO;
     private boolean schedulable;
+    private Map<String, String> labels = Map.of(); // topology labels of the configured levels only (immutable)
     private boolean known; // false: only referenced by pods so far (seen before its Node object, or deleted)
     private Resources used = Resources.ZERO;
     private Resources reserved = Resources.ZERO;
@@ -47,6 +49,11 @@ public final class NodeEntry {
 
     public int podCount() {
         return pods;
+    }
+
+    /** The node's topology labels (the configured levels' keys only); empty when none or not known. */
+    public Map<String, String> labels() {
+        return labels;
     }
 
     public boolean known() {
@@ -99,8 +106,9 @@ public final class NodeEntry {
         return !reserved.isZero() && !inUse.fitsIn(allocatable);
     }
 
-    void observe(Resources newAllocatable, boolean newSchedulable) {
+    void observe(Resources newAllocatable, boolean newSchedulable, Map<String, String> newLabels) {
         this.allocatable = newAllocatable;
+        this.labels = newLabels;
         this.schedulable = newSchedulable;
         this.known = true;
         derive();
@@ -109,6 +117,7 @@ public final class NodeEntry {
     void forget() {
         this.allocatable = Resources.ZERO;
         this.schedulable = false;
+        this.labels = Map.of();
         this.known = false;
         derive();
     }

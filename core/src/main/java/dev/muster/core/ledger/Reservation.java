@@ -16,11 +16,18 @@ public final class Reservation {
     private final String queue;
     private final long deadlineNanos;
     private final List<Slot> slots = new ArrayList<>();
+    private final Domain required; // null: the slots may be anywhere
 
-    Reservation(GangKey gang, String queue, long deadlineNanos) {
+    Reservation(GangKey gang, String queue, long deadlineNanos, Domain required) {
         this.gang = gang;
         this.queue = queue;
         this.deadlineNanos = deadlineNanos;
+        this.required = required;
+    }
+
+    /** The topology domain every slot must stay inside (a required topology constraint), or null. */
+    public Domain requiredDomain() {
+        return required;
     }
 
     public GangKey gang() {

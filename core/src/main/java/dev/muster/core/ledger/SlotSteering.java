@@ -11,15 +11,29 @@ import java.util.Map;
  * steering members onto their gang's room. Filter asks {@link #usable} (slot nodes pass) and {@link #steer}s
  * the member's earmark; bind {@link #claim}s; when kube-scheduler's candidates hold none of the gang's slots,
  * a {@link #movable} slot moves to the {@link #bestCandidate}; repair finds a {@link #relocationTarget}.
- * A move never changes the reservation's size, so the gang stays whole. Confined to the ledger owner's lock.
+ * A move never changes the reservation's size, so the gang stays whole, and never takes a slot out of the
+ * reservation's {@linkplain Reservation#requiredDomain() required topology domain}: a node outside it is no
+ * target for a move, a claim or a relocation. Confined to the ledger owner's lock.
  */
 public final class SlotSteering {
     private final Ledger ledger;
     private final ScoringPolicy policy;
+    private final TopologyLevels levels;
 
     public SlotSteering(Ledger ledger, ScoringPolicy policy) {
+        this(ledger, policy, TopologyLevels.NONE);
+    }
+
+    public SlotSteering(Ledger ledger, ScoringPolicy policy, TopologyLevels levels) {
         this.ledger = ledger;
         this.policy = policy;
+        this.levels = levels;
+    }
+
+    /** Whether a slot of {@code r} may be on node {@code e}: always, unless the reservation is confined to a domain. */
+    public boolean inDomain(Reservation r, NodeEntry e) {
+        Domain d = r.requiredDomain();
+        return d == null || d.contains(levels, e.labels());
     }
 
     /** Node → a slot the pod may use there: its own (earmarked or claimed), else a free one that fits it. */
@@ -82,7 +96,7 @@ public final class SlotSteering {
         }
         Slot movable = mine != null ? mine : movable(r, null, task, request);
         NodeEntry e = ledger.node(node);
-        if (movable != null && e != null && e.accepts(movable.request())) {
+        if (movable != null && e != null && e.accepts(movable.request()) && inDomain(r, e)) {
             ledger.moveSlot(r, movable, node);
             ledger.claim(movable, uid);
             return movable;
@@ -92,11 +106,19 @@ public final class SlotSteering {
 
     /** The candidate with unreserved room for {@code need} that the scoring policy ranks best; null if none. */
     public String bestCandidate(List<String> candidates, Resources need) {
+        return bestCandidate(null, candidates, need);
+    }
+
+    /**
+     * As {@link #bestCandidate(List, Resources)}, for a slot of {@code r} (may be null): only candidates inside the
+     * reservation's required domain count.
+     */
+    public String bestCandidate(Reservation r, List<String> candidates, Resources need) {
         String best = null;
         double bestScore = -1;
         for (String n : candidates) {
             NodeEntry e = ledger.node(n);
-            if (e != null && e.accepts(need)) {
+            if (e != null && e.accepts(need) && (r == null || inDomain(r, e))) {
                 double s = policy.score(e.allocatable(), e.inUse(), need);
                 if (s > bestScore) {
                     best = n;
@@ -109,8 +131,13 @@ public final class SlotSteering {
 
     /** Another node that accepts {@code need}, for a slot that no longer fits on {@code from}; null if none. */
     public String relocationTarget(String from, Resources need) {
+        return relocationTarget(null, from, need);
+    }
+
+    /** As {@link #relocationTarget(String, Resources)}, for a slot of {@code r} (may be null): inside its required domain. */
+    public String relocationTarget(Reservation r, String from, Resources need) {
         for (NodeEntry other : ledger.nodes()) {
-            if (!other.name().equals(from) && other.accepts(need)) {
+            if (!other.name().equals(from) && other.accepts(need) && (r == null || inDomain(r, other))) {
                 return other.name();
             }
         }

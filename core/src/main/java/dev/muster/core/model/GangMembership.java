@@ -13,6 +13,12 @@ public final class GangMembership {
     public static final String TASK_SPEC = "volcano.sh/task-spec";
     /** PodGroup annotation overriding the reservation deadline, e.g. {@code 90s} or {@code 2m}. */
     public static final String DEADLINE_ANNOTATION = "muster.dev/gang-deadline";
+    /**
+     * PodGroup annotation asking for a topology constraint: {@code required:<node label key>},
+     * {@code preferred:<node label key>}, or a bare {@code <node label key>} (required). The key must be one of the
+     * extender's {@code --topology-levels}.
+     */
+    public static final String TOPOLOGY_ANNOTATION = "muster.dev/topology";
 
     private GangMembership() {}
 

@@ -25,6 +25,11 @@ public record Refusal(Cause cause, String text) {
         RESOURCES,
         /** As RESOURCES, and nodes that would otherwise take members are overcommitted (pods use more than allocatable). */
         NODES_OVERCOMMITTED,
+        /**
+         * The gang's required topology constraint cannot be met: no single domain of the level has room for it
+         * (although the cluster as a whole may), or the level is not configured.
+         */
+        TOPOLOGY,
         /** The gang's queue does not exist. */
         QUEUE_MISSING,
         /** The gang's queue is Closed or Closing. */

@@ -48,8 +48,10 @@ final class ClusterIntake {
     }
 
     void upsertNode(Node node) {
+        NodeEntry before = ledger.node(node.name());
+        boolean relabelled = before != null && before.known() && !before.labels().equals(node.labels());
         ledger.upsertNode(node);
-        repair(node.name());
+        repair(node.name(), relabelled);
         pass.roomFreed(books.now());
     }
 
@@ -233,15 +235,24 @@ final class ClusterIntake {
      * they can; a gang whose slot cannot move loses its reservation and is planned again.
      */
     private void repair(String node) {
+        repair(node, false);
+    }
+
+    /**
+     * As {@link #repair(String)}; {@code relabelled}: the node's topology labels changed, so slots of reservations
+     * confined to a topology domain that no longer contains the node move too.
+     */
+    private void repair(String node, boolean relabelled) {
         NodeEntry e = ledger.node(node);
         boolean gone = e == null || !e.known() || !e.schedulable();
-        if (e != null && !gone && !e.reservationsBroken()) {
+        if (e != null && !gone && !e.reservationsBroken() && !relabelled) {
             return;
         }
         for (Reservation r : ledger.reservations()) {
             for (Slot s : new ArrayList<>(r.slots())) {
                 NodeEntry now = ledger.node(node);
-                boolean stillBroken = now == null || !now.known() || !now.schedulable() || now.reservationsBroken();
+                boolean outside = relabelled && now != null && !steering.inDomain(r, now);
+                boolean stillBroken = now == null || !now.known() || !now.schedulable() || now.reservationsBroken() || outside;
                 if (!stillBroken || !s.node().equals(node) || ledger.reservation(r.gang()) != r) {
                     continue;
                 }
@@ -249,7 +260,7 @@ final class ClusterIntake {
                     continue; // being bound right now; the binding will show the truth
                 }
                 Gang g = books.gang(r.gang());
-                String target = steering.relocationTarget(node, s.request());
+                String target = steering.relocationTarget(r, node, s.request());
                 if (target != null) {
                     if (s.state() == Slot.State.CLAIMED && g != null) {
                         barrier.slotTaken(g, s.podUid(), node);
@@ -258,7 +269,8 @@ final class ClusterIntake {
                     ledger.moveSlot(r, s, target);
                 } else if (g != null && !g.running()) {
                     Refusal why = Refusal.of(Refusal.Cause.RESERVATION_LOST, "gang " + g.key() + ": reservation lost, node " + node
-                            + " was taken by pods muster did not place and no other node has room");
+                            + (outside ? " left the required topology domain " + r.requiredDomain() + " and no node inside it has room"
+                            : " was taken by pods muster did not place and no other node has room"));
                     barrier.dropReservation(g, why.text());
                     books.state(g, GangState.WAITING, why);
                 } else {

@@ -189,7 +189,8 @@ final class Filtering {
             steering.steer(mine, usable.get(target), p.uid());
         }
         if (target == null) {
-            return Decision.allFailed(candidates, "gang " + g.key() + ": no reserved slot on these nodes and none has room to move one", false);
+            return Decision.allFailed(candidates, "gang " + g.key() + ": no reserved slot on these nodes and none has room to move one"
+                    + (r.requiredDomain() == null ? "" : " inside its required topology domain " + r.requiredDomain()), false);
         }
         String noSlot = "gang " + g.key() + " holds no free slot on this node";
         for (String n : candidates) {
@@ -208,7 +209,7 @@ final class Filtering {
      */
     private String moveSlot(Gang g, Reservation r, Pod p, Slot mine, List<String> candidates) {
         Slot movable = steering.movable(r, mine, p.task(), p.request());
-        String best = steering.bestCandidate(candidates, movable != null ? movable.request() : p.request());
+        String best = steering.bestCandidate(r, candidates, movable != null ? movable.request() : p.request());
         if (best == null) {
             return null;
         }

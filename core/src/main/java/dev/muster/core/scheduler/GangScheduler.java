@@ -86,9 +86,9 @@ public final class GangScheduler implements ClusterSink {
         this.outbox = new Outbox(journal);
         this.books = new Books(outbox, nanoTime);
         this.decisions = new DecisionCache(config.decisionCache(), config.decisionTtl().toNanos());
-        SlotSteering steering = new SlotSteering(books.ledger(), config.policy());
+        SlotSteering steering = new SlotSteering(books.ledger(), config.policy(), config.topologyLevels());
         this.line = new WaitingLine(books, config.setAsideAfter());
-        GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy()), config.gangDeadline(), line);
+        GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy(), config.topologyLevels()), config.gangDeadline(), line);
         this.barrier = new BindBarrier(books, admission, steering, binder, config.admissionHold(),
                 action -> locked(() -> {
                     action.run();
@@ -190,9 +190,11 @@ public final class GangScheduler implements ClusterSink {
 
     // ---- cluster sync (ClusterSink) ------------------------------------------------------------------
 
+    /** Records the node, keeping only the labels of the configured topology levels (the ledger holds 5,000s of nodes). */
     @Override
     public void upsertNode(Node node) {
-        run(() -> intake.upsertNode(node));
+        Node slim = node.labels().isEmpty() ? node : node.withLabels(config.topologyLevels().select(node.labels()));
+        run(() -> intake.upsertNode(slim));
     }
 
     @Override

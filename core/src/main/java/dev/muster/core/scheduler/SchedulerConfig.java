@@ -1,5 +1,6 @@
 package dev.muster.core.scheduler;
 
+import dev.muster.core.ledger.TopologyLevels;
 import dev.muster.core.time.Backoff;
 import dev.muster.core.scoring.ScoringPolicy;
 import java.time.Duration;
@@ -17,37 +18,54 @@ import java.time.Duration;
  *                        and kube-scheduler retries the pod (a failed bind is always requeued)
  * @param schedulerName   {@code spec.schedulerName} of the pods muster schedules as gangs; pods of other schedulers are
  *                        only accounted for (see {@link dev.muster.core.model.GangMembership#servedBy})
+ * @param topologyLevels  node label keys of the topology levels, widest first, that gangs' topology constraints name
+ *                        ({@link TopologyLevels#NONE}: no levels; a required constraint then cannot be met)
  * @param setAsideAfter   how long a gang must have waited before room is set aside for it as the gang next in line
  *                        (until then, whoever fits first takes free room: short waits stay short for everyone)
  */
 public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, int decisionCache, Duration decisionTtl,
-                              Duration admissionHold, String schedulerName, Duration setAsideAfter) {
-    public static final String DEFAULT_SCHEDULER_NAME = "muster";
+                              Duration admissionHold, String schedulerName, TopologyLevels topologyLevels, Duration setAsideAfter) {
     public static final Duration DEFAULT_SET_ASIDE_AFTER = Duration.ofSeconds(30);
-    public static final SchedulerConfig DEFAULT = new SchedulerConfig(ScoringPolicy.BINPACK, Duration.ofSeconds(60), Backoff.DEFAULT,
-            4096, Duration.ofSeconds(30), Duration.ofSeconds(5), DEFAULT_SCHEDULER_NAME, DEFAULT_SET_ASIDE_AFTER);
 
-    public SchedulerConfig withSetAsideAfter(Duration d) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, d);
+    public SchedulerConfig {
+        topologyLevels = topologyLevels == null ? TopologyLevels.NONE : topologyLevels;
+        setAsideAfter = setAsideAfter == null ? DEFAULT_SET_ASIDE_AFTER : setAsideAfter;
     }
 
+    public SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, int decisionCache, Duration decisionTtl,
+                           Duration admissionHold, String schedulerName) {
+        this(policy, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, TopologyLevels.NONE, DEFAULT_SET_ASIDE_AFTER);
+    }
+
+    public static final String DEFAULT_SCHEDULER_NAME = "muster";
+    public static final SchedulerConfig DEFAULT = new SchedulerConfig(ScoringPolicy.BINPACK, Duration.ofSeconds(60), Backoff.DEFAULT,
+            4096, Duration.ofSeconds(30), Duration.ofSeconds(5), DEFAULT_SCHEDULER_NAME);
+
     public SchedulerConfig withSchedulerName(String name) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, name, setAsideAfter);
+        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, name, topologyLevels, setAsideAfter);
     }
 
     public SchedulerConfig withPolicy(ScoringPolicy p) {
-        return new SchedulerConfig(p, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, setAsideAfter);
+        return new SchedulerConfig(p, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, topologyLevels, setAsideAfter);
     }
 
     public SchedulerConfig withGangDeadline(Duration d) {
-        return new SchedulerConfig(policy, d, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, setAsideAfter);
+        return new SchedulerConfig(policy, d, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, topologyLevels, setAsideAfter);
     }
 
     public SchedulerConfig withBackoff(Backoff b) {
-        return new SchedulerConfig(policy, gangDeadline, b, decisionCache, decisionTtl, admissionHold, schedulerName, setAsideAfter);
+        return new SchedulerConfig(policy, gangDeadline, b, decisionCache, decisionTtl, admissionHold, schedulerName, topologyLevels, setAsideAfter);
+    }
+
+    public SchedulerConfig withTopologyLevels(TopologyLevels levels) {
+        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, levels, setAsideAfter);
     }
 
     public SchedulerConfig withAdmissionHold(Duration h) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, h, schedulerName, setAsideAfter);
+        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, h, schedulerName, topologyLevels, setAsideAfter);
+    }
+
+    public SchedulerConfig withSetAsideAfter(Duration d) {
+        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, topologyLevels, d);
     }
 }

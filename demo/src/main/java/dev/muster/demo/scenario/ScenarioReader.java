@@ -218,7 +218,7 @@ public final class ScenarioReader {
         return new PodWorkload(name, namespace, count, shape, duration, arrival, priority);
     }
 
-    private static PodShape shape(Obj o) {
+    static PodShape shape(Obj o) {
         Range cpu = quantityRange(o.required("cpu"), ResourceNames.CPU);
         Range memory = quantityRange(o.required("memory"), ResourceNames.MEMORY);
         Range gpu = o.optional("gpu") == null ? Range.of(0) : quantityRange(o.optional("gpu"), PodShape.GPU);
@@ -228,7 +228,7 @@ public final class ScenarioReader {
         return new PodShape(cpu, memory, gpu);
     }
 
-    private static Arrival arrival(Obj o) {
+    static Arrival arrival(Obj o) {
         Duration start = o.optional("start") == null ? Duration.ZERO : nonNegative(o.optional("start"), Duration.ZERO);
         Val rateVal = o.required("rate");
         String text = rateVal.text();
@@ -250,7 +250,7 @@ public final class ScenarioReader {
 
     // ------------------------------------------------------------------------------------------------ values
 
-    private static String label(Val v) {
+    static String label(Val v) {
         String s = v.nonEmptyText();
         if (s.length() > 40 || !DNS_LABEL.matcher(s).matches()) {
             throw v.error("\"" + s + "\" is not a valid name (lower-case letters, digits and '-', at most 40 characters)");
@@ -258,7 +258,7 @@ public final class ScenarioReader {
         return s;
     }
 
-    private static long quantity(Val v, String resource) {
+    static long quantity(Val v, String resource) {
         String t = v.nonEmptyText();
         try {
             long q = Quantities.parse(resource, t);
@@ -323,7 +323,7 @@ public final class ScenarioReader {
     }
 
     /** {@code 8}, {@code 8-64}, or a list of counts. */
-    private static Range countRange(Val v, long min, long max) {
+    static Range countRange(Val v, long min, long max) {
         if (v.isList()) {
             List<Long> choices = new ArrayList<>();
             for (Val c : v.list()) {
@@ -371,7 +371,7 @@ public final class ScenarioReader {
         return MinMember.count(countRange(v, 1, 10_000));
     }
 
-    private static DurationRange durationRange(Val v) {
+    static DurationRange durationRange(Val v) {
         String t = v.nonEmptyText();
         int dash = t.indexOf('-');
         Duration lo;

@@ -5,11 +5,12 @@ import dev.muster.common.kube.ResourceLists;
 import dev.muster.core.model.Node;
 import dev.muster.core.resources.Resources;
 import io.kubernetes.client.openapi.models.V1Node;
+import java.util.Map;
 
 /**
  * {@link V1Node} → core {@link Node}: name, {@code status.allocatable} (what kube-scheduler fits against; a node
- * without it has no room) and {@code !spec.unschedulable} (cordoned nodes take no new pods). Stateless and
- * thread-safe.
+ * without it has no room), {@code !spec.unschedulable} (cordoned nodes take no new pods) and the labels (the core
+ * keeps only those of its configured topology levels). Stateless and thread-safe.
  */
 public final class NodeConverter {
     private NodeConverter() {}
@@ -24,7 +25,8 @@ public final class NodeConverter {
         Resources allocatable = node.getStatus() == null ? Resources.ZERO
                 : ResourceLists.fromQuantities("node " + name + " status.allocatable", node.getStatus().getAllocatable());
         boolean unschedulable = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
-        return new Node(name, allocatable, !unschedulable);
+        Map<String, String> labels = node.getMetadata().getLabels();
+        return new Node(name, allocatable, !unschedulable, labels == null ? Map.of() : labels);
     }
 
     /**

@@ -28,6 +28,9 @@ class NodeConverterTest {
                         new Node("n2", res("cpu=4"), false)),
                 Arguments.of("unschedulable false", node("n3").allocatable("cpu=4").unschedulable(false).build(),
                         new Node("n3", res("cpu=4"), true)),
+                Arguments.of("labels travel (the core keeps its topology levels' only)",
+                        new V1Node().metadata(new V1ObjectMeta().name("n5").putLabelsItem("example.com/rack", "r7")),
+                        new Node("n5", Resources.ZERO, true, java.util.Map.of("example.com/rack", "r7"))),
                 Arguments.of("no status: no room", new V1Node().metadata(new V1ObjectMeta().name("n4")), new Node("n4", Resources.ZERO, true)));
     }
 
