@@ -57,10 +57,13 @@ public final class GangClaims {
         return new Effect.None();
     }
 
-    /** A PodGroup of {@code api} was deleted. */
+    /** A PodGroup of {@code api} was deleted (a key no API claims is deleted too: deletes are idempotent). */
     public synchronized Effect release(GangApi api, GangKey key) {
         EnumMap<GangApi, Claim> byApi = claims.get(key);
-        if (byApi == null || !byApi.containsKey(api)) {
+        if (byApi == null) {
+            return new Effect.Delete(key); // never seen (e.g. deleted while the watch was down): deleting is harmless
+        }
+        if (!byApi.containsKey(api)) {
             return new Effect.None();
         }
         GangApi before = winner(byApi);

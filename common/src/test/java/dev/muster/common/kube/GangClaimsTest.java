@@ -35,7 +35,7 @@ class GangClaimsTest {
         assertThat(claims.owner(KEY)).isEqualTo(GangApi.SCHEDULER_PLUGINS);
         assertThat(claims.release(GangApi.SCHEDULER_PLUGINS, KEY)).isEqualTo(new GangClaims.Effect.Delete(KEY));
         assertThat(claims.owner(KEY)).isNull();
-        assertThat(claims.release(GangApi.SCHEDULER_PLUGINS, KEY)).isEqualTo(new GangClaims.Effect.None());
+        assertThat(claims.release(GangApi.SCHEDULER_PLUGINS, KEY)).isEqualTo(new GangClaims.Effect.Delete(KEY));
     }
 
     @Test
