@@ -252,7 +252,7 @@ public final class Kube {
         if (labelGroup != null) {
             meta.putLabelsItem(SP_LABEL, labelGroup);
         }
-        V1PodSpec spec = new V1PodSpec().schedulerName(SCHEDULER_NAME).terminationGracePeriodSeconds(0L)
+        V1PodSpec spec = new V1PodSpec().schedulerName(SCHEDULER_NAME).terminationGracePeriodSeconds(0L).overhead(null)
                 .containers(List.of(new V1Container().name("main").image("registry.example/job:1")
                         .resources(new V1ResourceRequirements().requests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory))))));
         if (schedulingGroup != null) {
@@ -262,25 +262,27 @@ public final class Kube {
         return call("create pod " + ns + "/" + name, () -> core.createNamespacedPod(ns, pod).execute());
     }
 
-    /** Creates the CustomResourceDefinition in {@code yaml} and waits until it is established. */
+    /** Creates the CustomResourceDefinition in {@code yaml} (sent as written: no typed model fills in empty fields) and waits until it is established. */
+    @SuppressWarnings("unchecked")
     public void crd(java.nio.file.Path yaml) {
-        io.kubernetes.client.openapi.models.V1CustomResourceDefinition crd;
+        Map<String, Object> crd;
         try {
-            crd = io.kubernetes.client.util.Yaml.loadAs(yaml.toFile(), io.kubernetes.client.openapi.models.V1CustomResourceDefinition.class);
+            crd = (Map<String, Object>) new org.yaml.snakeyaml.Yaml().load(java.nio.file.Files.readString(yaml));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+        String name = String.valueOf(((Map<String, Object>) crd.get("metadata")).get("name"));
+        call("create crd " + name, () -> custom.createClusterCustomObject("apiextensions.k8s.io", "v1", "customresourcedefinitions", crd).execute());
         var api = new io.kubernetes.client.openapi.apis.ApiextensionsV1Api(client);
-        call("create crd " + crd.getMetadata().getName(), () -> api.createCustomResourceDefinition(crd).execute());
         long until = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
         while (true) {
-            var c = call("read crd", () -> api.readCustomResourceDefinition(crd.getMetadata().getName()).execute());
+            var c = call("read crd", () -> api.readCustomResourceDefinition(name).execute());
             if (c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
                     .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus()))) {
                 return;
             }
             if (System.nanoTime() - until > 0) {
-                throw new IllegalStateException("crd " + crd.getMetadata().getName() + " not established after 30 s");
+                throw new IllegalStateException("crd " + name + " not established after 30 s");
             }
             try {
                 Thread.sleep(100);
