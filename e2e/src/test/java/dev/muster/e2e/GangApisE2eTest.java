@@ -65,7 +65,7 @@ class GangApisE2eTest extends RealClusterTest {
         }
         c.awaitBound(ns, "sp-", 3, System.nanoTime());
         Awaitility.await("phase Scheduling (bound; no kubelet runs them)").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> "Scheduling".equals(spStatus("sp").get("phase")) && spStatus("sp").get("scheduleStartTime") != null);
+                .untilAsserted(() -> assertThat(spStatus("sp")).containsEntry("phase", "Scheduling").containsKey("scheduleStartTime"));
         assertThat(statusWriters(Kube.SP_GROUP, Kube.SP_VERSION, "sp")).containsExactly("muster-controller");
     }
 
@@ -81,7 +81,10 @@ class GangApisE2eTest extends RealClusterTest {
         String loser = wholeAndZero();
         String winner = loser.equals("a") ? "b" : "a";
         Awaitility.await("winner Scheduling, loser Pending").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> "Scheduling".equals(spStatus(winner).get("phase")) && "Pending".equals(spStatus(loser).get("phase")));
+                .untilAsserted(() -> {
+                    assertThat(spStatus(winner)).as("winner").containsEntry("phase", "Scheduling");
+                    assertThat(spStatus(loser)).as("loser").containsEntry("phase", "Pending");
+                });
     }
 
     @Test

@@ -40,7 +40,7 @@ import java.util.Map;
  *     message while it is refused (Volcano's Unschedulable=True); no condition before either.
  * scheduler-plugins (scheduling.x-k8s.io): {"status":{"phase":"Running","running":3,"succeeded":0,"failed":0,
  *                                   "scheduleStartTime":"..."}}
- *     phase Pending (waiting or refused), Scheduling (bound, not yet running), Running, Finished or Failed (completed,
+ *     phase Pending (waiting or refused), Scheduling (bound, no member running yet), Running, Finished or Failed (completed,
  *     with failed members), Unknown; scheduleStartTime = when Muster first decided about the gang (its first condition).
  * </pre>
  * Stateless.
@@ -115,7 +115,8 @@ public final class StatusJson {
     static String schedulerPluginsPhase(PodGroupStatus s) {
         return switch (s.phase()) {
             case COMPLETED -> s.failed() > 0 ? "Failed" : "Finished";
-            case RUNNING -> "Running";
+            // Volcano's Running counts bound members; scheduler-plugins' counts members in phase Running
+            case RUNNING -> s.running() > 0 ? "Running" : "Scheduling";
             case UNKNOWN -> "Unknown";
             case PENDING, INQUEUE -> trueCondition(s, PodGroupCondition.SCHEDULED) != null ? "Scheduling" : "Pending";
         };

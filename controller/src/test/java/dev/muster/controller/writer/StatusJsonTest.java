@@ -85,6 +85,10 @@ class StatusJsonTest {
                         "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
                                 + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",
                         "{\"status\":{\"phase\":\"Scheduling\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"),
+                Arguments.of("Volcano's Running (bound) before any member runs", new PodGroupStatus(PodGroupPhase.RUNNING, List.of(bound), 0, 0, 0),
+                        "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
+                                + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",
+                        "{\"status\":{\"phase\":\"Scheduling\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"),
                 Arguments.of("running", new PodGroupStatus(PodGroupPhase.RUNNING, List.of(bound), 2, 0, 0),
                         "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
                                 + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",
