@@ -27,7 +27,7 @@ class GangApiDiscoveryTest {
     }
 
     private void groups(String json) {
-        api.server().expect().get().withPath("/apis").andReturn(200, json).always();
+        api.server().expect().get().withPath("/apis/").andReturn(200, json).always();
     }
 
     private void resources(String groupVersion, String... names) {
@@ -56,7 +56,7 @@ class GangApiDiscoveryTest {
 
         GangApiDiscovery.Result r = discovery.discover();
 
-        assertThat(r.failed()).isFalse();
+        assertThat(r.failure()).isNull();
         assertThat(r.served()).containsOnlyKeys(GangApi.KUBERNETES, GangApi.VOLCANO);
         assertThat(r.served().get(GangApi.KUBERNETES)).isEqualTo(new GangApiDiscovery.Served(GangApi.KUBERNETES, "v1alpha2", true));
         assertThat(r.served().get(GangApi.VOLCANO).statusSubresource()).isFalse();
@@ -79,9 +79,9 @@ class GangApiDiscoveryTest {
 
     @Test
     void aFailedDiscoveryKeepsTheLastAnswerAndSaysWhy() {
-        api.server().expect().get().withPath("/apis")
+        api.server().expect().get().withPath("/apis/")
                 .andReturn(200, "{\"kind\":\"APIGroupList\",\"groups\":[" + group("scheduling.x-k8s.io", "v1alpha1") + "]}").once();
-        api.server().expect().get().withPath("/apis").andReturn(503, "{}").always();
+        api.server().expect().get().withPath("/apis/").andReturn(503, "{}").always();
         resources("scheduling.x-k8s.io/v1alpha1", "podgroups", "podgroups/status");
         assertThat(discovery.discover().served()).containsOnlyKeys(GangApi.SCHEDULER_PLUGINS);
 
