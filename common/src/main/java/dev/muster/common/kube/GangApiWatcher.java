@@ -56,6 +56,7 @@ public final class GangApiWatcher implements AutoCloseable {
     private final String processName;
     private final Map<GangApi, String> watched = new EnumMap<>(GangApi.class); // guarded by this: api → version
     private final Set<GangApi> missingLogged = EnumSet.noneOf(GangApi.class); // guarded by this
+    private final Map<SharedIndexInformer<?>, String> sources = new java.util.IdentityHashMap<>(); // guarded by this: informer → source name
     private boolean discoveryFailureLogged; // guarded by this
     private ScheduledExecutorService rechecks; // guarded by this
     private boolean closed; // guarded by this
@@ -78,11 +79,11 @@ public final class GangApiWatcher implements AutoCloseable {
 
     /** Discovers now and creates (does not start) an informer for each served API; returns them as first-sync sources. */
     public synchronized List<InitialSync.Source> registerServed() {
-        List<InitialSync.Source> sources = new ArrayList<>();
+        List<InitialSync.Source> out = new ArrayList<>();
         for (SharedIndexInformer<? extends RawCustomObject> informer : reconcile()) {
-            sources.add(InitialSync.Source.of(sourceOf(informer), informer));
+            out.add(InitialSync.Source.of(sourceOf(informer), informer));
         }
-        return sources;
+        return out;
     }
 
     /** Starts the periodic recheck (a daemon thread). */
@@ -128,8 +129,6 @@ public final class GangApiWatcher implements AutoCloseable {
             log.warn("gang API discovery recheck failed: {}", e.toString());
         }
     }
-
-    private final Map<SharedIndexInformer<?>, String> sources = new java.util.IdentityHashMap<>(); // guarded by this
 
     private String sourceOf(SharedIndexInformer<?> informer) {
         return sources.get(informer);
