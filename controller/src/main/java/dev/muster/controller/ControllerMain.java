@@ -137,8 +137,11 @@ public final class ControllerMain {
             t.setDaemon(true);
             return t;
         });
+        // shared by the informers (which keep them current) and the status patcher (which routes each PodGroup by them)
+        dev.muster.common.kube.GangClaims gangClaims = new dev.muster.common.kube.GangClaims();
+        dev.muster.common.kube.GangApiDiscovery gangApis = new dev.muster.common.kube.GangApiDiscovery(kube.requests());
         Controller controller = new Controller(new Controller.Settings(config.apiQps(), config.apiBurst(), Controller.Settings.WRITE_BACKOFF),
-                new KubeStatusPatcher(kube.requests(), System::nanoTime), Clock.systemUTC(), System::nanoTime, watchExecutor, metrics);
+                new KubeStatusPatcher(kube.requests(), System::nanoTime, gangClaims, gangApis), Clock.systemUTC(), System::nanoTime, watchExecutor, metrics);
         metrics.bind(controller);
 
         OpsServer ops;
@@ -151,7 +154,8 @@ public final class ControllerMain {
                 controller.queuesService()).start();
         controller.onReady(() -> grpc.setServing(true));
 
-        ControllerInformers informers = new ControllerInformers(kube.watches(), controller.cluster(), ControllerInformers.DEFAULT_RESYNC);
+        ControllerInformers informers = new ControllerInformers(kube.watches(), controller.cluster(), ControllerInformers.DEFAULT_RESYNC,
+                gangClaims, gangApis, dev.muster.common.kube.GangApiWatcher.DEFAULT_RECHECK);
         informers.start();
         ExtenderStream stream = new ExtenderStream(config.extenderAddress(), config.extenderTls(), controller.allocations());
         stream.start();

@@ -15,6 +15,8 @@ final class AllowedRbac {
     private static final String CORE = "";
     private static final String VOLCANO = "scheduling.volcano.sh";
     private static final String COORDINATION = "coordination.k8s.io";
+    /** Kubernetes' own PodGroups (GenericWorkload) and scheduler-plugins' coscheduling PodGroups. */
+    private static final List<String> OTHER_GANG_APIS = List.of("scheduling.k8s.io", "scheduling.x-k8s.io");
 
     private AllowedRbac() {}
 
@@ -26,6 +28,7 @@ final class AllowedRbac {
             case "extender" -> {
                 allowed.addAll(read(CORE, "nodes", "pods"));
                 allowed.addAll(read(VOLCANO, "podgroups", "queues"));
+                OTHER_GANG_APIS.forEach(group -> allowed.addAll(read(group, "podgroups")));
                 allowed.add(Permission.of(CORE, "pods/binding", "create"));
                 for (String group : List.of(CORE, "events.k8s.io")) {
                     allowed.add(Permission.of(group, "events", "create"));
@@ -40,6 +43,11 @@ final class AllowedRbac {
                 // Volcano's PodGroup CRD has no status subresource; where an installed CRD has one, the
                 // controller (told by discovery) patches podgroups/status instead.
                 allowed.add(Permission.of(VOLCANO, "podgroups/status", "patch"));
+                // the other two gang APIs' PodGroups have a status subresource: status is patched there only
+                for (String group : OTHER_GANG_APIS) {
+                    allowed.addAll(read(group, "podgroups"));
+                    allowed.add(Permission.of(group, "podgroups/status", "patch"));
+                }
             }
             default -> throw new IllegalArgumentException("unknown component " + component);
         }

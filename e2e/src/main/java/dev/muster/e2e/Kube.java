@@ -217,4 +217,93 @@ public final class Kube {
         }
         return out;
     }
+
+    // ---- the other two gang APIs -------------------------------------------------------------------------
+
+    /** Kubernetes' own PodGroup API in 1.36 (with the GenericWorkload gate and the API enabled). */
+    public static final String K8S_GROUP = "scheduling.k8s.io";
+    public static final String K8S_VERSION = "v1alpha2";
+    /** scheduler-plugins' coscheduling PodGroup. */
+    public static final String SP_GROUP = "scheduling.x-k8s.io";
+    public static final String SP_VERSION = "v1alpha1";
+    public static final String SP_LABEL = "scheduling.x-k8s.io/pod-group";
+
+    /** A Kubernetes PodGroup with {@code schedulingPolicy.gang.minCount} (or {@code basic} when minCount is 0). */
+    public void kubernetesPodGroup(String ns, String name, int minCount, Map<String, String> labels) {
+        Map<String, Object> meta = new LinkedHashMap<>(Map.of("name", name, "namespace", ns, "labels", labels));
+        Map<String, Object> policy = minCount > 0 ? Map.of("gang", Map.of("minCount", minCount)) : Map.of("basic", Map.of());
+        Map<String, Object> pg = Map.of("apiVersion", K8S_GROUP + "/" + K8S_VERSION, "kind", "PodGroup", "metadata", meta,
+                "spec", Map.of("schedulingPolicy", policy));
+        call("create " + K8S_GROUP + " podgroup " + ns + "/" + name,
+                () -> custom.createNamespacedCustomObject(K8S_GROUP, K8S_VERSION, ns, "podgroups", pg).execute());
+    }
+
+    /** A scheduler-plugins PodGroup with {@code minMember} and further spec fields. */
+    public void schedulerPluginsPodGroup(String ns, String name, int minMember, Map<String, Object> moreSpec) {
+        Map<String, Object> spec = new LinkedHashMap<>(moreSpec);
+        spec.put("minMember", minMember);
+        Map<String, Object> pg = Map.of("apiVersion", SP_GROUP + "/" + SP_VERSION, "kind", "PodGroup",
+                "metadata", Map.of("name", name, "namespace", ns), "spec", spec);
+        call("create " + SP_GROUP + " podgroup " + ns + "/" + name,
+                () -> custom.createNamespacedCustomObject(SP_GROUP, SP_VERSION, ns, "podgroups", pg).execute());
+    }
+
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> object(String group, String version, String ns, String plural, String name) {
+        return (Map<String, Object>) call("get " + plural + "." + group + " " + ns + "/" + name,
+                () -> custom.getNamespacedCustomObject(group, version, ns, plural, name).execute());
+    }
+
+    /**
+     * A pod for Muster's scheduler that names its gang in any of the three ways: {@code annotationGroup} (Volcano),
+     * {@code labelGroup} (scheduler-plugins), {@code schedulingGroup} (Kubernetes); null leaves a way out.
+     */
+    public V1Pod podIn(String ns, String name, String annotationGroup, String labelGroup, String schedulingGroup, String cpu, String memory) {
+        V1ObjectMeta meta = new V1ObjectMeta().name(name).namespace(ns);
+        if (annotationGroup != null) {
+            meta.putAnnotationsItem("scheduling.k8s.io/group-name", annotationGroup);
+        }
+        if (labelGroup != null) {
+            meta.putLabelsItem(SP_LABEL, labelGroup);
+        }
+        V1PodSpec spec = new V1PodSpec().schedulerName(SCHEDULER_NAME).terminationGracePeriodSeconds(0L).overhead(null)
+                .containers(List.of(new V1Container().name("main").image("registry.example/job:1")
+                        .resources(new V1ResourceRequirements().requests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory))))));
+        if (schedulingGroup != null) {
+            spec.schedulingGroup(new io.kubernetes.client.openapi.models.V1PodSchedulingGroup().podGroupName(schedulingGroup));
+        }
+        V1Pod pod = new V1Pod().metadata(meta).spec(spec);
+        return call("create pod " + ns + "/" + name, () -> core.createNamespacedPod(ns, pod).execute());
+    }
+
+    /** Creates the CustomResourceDefinition in {@code yaml} (sent as written: no typed model fills in empty fields) and waits until it is established. */
+    @SuppressWarnings("unchecked")
+    public void crd(java.nio.file.Path yaml) {
+        Map<String, Object> crd;
+        try {
+            crd = (Map<String, Object>) new org.yaml.snakeyaml.Yaml().load(java.nio.file.Files.readString(yaml));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        String name = String.valueOf(((Map<String, Object>) crd.get("metadata")).get("name"));
+        call("create crd " + name, () -> custom.createClusterCustomObject("apiextensions.k8s.io", "v1", "customresourcedefinitions", crd).execute());
+        var api = new io.kubernetes.client.openapi.apis.ApiextensionsV1Api(client);
+        long until = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (true) {
+            var c = call("read crd", () -> api.readCustomResourceDefinition(name).execute());
+            if (c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
+                    .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus()))) {
+                return;
+            }
+            if (System.nanoTime() - until > 0) {
+                throw new IllegalStateException("crd " + name + " not established after 30 s");
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
 }

@@ -37,7 +37,11 @@ final class E2eCluster {
     private E2eCluster() throws Exception {
         Path dir = Files.createTempDirectory("muster-e2e-");
         long t0 = System.nanoTime();
-        cp = ControlPlane.start(ControlPlane.Options.fromEnvironment(dir));
+        ControlPlane.Options env = ControlPlane.Options.fromEnvironment(dir);
+        // Kubernetes' own PodGroup API (scheduling.k8s.io/v1alpha2 in 1.36) is served only with its gate and API enabled;
+        // the kube-scheduler runs without the GangScheduling gate: the gang decisions are Muster's
+        cp = ControlPlane.start(new ControlPlane.Options(env.binaries(), env.dataDir(), env.keepData(),
+                List.of("--feature-gates=GenericWorkload=true", "--runtime-config=scheduling.k8s.io/v1alpha2=true")));
         long apiReady = System.nanoTime();
         admin = new Kube(cp.adminClient());
         install = MusterInstall.install(cp, repo.resolve("charts/muster"));

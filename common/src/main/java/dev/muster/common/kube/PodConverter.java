@@ -1,6 +1,5 @@
 package dev.muster.common.kube;
 
-import dev.muster.core.model.GangKey;
 import dev.muster.core.model.GangMembership;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodId;
@@ -18,7 +17,7 @@ import java.util.Map;
 
 /**
  * {@link V1Pod} → core {@link Pod}: identity, effective request (kube-scheduler's rule, computed by
- * {@link PodRequests#effective}), gang and task from the Volcano annotations ({@link GangMembership}), spec.nodeName,
+ * {@link PodRequests#effective}), gang (any of the three APIs' ways, {@link GangMembership}) and Volcano task, spec.nodeName,
  * status.phase and spec.priority. Stateless and thread-safe.
  */
 public final class PodConverter {
@@ -51,10 +50,20 @@ public final class PodConverter {
             priority = spec.getPriority() == null ? 0 : spec.getPriority();
         }
         Map<String, String> annotations = pod.getMetadata().getAnnotations();
-        GangKey gang = GangMembership.gangOf(id.namespace(), annotations);
+        GangMembership.Membership membership = membershipOf(id.namespace(), pod);
         String task = GangMembership.taskOf(annotations);
         PodPhase phase = PodPhase.parse(pod.getStatus() == null ? null : pod.getStatus().getPhase());
-        return new Pod(id, pod.getMetadata().getResourceVersion(), request, gang, task, priority, nodeName, phase);
+        return new Pod(id, pod.getMetadata().getResourceVersion(), request, membership.gang(), task, priority, nodeName, phase,
+                membership.conflict());
+    }
+
+    /** The pod's gang, from all three APIs' ways of naming one (annotation, {@code spec.schedulingGroup}, label). */
+    public static GangMembership.Membership membershipOf(String namespace, V1Pod pod) {
+        V1ObjectMeta meta = pod.getMetadata();
+        V1PodSpec spec = pod.getSpec();
+        String schedulingGroup = spec == null || spec.getSchedulingGroup() == null ? null : spec.getSchedulingGroup().getPodGroupName();
+        return GangMembership.membershipOf(namespace, meta == null ? null : meta.getAnnotations(), meta == null ? null : meta.getLabels(),
+                schedulingGroup);
     }
 
     /**

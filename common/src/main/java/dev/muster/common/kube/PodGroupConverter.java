@@ -120,6 +120,11 @@ public final class PodGroupConverter {
 
     /** @throws ConversionException when metadata.name is missing */
     public static GangKey keyOf(VolcanoPodGroup podGroup) {
+        return keyOf((RawCustomObject) podGroup);
+    }
+
+    /** The gang key of any gang API's PodGroup. @throws ConversionException when metadata.name is missing */
+    public static GangKey keyOf(RawCustomObject podGroup) {
         V1ObjectMeta meta = podGroup.getMetadata();
         if (meta == null || meta.getName() == null || meta.getName().isEmpty()) {
             throw new ConversionException("podgroup without metadata.name");
@@ -128,7 +133,8 @@ public final class PodGroupConverter {
         return new GangKey(namespace, meta.getName());
     }
 
-    private static Duration deadlineOf(String where, V1ObjectMeta meta) {
+    /** The deadline annotation's value, or null when absent or not a positive duration (logged). */
+    static Duration deadlineOf(String where, V1ObjectMeta meta) {
         Map<String, String> annotations = meta.getAnnotations();
         String text = annotations == null ? null : annotations.get(GangMembership.DEADLINE_ANNOTATION);
         if (text == null) {

@@ -59,6 +59,13 @@ public final class KubeObjects {
         return pg;
     }
 
+    /** A Kubernetes or scheduler-plugins PodGroup with this spec (JSON, may be null). */
+    public static <T extends RawCustomObject> T podGroup(T pg, String namespace, String name, String specJson) {
+        pg.setMetadata(new V1ObjectMeta().namespace(namespace).name(name).uid("pg-" + namespace + "-" + name));
+        pg.setSpec(json(specJson));
+        return pg;
+    }
+
     public static VolcanoQueue queue(String name, String specJson, String statusJson) {
         VolcanoQueue q = new VolcanoQueue();
         q.setMetadata(new V1ObjectMeta().name(name).uid("queue-" + name));
@@ -119,6 +126,17 @@ public final class KubeObjects {
 
         public PodBuilder annotation(String key, String value) {
             pod.getMetadata().putAnnotationsItem(key, value);
+            return this;
+        }
+
+        public PodBuilder label(String key, String value) {
+            pod.getMetadata().putLabelsItem(key, value);
+            return this;
+        }
+
+        /** {@code spec.schedulingGroup.podGroupName}: joins a Kubernetes PodGroup. */
+        public PodBuilder schedulingGroup(String podGroup) {
+            spec.schedulingGroup(new io.kubernetes.client.openapi.models.V1PodSchedulingGroup().podGroupName(podGroup));
             return this;
         }
 

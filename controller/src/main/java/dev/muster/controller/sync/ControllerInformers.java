@@ -1,6 +1,13 @@
 package dev.muster.controller.sync;
 
+import dev.muster.common.kube.GangApiDiscovery;
+import dev.muster.common.kube.GangApiGroups;
+import dev.muster.common.kube.GangApiWatcher;
+import dev.muster.common.kube.GangClaims;
 import dev.muster.common.kube.InitialSync;
+import dev.muster.common.kube.RawCustomObject;
+import dev.muster.core.model.GangApi;
+import dev.muster.core.model.PodGroupSpec;
 import dev.muster.common.kube.PacedWatches;
 import dev.muster.common.kube.ConversionException;
 import dev.muster.common.kube.PodGroupConverter;
@@ -32,6 +39,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The controller's informers: pods in all namespaces (slimmed by {@link MemberPods}), Volcano PodGroups and Queues,
+ * and Kubernetes' and scheduler-plugins' PodGroups when discovery finds them served, now or later ({@link GangApiWatcher}),
  * delivered to a {@link ClusterObserver} — specs through the shared converters, status as the API shows it. Once
  * every first list has been handled ({@link InitialSync}), {@link ClusterObserver#synced()} is called.
  *
@@ -45,6 +53,8 @@ public final class ControllerInformers implements AutoCloseable {
     public static final Duration DEFAULT_RESYNC = Duration.ofMinutes(10);
 
     private final SharedInformerFactory factory;
+    private final GangApiWatcher gangApis;
+    private final GangClaims claims;
     private final ClusterObserver observer;
     private final InitialSync firstSync;
     private final AtomicLong skipped = new AtomicLong();
@@ -57,7 +67,18 @@ public final class ControllerInformers implements AutoCloseable {
 
     /** @param watchClient an ApiClient without a read timeout ({@code KubeClients.watches()}) */
     public ControllerInformers(ApiClient watchClient, ClusterObserver observer, Duration resync) {
+        this(watchClient, observer, resync, new GangClaims(), new GangApiDiscovery(watchClient), GangApiWatcher.DEFAULT_RECHECK);
+    }
+
+    /**
+     * @param claims     which API's PodGroup each gang is; shared with the status patcher
+     * @param discovery  served gang API versions; shared with the status patcher (kept fresh here)
+     * @param apiRecheck how often discovery looks again for gang APIs not served yet
+     */
+    public ControllerInformers(ApiClient watchClient, ClusterObserver observer, Duration resync, GangClaims claims,
+                               GangApiDiscovery discovery, Duration apiRecheck) {
         this.observer = observer;
+        this.claims = claims;
         this.factory = new SharedInformerFactory(watchClient);
         long resyncMillis = resync.toMillis();
         SharedIndexInformer<V1Pod> pods = PacedWatches.informer(factory,
@@ -68,14 +89,16 @@ public final class ControllerInformers implements AutoCloseable {
                 VolcanoPodGroup.class, "podgroups", resyncMillis, (type, t) -> listFailed("podgroups", t));
         SharedIndexInformer<VolcanoQueue> queues = PacedWatches.informer(factory, VolcanoCrds.queues(watchClient),
                 VolcanoQueue.class, "queues", resyncMillis, (type, t) -> listFailed("queues", t));
-        this.firstSync = new InitialSync(List.of(InitialSync.Source.of("pods", pods), InitialSync.Source.of("podgroups", podGroups), InitialSync.Source.of("queues", queues)),
-                this::onInitialSync);
+        this.gangApis = new GangApiWatcher(watchClient, factory, resyncMillis, discovery, this::watchGangApi, this::listFailed, apiRecheck,
+                "muster-controller");
+        List<InitialSync.Source> sources = new java.util.ArrayList<>(List.of(InitialSync.Source.of("pods", pods),
+                InitialSync.Source.of("podgroups", podGroups), InitialSync.Source.of("queues", queues)));
+        sources.addAll(gangApis.registerServed());
+        this.firstSync = new InitialSync(sources, this::onInitialSync);
         queues.addEventHandler(handler("queues",
                 q -> observer.queue(QueueConverter.toCore(q), KubeObservations.queueStatus(q.getStatus())),
                 q -> observer.queueDeleted(QueueConverter.nameOf(q))));
-        podGroups.addEventHandler(handler("podgroups",
-                pg -> observer.podGroup(PodGroupConverter.toCore(pg), KubeObservations.podGroupStatus(pg.getStatus())),
-                pg -> observer.podGroupDeleted(PodGroupConverter.keyOf(pg))));
+        podGroups.addEventHandler(handler("podgroups", pg -> podGroupSeen(GangApi.VOLCANO, pg), pg -> podGroupGone(GangApi.VOLCANO, pg)));
         pods.addEventHandler(handler("pods",
                 p -> observer.pod(KubeObservations.pod(p)),
                 p -> observer.podDeleted(KubeObservations.pod(p).uid())));
@@ -83,6 +106,7 @@ public final class ControllerInformers implements AutoCloseable {
 
     public void start() {
         factory.startAllRegisteredInformers();
+        gangApis.start();
         poller.scheduleWithFixedDelay(() -> {
             try {
                 if (firstSync.poll()) {
@@ -92,7 +116,8 @@ public final class ControllerInformers implements AutoCloseable {
                 log.error("first-sync check failed; retrying", e);
             }
         }, 50, 50, TimeUnit.MILLISECONDS);
-        log.info("informers started: pods (all namespaces), {} podgroups and queues", VolcanoCrds.API_VERSION);
+        log.info("informers started: pods (all namespaces), {} podgroups and queues{}", VolcanoCrds.API_VERSION,
+                gangApis.watched().isEmpty() ? "" : ", podgroups of " + gangApis.watched());
     }
 
     /** Objects skipped because they could not be converted. */
@@ -107,8 +132,34 @@ public final class ControllerInformers implements AutoCloseable {
     @Override
     public void close() {
         closing = true; // stopping interrupts the informers' calls: those are not failures to report
+        gangApis.close();
         poller.shutdownNow();
         factory.stopAllRegisteredInformers();
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void watchGangApi(GangApi api, String source, SharedIndexInformer<? extends RawCustomObject> informer) {
+        ((SharedIndexInformer) informer).addEventHandler(handler(source, (RawCustomObject pg) -> podGroupSeen(api, pg),
+                (RawCustomObject pg) -> podGroupGone(api, pg)));
+    }
+
+    /** Every API's PodGroups go through the claims: of two with one name, only the older is the gang. */
+    private void podGroupSeen(GangApi api, RawCustomObject pg) {
+        PodGroupSpec spec = GangApiGroups.toCore(api, pg);
+        switch (claims.claim(api, spec, GangApiGroups.createdAt(pg))) {
+            case GangClaims.Effect.Upsert u -> observer.podGroup(u.spec(),
+                    u.spec() == spec && api == GangApi.VOLCANO ? KubeObservations.podGroupStatus(pg.getStatus()) : null);
+            case GangClaims.Effect.Delete d -> observer.podGroupDeleted(d.key());
+            case GangClaims.Effect.None n -> { }
+        }
+    }
+
+    private void podGroupGone(GangApi api, RawCustomObject pg) {
+        switch (claims.release(api, PodGroupConverter.keyOf(pg))) {
+            case GangClaims.Effect.Upsert u -> observer.podGroup(u.spec(), null);
+            case GangClaims.Effect.Delete d -> observer.podGroupDeleted(d.key());
+            case GangClaims.Effect.None n -> { }
+        }
     }
 
     private void onInitialSync() {

@@ -27,7 +27,7 @@ public final class KubeObservations {
     /** @throws dev.muster.common.kube.ConversionException when the pod has no uid or name */
     public static PodObservation pod(V1Pod pod) {
         PodId id = PodConverter.idOf(pod);
-        GangKey gang = GangMembership.gangOf(id.namespace(), pod.getMetadata().getAnnotations());
+        GangKey gang = PodConverter.membershipOf(id.namespace(), pod).gang();
         PodPhase phase = PodPhase.parse(pod.getStatus() == null ? null : pod.getStatus().getPhase());
         boolean bound = pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
         return new PodObservation(id.uid(), gang, phase, bound);

@@ -3,7 +3,11 @@ package dev.muster.controller.writer;
 import java.util.function.LongSupplier;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
+import dev.muster.common.kube.GangApiDiscovery;
+import dev.muster.common.kube.GangApiGroups;
+import dev.muster.common.kube.GangClaims;
 import dev.muster.controller.writer.StatusPatchException.Kind;
+import dev.muster.core.model.GangApi;
 import dev.muster.core.status.DesiredStatus;
 import dev.muster.core.status.StatusKey;
 import io.kubernetes.client.custom.V1Patch;
@@ -42,6 +46,11 @@ import org.slf4j.LoggerFactory;
  * which is how every in-cluster ServiceAccount authenticates. Writes carry the field manager {@link #FIELD_MANAGER},
  * so {@code managedFields} name the controller as the writer of status.
  *
+ * <p>A PodGroup of another gang API ({@link GangClaims#owner} says which API's PodGroup is the gang) is patched at
+ * its own group and the version {@link GangApiDiscovery} found served — {@code scheduling.k8s.io/v1alpha2} or
+ * {@code v1beta1}, {@code scheduling.x-k8s.io/v1alpha1} — in its own status shape ({@link StatusJson#patchBody(GangApi,
+ * DesiredStatus, DesiredStatus)}), to {@code /status} when discovery lists {@code podgroups/status} (both do).
+ *
  * <p>Confined to the writer's thread (the writer calls one patch at a time); {@code ApiClient} is thread-safe.
  */
 public final class KubeStatusPatcher implements StatusPatcher {
@@ -56,18 +65,35 @@ public final class KubeStatusPatcher implements StatusPatcher {
     private final ApiClient client;
     private final CustomObjectsApi api;
     private final LongSupplier ticker;
+    private final GangClaims claims;
+    private final GangApiDiscovery gangApis; // may be null: then the first known version, with /status
     private Set<String> subresources; // confined; null until discovered
     private long discoveryRetryAt; // confined; ticker time before which a failed discovery is not retried
     private boolean discoveryFailed; // confined
 
     public KubeStatusPatcher(ApiClient client, LongSupplier ticker) {
+        this(client, ticker, new GangClaims(), null);
+    }
+
+    /**
+     * @param claims   which API's PodGroup each gang is (shared with the informers)
+     * @param gangApis the served versions of the gang APIs (shared with the informers, which keep it fresh)
+     */
+    public KubeStatusPatcher(ApiClient client, LongSupplier ticker, GangClaims claims, GangApiDiscovery gangApis) {
         this.client = client;
         this.api = new CustomObjectsApi(client);
         this.ticker = ticker;
+        this.claims = claims;
+        this.gangApis = gangApis;
     }
 
     @Override
     public void patch(StatusKey key, DesiredStatus desired, DesiredStatus previous) throws StatusPatchException {
+        GangApi owner = key instanceof StatusKey.PodGroup p ? claims.owner(p.gang()) : null;
+        if (owner != null && owner != GangApi.VOLCANO) {
+            patchOther(owner, (StatusKey.PodGroup) key, desired, previous);
+            return;
+        }
         String path = pathFor(key);
         // serialised here, with nulls: a null in a merge patch deletes that key (client-java's Gson drops nulls)
         V1Patch body = new V1Patch(JSON_WITH_NULLS.toJson(StatusJson.patchBody(desired, previous)));
@@ -88,6 +114,26 @@ public final class KubeStatusPatcher implements StatusPatcher {
             if (e.getCode() == 404) {
                 subresources = null; // maybe the CRD changed: discover again on the next write
             }
+            throw failure(key, path, e);
+        }
+    }
+
+    private void patchOther(GangApi owner, StatusKey.PodGroup key, DesiredStatus desired, DesiredStatus previous) throws StatusPatchException {
+        GangApiDiscovery.Served served = gangApis == null ? null : gangApis.served(owner);
+        String group = GangApiGroups.group(owner);
+        String version = served != null ? served.version() : GangApiGroups.versions(owner).getLast();
+        boolean toStatus = served == null || served.statusSubresource();
+        String ns = key.gang().namespace();
+        String name = key.gang().name();
+        String path = "/apis/" + group + "/" + version + "/namespaces/" + client.escapeString(ns) + "/podgroups/"
+                + client.escapeString(name) + (toStatus ? "/status" : "");
+        V1Patch body = new V1Patch(JSON_WITH_NULLS.toJson(StatusJson.patchBody(owner, desired, previous)));
+        try {
+            PatchUtils.PatchCallFunc call = () -> toStatus
+                    ? api.patchNamespacedCustomObjectStatus(group, version, ns, GangApiGroups.PODGROUPS, name, body).fieldManager(FIELD_MANAGER).buildCall(null)
+                    : api.patchNamespacedCustomObject(group, version, ns, GangApiGroups.PODGROUPS, name, body).fieldManager(FIELD_MANAGER).buildCall(null);
+            PatchUtils.patch(Object.class, call, MERGE_PATCH, client);
+        } catch (ApiException e) {
             throw failure(key, path, e);
         }
     }

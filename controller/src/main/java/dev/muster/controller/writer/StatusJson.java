@@ -1,5 +1,6 @@
 package dev.muster.controller.writer;
 
+import dev.muster.core.model.GangApi;
 import dev.muster.core.model.QueueState;
 import dev.muster.core.resources.Quantities;
 import dev.muster.core.resources.Resources;
@@ -28,7 +29,21 @@ import java.util.Map;
  * </pre>
  * Every field is always written (a merge patch must reset a count to 0 explicitly); {@code conditions} is a
  * list, which a merge patch replaces whole; {@code allocated} is a map, which a merge patch merges, so
- * resources the previous status had and the new one lacks are written as {@code null} (deleted). Stateless.
+ * resources the previous status had and the new one lacks are written as {@code null} (deleted).
+ *
+ * <p>PodGroups of the other gang APIs get the same facts in their own shapes ({@link #patchBody(GangApi, DesiredStatus,
+ * DesiredStatus)}):
+ * <pre>
+ * Kubernetes (scheduling.k8s.io):  {"status":{"conditions":[{"type":"PodGroupScheduled","status":"True","reason":"Scheduled",
+ *                                   "message":"...","lastTransitionTime":"..."}]}}
+ *     True/Scheduled once the gang is bound (Volcano's Scheduled=True); False/Unschedulable with Muster's reason as the
+ *     message while it is refused (Volcano's Unschedulable=True); no condition before either.
+ * scheduler-plugins (scheduling.x-k8s.io): {"status":{"phase":"Running","running":3,"succeeded":0,"failed":0,
+ *                                   "scheduleStartTime":"..."}}
+ *     phase Pending (waiting or refused), Scheduling (bound, no member running yet), Running, Finished or Failed (completed,
+ *     with failed members), Unknown; scheduleStartTime = when Muster first decided about the gang (its first condition).
+ * </pre>
+ * Stateless.
  */
 public final class StatusJson {
     private StatusJson() {}
@@ -42,6 +57,74 @@ public final class StatusJson {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", status);
         return body;
+    }
+
+    /** The merge-patch body for an object of {@code api} (Queues are Volcano's whatever {@code api} says). */
+    public static Map<String, Object> patchBody(GangApi api, DesiredStatus desired, DesiredStatus previous) {
+        if (!(desired instanceof PodGroupStatus pg) || api == null || api == GangApi.VOLCANO) {
+            return patchBody(desired, previous);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", api == GangApi.KUBERNETES ? kubernetesPodGroup(pg) : schedulerPluginsPodGroup(pg));
+        return body;
+    }
+
+    /** Kubernetes' condition type and reasons ({@code k8s.io/api/scheduling/v1alpha2}). */
+    public static final String K8S_SCHEDULED = "PodGroupScheduled";
+    public static final String K8S_REASON_SCHEDULED = "Scheduled";
+    public static final String K8S_REASON_UNSCHEDULABLE = "Unschedulable";
+
+    static Map<String, Object> kubernetesPodGroup(PodGroupStatus s) {
+        PodGroupCondition scheduled = trueCondition(s, PodGroupCondition.SCHEDULED);
+        PodGroupCondition refused = trueCondition(s, PodGroupCondition.UNSCHEDULABLE);
+        List<Map<String, Object>> conditions = new ArrayList<>(1);
+        if (scheduled != null || refused != null) {
+            PodGroupCondition c = scheduled != null ? scheduled : refused;
+            Map<String, Object> cm = new LinkedHashMap<>();
+            cm.put("type", K8S_SCHEDULED);
+            cm.put("status", scheduled != null ? PodGroupCondition.TRUE : PodGroupCondition.FALSE);
+            cm.put("reason", scheduled != null ? K8S_REASON_SCHEDULED : K8S_REASON_UNSCHEDULABLE);
+            cm.put("message", c.message());
+            if (c.lastTransitionTime() != null) {
+                cm.put("lastTransitionTime", c.lastTransitionTime().toString());
+            }
+            conditions.add(cm);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("conditions", conditions);
+        return m;
+    }
+
+    static Map<String, Object> schedulerPluginsPodGroup(PodGroupStatus s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("phase", schedulerPluginsPhase(s));
+        m.put("running", s.running());
+        m.put("succeeded", s.succeeded());
+        m.put("failed", s.failed());
+        Instant start = null;
+        for (PodGroupCondition c : s.conditions()) {
+            if (c.lastTransitionTime() != null && (start == null || c.lastTransitionTime().isBefore(start))) {
+                start = c.lastTransitionTime();
+            }
+        }
+        m.put("scheduleStartTime", start == null ? null : start.toString());
+        return m;
+    }
+
+    /** scheduler-plugins' phase for Muster's facts. */
+    static String schedulerPluginsPhase(PodGroupStatus s) {
+        return switch (s.phase()) {
+            case COMPLETED -> s.failed() > 0 ? "Failed" : "Finished";
+            // Volcano's Running counts bound members; scheduler-plugins' counts members in phase Running
+            case RUNNING -> s.running() > 0 ? "Running" : "Scheduling";
+            case UNKNOWN -> "Unknown";
+            case PENDING, INQUEUE -> trueCondition(s, PodGroupCondition.SCHEDULED) != null ? "Scheduling" : "Pending";
+        };
+    }
+
+    private static PodGroupCondition trueCondition(PodGroupStatus s, String type) {
+        PodGroupCondition c = s.condition(type);
+        return c != null && PodGroupCondition.TRUE.equals(c.status()) ? c : null;
     }
 
     static Map<String, Object> queue(QueueStatus s, QueueStatus previous) {

@@ -67,4 +67,44 @@ class StatusJsonTest {
             assertThat(StatusJson.parseQueue(written)).isEqualTo(status);
         }
     }
+
+    static Stream<Arguments> otherShapes() {
+        Instant t0 = Instant.parse("2025-01-01T00:00:00Z");
+        Instant t1 = Instant.parse("2025-01-01T00:01:00Z");
+        PodGroupCondition bound = new PodGroupCondition("Scheduled", "True", "GangBound", "at least 2 members bound together", t1);
+        PodGroupCondition refused = new PodGroupCondition("Unschedulable", "True", "NotEnoughResources", "needs 2×(4 cpu), fits 1", t0);
+        return Stream.of(
+                Arguments.of("waiting", new PodGroupStatus(PodGroupPhase.PENDING, List.of(), 0, 0, 0),
+                        "{\"status\":{\"conditions\":[]}}",
+                        "{\"status\":{\"phase\":\"Pending\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduleStartTime\":null}}"),
+                Arguments.of("refused", new PodGroupStatus(PodGroupPhase.PENDING, List.of(refused), 0, 0, 0),
+                        "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"False\",\"reason\":\"Unschedulable\","
+                                + "\"message\":\"needs 2×(4 cpu), fits 1\",\"lastTransitionTime\":\"2025-01-01T00:00:00Z\"}]}}",
+                        "{\"status\":{\"phase\":\"Pending\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduleStartTime\":\"2025-01-01T00:00:00Z\"}}"),
+                Arguments.of("bound, not running yet", new PodGroupStatus(PodGroupPhase.INQUEUE, List.of(bound), 0, 0, 0),
+                        "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
+                                + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",
+                        "{\"status\":{\"phase\":\"Scheduling\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"),
+                Arguments.of("Volcano's Running (bound) before any member runs", new PodGroupStatus(PodGroupPhase.RUNNING, List.of(bound), 0, 0, 0),
+                        "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
+                                + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",
+                        "{\"status\":{\"phase\":\"Scheduling\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"),
+                Arguments.of("running", new PodGroupStatus(PodGroupPhase.RUNNING, List.of(bound), 2, 0, 0),
+                        "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
+                                + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",
+                        "{\"status\":{\"phase\":\"Running\",\"running\":2,\"succeeded\":0,\"failed\":0,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"),
+                Arguments.of("completed with a failure", new PodGroupStatus(PodGroupPhase.COMPLETED, List.of(bound), 0, 1, 1),
+                        "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
+                                + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",
+                        "{\"status\":{\"phase\":\"Failed\",\"running\":0,\"succeeded\":1,\"failed\":1,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"));
+    }
+
+    @ParameterizedTest(name = "each API's shape: {0}")
+    @MethodSource("otherShapes")
+    void kubernetesAndSchedulerPluginsShapes(String name, PodGroupStatus status, String kubernetes, String schedulerPlugins) {
+        com.google.gson.Gson gson = new com.google.gson.GsonBuilder().serializeNulls().disableHtmlEscaping().create();
+        assertThat(gson.toJson(StatusJson.patchBody(dev.muster.core.model.GangApi.KUBERNETES, status, null))).isEqualTo(kubernetes);
+        assertThat(gson.toJson(StatusJson.patchBody(dev.muster.core.model.GangApi.SCHEDULER_PLUGINS, status, null))).isEqualTo(schedulerPlugins);
+        assertThat(StatusJson.patchBody(dev.muster.core.model.GangApi.VOLCANO, status, null)).isEqualTo(StatusJson.patchBody(status, null));
+    }
 }

@@ -14,15 +14,30 @@ import java.util.Objects;
  * @param priority        spec.priority
  * @param nodeName        spec.nodeName, or null while unbound
  * @param phase           the pod's phase
+ * @param membershipConflict why the pod's gang membership cannot be decided (it names two different groups), or ""
+ *                        when there is no conflict; such a pod has no gang and is refused at filter with this text
+ *                        ({@link GangMembership.Membership})
  */
 public record Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
-                  String nodeName, PodPhase phase) {
+                  String nodeName, PodPhase phase, String membershipConflict) {
     public Pod {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(request, "request");
         resourceVersion = resourceVersion == null ? "" : resourceVersion;
         task = task == null ? "" : task;
         phase = phase == null ? PodPhase.PENDING : phase;
+        membershipConflict = membershipConflict == null ? "" : membershipConflict;
+    }
+
+    /** A pod without a membership conflict. */
+    public Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
+               String nodeName, PodPhase phase) {
+        this(id, resourceVersion, request, gang, task, priority, nodeName, phase, "");
+    }
+
+    /** True when the pod names two different groups (see {@link #membershipConflict()}). */
+    public boolean hasMembershipConflict() {
+        return !membershipConflict.isEmpty();
     }
 
     public String uid() {
@@ -39,10 +54,10 @@ public record Pod(PodId id, String resourceVersion, Resources request, GangKey g
     }
 
     public Pod withNode(String node) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, node, phase);
+        return new Pod(id, resourceVersion, request, gang, task, priority, node, phase, membershipConflict);
     }
 
     public Pod withPhase(PodPhase p) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, p);
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, p, membershipConflict);
     }
 }

@@ -64,6 +64,10 @@ final class Filtering {
     }
 
     Decision decide(Pod p, List<String> candidates, long now) {
+        if (p.hasMembershipConflict()) {
+            // not a passing reason: only an edit of the pod resolves it (kube-scheduler retries on pod updates)
+            return Decision.allFailed(candidates, "pod " + p.id().namespace() + "/" + p.id().name() + ": " + p.membershipConflict(), true);
+        }
         return p.gang() == null ? single(p, candidates, null) : member(p, candidates, now);
     }
 

@@ -20,8 +20,18 @@ import java.util.Map;
  * @param bindSpread  from its first bind to its {@code minMember}-th (the barrier releases them together)
  */
 public record GangOutcome(GangKey key, String queue, int size, int minMember, long createdAt, int everBound, long startedAt,
-                          long bindSpread, Kind kind) {
+                          long bindSpread, Kind kind, dev.muster.core.model.GangApi api) {
     public enum Kind { WHOLE, PARTIAL, NEVER_STARTED }
+
+    public GangOutcome {
+        api = api == null ? dev.muster.core.model.GangApi.VOLCANO : api;
+    }
+
+    /** A Volcano gang. */
+    public GangOutcome(GangKey key, String queue, int size, int minMember, long createdAt, int everBound, long startedAt,
+                       long bindSpread, Kind kind) {
+        this(key, queue, size, minMember, createdAt, everBound, startedAt, bindSpread, kind, null);
+    }
 
     public long waitNanos() {
         return startedAt < 0 ? -1 : startedAt - createdAt;
@@ -56,7 +66,7 @@ public record GangOutcome(GangKey key, String queue, int size, int minMember, lo
             }
             long spread = started < 0 ? -1 : started - bound[0];
             out.add(new GangOutcome(pg.key(), pg.spec().queue(), m.size(), pg.spec().minMember(), pg.createdAt(), bound.length,
-                    kind == Kind.WHOLE ? started : -1, kind == Kind.WHOLE ? spread : -1, kind));
+                    kind == Kind.WHOLE ? started : -1, kind == Kind.WHOLE ? spread : -1, kind, pg.spec().api()));
         }
         return out;
     }

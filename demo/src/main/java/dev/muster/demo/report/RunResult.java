@@ -45,6 +45,19 @@ public record RunResult(Scenario scenario, int nodeCount, Resources allocatable,
         return gangs.stream().filter(g -> g.kind() == kind).count();
     }
 
+    /** Per gang API, how many gangs there were and how many ran (started whole): {api → [gangs, ran]}, in API order. */
+    public Map<dev.muster.core.model.GangApi, long[]> gangsByApi() {
+        Map<dev.muster.core.model.GangApi, long[]> out = new java.util.EnumMap<>(dev.muster.core.model.GangApi.class);
+        for (GangOutcome g : gangs) {
+            long[] n = out.computeIfAbsent(g.api(), a -> new long[2]);
+            n[0]++;
+            if (g.kind() == GangOutcome.Kind.WHOLE) {
+                n[1]++;
+            }
+        }
+        return out;
+    }
+
     /** Gangs that started whole but left members beyond minMember unbound. */
     public long incompleteGangs() {
         return gangs.stream().filter(GangOutcome::incomplete).count();

@@ -11,6 +11,13 @@ import java.util.Map;
 
 /** The end-of-run table printed to stdout. Stateless. */
 public final class TextReport {
+    /** "volcano 40/42, kubernetes 10/10, scheduler-plugins 5/6" (ran / gangs). */
+    static String byApi(RunResult r) {
+        List<String> parts = new java.util.ArrayList<>();
+        r.gangsByApi().forEach((api, n) -> parts.add(api.label() + " " + n[1] + "/" + n[0]));
+        return parts.isEmpty() ? "no gangs" : String.join(", ", parts) + " (ran / gangs)";
+    }
+
     private static final int LABEL = 40;
 
     private TextReport() {}
@@ -28,6 +35,7 @@ public final class TextReport {
         long[] waits = r.gangWaits();
         row(sb, "Gangs", Long.toString(r.gangs().size()));
         row(sb, "  started whole", Long.toString(r.gangs(GangOutcome.Kind.WHOLE)));
+        row(sb, "  ran, by gang API", byApi(r));
         row(sb, "  started partially (must be 0)", Long.toString(r.gangs(GangOutcome.Kind.PARTIAL)));
         row(sb, "  never started", r.gangs(GangOutcome.Kind.NEVER_STARTED) + neverStartedWhy(r));
         row(sb, "  timed out (reservations expired)", r.stream().expiredEvents() + " (" + r.stream().expiredGangs() + " gangs"

@@ -199,8 +199,20 @@ public final class ScenarioReader {
         DurationRange duration = durationRange(o.required("duration"));
         Arrival arrival = arrival(o);
         int priority = o.optional("priority") == null ? 0 : (int) o.optional("priority").whole(-1_000_000_000, 1_000_000_000);
+        dev.muster.core.model.GangApi api = o.optional("api") == null ? null : gangApi(o.optional("api"));
         o.done();
-        return new GangWorkload(name, namespace, queue, count, size, minMember, shape, duration, arrival, priority);
+        return new GangWorkload(name, namespace, queue, count, size, minMember, shape, duration, arrival, priority, api);
+    }
+
+    /** {@code volcano}, {@code kubernetes} or {@code scheduler-plugins}. */
+    private static dev.muster.core.model.GangApi gangApi(Val v) {
+        String text = v.nonEmptyText();
+        for (dev.muster.core.model.GangApi api : dev.muster.core.model.GangApi.values()) {
+            if (api.label().equals(text)) {
+                return api;
+            }
+        }
+        throw v.error("\"" + text + "\" is not a gang API (write volcano, kubernetes or scheduler-plugins)");
     }
 
     private static PodWorkload pod(Obj o, Set<String> workloadNames) {

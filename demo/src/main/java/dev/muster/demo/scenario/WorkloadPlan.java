@@ -59,7 +59,7 @@ public record WorkloadPlan(List<Item> items) {
                 for (int j = 0; j < size; j++) {
                     pods.add(new PlannedPod(id(w.namespace(), group + "-" + j), requests, runFor, w.priority()));
                 }
-                items.add(new GangArrival(at, new PodGroupSpec(key, minMember, Map.of(), Resources.ZERO, w.queue(), "", null), pods));
+                items.add(new GangArrival(at, new PodGroupSpec(key, minMember, Map.of(), Resources.ZERO, w.queue(), "", null, w.api(), null), pods));
             }
         }
         for (PodWorkload w : scenario.pods()) {

@@ -99,12 +99,14 @@ class ScenarioReaderTest {
         assertThat(plan.items()).filteredOn(i -> i instanceof WorkloadPlan.GangArrival)
                 .extracting(i -> ((WorkloadPlan.GangArrival) i).pods().size())
                 .contains(1, 16).anyMatch(n -> n >= 128).allMatch(n -> n >= 1 && n <= 256);
+        assertThat(plan.items()).filteredOn(i -> i instanceof WorkloadPlan.GangArrival)
+                .extracting(i -> ((WorkloadPlan.GangArrival) i).podGroup().api()).containsOnly(dev.muster.core.model.GangApi.values());
     }
 
     static Stream<Arguments> badScenarios() {
         return Stream.of(
                 Arguments.of("an unknown optional field", GOOD.replace("    start: 10s", "    begin: 10s"),
-                        "gangs[0].begin: unknown field (expected one of: name, namespace, queue, count, size, minMember, cpu, memory, gpu, duration, start, rate, priority)"),
+                        "gangs[0].begin: unknown field (expected one of: name, namespace, queue, count, size, minMember, cpu, memory, gpu, duration, start, rate, priority, api)"),
                 Arguments.of("a misspelt field", GOOD.replace("    size: 2-8", "    sise: 2-8"), "small.yaml:28: gangs[0].sise: unknown field (missing field \"size\": is \"sise\" misspelt?)"),
                 Arguments.of("no nodes", "name: x\n", "small.yaml:1: missing field \"nodes\""),
                 Arguments.of("a cpu that is not a quantity", GOOD.replace("cpu: 16", "cpu: lots"), "small.yaml:10: nodes[0].cpu: \"lots\" is not a quantity of cpu"),
@@ -129,6 +131,8 @@ class ScenarioReaderTest {
                 Arguments.of("a zero deadline", GOOD.replace("gangDeadline: 30s", "gangDeadline: 0s"), "settings.gangDeadline: must be longer than 0"),
                 Arguments.of("a max backoff shorter than the initial one", GOOD.replace("podMaxBackoff: 5s", "podMaxBackoff: 100ms"),
                         "settings.podMaxBackoff: must not be shorter than podInitialBackoff"),
+                Arguments.of("a gang API that does not exist", GOOD.replace("    queue: ml\n", "    queue: ml\n    api: yunikorn\n"),
+                        "gangs[0].api: \"yunikorn\" is not a gang API (write volcano, kubernetes or scheduler-plugins)"),
                 Arguments.of("a speed of zero", GOOD.replace("speed: 15", "speed: 0"), "speed: 0.0 is out of range"));
     }
 

@@ -18,7 +18,7 @@ import java.util.Map;
 /**
  * The gRPC {@link PodSpec} → core {@link Pod}, with the same rules as the HTTP wire codec: quantities
  * parsed exactly, the effective request as kube-scheduler computes it, gang membership from the Volcano
- * annotations. Bad input throws {@link IllegalArgumentException} naming the field.
+ * annotations, the scheduler-plugins label or the Kubernetes scheduling group. Bad input throws {@link IllegalArgumentException} naming the field.
  */
 final class ProtoPods {
     private ProtoPods() {}
@@ -37,8 +37,10 @@ final class ProtoPods {
         Resources podLevel = amounts("pod_level_requests", spec.getPodLevelRequests());
         Resources request = PodRequests.effective(containers, inits, podLevel, overhead);
         Map<String, String> annotations = spec.getAnnotationsMap();
-        return new Pod(id, spec.getResourceVersion(), request, GangMembership.gangOf(id.namespace(), annotations),
-                GangMembership.taskOf(annotations), spec.getPriority(), null, PodPhase.PENDING);
+        GangMembership.Membership membership = GangMembership.membershipOf(id.namespace(), annotations, spec.getLabelsMap(),
+                spec.getSchedulingGroup());
+        return new Pod(id, spec.getResourceVersion(), request, membership.gang(), GangMembership.taskOf(annotations),
+                spec.getPriority(), null, PodPhase.PENDING, membership.conflict());
     }
 
     private static List<PodRequests.Container> containers(String field, List<Container> list) {

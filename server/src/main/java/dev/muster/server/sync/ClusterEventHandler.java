@@ -1,6 +1,10 @@
 package dev.muster.server.sync;
 
 import dev.muster.common.kube.ConversionException;
+import dev.muster.common.kube.GangApiGroups;
+import dev.muster.common.kube.GangClaims;
+import dev.muster.common.kube.RawCustomObject;
+import dev.muster.core.model.GangApi;
 import dev.muster.common.kube.PodConverter;
 import dev.muster.common.kube.PodGroupConverter;
 import dev.muster.common.kube.QueueConverter;
@@ -26,7 +30,9 @@ import org.slf4j.LoggerFactory;
  *       by another scheduler, or by hand — the sink decides what holds resources); an update whose uid differs from
  *       the previous object (the pod was deleted and recreated under the same name while the watch was down) first
  *       deletes the old uid; every delete, including a {@code DeletedFinalStateUnknown}, is {@code deletePod(uid)}.</li>
- *   <li>Nodes, PodGroups, Queues: upsert on add/update, delete by name/key.</li>
+ *   <li>Nodes, Queues: upsert on add/update, delete by name/key.</li>
+ *   <li>PodGroups of every gang API (Volcano, Kubernetes, scheduler-plugins) go through {@link GangClaims}: when two
+ *       APIs define a PodGroup of the same name in one namespace, only the older one is the gang.</li>
  * </ul>
  *
  * <p>Failure policy (seed 002): an object that cannot be converted, or a sink call that throws, is logged with the
@@ -40,6 +46,7 @@ public final class ClusterEventHandler {
     private final ClusterSink sink;
     private final String schedulerName;
     private final LongAdder skipped = new LongAdder();
+    private final GangClaims claims = new GangClaims();
 
     public ClusterEventHandler(ClusterSink sink) {
         this(sink, dev.muster.core.scheduler.SchedulerConfig.DEFAULT_SCHEDULER_NAME);
@@ -80,12 +87,31 @@ public final class ClusterEventHandler {
     }
 
     public void podGroupUpserted(VolcanoPodGroup podGroup) {
-        guarded("podgroup", podGroup == null ? null : podGroup.getMetadata(), () -> sink.upsertPodGroup(PodGroupConverter.toCore(podGroup)));
+        podGroupUpserted(GangApi.VOLCANO, podGroup);
     }
 
     public void podGroupDeleted(VolcanoPodGroup podGroup) {
-        guarded("podgroup delete", podGroup == null ? null : podGroup.getMetadata(),
-                () -> sink.deletePodGroup(PodGroupConverter.keyOf(podGroup)));
+        podGroupDeleted(GangApi.VOLCANO, podGroup);
+    }
+
+    /** A PodGroup of {@code api} was added or updated. */
+    public void podGroupUpserted(GangApi api, RawCustomObject podGroup) {
+        guarded(api.label() + " podgroup", podGroup == null ? null : podGroup.getMetadata(),
+                () -> apply(claims.claim(api, GangApiGroups.toCore(api, podGroup), GangApiGroups.createdAt(podGroup))));
+    }
+
+    /** A PodGroup of {@code api} was deleted. */
+    public void podGroupDeleted(GangApi api, RawCustomObject podGroup) {
+        guarded(api.label() + " podgroup delete", podGroup == null ? null : podGroup.getMetadata(),
+                () -> apply(claims.release(api, PodGroupConverter.keyOf(podGroup))));
+    }
+
+    private void apply(GangClaims.Effect effect) {
+        switch (effect) {
+            case GangClaims.Effect.Upsert u -> sink.upsertPodGroup(u.spec());
+            case GangClaims.Effect.Delete d -> sink.deletePodGroup(d.key());
+            case GangClaims.Effect.None n -> { }
+        }
     }
 
     public void queueUpserted(VolcanoQueue queue) {

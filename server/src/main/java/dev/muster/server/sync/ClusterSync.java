@@ -1,6 +1,9 @@
 package dev.muster.server.sync;
 
+import dev.muster.common.kube.GangApiDiscovery;
+import dev.muster.common.kube.GangApiWatcher;
 import dev.muster.common.kube.InitialSync;
+import dev.muster.common.kube.RawCustomObject;
 import dev.muster.common.kube.PacedWatches;
 import dev.muster.common.kube.VolcanoCrds;
 import dev.muster.common.kube.VolcanoPodGroup;
@@ -34,7 +37,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps a {@link ClusterSink} in step with the cluster: client-java shared informers (list, then watch, with a
- * periodic resync) over Nodes, Pods in all namespaces, Volcano PodGroups and Queues, translated by
+ * periodic resync) over Nodes, Pods in all namespaces, Volcano PodGroups and Queues — plus Kubernetes' and
+ * scheduler-plugins' PodGroups when API discovery finds them served, now or later ({@link GangApiWatcher}) — translated by
  * {@link ClusterEventHandler}. After every informer has listed and the handler has processed what was listed,
  * {@link ClusterSink#markSynced()} is called exactly once and {@link #synced()} completes (readiness gates on it).
  * A restarted process rebuilds the sink the same way from a fresh list.
@@ -50,6 +54,7 @@ public final class ClusterSync implements AutoCloseable {
     static final Duration BARRIER_POLL = Duration.ofMillis(50);
 
     private final SharedInformerFactory factory;
+    private final GangApiWatcher gangApis;
     private final ClusterSink sink;
     private final ClusterEventHandler handler;
     private final InitialSync initialSync;
@@ -72,6 +77,11 @@ public final class ClusterSync implements AutoCloseable {
 
     /** @param schedulerName pods of other schedulers are only accounted for, never gang members */
     public ClusterSync(ApiClient watchClient, ClusterSink sink, Duration resync, String schedulerName) {
+        this(watchClient, sink, resync, schedulerName, GangApiWatcher.DEFAULT_RECHECK);
+    }
+
+    /** @param apiRecheck how often API discovery looks again for gang APIs not served yet */
+    public ClusterSync(ApiClient watchClient, ClusterSink sink, Duration resync, String schedulerName, Duration apiRecheck) {
         Objects.requireNonNull(watchClient, "watchClient");
         this.sink = Objects.requireNonNull(sink, "sink");
         this.handler = new ClusterEventHandler(sink, schedulerName);
@@ -100,6 +110,9 @@ public final class ClusterSync implements AutoCloseable {
         sources.add(InitialSync.Source.of("pods", pods));
         sources.add(InitialSync.Source.of("podgroups", podGroups));
         sources.add(InitialSync.Source.of("queues", queues));
+        this.gangApis = new GangApiWatcher(watchClient, factory, resyncMillis, new GangApiDiscovery(watchClient),
+                (api, source, informer) -> watchGangApi(api, source, informer), errors::failed, apiRecheck, "cluster-sync");
+        sources.addAll(gangApis.registerServed());
         this.initialSync = new InitialSync(sources, this::onInitialSync);
 
         nodes.addEventHandler(adapter("nodes", (old, n) -> handler.nodeUpserted(n), handler::nodeDeleted));
@@ -126,10 +139,12 @@ public final class ClusterSync implements AutoCloseable {
             }
             started = true;
             factory.startAllRegisteredInformers();
+            gangApis.start();
             barrierTask = barrierPoller.scheduleWithFixedDelay(this::pollBarrier, BARRIER_POLL.toMillis(), BARRIER_POLL.toMillis(),
                     TimeUnit.MILLISECONDS);
         }
-        log.info("cluster sync started: nodes, pods (all namespaces), {} podgroups and queues", VolcanoCrds.API_VERSION);
+        log.info("cluster sync started: nodes, pods (all namespaces), {} podgroups and queues{}", VolcanoCrds.API_VERSION,
+                gangApis.watched().isEmpty() ? "" : ", podgroups of " + gangApis.watched());
     }
 
     /** Completes once the sink reflects the first full list of every resource (after {@code markSynced}). */
@@ -153,6 +168,7 @@ public final class ClusterSync implements AutoCloseable {
                 return;
             }
             closed = true;
+            gangApis.close();
             errors.stop(); // stopping interrupts the informers' calls: no "failed" lines at shutdown
             if (barrierTask != null) {
                 barrierTask.cancel(false);
@@ -188,6 +204,11 @@ public final class ClusterSync implements AutoCloseable {
         synced.complete(null);
     }
 
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void watchGangApi(dev.muster.core.model.GangApi api, String source, SharedIndexInformer<? extends RawCustomObject> informer) {
+        ((SharedIndexInformer) informer).addEventHandler(adapter(source, (RawCustomObject old, RawCustomObject pg) -> handler.podGroupUpserted(api, pg),
+                (RawCustomObject pg) -> handler.podGroupDeleted(api, pg)));
+    }
 
     private <T extends KubernetesObject> ResourceEventHandler<T> adapter(String source, BiConsumer<T, T> upsert, Consumer<T> delete) {
         return new ResourceEventHandler<>() {

@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * Informer transform that keeps of each pod only what {@link dev.muster.common.kube.PodConverter} reads: identity,
- * resourceVersion, the gang annotations, node name, priority, scheduler name, container requests and restart
+ * resourceVersion, the gang annotations, the gang label, {@code spec.schedulingGroup}, node name, priority, scheduler name, container requests and restart
  * policies, overhead, pod-level requests, and phase. A cluster's pod cache is the extender's largest memory user;
  * env, volumes, probes, managed fields and status conditions are dropped before they are cached. Other objects (the
  * informer's {@code DeletedFinalStateUnknown} wrapper) pass through unchanged. Stateless and thread-safe.
@@ -29,12 +29,13 @@ final class SlimPods implements TransformFunc {
         V1ObjectMeta m = pod.getMetadata();
         V1ObjectMeta meta = m == null ? null : new V1ObjectMeta()
                 .name(m.getName()).namespace(m.getNamespace()).uid(m.getUid()).resourceVersion(m.getResourceVersion())
-                .deletionTimestamp(m.getDeletionTimestamp()).annotations(GangMembership.relevantOnly(m.getAnnotations()));
+                .deletionTimestamp(m.getDeletionTimestamp()).annotations(GangMembership.relevantOnly(m.getAnnotations()))
+                .labels(GangMembership.relevantLabelsOnly(m.getLabels()));
         V1PodSpec s = pod.getSpec();
         V1PodSpec spec = s == null ? null : new V1PodSpec()
                 .nodeName(s.getNodeName()).priority(s.getPriority()).schedulerName(s.getSchedulerName())
                 .containers(containers(s.getContainers())).initContainers(containers(s.getInitContainers()))
-                .overhead(s.getOverhead()).resources(requestsOnly(s.getResources()));
+                .overhead(s.getOverhead()).resources(requestsOnly(s.getResources())).schedulingGroup(s.getSchedulingGroup());
         V1PodStatus status = pod.getStatus() == null ? null : new V1PodStatus().phase(pod.getStatus().getPhase());
         return new V1Pod().apiVersion(pod.getApiVersion()).kind(pod.getKind()).metadata(meta).spec(spec).status(status);
     }

@@ -34,6 +34,40 @@ class ClusterEventHandlerTest {
     }
 
     @Test
+    void podGroupsOfEveryApiReachTheSinkAndOfTwoWithOneNameTheOlderIsTheGang() {
+        var kube = podGroup(new dev.muster.common.kube.KubePodGroup(), "ns", "train", "{\"schedulingPolicy\": {\"gang\": {\"minCount\": 3}}}");
+        kube.getMetadata().creationTimestamp(java.time.OffsetDateTime.parse("2026-01-01T00:00:00Z"));
+        var sp = podGroup(new dev.muster.common.kube.CoschedulingPodGroup(), "ns", "train", "{\"minMember\": 5}");
+        sp.getMetadata().creationTimestamp(java.time.OffsetDateTime.parse("2026-01-01T00:01:00Z"));
+        var other = podGroup(new dev.muster.common.kube.CoschedulingPodGroup(), "ns", "infer", "{\"minMember\": 2}");
+
+        handler.podGroupUpserted(dev.muster.core.model.GangApi.SCHEDULER_PLUGINS, other);
+        handler.podGroupUpserted(dev.muster.core.model.GangApi.KUBERNETES, kube);
+        handler.podGroupUpserted(dev.muster.core.model.GangApi.SCHEDULER_PLUGINS, sp); // newer, same name: not the gang
+
+        assertThat(sink.state().podGroups().get(new GangKey("ns", "train")).minMember()).isEqualTo(3);
+        assertThat(sink.state().podGroups().get(new GangKey("ns", "train")).api()).isEqualTo(dev.muster.core.model.GangApi.KUBERNETES);
+        assertThat(sink.state().podGroups().get(new GangKey("ns", "infer")).api()).isEqualTo(dev.muster.core.model.GangApi.SCHEDULER_PLUGINS);
+
+        handler.podGroupDeleted(dev.muster.core.model.GangApi.KUBERNETES, kube); // the other one takes over
+        assertThat(sink.state().podGroups().get(new GangKey("ns", "train")).minMember()).isEqualTo(5);
+        assertThat(handler.skippedObjects()).isZero();
+    }
+
+    @Test
+    void podsJoinByLabelOrSchedulingGroupAndAConflictReachesTheSink() {
+        handler.podUpserted(null, pod("ns", "a").uid("ua").container("main", "cpu=1,memory=1Gi")
+                .label(dev.muster.core.model.GangMembership.POD_GROUP_LABEL, "pg").build());
+        handler.podUpserted(null, pod("ns", "b").uid("ub").container("main", "cpu=1,memory=1Gi").schedulingGroup("pg").build());
+        handler.podUpserted(null, pod("ns", "c").uid("uc").container("main", "cpu=1,memory=1Gi").schedulingGroup("pg")
+                .label(dev.muster.core.model.GangMembership.POD_GROUP_LABEL, "other").build());
+        assertThat(sink.state().pods().get("ua").gang()).isEqualTo(new GangKey("ns", "pg"));
+        assertThat(sink.state().pods().get("ub").gang()).isEqualTo(new GangKey("ns", "pg"));
+        assertThat(sink.state().pods().get("uc").gang()).isNull();
+        assertThat(sink.state().pods().get("uc").membershipConflict()).contains("two different groups");
+    }
+
+    @Test
     void anUpdateBeforeItsAddAndADeleteOfSomethingNeverSeenAreAbsorbed() {
         handler.podUpserted(running("a", "u1", "n1"), running("a", "u1", "n1")); // update, no add seen
         handler.podDeleted(running("ghost", "u-ghost", "n1")); // never added

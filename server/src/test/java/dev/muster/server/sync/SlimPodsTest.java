@@ -30,6 +30,16 @@ class SlimPodsTest {
     }
 
     @Test
+    void theGangLabelAndSchedulingGroupSurviveOtherLabelsDoNot() {
+        V1Pod full = pod("team-a", "w0").uid("u").label("app", "x").label("scheduling.x-k8s.io/pod-group", "pg")
+                .schedulingGroup("other").container("main", "cpu=1").build();
+        V1Pod slim = SlimPods.slim(full);
+        assertThat(PodConverter.toCore(slim)).isEqualTo(PodConverter.toCore(full));
+        assertThat(PodConverter.toCore(slim).membershipConflict()).contains("\"other\"").contains("\"pg\"");
+        assertThat(slim.getMetadata().getLabels()).containsOnlyKeys("scheduling.x-k8s.io/pod-group");
+    }
+
+    @Test
     void nonPodObjectsPassThrough() {
         var other = new io.kubernetes.client.openapi.models.V1Node();
         assertThat(new SlimPods().transform(other)).isSameAs(other);

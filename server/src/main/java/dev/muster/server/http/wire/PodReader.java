@@ -20,14 +20,15 @@ import java.util.Map;
  *
  * <ul>
  *   <li>{@code metadata}: name, namespace, uid, resourceVersion, and the annotations for which
- *       {@link GangMembership#isRelevant} holds or that start with {@code muster.dev/};</li>
+ *       {@link GangMembership#isRelevant} holds or that start with {@code muster.dev/}, and the gang label
+ *       {@code scheduling.x-k8s.io/pod-group};</li>
  *   <li>{@code spec}: containers[].resources.requests, initContainers[].resources.requests and
  *       .restartPolicy ({@code Always} = sidecar), resources.requests (pod-level), overhead, priority,
- *       schedulerName, nodeName;</li>
+ *       schedulerName, nodeName, schedulingGroup.podGroupName;</li>
  *   <li>{@code status.phase}.</li>
  * </ul>
  *
- * Everything else (labels, managedFields, volumes, tolerations, affinity, conditions, ...) is skipped
+ * Everything else (other labels, managedFields, volumes, tolerations, affinity, conditions, ...) is skipped
  * token by token without building anything. Duplicate keys among the fields read are errors. Stateless.
  */
 final class PodReader {
@@ -102,6 +103,11 @@ final class PodReader {
                     in.next();
                     readAnnotations(in, f);
                 }
+                case "labels" -> {
+                    seen = in.markSeen(seen, 32);
+                    in.next();
+                    readLabels(in, f);
+                }
                 default -> in.skipFieldValue();
             }
         }
@@ -129,6 +135,45 @@ final class PodReader {
                 throw in.error("duplicate key \"" + JsonInput.abbreviate(key) + "\"");
             }
             f.annotations.put(key, value == null ? "" : value);
+        }
+    }
+
+    /** Only the gang label ({@link GangMembership#isRelevantLabel}) is kept. */
+    private static void readLabels(JsonInput in, Fields f) throws IOException {
+        if (!in.objectOrNull("an object of strings")) {
+            return;
+        }
+        while (in.nextField()) {
+            String key = in.fieldName();
+            in.next();
+            JsonToken t = in.current();
+            if (t != JsonToken.VALUE_STRING && t != JsonToken.VALUE_NULL) {
+                throw in.typeError("a string", t);
+            }
+            if (GangMembership.isRelevantLabel(key)) {
+                if (f.labels != null) {
+                    throw in.error("duplicate key \"" + JsonInput.abbreviate(key) + "\"");
+                }
+                String value = in.stringOrNull();
+                f.labels = Map.of(key, value == null ? "" : value);
+            }
+        }
+    }
+
+    /** {@code spec.schedulingGroup}: only {@code podGroupName} is read. */
+    private static void readSchedulingGroup(JsonInput in, Fields f) throws IOException {
+        if (!in.objectOrNull("an object")) {
+            return;
+        }
+        int seen = 0;
+        while (in.nextField()) {
+            if ("podGroupName".equals(in.fieldName())) {
+                seen = in.markSeen(seen, 1);
+                in.next();
+                f.schedulingGroup = in.stringOrNull();
+            } else {
+                in.skipFieldValue();
+            }
         }
     }
 
@@ -173,6 +218,11 @@ final class PodReader {
                     seen = in.markSeen(seen, 64);
                     in.next();
                     f.nodeName = in.stringOrNull();
+                }
+                case "schedulingGroup" -> {
+                    seen = in.markSeen(seen, 128);
+                    in.next();
+                    readSchedulingGroup(in, f);
                 }
                 default -> in.skipFieldValue();
             }
@@ -258,6 +308,8 @@ final class PodReader {
         String uid;
         String resourceVersion;
         Map<String, String> annotations;
+        Map<String, String> labels;
+        String schedulingGroup;
         List<PodRequests.Container> containers = List.of();
         List<PodRequests.Container> initContainers = List.of();
         Resources podLevelRequests = Resources.ZERO;
@@ -274,10 +326,10 @@ final class PodReader {
             require(in, name, "metadata.name");
             Map<String, String> kept = annotations == null ? Map.of() : annotations;
             Resources request = PodRequests.effective(containers, initContainers, podLevelRequests, overhead);
-            GangKey gang = GangMembership.gangOf(namespace, kept);
-            Pod pod = new Pod(new PodId(uid, namespace, name), resourceVersion, request, gang,
+            GangMembership.Membership membership = GangMembership.membershipOf(namespace, kept, labels, schedulingGroup);
+            Pod pod = new Pod(new PodId(uid, namespace, name), resourceVersion, request, membership.gang(),
                     GangMembership.taskOf(kept), priority, nodeName == null || nodeName.isEmpty() ? null : nodeName,
-                    PodPhase.parse(phase));
+                    PodPhase.parse(phase), membership.conflict());
             return new WirePod(pod, schedulerName, kept);
         }
 

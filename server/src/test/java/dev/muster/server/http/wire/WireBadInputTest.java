@@ -67,8 +67,12 @@ class WireBadInputTest {
                 filter("a second JSON value", "{'Pod':" + POD + "} {}", "trailing data after the JSON object: an object"),
                 filter("nesting deeper than the limit", "{'Pod':" + POD + ",'Extra':" + deep + "}",
                         "body exceeds a parser limit in Extra"),
-                filter("nesting deeper than the limit inside the pod", "{'Pod':{'metadata':{'labels':" + deep + "}}}",
+                filter("nesting deeper than the limit inside the pod", "{'Pod':{'metadata':{'managedFields':" + deep + "}}}",
                         "nesting depth (257) exceeds the maximum allowed (256"),
+                filter("labels that are not an object", "{'Pod':{'metadata':{'labels':[1]}}}",
+                        "Pod.metadata.labels: must be an object of strings, got an array"),
+                filter("a scheduling group that is not an object", "{'Pod':{'spec':{'schedulingGroup':'pg'}}}",
+                        "Pod.spec.schedulingGroup: must be an object"),
                 Arguments.of("invalid UTF-8 in a string that is read", Decoder.EXTENDER_ARGS,
                         concat(utf8("{\"NodeNames\":[\"n"), new byte[] {(byte) 0xFF}, utf8("\"]}")), "body is not JSON at byte"),
 

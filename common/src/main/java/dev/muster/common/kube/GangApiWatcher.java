@@ -1,0 +1,186 @@
+package dev.muster.common.kube;
+
+import dev.muster.core.model.GangApi;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches the PodGroups of the gang APIs that come with Kubernetes or with scheduler-plugins — {@link GangApi#KUBERNETES}
+ * and {@link GangApi#SCHEDULER_PLUGINS} — when, and as soon as, the API server serves them. (Volcano's CRDs ship with
+ * Muster's chart and are always watched by the caller.)
+ *
+ * <p>{@link #registerServed()} asks {@link GangApiDiscovery} once and creates an informer (on the caller's factory,
+ * not started) for each served API, at the version served; the caller includes the returned sources in its first-sync
+ * barrier. An API that is not served is logged once, at info, and skipped. {@link #start()} then re-asks every
+ * {@code recheck}: an API that appears later gets its informer, started at once; one that disappears keeps its
+ * informer (its list/watch errors are the caller's, rate-limited there) and is logged once. A served version that
+ * changes (an upgrade from {@code v1alpha2} to {@code v1beta1}) is logged; the running informer keeps its version until
+ * the process restarts.
+ *
+ * <p>Thread-safe: {@link #registerServed()} runs once before {@link #start()}; afterwards the single recheck thread is
+ * the only one that changes {@code watched} and {@code missingLogged} (guarded by {@code this}).
+ */
+public final class GangApiWatcher implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(GangApiWatcher.class);
+    /** How often discovery is repeated so an API installed later is picked up. */
+    public static final Duration DEFAULT_RECHECK = Duration.ofSeconds(30);
+    static final Set<GangApi> WATCHED_APIS = EnumSet.of(GangApi.KUBERNETES, GangApi.SCHEDULER_PLUGINS);
+
+    /** Receives each new informer, to add its event handlers. */
+    public interface Handlers {
+        void watch(GangApi api, String source, SharedIndexInformer<? extends RawCustomObject> informer);
+    }
+
+    private final ApiClient watchClient;
+    private final SharedInformerFactory factory;
+    private final long resyncMillis;
+    private final GangApiDiscovery discovery;
+    private final Handlers handlers;
+    private final BiConsumer<String, Throwable> listFailed;
+    private final Duration recheck;
+    private final String processName;
+    private final Map<GangApi, String> watched = new EnumMap<>(GangApi.class); // guarded by this: api → version
+    private final Set<GangApi> missingLogged = EnumSet.noneOf(GangApi.class); // guarded by this
+    private final Map<SharedIndexInformer<?>, String> sources = new java.util.IdentityHashMap<>(); // guarded by this: informer → source name
+    private boolean discoveryFailureLogged; // guarded by this
+    private ScheduledExecutorService rechecks; // guarded by this
+    private boolean closed; // guarded by this
+
+    /**
+     * @param listFailed   told of each list/watch failure of an informer this creates (resource name, cause)
+     * @param processName  for the recheck thread's name
+     */
+    public GangApiWatcher(ApiClient watchClient, SharedInformerFactory factory, long resyncMillis, GangApiDiscovery discovery,
+                          Handlers handlers, BiConsumer<String, Throwable> listFailed, Duration recheck, String processName) {
+        this.watchClient = Objects.requireNonNull(watchClient, "watchClient");
+        this.factory = Objects.requireNonNull(factory, "factory");
+        this.resyncMillis = resyncMillis;
+        this.discovery = Objects.requireNonNull(discovery, "discovery");
+        this.handlers = Objects.requireNonNull(handlers, "handlers");
+        this.listFailed = Objects.requireNonNull(listFailed, "listFailed");
+        this.recheck = Objects.requireNonNull(recheck, "recheck");
+        this.processName = processName;
+    }
+
+    /** Discovers now and creates (does not start) an informer for each served API; returns them as first-sync sources. */
+    public synchronized List<InitialSync.Source> registerServed() {
+        List<InitialSync.Source> out = new ArrayList<>();
+        for (SharedIndexInformer<? extends RawCustomObject> informer : reconcile()) {
+            out.add(InitialSync.Source.of(sourceOf(informer), informer));
+        }
+        return out;
+    }
+
+    /** Starts the periodic recheck (a daemon thread). */
+    public synchronized void start() {
+        if (closed || rechecks != null) {
+            return;
+        }
+        rechecks = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, processName + "-gang-api-discovery");
+            t.setDaemon(true);
+            return t;
+        });
+        rechecks.scheduleWithFixedDelay(this::recheck, recheck.toMillis(), recheck.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The APIs watched now, with their versions. */
+    public synchronized Map<GangApi, String> watched() {
+        return Map.copyOf(watched);
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (rechecks != null) {
+            rechecks.shutdownNow();
+        }
+    }
+
+    /** One recheck: informers for newly served APIs are created and started. Never throws. */
+    void recheck() {
+        try {
+            List<SharedIndexInformer<? extends RawCustomObject>> added;
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                added = reconcile();
+            }
+            if (!added.isEmpty()) {
+                factory.startAllRegisteredInformers(); // starts only the informers not started yet
+            }
+        } catch (RuntimeException e) {
+            log.warn("gang API discovery recheck failed: {}", e.toString());
+        }
+    }
+
+    private String sourceOf(SharedIndexInformer<?> informer) {
+        return sources.get(informer);
+    }
+
+    private List<SharedIndexInformer<? extends RawCustomObject>> reconcile() {
+        GangApiDiscovery.Result result = discovery.discover();
+        List<SharedIndexInformer<? extends RawCustomObject>> added = new ArrayList<>();
+        if (result.failed()) {
+            if (!discoveryFailureLogged) {
+                discoveryFailureLogged = true;
+                log.warn("API discovery failed ({}); Kubernetes and scheduler-plugins PodGroups are looked for again every {}s",
+                        result.failure(), recheck.toSeconds());
+            }
+            return added;
+        }
+        discoveryFailureLogged = false;
+        for (GangApi api : WATCHED_APIS) {
+            GangApiDiscovery.Served served = result.served().get(api);
+            String resource = GangApiGroups.resourceName(api);
+            String running = watched.get(api);
+            if (served == null) {
+                if (missingLogged.add(api)) {
+                    log.info("{} is not served by the API server{}; skipped (looked for again every {}s)", resource,
+                            running == null ? "" : " any more (watching " + running + " until restart)", recheck.toSeconds());
+                }
+                continue;
+            }
+            boolean wasMissing = missingLogged.remove(api);
+            if (running != null) {
+                if (!running.equals(served.version()) && wasMissing) {
+                    log.warn("{} is served at {} now; still watching {} until restart", resource, served.version(), running);
+                }
+                continue;
+            }
+            SharedIndexInformer<? extends RawCustomObject> informer = create(api, served.version(), resource);
+            watched.put(api, served.version());
+            sources.put(informer, resource);
+            handlers.watch(api, resource, informer);
+            added.add(informer);
+            log.info("watching {}/{} podgroups", GangApiGroups.group(api), served.version());
+        }
+        return added;
+    }
+
+    private SharedIndexInformer<? extends RawCustomObject> create(GangApi api, String version, String resource) {
+        return switch (api) {
+            case KUBERNETES -> PacedWatches.informer(factory, GangApiGroups.kubernetes(watchClient, version), KubePodGroup.class,
+                    resource, resyncMillis, (type, t) -> listFailed.accept(resource, t));
+            case SCHEDULER_PLUGINS -> PacedWatches.informer(factory, GangApiGroups.schedulerPlugins(watchClient, version),
+                    CoschedulingPodGroup.class, resource, resyncMillis, (type, t) -> listFailed.accept(resource, t));
+            case VOLCANO -> throw new IllegalArgumentException("Volcano PodGroups are watched by the caller");
+        };
+    }
+}
