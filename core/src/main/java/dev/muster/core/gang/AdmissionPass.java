@@ -68,6 +68,11 @@ public final class AdmissionPass {
         }
     }
 
+    /** A pending member joined {@code g}: if the gang now waits, its queue counts as having gangs waiting. */
+    public void joined(Gang g) {
+        line.joined(g, books.now());
+    }
+
     /**
      * The periodic tick (every 200 ms in the extender): a full pass — backoffs end and binds fail with time, not only
      * with cluster events. O(waiting gangs) to refresh the order, plus the plans of the gangs it reaches.
@@ -78,6 +83,15 @@ public final class AdmissionPass {
 
     /** A full pass (see the class comment). */
     public void run(long now) {
+        line.inPass(true);
+        try {
+            pass(now);
+        } finally {
+            line.inPass(false);
+        }
+    }
+
+    private void pass(long now) {
         ledger.releaseSetAside();
         books.releaseQuota();
         line.next(null);
@@ -86,19 +100,25 @@ public final class AdmissionPass {
         Resources free = freeRoom();
         Resources cluster = line.clusterTotal();
         boolean nextChosen = false;
+        boolean blocked = false; // a gang earlier in line was refused for want of room
         int behind = 0;
         while (!order.isEmpty() && !(nextChosen && behind >= RETELL_BEHIND)) {
             Gang g = order.poll();
             g.place.pass = pass;
             Resources need = line.needOf(g);
-            if (nextChosen && (g.held().isEmpty() || !need.fitsIn(free))) {
-                // behind the gang next in line: admitted at its members' filter if it fits then (or below, if its
-                // binds are held and it fits on what is left); told whom it waits behind
-                tellBehind(g, need, behind++ < RETELL_BEHIND);
+            if ((nextChosen || blocked) && (g.held().isEmpty() || !need.fitsIn(free))) {
+                // behind a gang that does not fit: admitted at its members' filter if it fits then (backfill), or
+                // here once its binds are held and it fits on what is left; told whom it waits behind
+                if (nextChosen) {
+                    tellBehind(g, need, behind++ < RETELL_BEHIND);
+                }
                 continue;
             }
             free = admit(g, now, need, free, !nextChosen && need.fitsIn(cluster) && line.waitedLongEnough(g, now));
             nextChosen = line.next() != null;
+            // a gang that could fit the cluster but not now: the rest of the line queues behind it (a gang that can
+            // never fit blocks nobody)
+            blocked |= ledger.reservation(g.key()) == null && GangAdmission.waitsForRoom(g.why()) && need.fitsIn(cluster);
         }
         // the rest of the line keeps its reasons; further back, only gangs whose binds are held (kube-scheduler is waiting on them) are tried now
         List<Gang> held = new ArrayList<>();

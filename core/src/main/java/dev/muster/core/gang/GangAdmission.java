@@ -88,12 +88,19 @@ public final class GangAdmission {
         if (backingOff != null) {
             return backingOff;
         }
+        Refusal turn = line.turnOf(g);
+        if (turn != null) {
+            return refuse(g, turn);
+        }
         // the gang next in line plans on the room set aside for it too, and keeps what it can use if it still does not fit
         boolean next = g.key().equals(line.next());
         if (next) {
             ledger.releaseSetAside();
         }
         Refusal why = plan(g, now, true);
+        if (why == null) {
+            line.admitted(g);
+        }
         if (why != null && waitsForRoom(why) && (next || line.shouldBeNext(g))) {
             line.next(g);
             ledger.setAside(g.key(), roomToSetAside(g)); // replaces the set-aside of the gang it overtook

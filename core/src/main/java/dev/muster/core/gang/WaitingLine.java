@@ -35,11 +35,55 @@ public final class WaitingLine {
     private String nextQueue = "";
 
     private final long setAsideAfterNanos;
+    private final Map<String, Integer> waitingByQueue = new HashMap<>(); // as of the last refresh, less those admitted since
+    private boolean inPass; // an AdmissionPass is taking the line in order: no turn to check
 
     /** @param setAsideAfter how long a gang must have waited before anything is set aside for it */
     public WaitingLine(Books books, java.time.Duration setAsideAfter) {
         this.books = books;
         this.setAsideAfterNanos = setAsideAfter.toNanos();
+    }
+
+    /** An admission pass starts ({@code true}) or ends: while it runs, gangs are taken in line order. */
+    void inPass(boolean running) {
+        inPass = running;
+    }
+
+    /** A gang may have started waiting between passes: count it in its queue (once) so turns are checked against it. */
+    void joined(Gang g, long now) {
+        if (g.place.since == Long.MIN_VALUE && waiting(g, now)) {
+            g.place.since = now;
+            waitingByQueue.merge(g.queue(), 1, Integer::sum);
+        }
+    }
+
+    /** A gang was admitted: if the last refresh counted it as waiting, its queue has one gang fewer waiting. */
+    void admitted(Gang g) {
+        if (g.place.since != Long.MIN_VALUE) {
+            g.place.since = Long.MIN_VALUE;
+            waitingByQueue.computeIfPresent(g.queue(), (q, n) -> n > 1 ? n - 1 : null);
+        }
+    }
+
+    /**
+     * Outside a pass (a member's filter or bind): why it is not the gang's turn yet — another queue with gangs waiting
+     * is further below its fair share (the next pass, within a tick, takes the line in order) — or null.
+     */
+    dev.muster.core.model.Refusal turnOf(Gang g) {
+        if (inPass || waitingByQueue.isEmpty()) {
+            return null;
+        }
+        double mine = liveRatio(g.queue());
+        for (String q : waitingByQueue.keySet()) {
+            if (!q.equals(g.queue()) && liveRatio(q) < mine - 1e-9) {
+                FairShare.Share s = shares.get(q);
+                return dev.muster.core.model.Refusal.of(dev.muster.core.model.Refusal.Cause.IN_LINE, "gang " + g.key()
+                        + ": waiting for its turn: queue " + q + " is further below its fair share (holds "
+                        + FairShare.Share.percentOf(books.ledger().heldByQueue(q), clusterTotal) + "%, share "
+                        + FairShare.Share.percentOf(s.fairShare(), clusterTotal) + "%) and has gangs waiting");
+            }
+        }
+        return null;
     }
 
     /** Whether the gang has waited long enough for room or quota to be set aside for it. */
@@ -62,6 +106,7 @@ public final class WaitingLine {
         Gang[] waiting = new Gang[books.gangs().size()];
         int n = 0;
         Map<String, long[]> asks = new HashMap<>();
+        waitingByQueue.clear();
         for (Gang g : books.gangs().values()) {
             if (!waiting(g, now)) {
                 g.place.since = Long.MIN_VALUE;
@@ -70,6 +115,7 @@ public final class WaitingLine {
                     g.place.since = now;
                 }
                 waiting[n++] = g;
+                waitingByQueue.merge(g.queue(), 1, Integer::sum);
                 Resources need = placeOf(g).need;
                 long[] sum = asks.computeIfAbsent(g.queue(), q -> new long[need.width()]);
                 if (sum.length < need.width()) {
@@ -89,10 +135,11 @@ public final class WaitingLine {
             demands.add(new FairShare.Demand(q, held, held.plus(resources(asks.get(q.name())))));
         }
         shares = FairShare.compute(total, demands);
+        Map<String, List<Gang>> byQueue = new HashMap<>();
         for (int i = 0; i < n; i++) {
-            waiting[i].place.ratio = ratio(waiting[i].queue());
+            byQueue.computeIfAbsent(waiting[i].queue(), q -> new ArrayList<>()).add(waiting[i]);
         }
-        return new Order(waiting, n);
+        return new Order(byQueue, this::liveRatio);
     }
 
     private static Resources resources(long[] amounts) {
@@ -106,29 +153,84 @@ public final class WaitingLine {
         return b.build();
     }
 
-    /** Waiting gangs in line order, taken one at a time from a binary heap (most passes stop early). */
-    public static final class Order {
-        private final Gang[] heap;
-        private int size;
+    /**
+     * Held ÷ fair share of the queue as it stands now (held changes as the pass admits gangs; the fair share is the
+     * last refresh's), so one pass interleaves queues by how far each is below its share.
+     */
+    public double liveRatio(String queue) {
+        FairShare.Share s = shares.get(queue);
+        return s == null ? Double.POSITIVE_INFINITY : FairShare.ratio(books.ledger().heldByQueue(queue), s.fairShare());
+    }
 
-        Order(Gang[] gangs, int size) {
+    /**
+     * Waiting gangs in line order, taken one at a time: one binary heap per queue (by priority, then age), and each
+     * step takes the best front — higher priority, then the queue furthest below its fair share <em>now</em>, then the
+     * older gang. O(gangs) to build, O(queues + log gangs) a step; most passes stop early.
+     */
+    public static final class Order {
+        private final List<Heap> heaps = new ArrayList<>();
+        private final java.util.function.ToDoubleFunction<String> ratio;
+
+        Order(Map<String, List<Gang>> byQueue, java.util.function.ToDoubleFunction<String> ratio) {
+            this.ratio = ratio;
+            byQueue.forEach((q, gangs) -> heaps.add(new Heap(q, gangs.toArray(Gang[]::new))));
+        }
+
+        public boolean isEmpty() {
+            for (Heap h : heaps) {
+                if (h.size > 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The next gang in line (removed). */
+        public Gang poll() {
+            Heap best = null;
+            double bestRatio = 0;
+            for (Heap h : heaps) {
+                if (h.size == 0) {
+                    continue;
+                }
+                double r = ratio.applyAsDouble(h.queue);
+                if (best == null || before(h.heap[0], r, best.heap[0], bestRatio)) {
+                    best = h;
+                    bestRatio = r;
+                }
+            }
+            return best.poll();
+        }
+
+        private static boolean before(Gang a, double ra, Gang b, double rb) {
+            int c = Integer.compare(b.place.priority, a.place.priority);
+            if (c == 0) {
+                c = Double.compare(ra, rb);
+            }
+            return (c != 0 ? c : Long.compare(a.arrival(), b.arrival())) < 0;
+        }
+    }
+
+    /** One queue's waiting gangs as a binary heap by priority, then age. */
+    private static final class Heap {
+        private static final Comparator<Gang> IN_QUEUE = (a, b) -> {
+            int c = Integer.compare(b.place.priority, a.place.priority);
+            return c != 0 ? c : Long.compare(a.arrival(), b.arrival());
+        };
+        final String queue;
+        final Gang[] heap;
+        int size;
+
+        Heap(String queue, Gang[] gangs) {
+            this.queue = queue;
             this.heap = gangs;
-            this.size = size;
+            this.size = gangs.length;
             for (int i = size / 2 - 1; i >= 0; i--) {
                 siftDown(i);
             }
         }
 
-        public boolean isEmpty() {
-            return size == 0;
-        }
-
-        public int size() {
-            return size;
-        }
-
-        /** The next gang in line (removed). */
-        public Gang poll() {
+        Gang poll() {
             Gang first = heap[0];
             heap[0] = heap[--size];
             heap[size] = null;
@@ -145,10 +247,10 @@ public final class WaitingLine {
                 if (child >= size) {
                     break;
                 }
-                if (child + 1 < size && ORDER.compare(heap[child + 1], heap[child]) < 0) {
+                if (child + 1 < size && IN_QUEUE.compare(heap[child + 1], heap[child]) < 0) {
                     child++;
                 }
-                if (ORDER.compare(g, heap[child]) <= 0) {
+                if (IN_QUEUE.compare(g, heap[child]) <= 0) {
                     break;
                 }
                 heap[i] = heap[child];
@@ -158,10 +260,10 @@ public final class WaitingLine {
         }
     }
 
-    /** Sorts gangs (e.g. those with held binds) in line order, with the ratios of the last refresh. */
+    /** Sorts gangs (e.g. those with held binds) in line order, with the queues' ratios as they stand now. */
     void sort(List<Gang> gangs) {
         for (Gang g : gangs) {
-            placeOf(g).ratio = ratio(g.queue());
+            placeOf(g).ratio = liveRatio(g.queue());
         }
         gangs.sort(ORDER);
     }
@@ -207,8 +309,8 @@ public final class WaitingLine {
         if (current == null || !waiting(current, books.now())) {
             return true;
         }
-        placeOf(g).ratio = ratio(g.queue());
-        placeOf(current).ratio = ratio(current.queue());
+        placeOf(g).ratio = liveRatio(g.queue());
+        placeOf(current).ratio = liveRatio(current.queue());
         return ORDER.compare(g, current) < 0;
     }
 

@@ -30,6 +30,11 @@ public record Refusal(Cause cause, String text) {
          * (although the cluster as a whole may), or the level is not configured.
          */
         TOPOLOGY,
+        /**
+         * Not the gang's turn: a queue further below its fair share has gangs waiting; the next admission pass takes
+         * the line in order.
+         */
+        IN_LINE,
         /** The gang's queue does not exist. */
         QUEUE_MISSING,
         /** The gang's queue is Closed or Closing. */

@@ -79,7 +79,7 @@ public final class FairShare {
                 fb.set(r, fair[q][r]);
             }
             Resources fs = fb.build();
-            out.put(d.spec().name(), new Share(d.spec().name(), fs, d.held(), d.held().minus(fs).nonNegative(), ratio(d, fs, width)));
+            out.put(d.spec().name(), new Share(d.spec().name(), fs, d.held(), d.held().minus(fs).nonNegative(), ratio(d.held(), fs)));
         }
         return out;
     }
@@ -143,20 +143,20 @@ public final class FairShare {
         return r != null && r.asMap().containsKey(ResourceNames.nameOf(index));
     }
 
-    private static double ratio(Demand d, Resources fair, int width) {
+    /**
+     * Held ÷ fair share on the dominant resource: the largest ratio over the resources held ({@code 0} when nothing is
+     * held, {@link Double#POSITIVE_INFINITY} when a resource is held that the queue has no share of).
+     */
+    public static double ratio(Resources held, Resources fair) {
         double ratio = 0;
-        for (int r = 0; r < width; r++) {
-            if (r == ResourceNames.PODS_INDEX || (d.asks().get(r) <= 0 && d.held().get(r) <= 0)) {
-                continue;
-            }
-            long held = d.held().get(r);
-            if (held <= 0) {
+        for (int r = 0; r < held.width(); r++) {
+            if (r == ResourceNames.PODS_INDEX || held.get(r) <= 0) {
                 continue;
             }
             if (fair.get(r) <= 0) {
                 return Double.POSITIVE_INFINITY;
             }
-            ratio = Math.max(ratio, (double) held / fair.get(r));
+            ratio = Math.max(ratio, (double) held.get(r) / fair.get(r));
         }
         return ratio;
     }

@@ -99,6 +99,7 @@ final class ClusterIntake {
             books.outbox().emit(g.runs()); // e.g. rebuilt after a restart: the gang already runs
         }
         barrier.openIfReady(g);
+        pass.joined(g);
         barrier.admitHeld(g, books.now()); // its members' binds may have waited for the PodGroup
     }
 
@@ -173,6 +174,9 @@ final class ClusterIntake {
                 g.removeMember(pod.uid());
             } else {
                 g.putMember(pod);
+                if (!pod.isBound()) {
+                    pass.joined(g); // a gang that starts waiting counts in the line before its first filter
+                }
             }
         }
         PodRecord rec = ledger.pod(pod.uid());

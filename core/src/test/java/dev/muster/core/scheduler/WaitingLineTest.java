@@ -165,4 +165,44 @@ class WaitingLineTest {
         assertThat(reason(h, "small-2")).contains("waiting behind default/big (first in line for queue research's capability)");
         assertThat(h.invariantViolations()).isEmpty();
     }
+
+    @Test
+    void onePassSharesTheClusterByWeightAmongQueuesFloodedWithIdenticalGangs() {
+        SchedulerHarness h = cluster(8, "4", "16Gi");
+        h.scheduler.upsertQueue(new QueueSpec("three", QueueState.OPEN, 3, null, null, null, true));
+        h.scheduler.upsertQueue(new QueueSpec("one", QueueState.OPEN, 1, null, null, null, true));
+        for (int i = 0; i < 8; i++) {
+            gang(h, "one-" + i, 2, "2", "one", 0);   // created first: age alone would give "one" the cluster
+        }
+        for (int i = 0; i < 8; i++) {
+            gang(h, "three-" + i, 2, "2", "three", 0);
+        }
+        h.scheduler.expireDue();
+        long three = java.util.stream.IntStream.range(0, 8).filter(i -> reserved(h, "three-" + i)).count();
+        long one = java.util.stream.IntStream.range(0, 8).filter(i -> reserved(h, "one-" + i)).count();
+        assertThat(three + one).isEqualTo(8); // 32 cpu hold 8 gangs of 4 cpu
+        assertThat(three).isEqualTo(6);
+        assertThat(one).isEqualTo(2);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void outsideAPassAGangWaitsForItsTurnWhileAQueueFurtherBelowItsShareHasGangsWaiting() {
+        SchedulerHarness h = SchedulerHarness.cluster(8, "4", "16Gi"); // set-aside after the default 30 s
+        h.scheduler.upsertQueue(new QueueSpec("three", QueueState.OPEN, 3, null, null, null, true));
+        h.scheduler.upsertQueue(new QueueSpec("one", QueueState.OPEN, 1, null, null, null, true));
+        List<Pod> first = gang(h, "one-0", 2, "4", "one", 0);
+        first.forEach(h::schedule); // nothing else waits: admitted at once
+        assertThat(reserved(h, "one-0") || first.stream().allMatch(p -> h.binder.bound().containsKey(p.uid()))).isTrue();
+        gang(h, "three-0", 8, "4", "three", 0); // 32 cpu: fits the cluster, not the 24 cpu left
+        h.scheduler.expireDue();
+        assertThat(reserved(h, "three-0")).isFalse();
+
+        List<Pod> small = gang(h, "one-1", 1, "2", "one", 0);
+        CompletableFuture<BindResult> bind = h.schedule(small.getFirst());
+        assertThat(reserved(h, "one-1")).isFalse();
+        assertThat(bind).isNotDone(); // held, not refused: the next pass decides
+        assertThat(reason(h, "one-1")).contains("waiting for its turn: queue three is further below its fair share");
+        assertThat(h.invariantViolations()).isEmpty();
+    }
 }
