@@ -18,12 +18,7 @@ class CapacityE2eTest extends RealClusterTest {
             c.admin.pod(ns, "a-" + i, "a", "4", "1Gi");
             c.admin.pod(ns, "b-" + i, "b", "4", "1Gi");
         }
-        Awaitility.await("one gang whole").atMost(Duration.ofSeconds(60))
-                .until(() -> c.admin.bound(ns, "a-").size() == 6 || c.admin.bound(ns, "b-").size() == 6);
-        String winner = c.admin.bound(ns, "a-").size() == 6 ? "a" : "b";
-        String loser = winner.equals("a") ? "b" : "a";
-        c.staysBound(ns, loser + "-", 0, Duration.ofSeconds(12));
-        assertThat(c.admin.bound(ns, winner + "-")).hasSize(6);
+        String loser = c.awaitWholeAndZero(ns, 6);
 
         String why = "gang " + ns + "/" + loser + ": needs 6×(4 cpu, 1Gi memory), fits 2";
         Awaitility.await("the reason in the PodGroup's conditions").atMost(Duration.ofSeconds(30))

@@ -95,6 +95,22 @@ final class E2eCluster {
         return (System.nanoTime() - sinceNanos) / 1e9;
     }
 
+    /**
+     * Gangs {@code ns}/a and b of {@code size} members each, competing: one ends with every member bound, the other with
+     * none, and stays so for 12 s; no node holds more than its 4 cpu. Returns the loser's name.
+     */
+    String awaitWholeAndZero(String ns, int size) {
+        Awaitility.await("one gang whole").atMost(Duration.ofSeconds(60))
+                .until(() -> admin.bound(ns, "a-").size() == size || admin.bound(ns, "b-").size() == size);
+        String winner = admin.bound(ns, "a-").size() == size ? "a" : "b";
+        String loser = winner.equals("a") ? "b" : "a";
+        staysBound(ns, loser + "-", 0, Duration.ofSeconds(12));
+        if (admin.bound(ns, winner + "-").size() != size || !cpuPerNode().values().stream().allMatch(m -> m <= 4000)) {
+            throw new AssertionError("gang " + ns + "/" + winner + " lost members or a node is over its cpu: " + cpuPerNode());
+        }
+        return loser;
+    }
+
     /** Exactly {@code count} pods named {@code prefix}* are bound throughout {@code d} (once bound, a pod stays bound here, so a count that changes fails). */
     void staysBound(String ns, String prefix, int count, Duration d) {
         Awaitility.await(count + " pods " + ns + "/" + prefix + "* bound throughout " + d.toSeconds() + " s")

@@ -107,14 +107,7 @@ class GangApisE2eTest extends RealClusterTest {
 
     /** One of gangs a and b ends with all 6 members bound, the other with none (and stays so); returns the loser. */
     private String wholeAndZero() {
-        Awaitility.await("one gang whole").atMost(Duration.ofSeconds(60))
-                .until(() -> c.admin.bound(ns, "a-").size() == 6 || c.admin.bound(ns, "b-").size() == 6);
-        String winner = c.admin.bound(ns, "a-").size() == 6 ? "a" : "b";
-        String loser = winner.equals("a") ? "b" : "a";
-        c.staysBound(ns, loser + "-", 0, Duration.ofSeconds(12));
-        assertThat(c.admin.bound(ns, winner + "-")).hasSize(6);
-        assertThat(c.cpuPerNode().values()).allMatch(m -> m <= 4000);
-        return loser;
+        return c.awaitWholeAndZero(ns, 6);
     }
 
     /** The extender and controller look for APIs again every 30 s: wait until the extender lists the new one. */
