@@ -90,6 +90,31 @@ final class FairnessReport {
             sb.append(String.format("  %-12s %8.0f%%   %14.0f%%   %18d   %s%n", q, held / Math.max(1, n), fair / Math.max(1, n), borrowing,
                     worstWindowGap(series)));
         }
+        timeline(sb, r, queues);
+    }
+
+    /** Each queue's held / fair share (percent of the cluster) every two simulated minutes, over all samples. */
+    private static void timeline(StringBuilder sb, RunResult r, TreeSet<String> queues) {
+        List<Sample> all = r.samples().stream().filter(s -> !s.shares().isEmpty()).toList();
+        if (all.isEmpty()) {
+            return;
+        }
+        long step = 2L * 60 * 1_000_000_000L;
+        sb.append("Queue held / fair share over time (percent of the cluster, every 2 simulated minutes)\n");
+        for (String q : queues) {
+            StringBuilder line = new StringBuilder(String.format("  %-12s", q));
+            long next = 0;
+            for (Sample s : all) {
+                if (s.at() < next) {
+                    continue;
+                }
+                next = s.at() - s.at() % step + step;
+                FairShare.Share share = s.shares().get(q);
+                line.append(String.format(" %s %d/%d", Fmt.clock(s.at()), share == null ? 0 : FairShare.Share.percentOf(share.held(), r.allocatable()),
+                        share == null ? 0 : FairShare.Share.percentOf(share.fairShare(), r.allocatable())));
+            }
+            sb.append(line).append('\n');
+        }
     }
 
     /** The largest |mean held − mean fair| (percentage points) over any window of WINDOW_NANOS, or "-". */
