@@ -111,6 +111,7 @@ public final class ProtoConverters {
             case AllocationEvent.PodAllocated a -> b.setAllocated(podAllocation(a.pod(), a.gang(), a.queue(), a.node(), a.resources()));
             case AllocationEvent.PodReleased r -> b.setReleased(podAllocation(r.pod(), r.gang(), r.queue(), r.node(), r.resources()));
             case AllocationEvent.GangChanged g -> b.setGangChanged(gangStatus(g.gang(), g.queue(), g.state(), g.why()));
+            case AllocationEvent.QueueShareChanged q -> b.setQueueShare(queueShare(q));
         }
         return b.build();
     }
@@ -132,6 +133,7 @@ public final class ProtoConverters {
                 GangStatus g = event.getGangChanged();
                 yield new AllocationEvent.GangChanged(fromProto(g.getGang()), g.getQueue(), fromProto(g.getState()), refusal(g));
             }
+            case QUEUE_SHARE -> queueShare(event.getQueueShare());
             case KIND_NOT_SET -> throw new ProtoConversionException("event " + event.getSequence() + " has no kind");
         };
         return new SequencedEvent(event.getSequence(), event.getEpochMillis(), core);
@@ -143,6 +145,7 @@ public final class ProtoConverters {
         var b = dev.muster.proto.v1.AllocationSnapshot.newBuilder().setSequence(snapshot.sequence());
         snapshot.allocatedByQueue().forEach((queue, resources) -> b.putAllocatedByQueue(queue, toProto(resources)));
         snapshot.gangs().forEach((gang, status) -> b.addGangs(gangStatus(gang, status.queue(), status.state(), status.why())));
+        snapshot.shares().values().forEach(q -> b.addShares(queueShare(q)));
         return b.build();
     }
 
@@ -159,7 +162,23 @@ public final class ProtoConverters {
                 throw new ProtoConversionException("snapshot " + snapshot.getSequence() + " lists gang " + key + " twice");
             }
         }
-        return new AllocationSnapshot(snapshot.getSequence(), byQueue, gangs);
+        Map<String, AllocationEvent.QueueShareChanged> shares = new HashMap<>();
+        for (dev.muster.proto.v1.QueueShare q : snapshot.getSharesList()) {
+            shares.put(q.getQueue(), queueShare(q));
+        }
+        return new AllocationSnapshot(snapshot.getSequence(), byQueue, gangs, shares);
+    }
+
+    private static dev.muster.proto.v1.QueueShare queueShare(AllocationEvent.QueueShareChanged q) {
+        return dev.muster.proto.v1.QueueShare.newBuilder().setQueue(q.queue()).setFairShare(toProto(q.fairShare()))
+                .setBorrowed(toProto(q.borrowed())).build();
+    }
+
+    private static AllocationEvent.QueueShareChanged queueShare(dev.muster.proto.v1.QueueShare q) {
+        if (q.getQueue().isEmpty()) {
+            throw new ProtoConversionException("queue share without a queue name");
+        }
+        return new AllocationEvent.QueueShareChanged(q.getQueue(), fromProto(q.getFairShare()), fromProto(q.getBorrowed()));
     }
 
     // ---- helpers ---------------------------------------------------------------------------------

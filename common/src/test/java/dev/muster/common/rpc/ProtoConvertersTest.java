@@ -41,6 +41,20 @@ class ProtoConvertersTest {
     }
 
     @Test
+    void queueSharesTravelAsEventsAndInSnapshots() {
+        var share = new AllocationEvent.QueueShareChanged("research", Resources.ofPod(24_000, 96L << 30), Resources.ofPod(2_000, 0));
+        SequencedEvent event = new SequencedEvent(3, 99, share);
+
+        assertThat(ProtoConverters.fromProto(ProtoConverters.toProto(event))).isEqualTo(event);
+        var snapshot = new dev.muster.core.stream.AllocationSnapshot(3, java.util.Map.of(), java.util.Map.of(), java.util.Map.of("research", share));
+        assertThat(ProtoConverters.fromProto(ProtoConverters.toProto(snapshot))).isEqualTo(snapshot);
+        var nameless = dev.muster.proto.v1.AllocationEvent.newBuilder().setSequence(4)
+                .setQueueShare(dev.muster.proto.v1.QueueShare.newBuilder()).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProtoConverters.fromProto(nameless))
+                .hasMessageContaining("queue share without a queue name");
+    }
+
+    @Test
     void nullStringsInCoreTravelAsEmpty() {
         var changed = new SequencedEvent(1, 0, new AllocationEvent.GangChanged(new GangKey("ns", "pg"), null, GangState.BOUND, (String) null));
 

@@ -30,6 +30,9 @@ final class QueueMessages {
         if (v.spec().capability() != null) {
             b.setCapability(resources(v.spec().capability()));
         }
+        if (v.share() != null) {
+            b.setFairShare(resources(v.share().fairShare())).setBorrowed(resources(v.share().borrowed()));
+        }
         return b.build();
     }
 

@@ -70,6 +70,11 @@ class QueuesServiceTest {
         assertThat(b.getRunning()).isEqualTo(1);
         assertThat(b.getAllocated().getAmountsMap()).containsEntry("cpu", 1500L);
         assertThat(b.hasCapability()).as("unlimited").isFalse();
+        assertThat(b.hasFairShare()).as("no share reported yet").isFalse();
+        d.send(new dev.muster.core.stream.AllocationEvent.QueueShareChanged("b", cpu(1000), cpu(500)));
+        QueueInfo shared = blocking.get(GetQueueRequest.newBuilder().setName("b").build());
+        assertThat(shared.getFairShare().getAmountsMap()).containsEntry("cpu", 1000L);
+        assertThat(shared.getBorrowed().getAmountsMap()).containsEntry("cpu", 500L);
         assertThat(blocking.list(ListQueuesRequest.getDefaultInstance()).getQueuesList()).extracting(QueueInfo::getName)
                 .containsExactly("a", "b");
     }

@@ -8,6 +8,7 @@ import dev.muster.core.model.GangState;
 import dev.muster.core.model.Refusal;
 import dev.muster.core.queue.QueueAdmission;
 import dev.muster.core.resources.Resources;
+import dev.muster.core.stream.AllocationEvent;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -97,6 +98,9 @@ public final class AdmissionPass {
         line.next(null);
         WaitingLine.Order order = line.refresh(now);
         pass++;
+        for (AllocationEvent.QueueShareChanged changed : line.sharesToReport()) {
+            books.outbox().emit(changed); // the controller's Queues service shows them
+        }
         Resources free = freeRoom();
         Resources cluster = line.clusterTotal();
         boolean nextChosen = false;

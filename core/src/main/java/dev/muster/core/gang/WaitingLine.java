@@ -330,6 +330,37 @@ public final class WaitingLine {
         return s == null ? Double.POSITIVE_INFINITY : s.ratio();
     }
 
+    private final Map<String, dev.muster.core.stream.AllocationEvent.QueueShareChanged> reported = new HashMap<>();
+
+    /**
+     * The queues whose fair share or borrowed amount moved by more than 1% of the cluster (of any resource) since last
+     * reported — so the stream carries shares without an event per queue per tick. Records them as reported.
+     */
+    List<dev.muster.core.stream.AllocationEvent.QueueShareChanged> sharesToReport() {
+        List<dev.muster.core.stream.AllocationEvent.QueueShareChanged> out = new ArrayList<>();
+        shares.forEach((q, s) -> {
+            var last = reported.get(q);
+            if (last == null || moved(last.fairShare(), s.fairShare()) || moved(last.borrowed(), s.borrowed())) {
+                var now = new dev.muster.core.stream.AllocationEvent.QueueShareChanged(q, s.fairShare(), s.borrowed());
+                reported.put(q, now);
+                out.add(now);
+            }
+        });
+        reported.keySet().retainAll(shares.keySet());
+        return out;
+    }
+
+    private boolean moved(Resources before, Resources after) {
+        int width = Math.max(Math.max(before.width(), after.width()), clusterTotal.width());
+        for (int i = 0; i < width; i++) {
+            long step = Math.max(1, clusterTotal.get(i) / 100);
+            if (Math.abs(before.get(i) - after.get(i)) >= step) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Each queue's share, as of the last refresh, by queue name. */
     public Map<String, FairShare.Share> shares() {
         return shares;

@@ -4,13 +4,18 @@ import java.util.Objects;
 import dev.muster.core.model.QueueSpec;
 
 /**
- * What the Queues service shows of a queue: its spec, its desired status, and how many gangs hold a
- * reservation in it. Immutable.
+ * What the Queues service shows of a queue: its spec, its desired status, how many gangs hold a reservation in it,
+ * and its fair share and borrowed amount as the extender last computed them ({@code share} null: none reported yet).
+ * Immutable.
  */
-public record QueueView(QueueSpec spec, QueueStatus status, int reservations) {
+public record QueueView(QueueSpec spec, QueueStatus status, int reservations, dev.muster.core.stream.AllocationEvent.QueueShareChanged share) {
     public QueueView {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(status, "status");
+    }
+
+    public QueueView(QueueSpec spec, QueueStatus status, int reservations) {
+        this(spec, status, reservations, null);
     }
 
     public String name() {

@@ -201,6 +201,13 @@ public final class StatusFolding implements AllocationListener, StatusSource {
                     totals.apply(r);
                     refreshQueue(r.queue());
                 }
+                case AllocationEvent.QueueShareChanged q -> {
+                    totals.apply(q);
+                    QueueRecord rec = queues.get(q.queue());
+                    if (rec != null) {
+                        viewChanged(q.queue(), rec); // the Queues service shows the share; the Queue status has no field for it
+                    }
+                }
                 case AllocationEvent.GangChanged g -> {
                     AllocationSnapshot.GangStatus before = totals.gang(g.gang());
                     totals.apply(g);
@@ -383,7 +390,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         lock.lock();
         try {
             QueueRecord q = queues.get(name);
-            return q == null || q.desired == null ? null : new QueueView(q.spec, q.desired, q.reservations);
+            return q == null || q.desired == null ? null : new QueueView(q.spec, q.desired, q.reservations, totals.share(q.spec.name()));
         } finally {
             lock.unlock();
         }
@@ -396,7 +403,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
             List<QueueView> out = new ArrayList<>(observedQueues);
             queues.values().forEach(q -> {
                 if (q.desired != null) {
-                    out.add(new QueueView(q.spec, q.desired, q.reservations));
+                    out.add(new QueueView(q.spec, q.desired, q.reservations, totals.share(q.spec.name())));
                 }
             });
             out.sort(Comparator.comparing(QueueView::name));

@@ -25,6 +25,12 @@ public sealed interface AllocationEvent {
      * A gang changed state; {@code why} says why it is not going ahead (its cause, and the sentence a person
      * reads; {@link Refusal#NONE} when there is nothing to say).
      */
+    /**
+     * A queue's fair share changed (the extender's admission pass computes it): what it should hold, and what it
+     * holds beyond that ({@code borrowed}), per resource.
+     */
+    record QueueShareChanged(String queue, Resources fairShare, Resources borrowed) implements AllocationEvent {}
+
     record GangChanged(GangKey gang, String queue, GangState state, Refusal why) implements AllocationEvent {
         public GangChanged {
             why = why == null ? Refusal.NONE : why;

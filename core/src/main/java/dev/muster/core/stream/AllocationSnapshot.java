@@ -11,10 +11,17 @@ import java.util.Map;
  * allocated to its pods (pods outside any gang under the queue name ""), and per gang its latest state.
  * Immutable.
  */
-public record AllocationSnapshot(long sequence, Map<String, Resources> allocatedByQueue, Map<GangKey, GangStatus> gangs) {
+public record AllocationSnapshot(long sequence, Map<String, Resources> allocatedByQueue, Map<GangKey, GangStatus> gangs,
+                                 Map<String, AllocationEvent.QueueShareChanged> shares) {
     public AllocationSnapshot {
         allocatedByQueue = Map.copyOf(allocatedByQueue);
         gangs = Map.copyOf(gangs);
+        shares = Map.copyOf(shares);
+    }
+
+    /** A snapshot without queue shares. */
+    public AllocationSnapshot(long sequence, Map<String, Resources> allocatedByQueue, Map<GangKey, GangStatus> gangs) {
+        this(sequence, allocatedByQueue, gangs, Map.of());
     }
 
     /** A gang's latest state in a snapshot. */

@@ -16,6 +16,7 @@ import java.util.Map;
 public final class AllocationTotals {
     private final Map<String, Resources> allocatedByQueue = new HashMap<>();
     private final Map<GangKey, AllocationSnapshot.GangStatus> gangs = new HashMap<>();
+    private final Map<String, AllocationEvent.QueueShareChanged> shares = new HashMap<>();
 
     public void apply(AllocationEvent event) {
         switch (event) {
@@ -28,6 +29,7 @@ public final class AllocationTotals {
                     allocatedByQueue.put(r.queue(), left);
                 }
             }
+            case AllocationEvent.QueueShareChanged q -> shares.put(q.queue(), q);
             case AllocationEvent.GangChanged g -> {
                 if (g.state() == GangState.DELETED) {
                     gangs.remove(g.gang());
@@ -44,6 +46,13 @@ public final class AllocationTotals {
         allocatedByQueue.putAll(snapshot.allocatedByQueue());
         gangs.clear();
         gangs.putAll(snapshot.gangs());
+        shares.clear();
+        shares.putAll(snapshot.shares());
+    }
+
+    /** The queue's latest fair share, or null when none was reported. */
+    public AllocationEvent.QueueShareChanged share(String queue) {
+        return shares.get(queue);
     }
 
     public Resources allocated(String queue) {
@@ -55,6 +64,6 @@ public final class AllocationTotals {
     }
 
     public AllocationSnapshot snapshot(long sequence) {
-        return new AllocationSnapshot(sequence, allocatedByQueue, gangs);
+        return new AllocationSnapshot(sequence, allocatedByQueue, gangs, shares);
     }
 }

@@ -183,6 +183,9 @@ class WaitingLineTest {
         assertThat(three + one).isEqualTo(8); // 32 cpu hold 8 gangs of 4 cpu
         assertThat(three).isEqualTo(6);
         assertThat(one).isEqualTo(2);
+        // the pass reports each queue's fair share on the allocation stream (the controller's Queues service shows it)
+        assertThat(h.totals().shares().get("three").fairShare().cpuMillis()).isEqualTo(24_000L);
+        assertThat(h.totals().shares().get("one").fairShare().cpuMillis()).isEqualTo(8_000L);
         assertThat(h.invariantViolations()).isEmpty();
     }
 

@@ -19,6 +19,7 @@ public final class IndependentFold {
             case AllocationEvent.PodAllocated a -> add(a.queue(), a.resources().asMap(), 1);
             case AllocationEvent.PodReleased r -> add(r.queue(), r.resources().asMap(), -1);
             case AllocationEvent.GangChanged ignored -> {}
+            case AllocationEvent.QueueShareChanged ignored -> {}
         }
     }
 
