@@ -101,7 +101,7 @@ public final class AdmissionPass {
         for (AllocationEvent.QueueShareChanged changed : line.sharesToReport()) {
             books.outbox().emit(changed); // the controller's Queues service shows them
         }
-        Resources free = freeRoom();
+        Resources free = ledger.freeRoom();
         Resources cluster = line.clusterTotal();
         boolean nextChosen = false;
         boolean blocked = false; // a gang earlier in line was refused for want of room
@@ -182,16 +182,5 @@ public final class AdmissionPass {
         if (line.mustTellBehind(g, retell) || g.state() != GangState.UNSCHEDULABLE) {
             books.state(g, GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.RESOURCES, "gang " + g.key() + ": needs " + need + line.noteFor(g)));
         }
-    }
-
-    /** Free, unreserved room on nodes that take new pods. */
-    private Resources freeRoom() {
-        Resources free = Resources.ZERO;
-        for (NodeEntry e : ledger.nodes()) {
-            if (e.known() && e.schedulable() && !e.overcommitted()) {
-                free = free.plus(e.free());
-            }
-        }
-        return free;
     }
 }

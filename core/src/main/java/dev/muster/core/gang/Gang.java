@@ -49,7 +49,6 @@ public final class Gang {
         int version = -1;
         int priority;
         Resources need = Resources.ZERO;
-        double ratio;        // the queue's held ÷ fair share, as of the last refresh
         GangKey toldBehind;  // the gang it was last told it waits behind, or null
         long pass;           // the last AdmissionPass that visited it
         long since = Long.MIN_VALUE; // when it was first seen waiting in this wait (MIN_VALUE: not waiting)

@@ -189,12 +189,7 @@ public final class GangAdmission {
         if (books.queueVerdict(g.queue(), min, g.key()) instanceof QueueAdmission.Verdict.Refused refused) {
             return Refusal.of(refused.why().cause(), "minResources " + min + ": " + refused.reason());
         }
-        Resources free = Resources.ZERO;
-        for (NodeEntry e : ledger.nodes()) {
-            if (e.known() && e.schedulable() && !e.overcommitted()) {
-                free = free.plus(e.free());
-            }
-        }
+        Resources free = ledger.freeRoom();
         if (!min.fitsIn(free)) {
             return Refusal.of(Refusal.Cause.RESOURCES, "minResources " + min + " exceed the cluster's free capacity (short "
                     + min.shortageAgainst(free) + ")");

@@ -240,7 +240,7 @@ public final class GangPlanner {
         Scratch(Collection<NodeEntry> nodes, Map<String, Resources> spokenFor, int members) {
             eligible = new ArrayList<>(nodes.size());
             for (NodeEntry e : nodes) {
-                if (e.known() && e.schedulable() && !e.overcommitted()) {
+                if (e.takesPlacements()) {
                     eligible.add(e);
                 }
             }

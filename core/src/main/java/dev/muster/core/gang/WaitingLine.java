@@ -9,9 +9,10 @@ import dev.muster.core.queue.FairShare;
 import dev.muster.core.queue.QueueAdmission;
 import dev.muster.core.resources.Resources;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.PriorityQueue;
+import java.util.function.ToDoubleFunction;
 import java.util.Map;
 
 /**
@@ -127,7 +128,7 @@ public final class WaitingLine {
                 }
             }
         }
-        Resources total = schedulable(ledger);
+        Resources total = ledger.schedulableAllocatable();
         clusterTotal = total;
         List<FairShare.Demand> demands = new ArrayList<>();
         for (QueueSpec q : books.queues().values()) {
@@ -163,119 +164,63 @@ public final class WaitingLine {
     }
 
     /**
-     * Waiting gangs in line order, taken one at a time: one binary heap per queue (by priority, then age), and each
-     * step takes the best front — higher priority, then the queue furthest below its fair share <em>now</em>, then the
-     * older gang. O(gangs) to build, O(queues + log gangs) a step; most passes stop early.
+     * Waiting gangs in line order, taken one at a time: per queue its gangs by priority, then age; each step takes the
+     * best front — higher priority, then the queue furthest below its fair share <em>now</em>, then the older gang.
+     * O(gangs log gangs) to build, O(queues + log gangs) a step; most passes stop early.
      */
     public static final class Order {
-        private final List<Heap> heaps = new ArrayList<>();
-        private final java.util.function.ToDoubleFunction<String> ratio;
+        private final Map<String, PriorityQueue<Gang>> byQueue = new HashMap<>();
+        private final ToDoubleFunction<String> ratio;
 
-        Order(Map<String, List<Gang>> byQueue, java.util.function.ToDoubleFunction<String> ratio) {
+        Order(Map<String, List<Gang>> waiting, ToDoubleFunction<String> ratio) {
             this.ratio = ratio;
-            byQueue.forEach((q, gangs) -> heaps.add(new Heap(q, gangs.toArray(Gang[]::new))));
+            waiting.forEach((q, gangs) -> {
+                PriorityQueue<Gang> line = new PriorityQueue<>(Math.max(1, gangs.size()), (a, b) -> compare(a, 0, b, 0));
+                line.addAll(gangs);
+                byQueue.put(q, line);
+            });
         }
 
         public boolean isEmpty() {
-            for (Heap h : heaps) {
-                if (h.size > 0) {
-                    return false;
-                }
-            }
-            return true;
+            return byQueue.values().stream().allMatch(PriorityQueue::isEmpty);
         }
 
         /** The next gang in line (removed). */
         public Gang poll() {
-            Heap best = null;
+            PriorityQueue<Gang> best = null;
             double bestRatio = 0;
-            for (Heap h : heaps) {
-                if (h.size == 0) {
+            for (Map.Entry<String, PriorityQueue<Gang>> e : byQueue.entrySet()) {
+                Gang front = e.getValue().peek();
+                if (front == null) {
                     continue;
                 }
-                double r = ratio.applyAsDouble(h.queue);
-                if (best == null || before(h.heap[0], r, best.heap[0], bestRatio)) {
-                    best = h;
+                double r = ratio.applyAsDouble(e.getKey());
+                if (best == null || compare(front, r, best.peek(), bestRatio) < 0) {
+                    best = e.getValue();
                     bestRatio = r;
                 }
             }
             return best.poll();
         }
-
-        private static boolean before(Gang a, double ra, Gang b, double rb) {
-            int c = Integer.compare(b.place.priority, a.place.priority);
-            if (c == 0) {
-                c = Double.compare(ra, rb);
-            }
-            return (c != 0 ? c : Long.compare(a.arrival(), b.arrival())) < 0;
-        }
     }
 
-    /** One queue's waiting gangs as a binary heap by priority, then age. */
-    private static final class Heap {
-        private static final Comparator<Gang> IN_QUEUE = (a, b) -> {
-            int c = Integer.compare(b.place.priority, a.place.priority);
-            return c != 0 ? c : Long.compare(a.arrival(), b.arrival());
-        };
-        final String queue;
-        final Gang[] heap;
-        int size;
-
-        Heap(String queue, Gang[] gangs) {
-            this.queue = queue;
-            this.heap = gangs;
-            this.size = gangs.length;
-            for (int i = size / 2 - 1; i >= 0; i--) {
-                siftDown(i);
-            }
+    /**
+     * Line order of two gangs whose queues stand at ratios {@code ra} and {@code rb}: higher priority, then the queue
+     * furthest below its fair share, then the older gang.
+     */
+    static int compare(Gang a, double ra, Gang b, double rb) {
+        int c = Integer.compare(b.place.priority, a.place.priority);
+        if (c == 0) {
+            c = Double.compare(ra, rb);
         }
-
-        Gang poll() {
-            Gang first = heap[0];
-            heap[0] = heap[--size];
-            heap[size] = null;
-            if (size > 0) {
-                siftDown(0);
-            }
-            return first;
-        }
-
-        private void siftDown(int i) {
-            Gang g = heap[i];
-            while (true) {
-                int child = 2 * i + 1;
-                if (child >= size) {
-                    break;
-                }
-                if (child + 1 < size && IN_QUEUE.compare(heap[child + 1], heap[child]) < 0) {
-                    child++;
-                }
-                if (IN_QUEUE.compare(g, heap[child]) <= 0) {
-                    break;
-                }
-                heap[i] = heap[child];
-                i = child;
-            }
-            heap[i] = g;
-        }
+        return c != 0 ? c : Long.compare(a.arrival(), b.arrival());
     }
 
     /** Sorts gangs (e.g. those with held binds) in line order, with the queues' ratios as they stand now. */
     void sort(List<Gang> gangs) {
-        for (Gang g : gangs) {
-            placeOf(g).ratio = liveRatio(g.queue());
-        }
-        gangs.sort(ORDER);
+        gangs.forEach(this::placeOf);
+        gangs.sort((a, b) -> compare(a, liveRatio(a.queue()), b, liveRatio(b.queue())));
     }
-
-    /** Line order: higher priority, then the queue furthest below its fair share, then the older gang. */
-    static final Comparator<Gang> ORDER = (a, b) -> {
-        int c = Integer.compare(b.place.priority, a.place.priority);
-        if (c == 0) {
-            c = Double.compare(a.place.ratio, b.place.ratio);
-        }
-        return c != 0 ? c : Long.compare(a.arrival(), b.arrival());
-    };
 
     /** The gang's priority and need, recomputed only when the gang changed since. */
     private Gang.LinePlace placeOf(Gang g) {
@@ -302,32 +247,16 @@ public final class WaitingLine {
             return false;
         }
         Resources need = needOf(g);
-        if (!need.fitsIn(WaitingLine.schedulable(books.ledger())) || books.queueVerdict(g.queue(), need) instanceof QueueAdmission.Verdict.Refused) {
+        if (!need.fitsIn(books.ledger().schedulableAllocatable()) || books.queueVerdict(g.queue(), need) instanceof QueueAdmission.Verdict.Refused) {
             return false;
         }
         Gang current = next == null ? null : books.gang(next);
         if (current == null || !waiting(current, books.now())) {
             return true;
         }
-        placeOf(g).ratio = liveRatio(g.queue());
-        placeOf(current).ratio = liveRatio(current.queue());
-        return ORDER.compare(g, current) < 0;
-    }
-
-    private static Resources schedulable(Ledger ledger) {
-        Resources total = Resources.ZERO;
-        for (NodeEntry e : ledger.nodes()) {
-            if (e.known() && e.schedulable()) {
-                total = total.plus(e.allocatable());
-            }
-        }
-        return total;
-    }
-
-    /** Held ÷ fair share of the queue's dominant resource (see {@link FairShare.Share#ratio()}); unknown queues last. */
-    public double ratio(String queue) {
-        FairShare.Share s = shares.get(queue);
-        return s == null ? Double.POSITIVE_INFINITY : s.ratio();
+        placeOf(g);
+        placeOf(current);
+        return compare(g, liveRatio(g.queue()), current, liveRatio(current.queue())) < 0;
     }
 
     private final Map<String, dev.muster.core.stream.AllocationEvent.QueueShareChanged> reported = new HashMap<>();

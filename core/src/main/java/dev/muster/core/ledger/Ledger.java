@@ -39,13 +39,16 @@ public final class Ledger {
     private final Map<GangKey, Reservation> reservations = new HashMap<>();
     private final Map<String, Resources> heldByQueue = new HashMap<>(); // used + reserved, per queue
     private Reservation setAside; // room set aside for the gang next in line (charged to no queue), or null
+    private Resources schedulableAllocatable = Resources.ZERO; // Σ allocatable of known, schedulable nodes, kept as nodes change
 
     // ---- nodes -------------------------------------------------------------------------------------
 
     /** Records a node's allocatable and schedulability (which may shrink or grow at any time). */
     public NodeEntry upsertNode(Node node) {
         NodeEntry e = nodes.computeIfAbsent(node.name(), NodeEntry::new);
+        Resources before = schedulableShare(e);
         e.observe(node.allocatable(), node.schedulable(), node.labels());
+        schedulableAllocatable = schedulableAllocatable.minus(before).plus(schedulableShare(e));
         return e;
     }
 
@@ -58,11 +61,32 @@ public final class Ledger {
         if (e == null) {
             return;
         }
+        schedulableAllocatable = schedulableAllocatable.minus(schedulableShare(e));
         if (e.isEmpty()) {
             nodes.remove(name);
         } else {
             e.forget();
         }
+    }
+
+    private static Resources schedulableShare(NodeEntry e) {
+        return e.known() && e.schedulable() ? e.allocatable() : Resources.ZERO;
+    }
+
+    /** The allocatable of every known, schedulable node: the cluster that fair shares divide (O(1)). */
+    public Resources schedulableAllocatable() {
+        return schedulableAllocatable;
+    }
+
+    /** Free, unreserved room on the nodes that take placements ({@link NodeEntry#takesPlacements}); O(nodes). */
+    public Resources freeRoom() {
+        Resources free = Resources.ZERO;
+        for (NodeEntry e : nodes.values()) {
+            if (e.takesPlacements()) {
+                free = free.plus(e.free());
+            }
+        }
+        return free;
     }
 
     public NodeEntry node(String name) {
@@ -383,6 +407,13 @@ public final class Ledger {
                     problems.add(s + " of " + res.gang() + " is on a node the ledger does not track");
                 }
             }
+        }
+        Resources schedulable = Resources.ZERO;
+        for (NodeEntry e : nodes.values()) {
+            schedulable = schedulable.plus(schedulableShare(e));
+        }
+        if (!schedulable.equals(schedulableAllocatable)) {
+            problems.add("schedulable allocatable kept as " + schedulableAllocatable + " but nodes sum to " + schedulable);
         }
         for (NodeEntry e : nodes.values()) {
             Resources u = used.getOrDefault(e.name(), Resources.ZERO);

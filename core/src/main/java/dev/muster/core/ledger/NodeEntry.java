@@ -79,9 +79,14 @@ public final class NodeEntry {
         return inUse;
     }
 
+    /** Whether new pods (or slots) may be placed here at all now: seen, schedulable, not overcommitted. */
+    public boolean takesPlacements() {
+        return known && schedulable && !overcommitted;
+    }
+
     /** Whether a new pod (or slot) with {@code request} may be placed here now. */
     public boolean accepts(Resources request) {
-        return known && schedulable && !overcommitted && request.fitsIn(free);
+        return takesPlacements() && request.fitsIn(free);
     }
 
     /** Why {@code request} cannot be placed here now (after gang reservations), or null when it can. */

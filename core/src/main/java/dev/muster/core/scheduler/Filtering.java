@@ -148,7 +148,7 @@ final class Filtering {
             NodeEntry e = ledger.node(n);
             String why = null;
             if (e != null && e.known()) {
-                if (!e.schedulable() || e.overcommitted()) {
+                if (!e.takesPlacements()) {
                     why = e.whyNot(p.request());
                 } else if (!p.request().fitsIn(e.free()) && p.request().fitsIn(e.allocatable().minus(e.used()))) {
                     why = "room on this node is reserved for other gangs";
