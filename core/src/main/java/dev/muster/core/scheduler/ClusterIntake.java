@@ -84,6 +84,9 @@ final class ClusterIntake {
                 barrier.memberGone(g, uid, "pod " + old.id() + " was deleted");
                 if (g.running()) {
                     books.releaseSlotOf(g.key(), uid); // the gang runs: nothing will wait for this room
+                } else if (g.memberCount() == 0) {
+                    // the last member is gone (the job was deleted): nobody will use the room before the deadline
+                    barrier.dropReservation(g, "every member of gang " + g.key() + " was deleted");
                 } else {
                     books.vacateSlotOf(g.key(), uid);  // still assembling: the room waits for a replacement
                 }
