@@ -17,13 +17,25 @@ profiles:
     {{- if not (kindIs "invalid" $s.percentageOfNodesToScore) }}
     percentageOfNodesToScore: {{ int $s.percentageOfNodesToScore }}
     {{- end }}
+    pluginConfig:
+      - name: NodeResourcesFit
+        args:
+          scoringStrategy:
+            type: {{ ternary "MostAllocated" "LeastAllocated" (eq .Values.extender.scoring "binpack") }}
+            resources:
+              - {name: cpu, weight: 1}
+              - {name: memory, weight: 1}
 extenders:
   - urlPrefix: {{ include "muster.extenderUrl" . }}
     filterVerb: filter
+    {{- if $s.extender.prioritize }}
     prioritizeVerb: prioritize
+    {{- end }}
     bindVerb: bind
     preemptVerb: preempt
+    {{- if $s.extender.prioritize }}
     weight: {{ int $s.extender.weight }}
+    {{- end }}
     enableHTTPS: {{ .Values.extender.tls.enabled }}
     {{- if .Values.extender.tls.enabled }}
     tlsConfig:

@@ -39,7 +39,8 @@ import java.util.regex.Pattern;
  *   -Dbench.main=dev.muster.bench.RealLoopBench -Dbench.args="--nodes 1000 --pods 2000 --gang 0 --rounds 3"
  * </pre>
  * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config.yaml; {@code --scheduler-qps}
- * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm.
+ * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,
+ * {@code --muster-jvm "FLAGS"} extra JVM flags for Muster (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr}).
  * <pre>
  * </pre>
  */
@@ -60,6 +61,7 @@ public final class RealLoopBench {
     private final Path config;
 
     private final int schedulerQps;
+    private final List<String> musterJvm = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseSerialGC"));
 
     private RealLoopBench(Path repo, String version, int nodes, int pods, int gang, Path config, int schedulerQps) {
         this.repo = repo;
@@ -73,13 +75,16 @@ public final class RealLoopBench {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = new LinkedHashMap<>(Map.of("nodes", "1000", "pods", "2000", "gang", "0", "rounds", "3",
-                "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "extender-config/scheduler-config.yaml", "scheduler-qps", "1000"));
+                "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "extender-config/scheduler-config.yaml", "scheduler-qps", "1000", "muster-jvm", ""));
         for (int i = 0; i + 1 < args.length; i += 2) {
             a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
         Path repo = Path.of(a.get("repo")).toAbsolutePath().normalize();
         RealLoopBench b = new RealLoopBench(repo, a.get("version"), Integer.parseInt(a.get("nodes")), Integer.parseInt(a.get("pods")),
                 Integer.parseInt(a.get("gang")), repo.resolve(a.get("config")), Integer.parseInt(a.get("scheduler-qps")));
+        if (!a.get("muster-jvm").isBlank()) {
+            b.musterJvm.addAll(List.of(a.get("muster-jvm").trim().split("\\s+")));
+        }
         b.run(Integer.parseInt(a.get("rounds")), List.of(a.get("modes").split(",")));
     }
 
@@ -132,7 +137,7 @@ public final class RealLoopBench {
     private MusterProcess startMuster(String name) {
         int http = ControlPlane.freePort();
         MusterProcess m = MusterProcess.start("extender-" + name, MusterProcess.jar(repo, "server", version),
-                List.of("-Xmx1g", "-XX:+UseSerialGC"), List.of("--kubeconfig=" + install.kubeconfigFor("extender"),
+                List.copyOf(musterJvm), List.of("--kubeconfig=" + install.kubeconfigFor("extender"),
                         "--http-port=" + http, "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false"),
                 cp.dataDir(), ControlPlane.freePort());
         musterHttp.put(m, http);

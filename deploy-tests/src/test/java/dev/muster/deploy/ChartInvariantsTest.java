@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.deploy.Chart.Install;
 import dev.muster.deploy.Chart.Rendered;
+import dev.muster.server.http.ExtenderRoutes;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -265,7 +266,19 @@ class ChartInvariantsTest {
                 SchedulerConfigs.load(RepoLayout.find().extenderConfig().resolve(file))));
         // Only what a value changes on purpose may differ from the file.
         expected.put("urlPrefix", expectedExtenderUrl(chart, tls));
-        expected.put("weight", Integer.parseInt(install.value("scheduler.extender.weight", expected.get("weight"))));
+        if (Boolean.parseBoolean(install.value("scheduler.extender.prioritize", false))) { // the verb and its weight, in kube-scheduler's field order
+            Map<String, Object> withPrioritize = new LinkedHashMap<>();
+            expected.forEach((k, v) -> {
+                withPrioritize.put(k, v);
+                if (k.equals("filterVerb")) {
+                    withPrioritize.put("prioritizeVerb", ExtenderRoutes.PRIORITIZE_VERB);
+                } else if (k.equals("preemptVerb")) {
+                    withPrioritize.put("weight", Integer.parseInt(install.value("scheduler.extender.weight", 5)));
+                }
+            });
+            expected.clear();
+            expected.putAll(withPrioritize);
+        }
         expected.put("nodeCacheCapable", Boolean.parseBoolean(install.value("scheduler.extender.nodeCacheCapable", expected.get("nodeCacheCapable"))));
         expected.put("httpTimeout", install.values().containsKey("scheduler.extender.httpTimeoutSeconds")
                 ? install.value("scheduler.extender.httpTimeoutSeconds", null) + "s" : expected.get("httpTimeout"));

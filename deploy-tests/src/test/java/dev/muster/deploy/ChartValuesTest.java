@@ -180,9 +180,28 @@ class ChartValuesTest {
     }
 
     @Test
+    void singlePodsAreScoredByKubeSchedulerWithTheStrategyOfTheExtendersScoring() {
+        for (var c : List.of(List.of("binpack", "MostAllocated"), List.of("spread", "LeastAllocated"))) {
+            Map<String, Object> profile = Tree.maps(Chart.render(Install.with("extender.scoring", c.get(0))).schedulerConfig(), "profiles").get(0);
+            Map<String, Object> fit = Tree.maps(profile, "pluginConfig").get(0);
+            assertThat(fit).containsEntry("name", "NodeResourcesFit");
+            assertThat(Tree.string(fit, "args", "scoringStrategy", "type")).as("scoring %s", c.get(0)).isEqualTo(c.get(1));
+        }
+    }
+
+    @Test
+    void thePrioritizeVerbAndItsWeightAreRenderedOnlyWhenAskedFor() {
+        Map<String, Object> plain = SchedulerConfigs.onlyExtender(Chart.render(Install.defaults()).schedulerConfig());
+        assertThat(plain).doesNotContainKeys("prioritizeVerb", "weight");
+        Map<String, Object> scored = SchedulerConfigs.onlyExtender(Chart.render(Install.with("scheduler.extender.prioritize", true,
+                "scheduler.extender.weight", 7)).schedulerConfig());
+        assertThat(scored).containsEntry("prioritizeVerb", "prioritize").containsEntry("weight", 7);
+    }
+
+    @Test
     void schedulerPodsRollWhenTheirConfigChanges() {
         String before = configChecksum(Chart.render(Install.defaults()));
-        String after = configChecksum(Chart.render(Install.with("scheduler.extender.weight", 7)));
+        String after = configChecksum(Chart.render(Install.with("scheduler.extender.prioritize", true)));
         assertThat(before).isNotBlank().isNotEqualTo(after);
         assertThat(configChecksum(Chart.render(Install.with("extender.replicas", 1)))).isEqualTo(before);
     }

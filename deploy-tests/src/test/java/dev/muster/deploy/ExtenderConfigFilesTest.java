@@ -69,9 +69,8 @@ class ExtenderConfigFilesTest {
         // which would bind gang members one by one past the gang barrier.
         assertThat(extender).containsEntry("ignorable", false);
         assertThat(extender).containsEntry("nodeCacheCapable", true);
-        assertThat(extender.get("weight")).isInstanceOf(Integer.class);
-        assertThat((Integer) extender.get("weight")).isPositive();
-        assertThat(extender).containsKeys("filterVerb", "prioritizeVerb", "bindVerb", "preemptVerb");
+        // no prioritize verb: filter passes a member only on its slot's node, kube-scheduler scores single pods
+        assertThat(extender).containsKeys("filterVerb", "bindVerb", "preemptVerb").doesNotContainKeys("prioritizeVerb", "weight");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -87,7 +86,6 @@ class ExtenderConfigFilesTest {
         assertThat(verbs).isNotEmpty();
         assertThat(verbs.values()).allSatisfy(verb -> assertThat(ExtenderRoutes.VERBS).contains(String.valueOf(verb)));
         assertThat(verbs).containsEntry("filterVerb", ExtenderRoutes.FILTER_VERB)
-                .containsEntry("prioritizeVerb", ExtenderRoutes.PRIORITIZE_VERB)
                 .containsEntry("bindVerb", ExtenderRoutes.BIND_VERB)
                 .containsEntry("preemptVerb", ExtenderRoutes.PREEMPT_VERB);
     }

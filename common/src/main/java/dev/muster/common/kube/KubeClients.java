@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import okhttp3.Protocol;
 
 /**
  * The two {@link ApiClient}s a Muster process needs, built from one source (a kubeconfig file, the pod's service
@@ -112,7 +113,7 @@ public final class KubeClients {
         try {
             return new KubeClients(
                     fromKubeconfig(kubeconfig, Duration.ofSeconds(READ_SECONDS)),
-                    fromKubeconfig(kubeconfig, Duration.ZERO));
+                    forWatches(fromKubeconfig(kubeconfig, Duration.ZERO)));
         } catch (IOException | RuntimeException e) {
             throw new ConfigException("kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
         }
@@ -123,7 +124,7 @@ public final class KubeClients {
         try {
             return new KubeClients(
                     tune(ClientBuilder.cluster().setReadTimeout(Duration.ofSeconds(READ_SECONDS)).build()),
-                    tune(ClientBuilder.cluster().setReadTimeout(Duration.ZERO).build()));
+                    forWatches(tune(ClientBuilder.cluster().setReadTimeout(Duration.ZERO).build())));
         } catch (IOException | RuntimeException e) {
             throw new ConfigException("in-cluster Kubernetes config (service account under " + SERVICE_ACCOUNT_DIR
                     + ", KUBERNETES_SERVICE_HOST/PORT): " + e, e);
@@ -135,7 +136,7 @@ public final class KubeClients {
         Objects.requireNonNull(baseUrl, "baseUrl");
         return new KubeClients(
                 tune(new ClientBuilder().setBasePath(baseUrl).setReadTimeout(Duration.ofSeconds(READ_SECONDS)).build()),
-                tune(new ClientBuilder().setBasePath(baseUrl).setReadTimeout(Duration.ZERO).build()));
+                forWatches(tune(new ClientBuilder().setBasePath(baseUrl).setReadTimeout(Duration.ZERO).build())));
     }
 
     /** For ordinary calls: bounded timeouts. */
@@ -154,6 +155,17 @@ public final class KubeClients {
             config.setFile(kubeconfig.toAbsolutePath().toFile()); // relative certificate paths resolve next to it
             return tune(ClientBuilder.kubeconfig(config).setReadTimeout(readTimeout).build());
         }
+    }
+
+    /**
+     * Watches over HTTP/1.1, one connection each: over HTTP/2 every event of every watch is copied by okhttp's
+     * connection reader thread into a per-stream buffer and handed to the informer's thread, which in the real loop
+     * cost the extender more CPU than decoding the events (docs/benchmarks.md); over HTTP/1.1 the informer's thread
+     * reads its own socket. A handful of long-lived connections (one per watched resource) is what this costs.
+     */
+    private static ApiClient forWatches(ApiClient client) {
+        client.setHttpClient(client.getHttpClient().newBuilder().protocols(List.of(Protocol.HTTP_1_1)).build());
+        return client;
     }
 
     private static ApiClient tune(ApiClient client) {

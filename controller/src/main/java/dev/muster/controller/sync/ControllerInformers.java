@@ -11,6 +11,7 @@ import dev.muster.core.model.PodGroupSpec;
 import dev.muster.common.kube.PacedWatches;
 import dev.muster.common.kube.ConversionException;
 import dev.muster.common.kube.PodGroupConverter;
+import dev.muster.common.kube.SlimPodListerWatcher;
 import dev.muster.common.kube.QueueConverter;
 import dev.muster.common.kube.VolcanoCrds;
 import dev.muster.common.kube.VolcanoPodGroup;
@@ -81,9 +82,8 @@ public final class ControllerInformers implements AutoCloseable {
         this.claims = claims;
         this.factory = new SharedInformerFactory(watchClient);
         long resyncMillis = resync.toMillis();
-        SharedIndexInformer<V1Pod> pods = PacedWatches.informer(factory,
-                new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, "pods", resyncMillis,
-                (type, t) -> listFailed("pods", t));
+        SharedIndexInformer<V1Pod> pods = PacedWatches.informer(factory, new SlimPodListerWatcher(watchClient), V1Pod.class, "pods",
+                resyncMillis, (type, t) -> listFailed("pods", t));
         pods.setTransform(new MemberPods());
         SharedIndexInformer<VolcanoPodGroup> podGroups = PacedWatches.informer(factory, VolcanoCrds.podGroups(watchClient),
                 VolcanoPodGroup.class, "podgroups", resyncMillis, (type, t) -> listFailed("podgroups", t));

@@ -16,11 +16,9 @@ import dev.muster.core.queue.QueueAdmission;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.scoring.ScoringPolicy;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Filter and prioritize: which of kube-scheduler's candidate nodes can take a pod, and how they rank. A single
@@ -44,10 +42,10 @@ final class Filtering {
         this.policy = policy;
     }
 
-    /** A filter answer being built, plus the scores to keep for prioritize. */
-    record Decision(List<String> feasible, Map<String, String> failed, Map<String, String> unresolvable, List<NodeScore> scores) {
+    /** A filter answer being built. */
+    record Decision(List<String> feasible, Map<String, String> failed, Map<String, String> unresolvable) {
         Decision() {
-            this(new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashMap<>(), new ArrayList<>());
+            this(new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
         }
 
         FilterResult result() {
@@ -99,7 +97,6 @@ final class Filtering {
             String why = e == null ? "node " + n + " is not known to muster yet" : e.whyNot(p.request());
             if (why == null) {
                 d.feasible.add(n);
-                d.scores.add(new NodeScore(n, policyScore(e, p.request())));
             } else {
                 d.failed.put(n, why);
             }
@@ -156,7 +153,6 @@ final class Filtering {
             }
             if (why == null) {
                 d.feasible.add(n);
-                d.scores.add(new NodeScore(n, e == null || !e.known() ? 0 : policyScore(e, p.request())));
             } else {
                 d.failed.put(n, texts.computeIfAbsent(why, w -> reason + "; " + w));
             }
@@ -164,31 +160,22 @@ final class Filtering {
         return d;
     }
 
-    /** Steers a member to its gang's slots: slot nodes pass; otherwise a slot moves to a candidate. */
+    /**
+     * Steers a member to one slot of its gang: the node of its own slot when that is a candidate, else the first
+     * candidate with a usable slot (which is then earmarked for it), else a slot moves to a candidate. Only that node
+     * passes, so where the member goes does not depend on how kube-scheduler scores (or whether it asks Muster to).
+     */
     private Decision slots(Gang g, Reservation r, Pod p, List<String> candidates) {
         Slot mine = r.slotOf(p.uid());
         Map<String, Slot> usable = steering.usable(r, p.uid(), p.task(), p.request());
-        Decision d = new Decision();
-        Set<String> feasible = new HashSet<>();
         String target = null;
         for (String n : candidates) {
-            if (usable.containsKey(n)) {
-                d.feasible.add(n);
-                feasible.add(n);
-                if (mine != null && mine.node().equals(n)) {
-                    target = n;
-                }
+            if (usable.containsKey(n) && (target == null || (mine != null && mine.node().equals(n)))) {
+                target = n;
             }
-        }
-        if (target == null && !d.feasible.isEmpty()) {
-            target = d.feasible.getFirst();
         }
         if (target == null) {
             target = moveSlot(g, r, p, mine, candidates);
-            if (target != null) {
-                d.feasible.add(target);
-                feasible.add(target);
-            }
         } else {
             steering.steer(mine, usable.get(target), p.uid());
         }
@@ -196,12 +183,13 @@ final class Filtering {
             return Decision.allFailed(candidates, "gang " + g.key() + ": no reserved slot on these nodes and none has room to move one"
                     + (r.requiredDomain() == null ? "" : " inside its required topology domain " + r.requiredDomain()), false);
         }
+        Decision d = new Decision();
+        d.feasible.add(target);
         String noSlot = "gang " + g.key() + " holds no free slot on this node";
+        String elsewhere = "gang " + g.key() + " holds this member's slot on " + target;
         for (String n : candidates) {
-            if (feasible.contains(n)) {
-                d.scores.add(new NodeScore(n, n.equals(target) ? ScoringPolicy.MAX_EXTENDER_SCORE : ScoringPolicy.MAX_EXTENDER_SCORE - 1));
-            } else {
-                d.failed.put(n, noSlot);
+            if (!n.equals(target)) {
+                d.failed.put(n, usable.containsKey(n) ? elsewhere : noSlot);
             }
         }
         return d;

@@ -71,7 +71,6 @@ public final class GangScheduler implements ClusterSink {
     // ---- everything below is guarded by lock ----
     private final Outbox outbox;
     private final Books books;
-    private final DecisionCache decisions;
     private final Filtering filtering;
     private final BindBarrier barrier;
     private final GangExpiry expiry;
@@ -85,7 +84,6 @@ public final class GangScheduler implements ClusterSink {
         this.nanoTime = nanoTime;
         this.outbox = new Outbox(journal);
         this.books = new Books(outbox, nanoTime);
-        this.decisions = new DecisionCache(config.decisionCache(), config.decisionTtl().toNanos());
         SlotSteering steering = new SlotSteering(books.ledger(), config.policy(), config.topologyLevels());
         this.line = new WaitingLine(books, config.setAsideAfter());
         GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy(), config.topologyLevels()), config.gangDeadline(), line);
@@ -114,24 +112,21 @@ public final class GangScheduler implements ClusterSink {
         return locked(() -> {
             long now = nanoTime.getAsLong();
             Pod p = intake.rememberFromRequest(pod);
-            Filtering.Decision d = filtering.decide(p, candidates, now);
-            decisions.put(DecisionCache.key(p.uid(), p.resourceVersion()), d.scores(), now);
-            return d.result();
+            return filtering.decide(p, candidates, now).result();
         });
     }
 
-    /** Scores 0..10 for {@code candidates}: a gang member's slot nodes 10, others by the scoring policy. */
+    /**
+     * Scores 0..10 for {@code candidates}: a gang member's slot nodes 10, others by the scoring policy. Optional: filter
+     * already passes a gang member only on the node of its slot, so a kube-scheduler configured without the prioritize
+     * verb (the chart's default; its own NodeResourcesFit scores single pods) places every pod just as well.
+     */
     public List<NodeScore> prioritize(Pod pod, List<String> candidates) {
         return locked(() -> {
-            long now = nanoTime.getAsLong();
-            // kube-scheduler prioritizes exactly the nodes filter passed, in the same order: walk both in step
-            List<NodeScore> kept = decisions.get(DecisionCache.key(pod.uid(), pod.resourceVersion()), now);
             Pod p = books.pods().getOrDefault(pod.uid(), pod);
             List<NodeScore> out = new ArrayList<>(candidates.size());
-            for (int i = 0; i < candidates.size(); i++) {
-                String n = candidates.get(i);
-                NodeScore k = kept != null && i < kept.size() ? kept.get(i) : null;
-                out.add(k != null && k.node().equals(n) ? k : new NodeScore(n, filtering.score(p, n)));
+            for (String n : candidates) {
+                out.add(new NodeScore(n, filtering.score(p, n)));
             }
             return out;
         });

@@ -11,8 +11,6 @@ import java.time.Duration;
  * @param policy          how non-slot nodes are ranked (binpack or spread)
  * @param gangDeadline    default time a reservation waits for its members' binds
  * @param backoff         delay before an expired gang is planned again
- * @param decisionCache   how many filter decisions are kept for the prioritize that follows
- * @param decisionTtl     how long a kept decision stays valid
  * @param admissionHold   how long the bind of a gang member that cannot be admitted yet (gang backing off,
  *                        not fitting now, PodGroup not seen yet) is held while muster retries; then it fails,
  *                        and kube-scheduler retries the pod (a failed bind is always requeued)
@@ -23,8 +21,7 @@ import java.time.Duration;
  * @param setAsideAfter   how long a gang must have waited before room is set aside for it as the gang next in line
  *                        (until then, whoever fits first takes free room: short waits stay short for everyone)
  */
-public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, int decisionCache, Duration decisionTtl,
-                              Duration admissionHold, String schedulerName, TopologyLevels topologyLevels, Duration setAsideAfter) {
+public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, Duration admissionHold, String schedulerName, TopologyLevels topologyLevels, Duration setAsideAfter) {
     public static final Duration DEFAULT_SET_ASIDE_AFTER = Duration.ofSeconds(30);
 
     public SchedulerConfig {
@@ -32,40 +29,39 @@ public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backo
         setAsideAfter = setAsideAfter == null ? DEFAULT_SET_ASIDE_AFTER : setAsideAfter;
     }
 
-    public SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, int decisionCache, Duration decisionTtl,
-                           Duration admissionHold, String schedulerName) {
-        this(policy, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, TopologyLevels.NONE, DEFAULT_SET_ASIDE_AFTER);
+    public SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, Duration admissionHold, String schedulerName) {
+        this(policy, gangDeadline, backoff, admissionHold, schedulerName, TopologyLevels.NONE, DEFAULT_SET_ASIDE_AFTER);
     }
 
     public static final String DEFAULT_SCHEDULER_NAME = "muster";
     public static final SchedulerConfig DEFAULT = new SchedulerConfig(ScoringPolicy.BINPACK, Duration.ofSeconds(60), Backoff.DEFAULT,
-            4096, Duration.ofSeconds(30), Duration.ofSeconds(5), DEFAULT_SCHEDULER_NAME);
+            Duration.ofSeconds(5), DEFAULT_SCHEDULER_NAME);
 
     public SchedulerConfig withSchedulerName(String name) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, name, topologyLevels, setAsideAfter);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, name, topologyLevels, setAsideAfter);
     }
 
     public SchedulerConfig withPolicy(ScoringPolicy p) {
-        return new SchedulerConfig(p, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, topologyLevels, setAsideAfter);
+        return new SchedulerConfig(p, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter);
     }
 
     public SchedulerConfig withGangDeadline(Duration d) {
-        return new SchedulerConfig(policy, d, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, topologyLevels, setAsideAfter);
+        return new SchedulerConfig(policy, d, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter);
     }
 
     public SchedulerConfig withBackoff(Backoff b) {
-        return new SchedulerConfig(policy, gangDeadline, b, decisionCache, decisionTtl, admissionHold, schedulerName, topologyLevels, setAsideAfter);
+        return new SchedulerConfig(policy, gangDeadline, b, admissionHold, schedulerName, topologyLevels, setAsideAfter);
     }
 
     public SchedulerConfig withTopologyLevels(TopologyLevels levels) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, levels, setAsideAfter);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, levels, setAsideAfter);
     }
 
     public SchedulerConfig withAdmissionHold(Duration h) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, h, schedulerName, topologyLevels, setAsideAfter);
+        return new SchedulerConfig(policy, gangDeadline, backoff, h, schedulerName, topologyLevels, setAsideAfter);
     }
 
     public SchedulerConfig withSetAsideAfter(Duration d) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, decisionCache, decisionTtl, admissionHold, schedulerName, topologyLevels, d);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, d);
     }
 }
