@@ -40,7 +40,7 @@ import java.util.regex.Pattern;
  * </pre>
  * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config.yaml; {@code --scheduler-qps}
  * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,
- * {@code --muster-jvm "FLAGS"} extra JVM flags for Muster (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr}).
+ * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr}).
  * <pre>
  * </pre>
  */
@@ -83,7 +83,7 @@ public final class RealLoopBench {
         RealLoopBench b = new RealLoopBench(repo, a.get("version"), Integer.parseInt(a.get("nodes")), Integer.parseInt(a.get("pods")),
                 Integer.parseInt(a.get("gang")), repo.resolve(a.get("config")), Integer.parseInt(a.get("scheduler-qps")));
         if (!a.get("muster-jvm").isBlank()) {
-            b.musterJvm.addAll(List.of(a.get("muster-jvm").trim().split("\\s+")));
+            b.musterJvm.addAll(List.of(a.get("muster-jvm").trim().split(";")));
         }
         b.run(Integer.parseInt(a.get("rounds")), List.of(a.get("modes").split(",")));
     }
@@ -136,10 +136,13 @@ public final class RealLoopBench {
 
     private MusterProcess startMuster(String name) {
         int http = ControlPlane.freePort();
+        long t0 = System.nanoTime();
         MusterProcess m = MusterProcess.start("extender-" + name, MusterProcess.jar(repo, "server", version),
                 List.copyOf(musterJvm), List.of("--kubeconfig=" + install.kubeconfigFor("extender"),
                         "--http-port=" + http, "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false"),
                 cp.dataDir(), ControlPlane.freePort());
+        System.out.printf(Locale.ROOT, "muster %s ready in %.2f s (JVM start to /readyz after the first full sync of %d nodes)%n", name,
+                (System.nanoTime() - t0) / 1e9, nodes);
         musterHttp.put(m, http);
         return m;
     }

@@ -265,15 +265,66 @@ public final class SlimPodJson {
             String name = in.nextName();
             String value = string(in, where + "." + name);
             if (value != null) {
-                try {
-                    out.put(name, new Quantity(value));
-                } catch (RuntimeException e) { // client-java's QuantityFormatException and NumberFormatException
-                    throw new IOException(where + "." + name + ": not a quantity: \"" + value + "\"", e);
-                }
+                out.put(name, new Text(value));
             }
         }
         in.endObject();
         return out;
+    }
+
+    /**
+     * A quantity kept as the API server wrote it: {@link #toSuffixedString()} is that text, which is what
+     * {@link ResourceLists#fromQuantities} parses (with the core's parser, which names a malformed value). client-java's
+     * own parse (a regular expression compiled per call, then BigDecimal arithmetic) and its formatting back to text
+     * were a tenth of the extender's allocation in the real loop; here they run only if the number itself is asked for.
+     */
+    static final class Text extends Quantity {
+        private final String text;
+        private volatile Quantity parsed; // lazily, only for getNumber/getFormat/equals
+
+        Text(String text) {
+            super(java.math.BigDecimal.ZERO, Format.DECIMAL_SI);
+            this.text = text;
+        }
+
+        private Quantity parsed() {
+            Quantity q = parsed;
+            if (q == null) {
+                q = new Quantity(text);
+                parsed = q;
+            }
+            return q;
+        }
+
+        @Override
+        public java.math.BigDecimal getNumber() {
+            return parsed().getNumber();
+        }
+
+        @Override
+        public Format getFormat() {
+            return parsed().getFormat();
+        }
+
+        @Override
+        public String toSuffixedString() {
+            return text;
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Quantity q && parsed().equals(q instanceof Text t ? t.parsed() : q);
+        }
+
+        @Override
+        public int hashCode() {
+            return parsed().hashCode();
+        }
     }
 
     private static V1PodSchedulingGroup schedulingGroup(JsonReader in) throws IOException {
