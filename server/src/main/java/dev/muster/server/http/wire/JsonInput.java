@@ -168,6 +168,21 @@ final class JsonInput implements AutoCloseable {
         throw typeError(what, t);
     }
 
+    /**
+     * On a value: a node name, as the one String instance {@link NodeNames} keeps for it (no String is built when the
+     * name is known), null for null; anything else is an error.
+     */
+    String nodeNameOrNull() throws IOException {
+        JsonToken t = parser.currentToken();
+        if (t == JsonToken.VALUE_STRING) {
+            return NodeNames.shared().canonical(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+        }
+        if (t == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        throw typeError("a string", t);
+    }
+
     /** On a value: its text for a string, null for null; anything else is an error. */
     String stringOrNull() throws IOException {
         JsonToken t = parser.currentToken();

@@ -178,7 +178,7 @@ public final class WireDecoder {
         }
         List<String> names = new ArrayList<>();
         while (in.nextElement()) {
-            String name = in.stringOrNull();
+            String name = in.nodeNameOrNull();
             if (name == null) {
                 throw in.typeError("a string", JsonToken.VALUE_NULL);
             }
