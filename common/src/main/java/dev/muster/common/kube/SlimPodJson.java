@@ -1,11 +1,18 @@
 package dev.muster.common.kube;
 
+import static dev.muster.common.kube.SlimJson.bool;
+import static dev.muster.common.kube.SlimJson.integer;
+import static dev.muster.common.kube.SlimJson.listMeta;
+import static dev.muster.common.kube.SlimJson.quantities;
+import static dev.muster.common.kube.SlimJson.string;
+import static dev.muster.common.kube.SlimJson.strings;
+import static dev.muster.common.kube.SlimJson.time;
+
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import dev.muster.core.model.GangMembership;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1Container;
-import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -14,12 +21,8 @@ import io.kubernetes.client.openapi.models.V1PodSchedulingGroup;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodStatus;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
-import io.kubernetes.client.openapi.models.V1Status;
 import java.io.IOException;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -42,9 +45,6 @@ import java.util.Map;
  */
 public final class SlimPodJson {
     private SlimPodJson() {}
-
-    /** One event of a watch stream: its type and either a pod or (type {@code ERROR}) a status. */
-    public record Event(String type, V1Pod pod, V1Status status) {}
 
     /** A {@code PodList}: items and list metadata ({@code resourceVersion}, {@code continue}). */
     public static V1PodList readList(JsonReader in) throws IOException {
@@ -73,39 +73,6 @@ public final class SlimPodJson {
         return list;
     }
 
-    /**
-     * One watch event ({@code {"type": ..., "object": ...}}). The object is read as a Status when the type is
-     * {@code ERROR}; should the object come before the type (the API server writes the type first), it is read as a pod
-     * and, for an error, its code and message are lost — the informer then relists, which is always safe.
-     */
-    public static Event readEvent(JsonReader in) throws IOException {
-        String type = null;
-        V1Pod pod = null;
-        V1Status status = null;
-        in.beginObject();
-        while (in.hasNext()) {
-            switch (in.nextName()) {
-                case "type" -> type = string(in, "type");
-                case "object" -> {
-                    if ("ERROR".equals(type)) {
-                        status = readStatus(in);
-                    } else {
-                        pod = readPod(in);
-                    }
-                }
-                default -> in.skipValue();
-            }
-        }
-        in.endObject();
-        if (type == null) {
-            throw new IOException("watch event without a type");
-        }
-        if ("ERROR".equals(type) && status == null) {
-            status = new V1Status().kind("Status").status("Failure").message("watch error without a status");
-        }
-        return new Event(type, pod, status);
-    }
-
     /** One Pod object. */
     public static V1Pod readPod(JsonReader in) throws IOException {
         V1Pod pod = new V1Pod();
@@ -124,38 +91,6 @@ public final class SlimPodJson {
         return pod;
     }
 
-    static V1Status readStatus(JsonReader in) throws IOException {
-        V1Status s = new V1Status();
-        in.beginObject();
-        while (in.hasNext()) {
-            switch (in.nextName()) {
-                case "apiVersion" -> s.setApiVersion(string(in, "apiVersion"));
-                case "kind" -> s.setKind(string(in, "kind"));
-                case "status" -> s.setStatus(string(in, "status"));
-                case "message" -> s.setMessage(string(in, "message"));
-                case "reason" -> s.setReason(string(in, "reason"));
-                case "code" -> s.setCode(integer(in, "code"));
-                default -> in.skipValue();
-            }
-        }
-        in.endObject();
-        return s;
-    }
-
-    private static V1ListMeta listMeta(JsonReader in) throws IOException {
-        V1ListMeta m = new V1ListMeta();
-        in.beginObject();
-        while (in.hasNext()) {
-            switch (in.nextName()) {
-                case "resourceVersion" -> m.setResourceVersion(string(in, "metadata.resourceVersion"));
-                case "continue" -> m.setContinue(string(in, "metadata.continue"));
-                default -> in.skipValue();
-            }
-        }
-        in.endObject();
-        return m;
-    }
-
     private static V1ObjectMeta meta(JsonReader in) throws IOException {
         V1ObjectMeta m = new V1ObjectMeta();
         in.beginObject();
@@ -166,8 +101,8 @@ public final class SlimPodJson {
                 case "uid" -> m.setUid(string(in, "metadata.uid"));
                 case "resourceVersion" -> m.setResourceVersion(string(in, "metadata.resourceVersion"));
                 case "deletionTimestamp" -> m.setDeletionTimestamp(time(in, "metadata.deletionTimestamp"));
-                case "annotations" -> m.setAnnotations(strings(in, "metadata.annotations", true));
-                case "labels" -> m.setLabels(strings(in, "metadata.labels", false));
+                case "annotations" -> m.setAnnotations(strings(in, "metadata.annotations", GangMembership::isRelevant));
+                case "labels" -> m.setLabels(strings(in, "metadata.labels", GangMembership::isRelevantLabel));
                 case "ownerReferences" -> m.setOwnerReferences(owners(in));
                 default -> in.skipValue();
             }
@@ -254,79 +189,6 @@ public final class SlimPodJson {
         return requests == null ? null : new V1ResourceRequirements().requests(requests);
     }
 
-    private static Map<String, Quantity> quantities(JsonReader in, String where) throws IOException {
-        if (in.peek() == JsonToken.NULL) {
-            in.nextNull();
-            return null;
-        }
-        Map<String, Quantity> out = new HashMap<>(4);
-        in.beginObject();
-        while (in.hasNext()) {
-            String name = in.nextName();
-            String value = string(in, where + "." + name);
-            if (value != null) {
-                out.put(name, new Text(value));
-            }
-        }
-        in.endObject();
-        return out;
-    }
-
-    /**
-     * A quantity kept as the API server wrote it: {@link #toSuffixedString()} is that text, which is what
-     * {@link ResourceLists#fromQuantities} parses (with the core's parser, which names a malformed value). client-java's
-     * own parse (a regular expression compiled per call, then BigDecimal arithmetic) and its formatting back to text
-     * were a tenth of the extender's allocation in the real loop; here they run only if the number itself is asked for.
-     */
-    static final class Text extends Quantity {
-        private final String text;
-        private volatile Quantity parsed; // lazily, only for getNumber/getFormat/equals
-
-        Text(String text) {
-            super(java.math.BigDecimal.ZERO, Format.DECIMAL_SI);
-            this.text = text;
-        }
-
-        private Quantity parsed() {
-            Quantity q = parsed;
-            if (q == null) {
-                q = new Quantity(text);
-                parsed = q;
-            }
-            return q;
-        }
-
-        @Override
-        public java.math.BigDecimal getNumber() {
-            return parsed().getNumber();
-        }
-
-        @Override
-        public Format getFormat() {
-            return parsed().getFormat();
-        }
-
-        @Override
-        public String toSuffixedString() {
-            return text;
-        }
-
-        @Override
-        public String toString() {
-            return text;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Quantity q && parsed().equals(q instanceof Text t ? t.parsed() : q);
-        }
-
-        @Override
-        public int hashCode() {
-            return parsed().hashCode();
-        }
-    }
-
     private static V1PodSchedulingGroup schedulingGroup(JsonReader in) throws IOException {
         if (in.peek() == JsonToken.NULL) {
             in.nextNull();
@@ -372,75 +234,4 @@ public final class SlimPodJson {
         return out;
     }
 
-    /** String maps, keeping only the gang annotations (or the gang label); null when none is kept. */
-    private static Map<String, String> strings(JsonReader in, String where, boolean annotations) throws IOException {
-        if (in.peek() == JsonToken.NULL) {
-            in.nextNull();
-            return null;
-        }
-        Map<String, String> kept = null;
-        in.beginObject();
-        while (in.hasNext()) {
-            String key = in.nextName();
-            if (annotations ? GangMembership.isRelevant(key) : GangMembership.isRelevantLabel(key)) {
-                if (kept == null) {
-                    kept = new HashMap<>(4);
-                }
-                kept.put(key, string(in, where + "." + key));
-            } else {
-                in.skipValue();
-            }
-        }
-        in.endObject();
-        return kept;
-    }
-
-    private static OffsetDateTime time(JsonReader in, String where) throws IOException {
-        String s = string(in, where);
-        try {
-            return s == null ? null : OffsetDateTime.parse(s);
-        } catch (DateTimeParseException e) {
-            throw new IOException(where + ": not an RFC 3339 time: \"" + s + "\"", e);
-        }
-    }
-
-    private static String string(JsonReader in, String where) throws IOException {
-        JsonToken t = in.peek();
-        if (t == JsonToken.NULL) {
-            in.nextNull();
-            return null;
-        }
-        if (t != JsonToken.STRING) {
-            throw new IOException(where + ": expected a string, found " + t);
-        }
-        return in.nextString();
-    }
-
-    private static Integer integer(JsonReader in, String where) throws IOException {
-        JsonToken t = in.peek();
-        if (t == JsonToken.NULL) {
-            in.nextNull();
-            return null;
-        }
-        if (t != JsonToken.NUMBER) {
-            throw new IOException(where + ": expected an integer, found " + t);
-        }
-        try {
-            return in.nextInt();
-        } catch (NumberFormatException e) {
-            throw new IOException(where + ": not an int32", e);
-        }
-    }
-
-    private static Boolean bool(JsonReader in, String where) throws IOException {
-        JsonToken t = in.peek();
-        if (t == JsonToken.NULL) {
-            in.nextNull();
-            return null;
-        }
-        if (t != JsonToken.BOOLEAN) {
-            throw new IOException(where + ": expected true or false, found " + t);
-        }
-        return in.nextBoolean();
-    }
 }

@@ -11,7 +11,7 @@ import dev.muster.core.model.PodGroupSpec;
 import dev.muster.common.kube.PacedWatches;
 import dev.muster.common.kube.ConversionException;
 import dev.muster.common.kube.PodGroupConverter;
-import dev.muster.common.kube.SlimPodListerWatcher;
+import dev.muster.common.kube.SlimListerWatcher;
 import dev.muster.common.kube.QueueConverter;
 import dev.muster.common.kube.VolcanoCrds;
 import dev.muster.common.kube.VolcanoPodGroup;
@@ -82,7 +82,7 @@ public final class ControllerInformers implements AutoCloseable {
         this.claims = claims;
         this.factory = new SharedInformerFactory(watchClient);
         long resyncMillis = resync.toMillis();
-        SharedIndexInformer<V1Pod> pods = PacedWatches.informer(factory, new SlimPodListerWatcher(watchClient), V1Pod.class, "pods",
+        SharedIndexInformer<V1Pod> pods = PacedWatches.informer(factory, SlimListerWatcher.pods(watchClient), V1Pod.class, "pods",
                 resyncMillis, (type, t) -> listFailed("pods", t));
         pods.setTransform(new MemberPods());
         SharedIndexInformer<VolcanoPodGroup> podGroups = PacedWatches.informer(factory, VolcanoCrds.podGroups(watchClient),

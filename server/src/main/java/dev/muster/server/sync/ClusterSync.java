@@ -4,7 +4,7 @@ import dev.muster.common.kube.GangApiDiscovery;
 import dev.muster.common.kube.GangApiWatcher;
 import dev.muster.common.kube.InitialSync;
 import dev.muster.common.kube.RawCustomObject;
-import dev.muster.common.kube.SlimPodListerWatcher;
+import dev.muster.common.kube.SlimListerWatcher;
 import dev.muster.common.kube.PacedWatches;
 import dev.muster.common.kube.VolcanoCrds;
 import dev.muster.common.kube.VolcanoPodGroup;
@@ -17,7 +17,6 @@ import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1Node;
-import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.time.Duration;
@@ -92,12 +91,11 @@ public final class ClusterSync implements AutoCloseable {
 
         String podGroupsName = VolcanoCrds.PODGROUPS + "." + VolcanoCrds.GROUP;
         String queuesName = VolcanoCrds.QUEUES + "." + VolcanoCrds.GROUP;
-        SharedIndexInformer<V1Node> nodes = PacedWatches.informer(factory,
-                new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", watchClient), V1Node.class, "nodes", resyncMillis,
-                (type, t) -> errors.failed("nodes", t));
-        // pods are decoded slim as they are read (SlimPodJson): the pod cache is the largest memory user and pod events the
+        SharedIndexInformer<V1Node> nodes = PacedWatches.informer(factory, SlimListerWatcher.nodes(watchClient), V1Node.class, "nodes",
+                resyncMillis, (type, t) -> errors.failed("nodes", t));
+        // pods and nodes are decoded slim as they are read (SlimPodJson, SlimNodeJson): the pod cache is the largest memory user and pod events the
         // most frequent, and client-java's own decoding of a full V1Pod was half of the extender's CPU in the real loop
-        SharedIndexInformer<V1Pod> pods = PacedWatches.informer(factory, new SlimPodListerWatcher(watchClient), V1Pod.class, "pods",
+        SharedIndexInformer<V1Pod> pods = PacedWatches.informer(factory, SlimListerWatcher.pods(watchClient), V1Pod.class, "pods",
                 resyncMillis, (type, t) -> errors.failed("pods", t));
         SharedIndexInformer<VolcanoPodGroup> podGroups = PacedWatches.informer(factory,
                 VolcanoCrds.podGroups(watchClient), VolcanoPodGroup.class, podGroupsName, resyncMillis,

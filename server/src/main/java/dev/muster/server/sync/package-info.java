@@ -6,7 +6,7 @@
  * {@link dev.muster.core.scheduler.ClusterSink#markSynced()} (via {@link dev.muster.common.kube.InitialSync}).
  * {@link dev.muster.server.sync.ClusterEventHandler} is the narrow, API-server-free port that translates
  * added/updated/deleted objects into sink calls; it catches and logs every failure per object (seed 002: one bad
- * object never stops sync). Pods are read by {@link dev.muster.common.kube.SlimPodListerWatcher}, which decodes only what the
+ * object never stops sync). Pods are read by {@link dev.muster.common.kube.SlimListerWatcher}, which decodes only what the
  * scheduler reads.
  */
 package dev.muster.server.sync;

@@ -19,7 +19,7 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class SlimPodJsonTest {
+class SlimJsonTest {
     private static V1Pod fullPod() {
         V1Pod full = pod("team-a", "w0").uid("u").resourceVersion("9").gang("train").annotation("volcano.sh/task-spec", "worker")
                 .annotation("kubectl.kubernetes.io/last-applied-configuration", "{...huge...}")
@@ -85,6 +85,29 @@ class SlimPodJsonTest {
     }
 
     @Test
+    void aNodeKeepsWhatTheLedgerReadsAndNotItsImages() throws IOException {
+        io.kubernetes.client.openapi.models.V1Node full = new io.kubernetes.client.openapi.models.V1Node()
+                .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().name("n1").uid("u").resourceVersion("5")
+                        .labels(java.util.Map.of("topology.kubernetes.io/zone", "z1")))
+                .spec(new io.kubernetes.client.openapi.models.V1NodeSpec().unschedulable(true))
+                .status(new io.kubernetes.client.openapi.models.V1NodeStatus()
+                        .allocatable(java.util.Map.of("cpu", new io.kubernetes.client.custom.Quantity("31800m"),
+                                "memory", new io.kubernetes.client.custom.Quantity("120Gi")))
+                        .addImagesItem(new io.kubernetes.client.openapi.models.V1ContainerImage().names(List.of("registry/big:1")).sizeBytes(1L << 30)));
+        io.kubernetes.client.openapi.models.V1NodeList list = new io.kubernetes.client.openapi.models.V1NodeList()
+                .metadata(new V1ListMeta().resourceVersion("6")).items(List.of(full));
+
+        io.kubernetes.client.openapi.models.V1NodeList slim = SlimNodeJson.readList(reader(JSON.serialize(list)));
+
+        assertThat(slim.getMetadata().getResourceVersion()).isEqualTo("6");
+        io.kubernetes.client.openapi.models.V1Node n = slim.getItems().getFirst();
+        assertThat(n.getMetadata().getLabels()).containsEntry("topology.kubernetes.io/zone", "z1");
+        assertThat(n.getSpec().getUnschedulable()).isTrue();
+        assertThat(n.getStatus().getAllocatable().get("cpu").toSuffixedString()).isEqualTo("31800m");
+        assertThat(n.getStatus().getImages()).isNullOrEmpty();
+    }
+
+    @Test
     void aDeletionTimestampIsKept() throws IOException {
         V1Pod full = pod("a", "p").uid("u").container("main", "cpu=1").build();
         full.getMetadata().setDeletionTimestamp(OffsetDateTime.parse("2026-11-23T14:00:00Z"));
@@ -111,13 +134,13 @@ class SlimPodJsonTest {
                 + "\"message\":\"too old resource version: 1 (77)\",\"reason\":\"Expired\",\"code\":410}}\n";
         JsonReader in = reader(stream);
 
-        SlimPodJson.Event added = SlimPodJson.readEvent(in);
-        SlimPodJson.Event bookmark = SlimPodJson.readEvent(in);
-        SlimPodJson.Event error = SlimPodJson.readEvent(in);
+        SlimJson.Event<V1Pod> added = SlimJson.readEvent(in, SlimPodJson::readPod);
+        SlimJson.Event<V1Pod> bookmark = SlimJson.readEvent(in, SlimPodJson::readPod);
+        SlimJson.Event<V1Pod> error = SlimJson.readEvent(in, SlimPodJson::readPod);
 
         assertThat(added.type()).isEqualTo("ADDED");
-        assertThat(added.pod().getMetadata().getName()).isEqualTo("w0");
-        assertThat(bookmark.pod().getMetadata().getResourceVersion()).isEqualTo("77");
+        assertThat(added.object().getMetadata().getName()).isEqualTo("w0");
+        assertThat(bookmark.object().getMetadata().getResourceVersion()).isEqualTo("77");
         assertThat(error.status().getCode()).isEqualTo(410);
         assertThat(error.status().getMessage()).contains("too old");
         assertThat(in.peek()).isEqualTo(com.google.gson.stream.JsonToken.END_DOCUMENT);
@@ -129,7 +152,7 @@ class SlimPodJsonTest {
                 .isInstanceOf(IOException.class).hasMessageContaining("metadata.name");
         assertThatThrownBy(() -> SlimPodJson.readPod(reader("{\"spec\":{\"containers\":[{\"resources\":{\"requests\":{\"cpu\":7}}}]}}")))
                 .isInstanceOf(IOException.class).hasMessageContaining("spec.containers.resources.requests.cpu");
-        assertThatThrownBy(() -> SlimPodJson.readEvent(reader("{\"object\":{}}")))
+        assertThatThrownBy(() -> SlimJson.readEvent(reader("{\"object\":{}}"), SlimPodJson::readPod))
                 .isInstanceOf(IOException.class).hasMessageContaining("without a type");
     }
 }

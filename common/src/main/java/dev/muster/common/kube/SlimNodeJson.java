@@ -1,0 +1,119 @@
+package dev.muster.common.kube;
+
+import static dev.muster.common.kube.SlimJson.bool;
+import static dev.muster.common.kube.SlimJson.listMeta;
+import static dev.muster.common.kube.SlimJson.quantities;
+import static dev.muster.common.kube.SlimJson.string;
+import static dev.muster.common.kube.SlimJson.strings;
+import static dev.muster.common.kube.SlimJson.time;
+
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1NodeList;
+import io.kubernetes.client.openapi.models.V1NodeSpec;
+import io.kubernetes.client.openapi.models.V1NodeStatus;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.io.IOException;
+import java.util.ArrayList;
+
+/**
+ * Reads Nodes from the API server's JSON in one streaming pass, keeping what the extender's ledger reads
+ * ({@code NodeConverter}): name, uid, resourceVersion, deletion timestamp, labels (topology levels are chosen from
+ * them), {@code spec.unschedulable} and {@code status.allocatable}. The bulk of a real Node — its image list,
+ * conditions, addresses, managed fields — is skipped unread, which matters on every kubelet status update and for the
+ * first list of a large cluster. Errors as in {@link SlimPodJson}. Stateless and thread-safe.
+ */
+public final class SlimNodeJson {
+    private SlimNodeJson() {}
+
+    /** A {@code NodeList}: items and list metadata. */
+    public static V1NodeList readList(JsonReader in) throws IOException {
+        V1NodeList list = new V1NodeList().items(new ArrayList<>());
+        in.beginObject();
+        while (in.hasNext()) {
+            switch (in.nextName()) {
+                case "apiVersion" -> list.setApiVersion(string(in, "apiVersion"));
+                case "kind" -> list.setKind(string(in, "kind"));
+                case "metadata" -> list.setMetadata(listMeta(in));
+                case "items" -> {
+                    if (in.peek() == JsonToken.NULL) {
+                        in.nextNull();
+                    } else {
+                        in.beginArray();
+                        while (in.hasNext()) {
+                            list.getItems().add(readNode(in));
+                        }
+                        in.endArray();
+                    }
+                }
+                default -> in.skipValue();
+            }
+        }
+        in.endObject();
+        return list;
+    }
+
+    /** One Node object. */
+    public static V1Node readNode(JsonReader in) throws IOException {
+        V1Node node = new V1Node();
+        in.beginObject();
+        while (in.hasNext()) {
+            switch (in.nextName()) {
+                case "apiVersion" -> node.setApiVersion(string(in, "apiVersion"));
+                case "kind" -> node.setKind(string(in, "kind"));
+                case "metadata" -> node.setMetadata(meta(in));
+                case "spec" -> node.setSpec(spec(in));
+                case "status" -> node.setStatus(status(in));
+                default -> in.skipValue();
+            }
+        }
+        in.endObject();
+        return node;
+    }
+
+    private static V1ObjectMeta meta(JsonReader in) throws IOException {
+        V1ObjectMeta m = new V1ObjectMeta();
+        in.beginObject();
+        while (in.hasNext()) {
+            switch (in.nextName()) {
+                case "name" -> m.setName(string(in, "metadata.name"));
+                case "uid" -> m.setUid(string(in, "metadata.uid"));
+                case "resourceVersion" -> m.setResourceVersion(string(in, "metadata.resourceVersion"));
+                case "deletionTimestamp" -> m.setDeletionTimestamp(time(in, "metadata.deletionTimestamp"));
+                case "labels" -> m.setLabels(strings(in, "metadata.labels", key -> true));
+                default -> in.skipValue();
+            }
+        }
+        in.endObject();
+        return m;
+    }
+
+    private static V1NodeSpec spec(JsonReader in) throws IOException {
+        V1NodeSpec s = new V1NodeSpec();
+        in.beginObject();
+        while (in.hasNext()) {
+            if (in.nextName().equals("unschedulable")) {
+                s.setUnschedulable(bool(in, "spec.unschedulable"));
+            } else {
+                in.skipValue();
+            }
+        }
+        in.endObject();
+        return s;
+    }
+
+    private static V1NodeStatus status(JsonReader in) throws IOException {
+        V1NodeStatus s = new V1NodeStatus();
+        in.beginObject();
+        while (in.hasNext()) {
+            if (in.nextName().equals("allocatable")) {
+                s.setAllocatable(quantities(in, "status.allocatable"));
+            } else {
+                in.skipValue();
+            }
+        }
+        in.endObject();
+        return s;
+    }
+}
