@@ -76,7 +76,7 @@ public final class PacedWatches<T extends KubernetesObject, L extends Kubernetes
         return factory.sharedIndexInformerFor(of(api, resource), type, resyncMillis, onError);
     }
 
-    /** A shared informer over {@code listerWatcher} (e.g. {@link SlimPodListerWatcher}) whose watches are paced. */
+    /** A shared informer over {@code listerWatcher} (e.g. {@link SlimListerWatcher}) whose watches are paced. */
     public static <T extends KubernetesObject, L extends KubernetesListObject> SharedIndexInformer<T> informer(SharedInformerFactory factory,
             ListerWatcher<T, L> listerWatcher, Class<T> type, String resource, long resyncMillis, BiConsumer<Class<T>, Throwable> onError) {
         return factory.sharedIndexInformerFor(new PacedWatches<>(listerWatcher, resource, System::nanoTime, d -> Thread.sleep(d.toMillis())),
