@@ -8,7 +8,9 @@ import io.kubernetes.client.openapi.models.V1Status;
 import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
@@ -61,6 +63,39 @@ final class SlimJson {
             status = new V1Status().kind("Status").status("Failure").message("watch error without a status");
         }
         return new Event<>(type, object, status);
+    }
+
+    /** A list object's parts: the typed list classes share no setters. */
+    record ListParts<T>(String apiVersion, String kind, V1ListMeta metadata, List<T> items) {}
+
+    /** A list ({@code PodList}, {@code NodeList}, ...): list metadata ({@code resourceVersion}, {@code continue}) and items. */
+    static <T> ListParts<T> readList(JsonReader in, ObjectReader<T> items) throws IOException {
+        String apiVersion = null;
+        String kind = null;
+        V1ListMeta metadata = null;
+        List<T> out = new ArrayList<>();
+        in.beginObject();
+        while (in.hasNext()) {
+            switch (in.nextName()) {
+                case "apiVersion" -> apiVersion = string(in, "apiVersion");
+                case "kind" -> kind = string(in, "kind");
+                case "metadata" -> metadata = listMeta(in);
+                case "items" -> {
+                    if (in.peek() == JsonToken.NULL) {
+                        in.nextNull();
+                    } else {
+                        in.beginArray();
+                        while (in.hasNext()) {
+                            out.add(items.read(in));
+                        }
+                        in.endArray();
+                    }
+                }
+                default -> in.skipValue();
+            }
+        }
+        in.endObject();
+        return new ListParts<>(apiVersion, kind, metadata, out);
     }
 
     /** A string map, keeping only the keys {@code keep} accepts; null when none is kept. */

@@ -1,21 +1,18 @@
 package dev.muster.common.kube;
 
 import static dev.muster.common.kube.SlimJson.bool;
-import static dev.muster.common.kube.SlimJson.listMeta;
 import static dev.muster.common.kube.SlimJson.quantities;
 import static dev.muster.common.kube.SlimJson.string;
 import static dev.muster.common.kube.SlimJson.strings;
 import static dev.muster.common.kube.SlimJson.time;
 
 import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1NodeSpec;
 import io.kubernetes.client.openapi.models.V1NodeStatus;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.io.IOException;
-import java.util.ArrayList;
 
 /**
  * Reads Nodes from the API server's JSON in one streaming pass, keeping what the extender's ledger reads
@@ -29,29 +26,8 @@ public final class SlimNodeJson {
 
     /** A {@code NodeList}: items and list metadata. */
     public static V1NodeList readList(JsonReader in) throws IOException {
-        V1NodeList list = new V1NodeList().items(new ArrayList<>());
-        in.beginObject();
-        while (in.hasNext()) {
-            switch (in.nextName()) {
-                case "apiVersion" -> list.setApiVersion(string(in, "apiVersion"));
-                case "kind" -> list.setKind(string(in, "kind"));
-                case "metadata" -> list.setMetadata(listMeta(in));
-                case "items" -> {
-                    if (in.peek() == JsonToken.NULL) {
-                        in.nextNull();
-                    } else {
-                        in.beginArray();
-                        while (in.hasNext()) {
-                            list.getItems().add(readNode(in));
-                        }
-                        in.endArray();
-                    }
-                }
-                default -> in.skipValue();
-            }
-        }
-        in.endObject();
-        return list;
+        SlimJson.ListParts<V1Node> l = SlimJson.readList(in, SlimNodeJson::readNode);
+        return new V1NodeList().apiVersion(l.apiVersion()).kind(l.kind()).metadata(l.metadata()).items(l.items());
     }
 
     /** One Node object. */

@@ -2,7 +2,6 @@ package dev.muster.common.kube;
 
 import static dev.muster.common.kube.SlimJson.bool;
 import static dev.muster.common.kube.SlimJson.integer;
-import static dev.muster.common.kube.SlimJson.listMeta;
 import static dev.muster.common.kube.SlimJson.quantities;
 import static dev.muster.common.kube.SlimJson.string;
 import static dev.muster.common.kube.SlimJson.strings;
@@ -48,29 +47,8 @@ public final class SlimPodJson {
 
     /** A {@code PodList}: items and list metadata ({@code resourceVersion}, {@code continue}). */
     public static V1PodList readList(JsonReader in) throws IOException {
-        V1PodList list = new V1PodList().items(new ArrayList<>());
-        in.beginObject();
-        while (in.hasNext()) {
-            switch (in.nextName()) {
-                case "apiVersion" -> list.setApiVersion(string(in, "apiVersion"));
-                case "kind" -> list.setKind(string(in, "kind"));
-                case "metadata" -> list.setMetadata(listMeta(in));
-                case "items" -> {
-                    if (in.peek() == JsonToken.NULL) {
-                        in.nextNull();
-                    } else {
-                        in.beginArray();
-                        while (in.hasNext()) {
-                            list.getItems().add(readPod(in));
-                        }
-                        in.endArray();
-                    }
-                }
-                default -> in.skipValue();
-            }
-        }
-        in.endObject();
-        return list;
+        SlimJson.ListParts<V1Pod> l = SlimJson.readList(in, SlimPodJson::readPod);
+        return new V1PodList().apiVersion(l.apiVersion()).kind(l.kind()).metadata(l.metadata()).items(l.items());
     }
 
     /** One Pod object. */
