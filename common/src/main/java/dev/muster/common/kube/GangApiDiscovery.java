@@ -27,11 +27,18 @@ import java.util.Set;
  * last result is an immutable map behind a volatile field.
  */
 public final class GangApiDiscovery {
-    /** A served PodGroup API: its version and whether it has a status subresource. */
-    public record Served(GangApi api, String version, boolean statusSubresource) {
+    /**
+     * A served PodGroup API: its version, whether it has a status subresource, and whether the same group-version serves
+     * {@code workloads} (Kubernetes' PodGroups refer to their templates there).
+     */
+    public record Served(GangApi api, String version, boolean statusSubresource, boolean workloads) {
         public Served {
             Objects.requireNonNull(api, "api");
             Objects.requireNonNull(version, "version");
+        }
+
+        public Served(GangApi api, String version, boolean statusSubresource) {
+            this(api, version, statusSubresource, false);
         }
 
         public String apiVersion() {
@@ -106,7 +113,8 @@ public final class GangApiDiscovery {
                 }
             }
             if (names.contains(GangApiGroups.PODGROUPS)) {
-                return new Served(api, version, names.contains(GangApiGroups.PODGROUPS + "/status"));
+                return new Served(api, version, names.contains(GangApiGroups.PODGROUPS + "/status"),
+                        api == GangApi.KUBERNETES && names.contains(GangApiGroups.WORKLOADS));
             }
         }
         return null;

@@ -32,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * changes (an upgrade from {@code v1alpha2} to {@code v1beta1}) is logged; the running informer keeps its version until
  * the process restarts.
  *
+ * <p>With Kubernetes' PodGroups come its Workloads (same group-version), whose templates those PodGroups refer to: when
+ * the caller passes {@link WorkloadHandlers} and {@code workloads} are served, a Workload informer is created too (a
+ * first-sync source like the others, so no PodGroup is judged before the Workloads are listed).
+ *
  * <p>Thread-safe: {@link #registerServed()} runs once before {@link #start()}; afterwards the single recheck thread is
  * the only one that changes {@code watched} and {@code missingLogged} (guarded by {@code this}).
  */
@@ -46,6 +50,14 @@ public final class GangApiWatcher implements AutoCloseable {
         void watch(GangApi api, String source, SharedIndexInformer<? extends RawCustomObject> informer);
     }
 
+    /** Receives the Workload informer, created once Kubernetes' PodGroups and Workloads are served. */
+    public interface WorkloadHandlers {
+        void watch(String source, SharedIndexInformer<KubeWorkload> informer);
+    }
+
+    /** {@code workloads.scheduling.k8s.io}, for logs and first-sync sources. */
+    public static final String WORKLOADS_SOURCE = GangApiGroups.WORKLOADS + "." + GangApiGroups.KUBERNETES_GROUP;
+
     private final ApiClient watchClient;
     private final SharedInformerFactory factory;
     private final long resyncMillis;
@@ -54,6 +66,8 @@ public final class GangApiWatcher implements AutoCloseable {
     private final BiConsumer<String, Throwable> listFailed;
     private final Duration recheck;
     private final String processName;
+    private final WorkloadHandlers workloadHandlers; // null: Workloads are not watched
+    private String workloadsVersion; // guarded by this: the Workload informer's version, null before it exists
     private final Map<GangApi, String> watched = new EnumMap<>(GangApi.class); // guarded by this: api → version
     private final Set<GangApi> missingLogged = EnumSet.noneOf(GangApi.class); // guarded by this
     private final Map<SharedIndexInformer<?>, String> sources = new java.util.IdentityHashMap<>(); // guarded by this: informer → source name
@@ -67,6 +81,17 @@ public final class GangApiWatcher implements AutoCloseable {
      */
     public GangApiWatcher(ApiClient watchClient, SharedInformerFactory factory, long resyncMillis, GangApiDiscovery discovery,
                           Handlers handlers, BiConsumer<String, Throwable> listFailed, Duration recheck, String processName) {
+        this(watchClient, factory, resyncMillis, discovery, handlers, null, listFailed, recheck, processName);
+    }
+
+    /**
+     * @param workloadHandlers told of the Workload informer, created (beside the Kubernetes PodGroups' one) when the
+     *                         API server serves {@code workloads} in the PodGroups' group-version; null: not watched
+     */
+    public GangApiWatcher(ApiClient watchClient, SharedInformerFactory factory, long resyncMillis, GangApiDiscovery discovery,
+                          Handlers handlers, WorkloadHandlers workloadHandlers, BiConsumer<String, Throwable> listFailed,
+                          Duration recheck, String processName) {
+        this.workloadHandlers = workloadHandlers;
         this.watchClient = Objects.requireNonNull(watchClient, "watchClient");
         this.factory = Objects.requireNonNull(factory, "factory");
         this.resyncMillis = resyncMillis;
@@ -158,6 +183,9 @@ public final class GangApiWatcher implements AutoCloseable {
                 continue;
             }
             boolean wasMissing = missingLogged.remove(api);
+            if (api == GangApi.KUBERNETES) {
+                watchWorkloads(served, added);
+            }
             if (running != null) {
                 if (!running.equals(served.version()) && wasMissing) {
                     log.warn("{} is served at {} now; still watching {} until restart", resource, served.version(), running);
@@ -172,6 +200,20 @@ public final class GangApiWatcher implements AutoCloseable {
             log.info("watching {}/{} podgroups", GangApiGroups.group(api), served.version());
         }
         return added;
+    }
+
+    /** The Workload informer, once, when Workloads are served beside Kubernetes' PodGroups and the caller handles them. */
+    private void watchWorkloads(GangApiDiscovery.Served served, List<SharedIndexInformer<? extends RawCustomObject>> added) {
+        if (workloadHandlers == null || workloadsVersion != null || !served.workloads()) {
+            return;
+        }
+        SharedIndexInformer<KubeWorkload> informer = PacedWatches.informer(factory, GangApiGroups.workloads(watchClient, served.version()),
+                KubeWorkload.class, WORKLOADS_SOURCE, resyncMillis, (type, t) -> listFailed.accept(WORKLOADS_SOURCE, t));
+        workloadsVersion = served.version();
+        sources.put(informer, WORKLOADS_SOURCE);
+        workloadHandlers.watch(WORKLOADS_SOURCE, informer);
+        added.add(informer);
+        log.info("watching {}/{} workloads", GangApiGroups.KUBERNETES_GROUP, served.version());
     }
 
     private SharedIndexInformer<? extends RawCustomObject> create(GangApi api, String version, String resource) {

@@ -3,6 +3,8 @@ package dev.muster.controller.sync;
 import dev.muster.common.kube.GangApiDiscovery;
 import dev.muster.common.kube.GangApiGroups;
 import dev.muster.common.kube.GangApiWatcher;
+import dev.muster.common.kube.KubeWorkload;
+import dev.muster.common.kube.WorkloadTemplates;
 import dev.muster.common.kube.GangClaims;
 import dev.muster.common.kube.InitialSync;
 import dev.muster.common.kube.RawCustomObject;
@@ -58,6 +60,7 @@ public final class ControllerInformers implements AutoCloseable {
     private final ClusterObserver observer;
     private final InitialSync firstSync;
     private final AtomicLong skipped = new AtomicLong();
+    private final WorkloadTemplates templates = new WorkloadTemplates();
     private volatile boolean closing;
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "muster-controller-first-sync");
@@ -89,8 +92,8 @@ public final class ControllerInformers implements AutoCloseable {
                 VolcanoPodGroup.class, "podgroups", resyncMillis, (type, t) -> listFailed("podgroups", t));
         SharedIndexInformer<VolcanoQueue> queues = PacedWatches.informer(factory, VolcanoCrds.queues(watchClient),
                 VolcanoQueue.class, "queues", resyncMillis, (type, t) -> listFailed("queues", t));
-        this.gangApis = new GangApiWatcher(watchClient, factory, resyncMillis, discovery, this::watchGangApi, this::listFailed, apiRecheck,
-                "muster-controller");
+        this.gangApis = new GangApiWatcher(watchClient, factory, resyncMillis, discovery, this::watchGangApi, this::watchWorkloads,
+                this::listFailed, apiRecheck, "muster-controller");
         List<InitialSync.Source> sources = new java.util.ArrayList<>(List.of(InitialSync.Source.of("pods", pods),
                 InitialSync.Source.of("podgroups", podGroups), InitialSync.Source.of("queues", queues)));
         sources.addAll(gangApis.registerServed());
@@ -143,9 +146,32 @@ public final class ControllerInformers implements AutoCloseable {
                 (RawCustomObject pg) -> podGroupGone(api, pg)));
     }
 
+    /** Workload templates fill in what Kubernetes PodGroups leave unset; a Workload event re-resolves the PodGroups naming it. */
+    private void watchWorkloads(String source, SharedIndexInformer<KubeWorkload> informer) {
+        templates.watching();
+        informer.addEventHandler(handler(source, w -> templates.workloadUpserted(w, this::reresolve),
+                w -> templates.workloadDeleted(w, this::reresolve)));
+    }
+
+    private void reresolve(RawCustomObject pg) {
+        try {
+            podGroupSeen(GangApi.KUBERNETES, pg);
+        } catch (ConversionException | IllegalArgumentException e) {
+            skipped.incrementAndGet();
+            log.warn("skipping {}: {}", GangApiGroups.resourceName(GangApi.KUBERNETES), e.getMessage());
+        }
+    }
+
     /** Every API's PodGroups go through the claims: of two with one name, only the older is the gang. */
     private void podGroupSeen(GangApi api, RawCustomObject pg) {
-        PodGroupSpec spec = GangApiGroups.toCore(api, pg);
+        if (api == GangApi.KUBERNETES) {
+            templates.podGroupUpserted(pg, spec -> claimed(api, pg, spec));
+        } else {
+            claimed(api, pg, GangApiGroups.toCore(api, pg));
+        }
+    }
+
+    private void claimed(GangApi api, RawCustomObject pg, PodGroupSpec spec) {
         switch (claims.claim(api, spec, GangApiGroups.createdAt(pg))) {
             case GangClaims.Effect.Upsert u -> observer.podGroup(u.spec(),
                     u.spec() == spec && api == GangApi.VOLCANO ? KubeObservations.podGroupStatus(pg.getStatus()) : null);
@@ -155,6 +181,14 @@ public final class ControllerInformers implements AutoCloseable {
     }
 
     private void podGroupGone(GangApi api, RawCustomObject pg) {
+        if (api == GangApi.KUBERNETES) {
+            templates.podGroupDeleted(pg, () -> released(api, pg));
+        } else {
+            released(api, pg);
+        }
+    }
+
+    private void released(GangApi api, RawCustomObject pg) {
         switch (claims.release(api, PodGroupConverter.keyOf(pg))) {
             case GangClaims.Effect.Upsert u -> observer.podGroup(u.spec(), null);
             case GangClaims.Effect.Delete d -> observer.podGroupDeleted(d.key());

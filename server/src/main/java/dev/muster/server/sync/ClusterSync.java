@@ -3,6 +3,7 @@ package dev.muster.server.sync;
 import dev.muster.common.kube.GangApiDiscovery;
 import dev.muster.common.kube.GangApiWatcher;
 import dev.muster.common.kube.InitialSync;
+import dev.muster.common.kube.KubeWorkload;
 import dev.muster.common.kube.RawCustomObject;
 import dev.muster.common.kube.PacedWatches;
 import dev.muster.common.kube.VolcanoCrds;
@@ -111,7 +112,7 @@ public final class ClusterSync implements AutoCloseable {
         sources.add(InitialSync.Source.of("podgroups", podGroups));
         sources.add(InitialSync.Source.of("queues", queues));
         this.gangApis = new GangApiWatcher(watchClient, factory, resyncMillis, new GangApiDiscovery(watchClient),
-                (api, source, informer) -> watchGangApi(api, source, informer), errors::failed, apiRecheck, "cluster-sync");
+                (api, source, informer) -> watchGangApi(api, source, informer), this::watchWorkloads, errors::failed, apiRecheck, "cluster-sync");
         sources.addAll(gangApis.registerServed());
         this.initialSync = new InitialSync(sources, this::onInitialSync);
 
@@ -208,6 +209,11 @@ public final class ClusterSync implements AutoCloseable {
     private void watchGangApi(dev.muster.core.model.GangApi api, String source, SharedIndexInformer<? extends RawCustomObject> informer) {
         ((SharedIndexInformer) informer).addEventHandler(adapter(source, (RawCustomObject old, RawCustomObject pg) -> handler.podGroupUpserted(api, pg),
                 (RawCustomObject pg) -> handler.podGroupDeleted(api, pg)));
+    }
+
+    private void watchWorkloads(String source, SharedIndexInformer<KubeWorkload> informer) {
+        handler.watchingWorkloads();
+        informer.addEventHandler(adapter(source, (KubeWorkload old, KubeWorkload w) -> handler.workloadUpserted(w), handler::workloadDeleted));
     }
 
     private <T extends KubernetesObject> ResourceEventHandler<T> adapter(String source, BiConsumer<T, T> upsert, Consumer<T> delete) {
