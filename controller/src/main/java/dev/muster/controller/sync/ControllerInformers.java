@@ -174,7 +174,7 @@ public final class ControllerInformers implements AutoCloseable {
     private void claimed(GangApi api, RawCustomObject pg, PodGroupSpec spec) {
         switch (claims.claim(api, spec, GangApiGroups.createdAt(pg))) {
             case GangClaims.Effect.Upsert u -> observer.podGroup(u.spec(),
-                    u.spec() == spec && api == GangApi.VOLCANO ? KubeObservations.podGroupStatus(pg.getStatus()) : null);
+                    u.spec() == spec ? KubeObservations.podGroupStatus(api, pg.getStatus()) : null);
             case GangClaims.Effect.Delete d -> observer.podGroupDeleted(d.key());
             case GangClaims.Effect.None n -> { }
         }
