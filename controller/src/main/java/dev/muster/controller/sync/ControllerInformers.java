@@ -40,8 +40,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller's informers: pods in all namespaces (slimmed by {@link MemberPods}), Volcano PodGroups and Queues,
- * and Kubernetes' and scheduler-plugins' PodGroups when discovery finds them served, now or later ({@link GangApiWatcher}),
+ * The controller's informers: pods in all namespaces (slimmed by {@link MemberPods}), and the PodGroups of each gang API
+ * (Volcano's with its Queues, Kubernetes' with its Workloads, scheduler-plugins') when discovery finds it served, now
+ * or later ({@link GangApiWatcher}),
  * delivered to a {@link ClusterObserver} — specs through the shared converters, status as the API shows it. Once
  * every first list has been handled ({@link InitialSync}), {@link ClusterObserver#synced()} is called.
  *
@@ -88,20 +89,12 @@ public final class ControllerInformers implements AutoCloseable {
                 new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, "pods", resyncMillis,
                 (type, t) -> listFailed("pods", t));
         pods.setTransform(new MemberPods());
-        SharedIndexInformer<VolcanoPodGroup> podGroups = PacedWatches.informer(factory, VolcanoCrds.podGroups(watchClient),
-                VolcanoPodGroup.class, "podgroups", resyncMillis, (type, t) -> listFailed("podgroups", t));
-        SharedIndexInformer<VolcanoQueue> queues = PacedWatches.informer(factory, VolcanoCrds.queues(watchClient),
-                VolcanoQueue.class, "queues", resyncMillis, (type, t) -> listFailed("queues", t));
+        // every gang API, Volcano's included, is watched where (and once) discovery finds it served
         this.gangApis = new GangApiWatcher(watchClient, factory, resyncMillis, discovery, this::watchGangApi, this::watchWorkloads,
-                this::listFailed, apiRecheck, "muster-controller");
-        List<InitialSync.Source> sources = new java.util.ArrayList<>(List.of(InitialSync.Source.of("pods", pods),
-                InitialSync.Source.of("podgroups", podGroups), InitialSync.Source.of("queues", queues)));
+                this::watchQueues, this::listFailed, apiRecheck, "muster-controller");
+        List<InitialSync.Source> sources = new java.util.ArrayList<>(List.of(InitialSync.Source.of("pods", pods)));
         sources.addAll(gangApis.registerServed());
         this.firstSync = new InitialSync(sources, this::onInitialSync);
-        queues.addEventHandler(handler("queues",
-                q -> observer.queue(QueueConverter.toCore(q), KubeObservations.queueStatus(q.getStatus())),
-                q -> observer.queueDeleted(QueueConverter.nameOf(q))));
-        podGroups.addEventHandler(handler("podgroups", pg -> podGroupSeen(GangApi.VOLCANO, pg), pg -> podGroupGone(GangApi.VOLCANO, pg)));
         pods.addEventHandler(handler("pods",
                 p -> observer.pod(KubeObservations.pod(p)),
                 p -> observer.podDeleted(KubeObservations.pod(p).uid())));
@@ -119,8 +112,8 @@ public final class ControllerInformers implements AutoCloseable {
                 log.error("first-sync check failed; retrying", e);
             }
         }, 50, 50, TimeUnit.MILLISECONDS);
-        log.info("informers started: pods (all namespaces), {} podgroups and queues{}", VolcanoCrds.API_VERSION,
-                gangApis.watched().isEmpty() ? "" : ", podgroups of " + gangApis.watched());
+        log.info("informers started: pods (all namespaces){}",
+                gangApis.watched().isEmpty() ? "; no gang API served yet" : ", podgroups of " + gangApis.watched());
     }
 
     /** Objects skipped because they could not be converted. */
@@ -144,6 +137,12 @@ public final class ControllerInformers implements AutoCloseable {
     private void watchGangApi(GangApi api, String source, SharedIndexInformer<? extends RawCustomObject> informer) {
         ((SharedIndexInformer) informer).addEventHandler(handler(source, (RawCustomObject pg) -> podGroupSeen(api, pg),
                 (RawCustomObject pg) -> podGroupGone(api, pg)));
+    }
+
+    private void watchQueues(String source, SharedIndexInformer<VolcanoQueue> informer) {
+        informer.addEventHandler(handler(source,
+                q -> observer.queue(QueueConverter.toCore(q), KubeObservations.queueStatus(q.getStatus())),
+                q -> observer.queueDeleted(QueueConverter.nameOf(q))));
     }
 
     /** Workload templates fill in what Kubernetes PodGroups leave unset; a Workload event re-resolves the PodGroups naming it. */

@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps a {@link ClusterSink} in step with the cluster: client-java shared informers (list, then watch, with a
- * periodic resync) over Nodes, Pods in all namespaces, Volcano PodGroups and Queues — plus Kubernetes' and
- * scheduler-plugins' PodGroups when API discovery finds them served, now or later ({@link GangApiWatcher}) — translated by
+ * periodic resync) over Nodes and Pods in all namespaces, plus the PodGroups of each gang API (Volcano's with its
+ * Queues, Kubernetes' with its Workloads, scheduler-plugins') when API discovery finds it served, now or later
+ * ({@link GangApiWatcher}) — translated by
  * {@link ClusterEventHandler}. After every informer has listed and the handler has processed what was listed,
  * {@link ClusterSink#markSynced()} is called exactly once and {@link #synced()} completes (readiness gates on it).
  * A restarted process rebuilds the sink the same way from a fresh list.
@@ -91,8 +92,6 @@ public final class ClusterSync implements AutoCloseable {
 
         List<InitialSync.Source> sources = new ArrayList<>();
 
-        String podGroupsName = VolcanoCrds.PODGROUPS + "." + VolcanoCrds.GROUP;
-        String queuesName = VolcanoCrds.QUEUES + "." + VolcanoCrds.GROUP;
         SharedIndexInformer<V1Node> nodes = PacedWatches.informer(factory,
                 new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", watchClient), V1Node.class, "nodes", resyncMillis,
                 (type, t) -> errors.failed("nodes", t));
@@ -100,26 +99,18 @@ public final class ClusterSync implements AutoCloseable {
                 new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", watchClient), V1Pod.class, "pods", resyncMillis,
                 (type, t) -> errors.failed("pods", t));
         pods.setTransform(new SlimPods());
-        SharedIndexInformer<VolcanoPodGroup> podGroups = PacedWatches.informer(factory,
-                VolcanoCrds.podGroups(watchClient), VolcanoPodGroup.class, podGroupsName, resyncMillis,
-                (type, t) -> errors.failed(podGroupsName, t));
-        SharedIndexInformer<VolcanoQueue> queues = PacedWatches.informer(factory,
-                VolcanoCrds.queues(watchClient), VolcanoQueue.class, queuesName, resyncMillis,
-                (type, t) -> errors.failed(queuesName, t));
 
         sources.add(InitialSync.Source.of("nodes", nodes));
         sources.add(InitialSync.Source.of("pods", pods));
-        sources.add(InitialSync.Source.of("podgroups", podGroups));
-        sources.add(InitialSync.Source.of("queues", queues));
+        // every gang API, Volcano's included, is watched where (and once) discovery finds it served
         this.gangApis = new GangApiWatcher(watchClient, factory, resyncMillis, new GangApiDiscovery(watchClient),
-                (api, source, informer) -> watchGangApi(api, source, informer), this::watchWorkloads, errors::failed, apiRecheck, "cluster-sync");
-        sources.addAll(gangApis.registerServed());
+                (api, source, informer) -> watchGangApi(api, source, informer), this::watchWorkloads, this::watchQueues, errors::failed,
+                apiRecheck, "cluster-sync");
+        sources.addAll(gangApis.registerServed()); // their handlers are added now; events flow once start() starts them
         this.initialSync = new InitialSync(sources, this::onInitialSync);
 
         nodes.addEventHandler(adapter("nodes", (old, n) -> handler.nodeUpserted(n), handler::nodeDeleted));
         pods.addEventHandler(adapter("pods", handler::podUpserted, handler::podDeleted));
-        podGroups.addEventHandler(adapter("podgroups", (old, pg) -> handler.podGroupUpserted(pg), handler::podGroupDeleted));
-        queues.addEventHandler(adapter("queues", (old, q) -> handler.queueUpserted(q), handler::queueDeleted));
 
         this.barrierPoller = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "cluster-sync-barrier");
@@ -144,8 +135,8 @@ public final class ClusterSync implements AutoCloseable {
             barrierTask = barrierPoller.scheduleWithFixedDelay(this::pollBarrier, BARRIER_POLL.toMillis(), BARRIER_POLL.toMillis(),
                     TimeUnit.MILLISECONDS);
         }
-        log.info("cluster sync started: nodes, pods (all namespaces), {} podgroups and queues{}", VolcanoCrds.API_VERSION,
-                gangApis.watched().isEmpty() ? "" : ", podgroups of " + gangApis.watched());
+        log.info("cluster sync started: nodes, pods (all namespaces){}",
+                gangApis.watched().isEmpty() ? "; no gang API served yet" : ", podgroups of " + gangApis.watched());
     }
 
     /** Completes once the sink reflects the first full list of every resource (after {@code markSynced}). */
@@ -209,6 +200,10 @@ public final class ClusterSync implements AutoCloseable {
     private void watchGangApi(dev.muster.core.model.GangApi api, String source, SharedIndexInformer<? extends RawCustomObject> informer) {
         ((SharedIndexInformer) informer).addEventHandler(adapter(source, (RawCustomObject old, RawCustomObject pg) -> handler.podGroupUpserted(api, pg),
                 (RawCustomObject pg) -> handler.podGroupDeleted(api, pg)));
+    }
+
+    private void watchQueues(String source, SharedIndexInformer<VolcanoQueue> informer) {
+        informer.addEventHandler(adapter(source, (VolcanoQueue old, VolcanoQueue q) -> handler.queueUpserted(q), handler::queueDeleted));
     }
 
     private void watchWorkloads(String source, SharedIndexInformer<KubeWorkload> informer) {
