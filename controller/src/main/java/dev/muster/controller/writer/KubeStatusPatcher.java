@@ -132,7 +132,7 @@ public final class KubeStatusPatcher implements StatusPatcher {
             return desired.equals(known);
         }
         GangApi owner = claims.owner(p.gang());
-        return StatusJson.patchBody(owner, desired, null).equals(StatusJson.patchBody(owner, known, null));
+        return StatusJson.patchBody(owner, StatusJson.heldPart(owner, desired, known), null).equals(StatusJson.patchBody(owner, known, null));
     }
 
     private void patchOther(GangApi owner, StatusKey.PodGroup key, DesiredStatus desired, DesiredStatus previous) throws StatusPatchException {

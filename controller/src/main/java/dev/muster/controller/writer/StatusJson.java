@@ -105,7 +105,9 @@ public final class StatusJson {
         m.put("running", s.running());
         m.put("succeeded", s.succeeded());
         m.put("failed", s.failed());
-        m.put("scheduled", s.scheduled());
+        if (s.scheduled() != NOT_HELD) {
+            m.put("scheduled", s.scheduled());
+        }
         m.put("occupiedBy", s.occupiedBy().isEmpty() ? null : s.occupiedBy());
         Instant start = null;
         for (PodGroupCondition c : s.conditions()) {
@@ -115,6 +117,20 @@ public final class StatusJson {
         }
         m.put("scheduleStartTime", start == null ? null : start.toString());
         return m;
+    }
+
+    /** {@code scheduled} of a scheduler-plugins status read back from an object whose CRD does not hold that field. */
+    static final int NOT_HELD = -1;
+
+    /**
+     * {@code desired} as an object of {@code api} would hold it, given what {@code known} (read back from it) shows the
+     * object can hold: a scheduler-plugins CRD without {@code status.scheduled} holds no such count.
+     */
+    static DesiredStatus heldPart(GangApi api, DesiredStatus desired, DesiredStatus known) {
+        if (api == GangApi.SCHEDULER_PLUGINS && desired instanceof PodGroupStatus d && known instanceof PodGroupStatus k && k.scheduled() == NOT_HELD) {
+            return new PodGroupStatus(d.phase(), d.conditions(), d.running(), d.succeeded(), d.failed(), NOT_HELD, d.occupiedBy());
+        }
+        return desired;
     }
 
     /** scheduler-plugins' phase for Muster's facts. */
@@ -254,7 +270,9 @@ public final class StatusJson {
             conditions.add(new PodGroupCondition(pending ? PodGroupCondition.UNSCHEDULABLE : PodGroupCondition.SCHEDULED,
                     PodGroupCondition.TRUE, "", "", Instant.parse(start.toString())));
         }
-        return new PodGroupStatus(phase, conditions, running, count(m, "succeeded"), failed, count(m, "scheduled"), text(m.get("occupiedBy")));
+        // a CRD without status.scheduled (scheduler-plugins' newer schemas dropped it) prunes it: -1, "not held here"
+        int scheduled = m.get("scheduled") == null ? NOT_HELD : count(m, "scheduled");
+        return new PodGroupStatus(phase, conditions, running, count(m, "succeeded"), failed, scheduled, text(m.get("occupiedBy")));
     }
 
     /** A Volcano PodGroup's observed {@code status} object, or null when there is none or it cannot be read. */

@@ -48,6 +48,10 @@ class StatusComparisonTest {
         assertThat(patcher.same(StatusKey.podGroup(KEY), desired, StatusJson.parse(GangApi.SCHEDULER_PLUGINS, shown))).isTrue();
         shown.put("scheduled", 1.0);
         assertThat(patcher.same(StatusKey.podGroup(KEY), desired, StatusJson.parse(GangApi.SCHEDULER_PLUGINS, shown))).isFalse();
+        shown.remove("scheduled"); // a CRD without status.scheduled (newer scheduler-plugins schemas) prunes it: it cannot differ
+        assertThat(patcher.same(StatusKey.podGroup(KEY), desired, StatusJson.parse(GangApi.SCHEDULER_PLUGINS, shown))).isTrue();
+        shown.put("occupiedBy", "ns/other");
+        assertThat(patcher.same(StatusKey.podGroup(KEY), desired, StatusJson.parse(GangApi.SCHEDULER_PLUGINS, shown))).isFalse();
     }
 
     @Test
