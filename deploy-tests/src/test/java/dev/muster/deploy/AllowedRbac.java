@@ -29,6 +29,7 @@ final class AllowedRbac {
                 allowed.addAll(read(CORE, "nodes", "pods"));
                 allowed.addAll(read(VOLCANO, "podgroups", "queues"));
                 OTHER_GANG_APIS.forEach(group -> allowed.addAll(read(group, "podgroups")));
+                allowed.addAll(read("scheduling.k8s.io", "workloads")); // the templates Kubernetes PodGroups refer to
                 allowed.add(Permission.of(CORE, "pods/binding", "create"));
                 for (String group : List.of(CORE, "events.k8s.io")) {
                     allowed.add(Permission.of(group, "events", "create"));
@@ -48,6 +49,7 @@ final class AllowedRbac {
                     allowed.addAll(read(group, "podgroups"));
                     allowed.add(Permission.of(group, "podgroups/status", "patch"));
                 }
+                allowed.addAll(read("scheduling.k8s.io", "workloads"));
             }
             default -> throw new IllegalArgumentException("unknown component " + component);
         }

@@ -238,6 +238,45 @@ public final class Kube {
                 () -> custom.createNamespacedCustomObject(K8S_GROUP, K8S_VERSION, ns, "podgroups", pg).execute());
     }
 
+    /** A Kubernetes Workload with one gang template {@code template} of {@code minCount}. */
+    public void workload(String ns, String name, String template, int minCount) {
+        Map<String, Object> w = Map.of("apiVersion", K8S_GROUP + "/" + K8S_VERSION, "kind", "Workload",
+                "metadata", Map.of("name", name, "namespace", ns), "spec", Map.of("podGroupTemplates",
+                        List.of(Map.of("name", template, "schedulingPolicy", Map.of("gang", Map.of("minCount", minCount))))));
+        call("create workload " + ns + "/" + name, () -> custom.createNamespacedCustomObject(K8S_GROUP, K8S_VERSION, ns, "workloads", w).execute());
+    }
+
+    public void deleteWorkload(String ns, String name) {
+        call("delete workload " + ns + "/" + name,
+                () -> custom.deleteNamespacedCustomObject(K8S_GROUP, K8S_VERSION, ns, "workloads", name).execute());
+    }
+
+    /** A Kubernetes PodGroup made from Workload {@code workload}'s template {@code template}, as a job controller makes it. */
+    public void kubernetesPodGroupFromTemplate(String ns, String name, int minCount, String workload, String template) {
+        Map<String, Object> pg = Map.of("apiVersion", K8S_GROUP + "/" + K8S_VERSION, "kind", "PodGroup",
+                "metadata", Map.of("name", name, "namespace", ns), "spec", Map.of(
+                        "podGroupTemplateRef", Map.of("workload", Map.of("workloadName", workload, "podGroupTemplateName", template)),
+                        "schedulingPolicy", Map.of("gang", Map.of("minCount", minCount))));
+        call("create " + K8S_GROUP + " podgroup " + ns + "/" + name,
+                () -> custom.createNamespacedCustomObject(K8S_GROUP, K8S_VERSION, ns, "podgroups", pg).execute());
+    }
+
+    /** Merge-patches a scheduler-plugins PodGroup's {@code spec.minMember} (mutable there). */
+    public void patchSchedulerPluginsMinMember(String ns, String name, int minMember) {
+        var body = new io.kubernetes.client.custom.V1Patch("{\"spec\":{\"minMember\":" + minMember + "}}");
+        call("patch " + SP_GROUP + " podgroup " + ns + "/" + name, () -> io.kubernetes.client.util.PatchUtils.patch(Object.class,
+                () -> custom.patchNamespacedCustomObject(SP_GROUP, SP_VERSION, ns, "podgroups", name, body).buildCall(null),
+                io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
+    /** Sets the pod's owner (a made-up Job: no controller runs here to act on it), as a job controller's pods have one. */
+    public void owner(String ns, String pod, String ownerName) {
+        var body = new io.kubernetes.client.custom.V1Patch("{\"metadata\":{\"ownerReferences\":[{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\","
+                + "\"name\":\"" + ownerName + "\",\"uid\":\"00000000-0000-0000-0000-000000000001\"}]}}");
+        call("set owner of pod " + ns + "/" + pod, () -> io.kubernetes.client.util.PatchUtils.patch(V1Pod.class,
+                () -> core.patchNamespacedPod(pod, ns, body).buildCall(null), io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
     /** A scheduler-plugins PodGroup with {@code minMember} and further spec fields. */
     public void schedulerPluginsPodGroup(String ns, String name, int minMember, Map<String, Object> moreSpec) {
         Map<String, Object> spec = new LinkedHashMap<>(moreSpec);

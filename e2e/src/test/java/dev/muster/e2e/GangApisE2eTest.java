@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
  * The two gang APIs besides Volcano's on the real control plane: Kubernetes' own PodGroup ({@code scheduling.k8s.io/v1alpha2},
  * served because the API server runs with the GenericWorkload gate) and scheduler-plugins' ({@code scheduling.x-k8s.io/v1alpha1},
  * whose CRD is applied here, after Muster started, so Muster must discover it later). Each: a gang bound whole, a competing pair
- * that ends whole/zero, and status written in the API's own shape by the controller only.
+ * that ends whole/zero, and status written in the API's own shape by the controller only (scheduler-plugins' with
+ * {@code scheduled} and {@code occupiedBy}); a live {@code minMember} change; a Kubernetes PodGroup whose Workload template
+ * is gone is held with a reason until the Workload is back.
  */
 class GangApisE2eTest extends RealClusterTest {
     private static final Object CRD_LOCK = new Object();
@@ -62,10 +64,14 @@ class GangApisE2eTest extends RealClusterTest {
         c.admin.schedulerPluginsPodGroup(ns, "sp", 3, Map.of("scheduleTimeoutSeconds", 60));
         for (int i = 0; i < 3; i++) {
             c.admin.podIn(ns, "sp-" + i, null, "sp", null, "2", "1Gi");
+            c.admin.owner(ns, "sp-" + i, "trainer");
         }
         c.awaitBound(ns, "sp-", 3, System.nanoTime());
-        Awaitility.await("phase Scheduling (bound; no kubelet runs them)").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .untilAsserted(() -> assertThat(spStatus("sp")).containsEntry("phase", "Scheduling").containsKey("scheduleStartTime"));
+        Awaitility.await("phase Scheduling (bound; no kubelet runs them), 3 scheduled, occupied by the pods' owner")
+                .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(spStatus("sp")).containsEntry("phase", "Scheduling").containsKey("scheduleStartTime")
+                        .containsEntry("occupiedBy", ns + "/trainer")
+                        .hasEntrySatisfying("scheduled", n -> assertThat(((Number) n).intValue()).isEqualTo(3)));
         assertThat(statusWriters(Kube.SP_GROUP, Kube.SP_VERSION, "sp")).containsExactly("muster-controller");
     }
 
@@ -85,6 +91,38 @@ class GangApisE2eTest extends RealClusterTest {
                     assertThat(spStatus(winner)).as("winner").containsEntry("phase", "Scheduling");
                     assertThat(spStatus(loser)).as("loser").containsEntry("phase", "Pending");
                 });
+    }
+
+    @Test
+    void aLiveMinMemberChangeIsHonoured() {
+        awaitSchedulerPluginsServed();
+        c.admin.schedulerPluginsPodGroup(ns, "grow", 4, Map.of());
+        for (int i = 0; i < 3; i++) {
+            c.admin.podIn(ns, "grow-" + i, null, "grow", null, "1", "1Gi");
+        }
+        c.staysBound(ns, "grow-", 0, Duration.ofSeconds(8)); // 3 of 4: the gang waits
+        c.admin.patchSchedulerPluginsMinMember(ns, "grow", 3);
+        c.awaitBound(ns, "grow-", 3, System.nanoTime());
+    }
+
+    @Test
+    void aKubernetesPodGroupWhoseWorkloadIsGoneIsNotScheduledAndSaysWhyUntilTheWorkloadIsBack() {
+        awaitWorkloadsWatched();
+        c.admin.workload(ns, "job", "workers", 2);
+        c.admin.kubernetesPodGroupFromTemplate(ns, "tpl", 2, "job", "workers"); // the API server checks the template exists
+        c.admin.deleteWorkload(ns, "job");
+        for (int i = 0; i < 2; i++) {
+            c.admin.podIn(ns, "tpl-" + i, null, null, "tpl", "1", "1Gi");
+        }
+        String why = "gang " + ns + "/tpl: spec.podGroupTemplateRef: Workload " + ns + "/job does not exist";
+        Awaitility.await("PodGroupScheduled=False naming the missing Workload").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> k8sConditions("tpl").stream().anyMatch(s -> s.startsWith("PodGroupScheduled=False Unschedulable") && s.contains(why)));
+        c.staysBound(ns, "tpl-", 0, Duration.ofSeconds(5));
+
+        c.admin.workload(ns, "job", "workers", 2); // the Workload is back: the gang is resolved again and binds
+        c.awaitBound(ns, "tpl-", 2, System.nanoTime());
+        Awaitility.await("PodGroupScheduled=True").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> k8sConditions("tpl").stream().anyMatch(s -> s.startsWith("PodGroupScheduled=True Scheduled")));
     }
 
     @Test
@@ -115,6 +153,13 @@ class GangApisE2eTest extends RealClusterTest {
         Awaitility.await("the extender watches scheduler-plugins PodGroups").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
                 .until(() -> logSays(c.extender, "watching scheduling.x-k8s.io/v1alpha1 podgroups")
                         && logSays(c.controller, "watching scheduling.x-k8s.io/v1alpha1 podgroups"));
+    }
+
+    /** The Workload informers start with the Kubernetes PodGroups' (the API server serves both from the start). */
+    private void awaitWorkloadsWatched() {
+        Awaitility.await("the extender and controller watch workloads").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                .until(() -> logSays(c.extender, "watching scheduling.k8s.io/v1alpha2 workloads")
+                        && logSays(c.controller, "watching scheduling.k8s.io/v1alpha2 workloads"));
     }
 
     private static boolean logSays(MusterProcess p, String text) throws java.io.IOException {

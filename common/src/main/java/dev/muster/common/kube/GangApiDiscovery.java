@@ -27,11 +27,25 @@ import java.util.Set;
  * last result is an immutable map behind a volatile field.
  */
 public final class GangApiDiscovery {
-    /** A served PodGroup API: its version and whether it has a status subresource. */
-    public record Served(GangApi api, String version, boolean statusSubresource) {
+    /**
+     * A served PodGroup API: its version, whether it has a status subresource, and which resources of its group-version
+     * it serves besides PodGroups that Muster reads — {@code workloads} (Kubernetes: the templates its PodGroups refer
+     * to), {@code queues} (Volcano).
+     */
+    public record Served(GangApi api, String version, boolean statusSubresource, Set<String> companions) {
         public Served {
             Objects.requireNonNull(api, "api");
             Objects.requireNonNull(version, "version");
+            companions = Set.copyOf(companions);
+        }
+
+        public Served(GangApi api, String version, boolean statusSubresource) {
+            this(api, version, statusSubresource, Set.of());
+        }
+
+        /** Whether {@code resource} (e.g. {@code workloads}, {@code queues}) is served beside the PodGroups. */
+        public boolean serves(String resource) {
+            return companions.contains(resource);
         }
 
         public String apiVersion() {
@@ -106,7 +120,9 @@ public final class GangApiDiscovery {
                 }
             }
             if (names.contains(GangApiGroups.PODGROUPS)) {
-                return new Served(api, version, names.contains(GangApiGroups.PODGROUPS + "/status"));
+                Set<String> companions = new HashSet<>(names);
+                companions.retainAll(Set.of(GangApiGroups.WORKLOADS, VolcanoCrds.QUEUES));
+                return new Served(api, version, names.contains(GangApiGroups.PODGROUPS + "/status"), companions);
             }
         }
         return null;

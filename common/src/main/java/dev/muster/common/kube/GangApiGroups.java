@@ -12,6 +12,8 @@ import java.util.List;
  */
 public final class GangApiGroups {
     public static final String PODGROUPS = "podgroups";
+    /** Kubernetes' Workloads ({@code scheduling.k8s.io}), which hold the templates its PodGroups refer to. */
+    public static final String WORKLOADS = "workloads";
     public static final String KUBERNETES_GROUP = "scheduling.k8s.io";
     public static final String SCHEDULER_PLUGINS_GROUP = "scheduling.x-k8s.io";
 
@@ -40,7 +42,10 @@ public final class GangApiGroups {
         return PODGROUPS + "." + group(api);
     }
 
-    /** {@code podGroup} of {@code api} as the core's spec. @throws ConversionException naming the PodGroup and the field */
+    /**
+     * {@code podGroup} of {@code api} as the core's spec; a Kubernetes PodGroup's template reference is left unresolved
+     * (use {@link WorkloadTemplates} for those). @throws ConversionException naming the PodGroup and the field
+     */
     public static dev.muster.core.model.PodGroupSpec toCore(GangApi api, RawCustomObject podGroup) {
         return switch (api) {
             case VOLCANO -> PodGroupConverter.toCore((VolcanoPodGroup) podGroup);
@@ -58,6 +63,11 @@ public final class GangApiGroups {
     /** A client for the Kubernetes PodGroups at {@code version}. */
     public static GenericKubernetesApi<KubePodGroup, GangApiLists.KubePodGroups> kubernetes(ApiClient client, String version) {
         return new GenericKubernetesApi<>(KubePodGroup.class, GangApiLists.KubePodGroups.class, KUBERNETES_GROUP, version, PODGROUPS, client);
+    }
+
+    /** A client for Kubernetes' Workloads at {@code version}. */
+    public static GenericKubernetesApi<KubeWorkload, GangApiLists.KubeWorkloads> workloads(ApiClient client, String version) {
+        return new GenericKubernetesApi<>(KubeWorkload.class, GangApiLists.KubeWorkloads.class, KUBERNETES_GROUP, version, WORKLOADS, client);
     }
 
     /** A client for scheduler-plugins' PodGroups at {@code version}. */

@@ -17,4 +17,11 @@ public final class GangApiLists {
             super("PodGroup");
         }
     }
+
+    /** Kubernetes' {@code WorkloadList}. */
+    public static final class KubeWorkloads extends VolcanoList<KubeWorkload> {
+        public KubeWorkloads() {
+            super("Workload");
+        }
+    }
 }

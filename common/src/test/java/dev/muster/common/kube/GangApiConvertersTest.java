@@ -25,9 +25,8 @@ class GangApiConvertersTest {
     @Test
     void kubernetesGangPolicyWithTopologyAndQueueLabel() {
         KubePodGroup pg = podGroup(new KubePodGroup(), "ns", "pg", """
-                {"podGroupTemplateRef": {"workload": {"workloadName": "job", "podGroupTemplateName": "workers"}},
-                 "schedulingPolicy": {"gang": {"minCount": 4}},
-                 "schedulingConstraints": {"topologyConstraints": [{"topologyKey": "topology.kubernetes.io/zone"}]}}""");
+                {"schedulingPolicy": {"gang": {"minCount": 4}},
+                 "schedulingConstraints": {"topology": [{"key": "topology.kubernetes.io/zone"}]}}""");
         pg.getMetadata().putLabelsItem(KubernetesPodGroupConverter.QUEUE_KEY, "research");
         PodGroupSpec spec = KubernetesPodGroupConverter.toCore(pg);
         assertThat(spec).isEqualTo(new PodGroupSpec(KEY, 4, Map.of(), Resources.ZERO, "research", "", null, GangApi.KUBERNETES,
@@ -59,7 +58,10 @@ class GangApiConvertersTest {
             "both policies             | {\"schedulingPolicy\": {\"basic\": {}, \"gang\": {\"minCount\": 2}}} | exactly one of basic or gang",
             "minCount zero             | {\"schedulingPolicy\": {\"gang\": {\"minCount\": 0}}}           | minCount must be a positive number, got 0",
             "minCount text             | {\"schedulingPolicy\": {\"gang\": {\"minCount\": \"two\"}}}     | minCount: expected a whole number",
-            "topology key missing      | {\"schedulingPolicy\": {\"gang\": {\"minCount\": 2}}, \"schedulingConstraints\": {\"topologyConstraints\": [{}]}} | topologyKey is required"})
+            "topology key missing      | {\"schedulingPolicy\": {\"gang\": {\"minCount\": 2}}, \"schedulingConstraints\": {\"topology\": [{}]}} | topology[0]: key is required",
+            "two topology constraints  | {\"schedulingPolicy\": {\"gang\": {\"minCount\": 2}}, \"schedulingConstraints\": {\"topology\": [{\"key\": \"a\"}, {\"key\": \"b\"}]}} | at most one constraint, got 2",
+            "dev-tree key missing      | {\"schedulingPolicy\": {\"gang\": {\"minCount\": 2}}, \"schedulingConstraints\": {\"topologyConstraints\": [{}]}} | topologyKey is required",
+            "ref without template name | {\"schedulingPolicy\": {\"basic\": {}}, \"podGroupTemplateRef\": {\"workload\": {\"workloadName\": \"w\"}}} | workloadName and podGroupTemplateName are required"})
     void badKubernetesPodGroupsNameTheField(String name, String spec, String message) {
         assertThatThrownBy(() -> KubernetesPodGroupConverter.toCore(podGroup(new KubePodGroup(), "ns", "pg", spec)))
                 .isInstanceOf(ConversionException.class)

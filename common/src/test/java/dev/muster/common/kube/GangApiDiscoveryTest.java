@@ -58,8 +58,9 @@ class GangApiDiscoveryTest {
 
         assertThat(r.failure()).isNull();
         assertThat(r.served()).containsOnlyKeys(GangApi.KUBERNETES, GangApi.VOLCANO);
-        assertThat(r.served().get(GangApi.KUBERNETES)).isEqualTo(new GangApiDiscovery.Served(GangApi.KUBERNETES, "v1alpha2", true));
+        assertThat(r.served().get(GangApi.KUBERNETES)).isEqualTo(new GangApiDiscovery.Served(GangApi.KUBERNETES, "v1alpha2", true, java.util.Set.of("workloads")));
         assertThat(r.served().get(GangApi.VOLCANO).statusSubresource()).isFalse();
+        assertThat(r.served().get(GangApi.VOLCANO).serves("queues")).isTrue();
         assertThat(discovery.served(GangApi.SCHEDULER_PLUGINS)).isNull();
     }
 

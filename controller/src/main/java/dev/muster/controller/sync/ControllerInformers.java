@@ -3,6 +3,8 @@ package dev.muster.controller.sync;
 import dev.muster.common.kube.GangApiDiscovery;
 import dev.muster.common.kube.GangApiGroups;
 import dev.muster.common.kube.GangApiWatcher;
+import dev.muster.common.kube.KubeWorkload;
+import dev.muster.common.kube.WorkloadTemplates;
 import dev.muster.common.kube.GangClaims;
 import dev.muster.common.kube.InitialSync;
 import dev.muster.common.kube.RawCustomObject;
@@ -24,8 +26,6 @@ import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.openapi.models.V1PodList;
-import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -39,8 +39,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller's informers: pods in all namespaces (slimmed by {@link MemberPods}), Volcano PodGroups and Queues,
- * and Kubernetes' and scheduler-plugins' PodGroups when discovery finds them served, now or later ({@link GangApiWatcher}),
+ * The controller's informers: pods in all namespaces (slimmed by {@link MemberPods}), and the PodGroups of each gang API
+ * (Volcano's with its Queues, Kubernetes' with its Workloads, scheduler-plugins') when discovery finds it served, now
+ * or later ({@link GangApiWatcher}),
  * delivered to a {@link ClusterObserver} — specs through the shared converters, status as the API shows it. Once
  * every first list has been handled ({@link InitialSync}), {@link ClusterObserver#synced()} is called.
  *
@@ -59,6 +60,7 @@ public final class ControllerInformers implements AutoCloseable {
     private final ClusterObserver observer;
     private final InitialSync firstSync;
     private final AtomicLong skipped = new AtomicLong();
+    private final WorkloadTemplates templates = new WorkloadTemplates();
     private volatile boolean closing;
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "muster-controller-first-sync");
@@ -85,20 +87,12 @@ public final class ControllerInformers implements AutoCloseable {
         SharedIndexInformer<V1Pod> pods = PacedWatches.informer(factory, SlimListerWatcher.pods(watchClient), V1Pod.class, "pods",
                 resyncMillis, (type, t) -> listFailed("pods", t));
         pods.setTransform(new MemberPods());
-        SharedIndexInformer<VolcanoPodGroup> podGroups = PacedWatches.informer(factory, VolcanoCrds.podGroups(watchClient),
-                VolcanoPodGroup.class, "podgroups", resyncMillis, (type, t) -> listFailed("podgroups", t));
-        SharedIndexInformer<VolcanoQueue> queues = PacedWatches.informer(factory, VolcanoCrds.queues(watchClient),
-                VolcanoQueue.class, "queues", resyncMillis, (type, t) -> listFailed("queues", t));
-        this.gangApis = new GangApiWatcher(watchClient, factory, resyncMillis, discovery, this::watchGangApi, this::listFailed, apiRecheck,
-                "muster-controller");
-        List<InitialSync.Source> sources = new java.util.ArrayList<>(List.of(InitialSync.Source.of("pods", pods),
-                InitialSync.Source.of("podgroups", podGroups), InitialSync.Source.of("queues", queues)));
+        // every gang API, Volcano's included, is watched where (and once) discovery finds it served
+        this.gangApis = new GangApiWatcher(watchClient, factory, resyncMillis, discovery, this::watchGangApi, this::watchWorkloads,
+                this::watchQueues, this::listFailed, apiRecheck, "muster-controller");
+        List<InitialSync.Source> sources = new java.util.ArrayList<>(List.of(InitialSync.Source.of("pods", pods)));
         sources.addAll(gangApis.registerServed());
         this.firstSync = new InitialSync(sources, this::onInitialSync);
-        queues.addEventHandler(handler("queues",
-                q -> observer.queue(QueueConverter.toCore(q), KubeObservations.queueStatus(q.getStatus())),
-                q -> observer.queueDeleted(QueueConverter.nameOf(q))));
-        podGroups.addEventHandler(handler("podgroups", pg -> podGroupSeen(GangApi.VOLCANO, pg), pg -> podGroupGone(GangApi.VOLCANO, pg)));
         pods.addEventHandler(handler("pods",
                 p -> observer.pod(KubeObservations.pod(p)),
                 p -> observer.podDeleted(KubeObservations.pod(p).uid())));
@@ -116,8 +110,8 @@ public final class ControllerInformers implements AutoCloseable {
                 log.error("first-sync check failed; retrying", e);
             }
         }, 50, 50, TimeUnit.MILLISECONDS);
-        log.info("informers started: pods (all namespaces), {} podgroups and queues{}", VolcanoCrds.API_VERSION,
-                gangApis.watched().isEmpty() ? "" : ", podgroups of " + gangApis.watched());
+        log.info("informers started: pods (all namespaces){}",
+                gangApis.watched().isEmpty() ? "; no gang API served yet" : ", podgroups of " + gangApis.watched());
     }
 
     /** Objects skipped because they could not be converted. */
@@ -143,18 +137,55 @@ public final class ControllerInformers implements AutoCloseable {
                 (RawCustomObject pg) -> podGroupGone(api, pg)));
     }
 
+    private void watchQueues(String source, SharedIndexInformer<VolcanoQueue> informer) {
+        informer.addEventHandler(handler(source,
+                q -> observer.queue(QueueConverter.toCore(q), KubeObservations.queueStatus(q.getStatus())),
+                q -> observer.queueDeleted(QueueConverter.nameOf(q))));
+    }
+
+    /** Workload templates fill in what Kubernetes PodGroups leave unset; a Workload event re-resolves the PodGroups naming it. */
+    private void watchWorkloads(String source, SharedIndexInformer<KubeWorkload> informer) {
+        templates.watching();
+        informer.addEventHandler(handler(source, w -> templates.workloadUpserted(w, this::reresolve),
+                w -> templates.workloadDeleted(w, this::reresolve)));
+    }
+
+    private void reresolve(RawCustomObject pg) {
+        try {
+            podGroupSeen(GangApi.KUBERNETES, pg);
+        } catch (ConversionException | IllegalArgumentException e) {
+            skipped.incrementAndGet();
+            log.warn("skipping {}: {}", GangApiGroups.resourceName(GangApi.KUBERNETES), e.getMessage());
+        }
+    }
+
     /** Every API's PodGroups go through the claims: of two with one name, only the older is the gang. */
     private void podGroupSeen(GangApi api, RawCustomObject pg) {
-        PodGroupSpec spec = GangApiGroups.toCore(api, pg);
+        if (api == GangApi.KUBERNETES) {
+            templates.podGroupUpserted(pg, spec -> claimed(api, pg, spec));
+        } else {
+            claimed(api, pg, GangApiGroups.toCore(api, pg));
+        }
+    }
+
+    private void claimed(GangApi api, RawCustomObject pg, PodGroupSpec spec) {
         switch (claims.claim(api, spec, GangApiGroups.createdAt(pg))) {
             case GangClaims.Effect.Upsert u -> observer.podGroup(u.spec(),
-                    u.spec() == spec && api == GangApi.VOLCANO ? KubeObservations.podGroupStatus(pg.getStatus()) : null);
+                    u.spec() == spec ? KubeObservations.podGroupStatus(api, pg.getStatus()) : null);
             case GangClaims.Effect.Delete d -> observer.podGroupDeleted(d.key());
             case GangClaims.Effect.None n -> { }
         }
     }
 
     private void podGroupGone(GangApi api, RawCustomObject pg) {
+        if (api == GangApi.KUBERNETES) {
+            templates.podGroupDeleted(pg, () -> released(api, pg));
+        } else {
+            released(api, pg);
+        }
+    }
+
+    private void released(GangApi api, RawCustomObject pg) {
         switch (claims.release(api, PodGroupConverter.keyOf(pg))) {
             case GangClaims.Effect.Upsert u -> observer.podGroup(u.spec(), null);
             case GangClaims.Effect.Delete d -> observer.podGroupDeleted(d.key());

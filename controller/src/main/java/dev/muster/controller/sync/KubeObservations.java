@@ -30,7 +30,31 @@ public final class KubeObservations {
         GangKey gang = PodConverter.membershipOf(id.namespace(), pod).gang();
         PodPhase phase = PodPhase.parse(pod.getStatus() == null ? null : pod.getStatus().getPhase());
         boolean bound = pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
-        return new PodObservation(id.uid(), gang, phase, bound);
+        return new PodObservation(id.uid(), gang, phase, bound, owners(id.namespace(), pod));
+    }
+
+    /** As scheduler-plugins' {@code occupiedBy}: each owner reference as {@code namespace/name}, sorted, comma-separated. */
+    static String owners(String namespace, V1Pod pod) {
+        var refs = pod.getMetadata() == null ? null : pod.getMetadata().getOwnerReferences();
+        if (refs == null || refs.isEmpty()) {
+            return "";
+        }
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (var r : refs) {
+            if (r.getName() != null && !r.getName().isEmpty()) {
+                out.add(namespace + "/" + r.getName());
+            }
+        }
+        java.util.Collections.sort(out);
+        return String.join(",", out);
+    }
+
+    /**
+     * The status a PodGroup of {@code api} shows, read back in its own shape ({@link StatusJson#parse}), or null when it
+     * has none the controller can read.
+     */
+    public static PodGroupStatus podGroupStatus(dev.muster.core.model.GangApi api, JsonObject status) {
+        return status == null ? null : StatusJson.parse(api, GSON.fromJson(status, Map.class));
     }
 
     /** The Queue status the API shows, or null when it has none (or none the controller can read). */

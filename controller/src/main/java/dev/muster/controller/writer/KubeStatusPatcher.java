@@ -118,6 +118,23 @@ public final class KubeStatusPatcher implements StatusPatcher {
         }
     }
 
+    /**
+     * PodGroups compare in the shape of the API that owns them ({@link StatusJson#patchBody(GangApi, DesiredStatus,
+     * DesiredStatus)}): a Kubernetes PodGroup holds only its condition, a Volcano one no {@code scheduled}, so what the
+     * shape does not hold cannot make a write; Queues compare whole.
+     */
+    @Override
+    public boolean same(StatusKey key, DesiredStatus desired, DesiredStatus known) {
+        if (known == null) {
+            return false;
+        }
+        if (!(key instanceof StatusKey.PodGroup p)) {
+            return desired.equals(known);
+        }
+        GangApi owner = claims.owner(p.gang());
+        return StatusJson.patchBody(owner, StatusJson.heldPart(owner, desired, known), null).equals(StatusJson.patchBody(owner, known, null));
+    }
+
     private void patchOther(GangApi owner, StatusKey.PodGroup key, DesiredStatus desired, DesiredStatus previous) throws StatusPatchException {
         GangApiDiscovery.Served served = gangApis == null ? null : gangApis.served(owner);
         String group = GangApiGroups.group(owner);

@@ -39,10 +39,14 @@ import java.util.Map;
  *     True/Scheduled once the gang is bound (Volcano's Scheduled=True); False/Unschedulable with Muster's reason as the
  *     message while it is refused (Volcano's Unschedulable=True); no condition before either.
  * scheduler-plugins (scheduling.x-k8s.io): {"status":{"phase":"Running","running":3,"succeeded":0,"failed":0,
- *                                   "scheduleStartTime":"..."}}
+ *                                   "scheduled":3,"occupiedBy":"ns/job-a","scheduleStartTime":"..."}}
  *     phase Pending (waiting or refused), Scheduling (bound, no member running yet), Running, Finished or Failed (completed,
- *     with failed members), Unknown; scheduleStartTime = when Muster first decided about the gang (its first condition).
+ *     with failed members), Unknown; scheduled = members bound to a node or finished; occupiedBy = the owner references of
+ *     a member pod as namespace/name, sorted, comma-separated (as scheduler-plugins' controller fills it; absent when the
+ *     pods have no owner); scheduleStartTime = when Muster first decided about the gang (its first condition).
  * </pre>
+ * {@link #parse(GangApi, Object)} reads each shape back (after a restart, an object whose status is already right is not
+ * written again: the writer compares in the owner API's shape, {@code KubeStatusPatcher#same}).
  * Stateless.
  */
 public final class StatusJson {
@@ -101,6 +105,10 @@ public final class StatusJson {
         m.put("running", s.running());
         m.put("succeeded", s.succeeded());
         m.put("failed", s.failed());
+        if (s.scheduled() != NOT_HELD) {
+            m.put("scheduled", s.scheduled());
+        }
+        m.put("occupiedBy", s.occupiedBy().isEmpty() ? null : s.occupiedBy());
         Instant start = null;
         for (PodGroupCondition c : s.conditions()) {
             if (c.lastTransitionTime() != null && (start == null || c.lastTransitionTime().isBefore(start))) {
@@ -109,6 +117,20 @@ public final class StatusJson {
         }
         m.put("scheduleStartTime", start == null ? null : start.toString());
         return m;
+    }
+
+    /** {@code scheduled} of a scheduler-plugins status read back from an object whose CRD does not hold that field. */
+    static final int NOT_HELD = -1;
+
+    /**
+     * {@code desired} as an object of {@code api} would hold it, given what {@code known} (read back from it) shows the
+     * object can hold: a scheduler-plugins CRD without {@code status.scheduled} holds no such count.
+     */
+    static DesiredStatus heldPart(GangApi api, DesiredStatus desired, DesiredStatus known) {
+        if (api == GangApi.SCHEDULER_PLUGINS && desired instanceof PodGroupStatus d && known instanceof PodGroupStatus k && k.scheduled() == NOT_HELD) {
+            return new PodGroupStatus(d.phase(), d.conditions(), d.running(), d.succeeded(), d.failed(), NOT_HELD, d.occupiedBy());
+        }
+        return desired;
     }
 
     /** scheduler-plugins' phase for Muster's facts. */
@@ -194,7 +216,66 @@ public final class StatusJson {
         }
     }
 
-    /** A PodGroup's observed {@code status} object, or null when there is none or it cannot be read. */
+    /**
+     * A PodGroup's observed {@code status} in the shape of {@code api}, or null when there is none or it cannot be read.
+     * For Kubernetes and scheduler-plugins the result holds what that shape holds, so that {@link #patchBody(GangApi,
+     * DesiredStatus, DesiredStatus)} of it gives the status back; what the shape does not hold is left at its zero, and
+     * the conditions its phase implies carry its times, so that the fold keeps them. It is for telling whether a write
+     * would change anything, and for seeding the fold on its first look at the object.
+     */
+    public static PodGroupStatus parse(GangApi api, Object status) {
+        if (api == null || api == GangApi.VOLCANO) {
+            return parsePodGroup(status);
+        }
+        if (!(status instanceof Map<?, ?> m) || m.isEmpty()) {
+            return null;
+        }
+        try {
+            return api == GangApi.KUBERNETES ? parseKubernetes(m) : parseSchedulerPlugins(m);
+        } catch (DateTimeParseException | IllegalArgumentException | ClassCastException e) {
+            return null;
+        }
+    }
+
+    private static PodGroupStatus parseKubernetes(Map<?, ?> m) {
+        List<PodGroupCondition> conditions = new ArrayList<>();
+        if (m.get("conditions") instanceof List<?> list) {
+            for (Object o : list) {
+                if (o instanceof Map<?, ?> c && K8S_SCHEDULED.equals(c.get("type"))) {
+                    boolean scheduled = PodGroupCondition.TRUE.equals(c.get("status"));
+                    Object t = c.get("lastTransitionTime");
+                    conditions.add(new PodGroupCondition(scheduled ? PodGroupCondition.SCHEDULED : PodGroupCondition.UNSCHEDULABLE,
+                            PodGroupCondition.TRUE, text(c.get("reason")), text(c.get("message")), t == null ? null : Instant.parse(t.toString())));
+                }
+            }
+        }
+        return new PodGroupStatus(PodGroupPhase.PENDING, conditions, 0, 0, 0);
+    }
+
+    private static PodGroupStatus parseSchedulerPlugins(Map<?, ?> m) {
+        Object phaseText = m.get("phase");
+        int running = count(m, "running");
+        int failed = count(m, "failed");
+        PodGroupPhase phase = switch (phaseText == null ? "" : phaseText.toString()) {
+            case "Finished", "Failed" -> PodGroupPhase.COMPLETED;
+            case "Running", "Scheduling" -> PodGroupPhase.RUNNING;
+            case "Unknown" -> PodGroupPhase.UNKNOWN;
+            default -> PodGroupPhase.PENDING;
+        };
+        List<PodGroupCondition> conditions = new ArrayList<>();
+        Object start = m.get("scheduleStartTime");
+        if (start != null) {
+            // the condition that phase implies, at scheduleStartTime (which the shape takes from the earliest condition)
+            boolean pending = phase == PodGroupPhase.PENDING;
+            conditions.add(new PodGroupCondition(pending ? PodGroupCondition.UNSCHEDULABLE : PodGroupCondition.SCHEDULED,
+                    PodGroupCondition.TRUE, "", "", Instant.parse(start.toString())));
+        }
+        // a CRD without status.scheduled (scheduler-plugins' newer schemas dropped it) prunes it: -1, "not held here"
+        int scheduled = m.get("scheduled") == null ? NOT_HELD : count(m, "scheduled");
+        return new PodGroupStatus(phase, conditions, running, count(m, "succeeded"), failed, scheduled, text(m.get("occupiedBy")));
+    }
+
+    /** A Volcano PodGroup's observed {@code status} object, or null when there is none or it cannot be read. */
     public static PodGroupStatus parsePodGroup(Object status) {
         if (!(status instanceof Map<?, ?> m) || m.isEmpty()) {
             return null;

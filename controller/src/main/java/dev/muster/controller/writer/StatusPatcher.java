@@ -16,4 +16,14 @@ public interface StatusPatcher {
      * @throws StatusPatchException when the write did not happen (it will be retried)
      */
     void patch(StatusKey key, DesiredStatus desired, DesiredStatus previous) throws StatusPatchException;
+
+    /**
+     * Whether writing {@code desired} would leave the object as {@code known} has it (then no write). By default the two
+     * are equal; an adapter whose objects hold only part of a status (each gang API's shape) compares those parts.
+     *
+     * @param known what the API is believed to hold, or null when unknown (never the same)
+     */
+    default boolean same(StatusKey key, DesiredStatus desired, DesiredStatus known) {
+        return desired.equals(known);
+    }
 }

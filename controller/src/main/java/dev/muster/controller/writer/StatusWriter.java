@@ -82,7 +82,7 @@ public final class StatusWriter {
                     continue;
                 }
                 DesiredStatus previous = written.get(key);
-                if (desired.equals(previous)) {
+                if (previous != null && patcher.same(key, desired, previous)) {
                     skipped++;
                     metrics.skipped(key);
                     continue;

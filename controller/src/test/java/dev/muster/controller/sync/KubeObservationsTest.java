@@ -46,6 +46,15 @@ class KubeObservationsTest {
     }
 
     @Test
+    void ownersAreNamespacedSortedAndSurviveTheCacheTransform() {
+        V1Pod p = pod(Map.of("scheduling.k8s.io/group-name", "train"), "n1", "Running");
+        p.getMetadata().addOwnerReferencesItem(new io.kubernetes.client.openapi.models.V1OwnerReference().name("job-b").kind("Job"))
+                .addOwnerReferencesItem(new io.kubernetes.client.openapi.models.V1OwnerReference().name("job-a").kind("JobSet"));
+        assertThat(KubeObservations.pod(p).owners()).isEqualTo("team/job-a,team/job-b");
+        assertThat(KubeObservations.pod((V1Pod) new MemberPods().transform(p)).owners()).isEqualTo("team/job-a,team/job-b");
+    }
+
+    @Test
     void aPodWithoutUidIsAConversionErrorNamingIt() {
         V1Pod p = new V1Pod().metadata(new V1ObjectMeta().namespace("team").name("w0"));
         assertThatThrownBy(() -> KubeObservations.pod(p)).isInstanceOf(ConversionException.class).hasMessageContaining("team/w0");

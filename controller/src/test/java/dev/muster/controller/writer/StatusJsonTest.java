@@ -76,27 +76,27 @@ class StatusJsonTest {
         return Stream.of(
                 Arguments.of("waiting", new PodGroupStatus(PodGroupPhase.PENDING, List.of(), 0, 0, 0),
                         "{\"status\":{\"conditions\":[]}}",
-                        "{\"status\":{\"phase\":\"Pending\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduleStartTime\":null}}"),
+                        "{\"status\":{\"phase\":\"Pending\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduled\":0,\"occupiedBy\":null,\"scheduleStartTime\":null}}"),
                 Arguments.of("refused", new PodGroupStatus(PodGroupPhase.PENDING, List.of(refused), 0, 0, 0),
                         "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"False\",\"reason\":\"Unschedulable\","
                                 + "\"message\":\"needs 2×(4 cpu), fits 1\",\"lastTransitionTime\":\"2025-01-01T00:00:00Z\"}]}}",
-                        "{\"status\":{\"phase\":\"Pending\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduleStartTime\":\"2025-01-01T00:00:00Z\"}}"),
+                        "{\"status\":{\"phase\":\"Pending\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduled\":0,\"occupiedBy\":null,\"scheduleStartTime\":\"2025-01-01T00:00:00Z\"}}"),
                 Arguments.of("bound, not running yet", new PodGroupStatus(PodGroupPhase.INQUEUE, List.of(bound), 0, 0, 0),
                         "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
                                 + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",
-                        "{\"status\":{\"phase\":\"Scheduling\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"),
+                        "{\"status\":{\"phase\":\"Scheduling\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduled\":0,\"occupiedBy\":null,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"),
                 Arguments.of("Volcano's Running (bound) before any member runs", new PodGroupStatus(PodGroupPhase.RUNNING, List.of(bound), 0, 0, 0),
                         "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
                                 + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",
-                        "{\"status\":{\"phase\":\"Scheduling\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"),
-                Arguments.of("running", new PodGroupStatus(PodGroupPhase.RUNNING, List.of(bound), 2, 0, 0),
+                        "{\"status\":{\"phase\":\"Scheduling\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduled\":0,\"occupiedBy\":null,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"),
+                Arguments.of("running", new PodGroupStatus(PodGroupPhase.RUNNING, List.of(bound), 2, 0, 0, 2, "ns/job-a,ns/job-b"),
                         "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
                                 + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",
-                        "{\"status\":{\"phase\":\"Running\",\"running\":2,\"succeeded\":0,\"failed\":0,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"),
+                        "{\"status\":{\"phase\":\"Running\",\"running\":2,\"succeeded\":0,\"failed\":0,\"scheduled\":2,\"occupiedBy\":\"ns/job-a,ns/job-b\",\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"),
                 Arguments.of("completed with a failure", new PodGroupStatus(PodGroupPhase.COMPLETED, List.of(bound), 0, 1, 1),
                         "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
                                 + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",
-                        "{\"status\":{\"phase\":\"Failed\",\"running\":0,\"succeeded\":1,\"failed\":1,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"));
+                        "{\"status\":{\"phase\":\"Failed\",\"running\":0,\"succeeded\":1,\"failed\":1,\"scheduled\":0,\"occupiedBy\":null,\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"));
     }
 
     @ParameterizedTest(name = "each API's shape: {0}")
@@ -106,5 +106,26 @@ class StatusJsonTest {
         assertThat(gson.toJson(StatusJson.patchBody(dev.muster.core.model.GangApi.KUBERNETES, status, null))).isEqualTo(kubernetes);
         assertThat(gson.toJson(StatusJson.patchBody(dev.muster.core.model.GangApi.SCHEDULER_PLUGINS, status, null))).isEqualTo(schedulerPlugins);
         assertThat(StatusJson.patchBody(dev.muster.core.model.GangApi.VOLCANO, status, null)).isEqualTo(StatusJson.patchBody(status, null));
+    }
+
+    @ParameterizedTest(name = "read back in each API's shape: {0}")
+    @MethodSource("otherShapes")
+    void eachApisShapeReadsBackToTheSameWrite(String name, PodGroupStatus status, String kubernetes, String schedulerPlugins) {
+        com.google.gson.Gson gson = new com.google.gson.GsonBuilder().serializeNulls().disableHtmlEscaping().create();
+        for (var api : List.of(dev.muster.core.model.GangApi.KUBERNETES, dev.muster.core.model.GangApi.SCHEDULER_PLUGINS)) {
+            Map<String, Object> written = StatusJson.patchBody(api, status, null);
+            // as the informer hands it over: JSON decoded to maps (numbers as doubles), nulls dropped by the API server
+            Object observed = gson.fromJson(gson.toJson(written.get("status")).replace(",\"occupiedBy\":null", ""), Map.class);
+            PodGroupStatus back = StatusJson.parse(api, observed);
+            assertThat(back).as(api.name()).isNotNull();
+            assertThat(StatusJson.patchBody(api, back, null)).as(api.name()).isEqualTo(written);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void unreadableOrAbsentStatusOfTheOtherApisIsUnknown() {
+        assertThat(StatusJson.parse(dev.muster.core.model.GangApi.KUBERNETES, Map.of())).isNull();
+        assertThat(StatusJson.parse(dev.muster.core.model.GangApi.SCHEDULER_PLUGINS, Map.of("phase", "Running", "scheduleStartTime", "yesterday"))).isNull();
+        assertThat(StatusJson.parse(dev.muster.core.model.GangApi.SCHEDULER_PLUGINS, Map.of("phase", "Running", "running", "many"))).isNull();
     }
 }

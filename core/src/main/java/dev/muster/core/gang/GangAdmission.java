@@ -84,6 +84,9 @@ public final class GangAdmission {
      * until the last one exists.
      */
     public Refusal reserve(Gang g, long now) {
+        if (g.spec().isUnresolved()) {
+            return refuse(g, Refusal.of(Refusal.Cause.PODGROUP_UNRESOLVED, "gang " + g.key() + ": " + g.spec().unresolved()));
+        }
         Refusal backingOff = backoff(g, now);
         if (backingOff != null) {
             return backingOff;

@@ -17,9 +17,13 @@ import java.util.Objects;
  * @param deadline          per-gang reservation deadline override, or null for the configured default
  * @param api               the API the PodGroup was written in
  * @param topology          where the members must (or should) land together, or null for anywhere
+ * @param unresolved        why the spec cannot be used as it stands, or "" — the PodGroup refers to something the adapter
+ *                          cannot find (a Kubernetes PodGroup's Workload template); such a gang is never admitted
+ *                          (refused with {@link Refusal.Cause#PODGROUP_UNRESOLVED}) until an update resolves it
  */
 public record PodGroupSpec(GangKey key, int minMember, Map<String, Integer> minTaskMember, Resources minResources,
-                           String queue, String priorityClassName, Duration deadline, GangApi api, TopologyRequest topology) {
+                           String queue, String priorityClassName, Duration deadline, GangApi api, TopologyRequest topology,
+                           String unresolved) {
     public static final String DEFAULT_QUEUE = "default";
 
     public PodGroupSpec {
@@ -32,6 +36,18 @@ public record PodGroupSpec(GangKey key, int minMember, Map<String, Integer> minT
         queue = queue == null || queue.isEmpty() ? DEFAULT_QUEUE : queue;
         priorityClassName = priorityClassName == null ? "" : priorityClassName;
         api = api == null ? GangApi.VOLCANO : api;
+        unresolved = unresolved == null ? "" : unresolved;
+    }
+
+    /** A resolved spec. */
+    public PodGroupSpec(GangKey key, int minMember, Map<String, Integer> minTaskMember, Resources minResources,
+                        String queue, String priorityClassName, Duration deadline, GangApi api, TopologyRequest topology) {
+        this(key, minMember, minTaskMember, minResources, queue, priorityClassName, deadline, api, topology, "");
+    }
+
+    /** True when the spec cannot be used as it stands (see {@link #unresolved()}). */
+    public boolean isUnresolved() {
+        return !unresolved.isEmpty();
     }
 
     /** A Volcano PodGroup without a topology constraint. */

@@ -17,6 +17,11 @@ public record Refusal(Cause cause, String text) {
         NONE,
         /** Pods name a PodGroup that muster has not seen. */
         PODGROUP_MISSING,
+        /**
+         * The PodGroup refers to something muster cannot find (a Kubernetes PodGroup's Workload or its template): the
+         * gang is not planned until the reference resolves.
+         */
+        PODGROUP_UNRESOLVED,
         /** Fewer than minMember pods exist. */
         MEMBERS_MISSING,
         /** A task has fewer pods than its minTaskMember. */

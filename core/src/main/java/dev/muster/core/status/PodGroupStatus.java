@@ -4,14 +4,22 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A PodGroup's status as Volcano shapes it: phase, conditions, and how many member pods are running,
- * succeeded and failed. Immutable.
+ * A PodGroup's status: as Volcano shapes it — phase, conditions, and how many member pods are running, succeeded and
+ * failed — plus what scheduler-plugins' shape adds: how many members were {@code scheduled} (bound to a node, or
+ * finished) and {@code occupiedBy}, the owners of its member pods ({@code namespace/name}, comma-separated; "" when
+ * unknown). Each API's adapter writes the part its shape has. Immutable.
  */
 public record PodGroupStatus(PodGroupPhase phase, List<PodGroupCondition> conditions, int running, int succeeded,
-                             int failed) implements DesiredStatus {
+                             int failed, int scheduled, String occupiedBy) implements DesiredStatus {
     public PodGroupStatus {
         Objects.requireNonNull(phase, "phase");
         conditions = conditions == null ? List.of() : List.copyOf(conditions);
+        occupiedBy = occupiedBy == null ? "" : occupiedBy;
+    }
+
+    /** Volcano's part only (nothing scheduled, no owners known). */
+    public PodGroupStatus(PodGroupPhase phase, List<PodGroupCondition> conditions, int running, int succeeded, int failed) {
+        this(phase, conditions, running, succeeded, failed, 0, "");
     }
 
     /** The condition of {@code type}, or null. */

@@ -141,6 +141,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         PodGroupStatus desired; // null while spec is null
         String countedQueue; // the queue whose byPhase counts this gang, or null
         PodGroupPhase countedPhase;
+        String occupiedBy = ""; // the owners of the first member seen that has any (scheduler-plugins' occupiedBy)
     }
 
     // ---------------------------------------------------------------- allocation stream
@@ -336,6 +337,9 @@ public final class StatusFolding implements AllocationListener, StatusSource {
             if (pod.gang() != null) {
                 GangRecord g = gangs.computeIfAbsent(pod.gang(), k -> new GangRecord());
                 g.members = g.members.plus(pod);
+                if (g.occupiedBy.isEmpty()) {
+                    g.occupiedBy = pod.owners();
+                }
                 refreshGang(pod.gang(), g);
             }
         } finally {
@@ -520,7 +524,8 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         g.phase = phase;
         g.conditions = stamp(PodGroupConditions.desired(phase, minMember, state, why, g.members), g.conditions);
         count(g, g.spec.queue(), phase);
-        PodGroupStatus s = new PodGroupStatus(phase, g.conditions, g.members.running(), g.members.succeeded(), g.members.failed());
+        PodGroupStatus s = new PodGroupStatus(phase, g.conditions, g.members.running(), g.members.succeeded(), g.members.failed(),
+                g.members.active() + g.members.finished(), g.occupiedBy);
         if (!s.equals(g.desired)) {
             g.desired = s;
             listener.changed(StatusKey.podGroup(key));

@@ -12,6 +12,7 @@ import dev.muster.core.gang.BindResult;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.GangState;
 import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodGroupSpec;
 import dev.muster.core.model.PodPhase;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.model.QueueState;
@@ -189,6 +190,28 @@ class RefusalsAndBoundsTest {
         assertThat(second).isNotDone(); // 1 of 2: the barrier stays shut
         assertThat(h.binder.bound()).isEmpty();
         assertThat(h.scheduler.gang(new GangKey("default", "g")).state()).isNotEqualTo(GangState.BOUND);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void anUnresolvedPodGroupIsNotPlannedAndSaysWhyUntilAnUpdateResolvesIt() {
+        SchedulerHarness h = cluster(2, "4", "16Gi");
+        GangKey key = new GangKey("default", "tpl");
+        PodGroupSpec resolved = new PodGroupSpec(key, 2, Map.of(), dev.muster.core.resources.Resources.ZERO, "default", "", null,
+                dev.muster.core.model.GangApi.KUBERNETES, null);
+        h.scheduler.upsertPodGroup(new PodGroupSpec(key, 2, Map.of(), dev.muster.core.resources.Resources.ZERO, "default", "", null,
+                dev.muster.core.model.GangApi.KUBERNETES, null, "spec.podGroupTemplateRef: Workload default/job does not exist"));
+        List<Pod> ms = members("tpl", 2, "1");
+        ms.forEach(h.scheduler::upsertPod);
+        h.scheduler.filter(ms.getFirst(), h.nodeNames);
+        assertThat(why(h, "tpl")).isEqualTo(Refusal.of(Refusal.Cause.PODGROUP_UNRESOLVED,
+                "gang default/tpl: spec.podGroupTemplateRef: Workload default/job does not exist"));
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
+        assertThat(h.scheduler.gang(key).slotNodes()).isEmpty();
+
+        h.scheduler.upsertPodGroup(resolved);
+        h.scheduler.filter(ms.getFirst(), h.nodeNames);
+        assertThat(h.scheduler.gang(key).slotNodes()).hasSize(2);
         assertThat(h.invariantViolations()).isEmpty();
     }
 }

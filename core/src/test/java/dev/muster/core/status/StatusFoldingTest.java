@@ -202,6 +202,18 @@ class StatusFoldingTest {
     }
 
     @Test
+    void scheduledCountsBoundAndFinishedMembersAndOccupiedByNamesTheFirstMembersOwners() {
+        FoldDriver d = new FoldDriver().queue("q").podGroup("pg", 3, "q");
+        d.fold.observePod(new PodObservation("pg-0", new dev.muster.core.model.GangKey("ns", "pg"), PodPhase.PENDING, false, ""));
+        d.fold.observePod(new PodObservation("pg-1", new dev.muster.core.model.GangKey("ns", "pg"), PodPhase.RUNNING, true, "ns/job"));
+        d.fold.observePod(new PodObservation("pg-2", new dev.muster.core.model.GangKey("ns", "pg"), PodPhase.SUCCEEDED, true, "ns/other"));
+        assertThat(d.pg("pg").scheduled()).as("one running, one finished; the waiting one is not scheduled").isEqualTo(2);
+        assertThat(d.pg("pg").occupiedBy()).isEqualTo("ns/job");
+        d.pod("pg-0", "pg", PodPhase.PENDING, true);
+        assertThat(d.pg("pg").scheduled()).isEqualTo(3);
+    }
+
+    @Test
     void listenerHearsOnlyRealChanges() {
         FoldDriver d = new FoldDriver().queue("q").podGroup("pg", 2, "q");
         assertThat(d.listener.take()).containsExactly("changed queue q", "changed queue q", "changed podgroup ns/pg");

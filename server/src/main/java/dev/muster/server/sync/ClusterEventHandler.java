@@ -3,6 +3,8 @@ package dev.muster.server.sync;
 import dev.muster.common.kube.ConversionException;
 import dev.muster.common.kube.GangApiGroups;
 import dev.muster.common.kube.GangClaims;
+import dev.muster.common.kube.KubeWorkload;
+import dev.muster.common.kube.WorkloadTemplates;
 import dev.muster.common.kube.RawCustomObject;
 import dev.muster.core.model.GangApi;
 import dev.muster.common.kube.PodConverter;
@@ -22,7 +24,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Translates informer events into {@link ClusterSink} calls. Pure translation: it keeps no cluster state, so the same
+ * Translates informer events into {@link ClusterSink} calls. Translation (apart from which PodGroups claim a name and
+ * which Workload templates exist): it keeps no other cluster state, so the same
  * events (or the same final state, listed again after a restart) produce the same sink contents.
  *
  * <ul>
@@ -33,6 +36,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Nodes, Queues: upsert on add/update, delete by name/key.</li>
  *   <li>PodGroups of every gang API (Volcano, Kubernetes, scheduler-plugins) go through {@link GangClaims}: when two
  *       APIs define a PodGroup of the same name in one namespace, only the older one is the gang.</li>
+ *   <li>Kubernetes PodGroups and Workloads go through {@link WorkloadTemplates}: a PodGroup's template reference is
+ *       resolved against the Workloads seen, and resolved again when its Workload arrives, changes or is deleted.</li>
  * </ul>
  *
  * <p>Failure policy (seed 002): an object that cannot be converted, or a sink call that throws, is logged with the
@@ -47,6 +52,7 @@ public final class ClusterEventHandler {
     private final String schedulerName;
     private final LongAdder skipped = new LongAdder();
     private final GangClaims claims = new GangClaims();
+    private final WorkloadTemplates templates = new WorkloadTemplates();
 
     public ClusterEventHandler(ClusterSink sink) {
         this(sink, dev.muster.core.scheduler.SchedulerConfig.DEFAULT_SCHEDULER_NAME);
@@ -96,14 +102,41 @@ public final class ClusterEventHandler {
 
     /** A PodGroup of {@code api} was added or updated. */
     public void podGroupUpserted(GangApi api, RawCustomObject podGroup) {
-        guarded(api.label() + " podgroup", podGroup == null ? null : podGroup.getMetadata(),
-                () -> apply(claims.claim(api, GangApiGroups.toCore(api, podGroup), GangApiGroups.createdAt(podGroup))));
+        guarded(api.label() + " podgroup", podGroup == null ? null : podGroup.getMetadata(), () -> {
+            if (api == GangApi.KUBERNETES) {
+                templates.podGroupUpserted(podGroup, spec -> apply(claims.claim(api, spec, GangApiGroups.createdAt(podGroup))));
+            } else {
+                apply(claims.claim(api, GangApiGroups.toCore(api, podGroup), GangApiGroups.createdAt(podGroup)));
+            }
+        });
     }
 
     /** A PodGroup of {@code api} was deleted. */
     public void podGroupDeleted(GangApi api, RawCustomObject podGroup) {
-        guarded(api.label() + " podgroup delete", podGroup == null ? null : podGroup.getMetadata(),
-                () -> apply(claims.release(api, PodGroupConverter.keyOf(podGroup))));
+        guarded(api.label() + " podgroup delete", podGroup == null ? null : podGroup.getMetadata(), () -> {
+            if (api == GangApi.KUBERNETES) {
+                templates.podGroupDeleted(podGroup, () -> apply(claims.release(api, PodGroupConverter.keyOf(podGroup))));
+            } else {
+                apply(claims.release(api, PodGroupConverter.keyOf(podGroup)));
+            }
+        });
+    }
+
+    /** Kubernetes' Workloads are watched from now on: a PodGroup naming a missing one is unresolved, not unknown. */
+    public void watchingWorkloads() {
+        templates.watching();
+    }
+
+    /** A Workload was added or updated: the Kubernetes PodGroups that name it are resolved again. */
+    public void workloadUpserted(KubeWorkload workload) {
+        guarded("workload", workload == null ? null : workload.getMetadata(),
+                () -> templates.workloadUpserted(workload, pg -> podGroupUpserted(GangApi.KUBERNETES, pg)));
+    }
+
+    /** A Workload was deleted: the Kubernetes PodGroups that name it become unresolved (not scheduled, saying why). */
+    public void workloadDeleted(KubeWorkload workload) {
+        guarded("workload delete", workload == null ? null : workload.getMetadata(),
+                () -> templates.workloadDeleted(workload, pg -> podGroupUpserted(GangApi.KUBERNETES, pg)));
     }
 
     private void apply(GangClaims.Effect effect) {

@@ -3,6 +3,7 @@ package dev.muster.server.sync;
 import dev.muster.common.kube.GangApiDiscovery;
 import dev.muster.common.kube.GangApiWatcher;
 import dev.muster.common.kube.InitialSync;
+import dev.muster.common.kube.KubeWorkload;
 import dev.muster.common.kube.RawCustomObject;
 import dev.muster.common.kube.SlimListerWatcher;
 import dev.muster.common.kube.PacedWatches;
@@ -18,7 +19,6 @@ import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps a {@link ClusterSink} in step with the cluster: client-java shared informers (list, then watch, with a
- * periodic resync) over Nodes, Pods in all namespaces, Volcano PodGroups and Queues — plus Kubernetes' and
- * scheduler-plugins' PodGroups when API discovery finds them served, now or later ({@link GangApiWatcher}) — translated by
+ * periodic resync) over Nodes and Pods in all namespaces, plus the PodGroups of each gang API (Volcano's with its
+ * Queues, Kubernetes' with its Workloads, scheduler-plugins') when API discovery finds it served, now or later
+ * ({@link GangApiWatcher}) — translated by
  * {@link ClusterEventHandler}. After every informer has listed and the handler has processed what was listed,
  * {@link ClusterSink#markSynced()} is called exactly once and {@link #synced()} completes (readiness gates on it).
  * A restarted process rebuilds the sink the same way from a fresh list.
@@ -89,34 +90,24 @@ public final class ClusterSync implements AutoCloseable {
 
         List<InitialSync.Source> sources = new ArrayList<>();
 
-        String podGroupsName = VolcanoCrds.PODGROUPS + "." + VolcanoCrds.GROUP;
-        String queuesName = VolcanoCrds.QUEUES + "." + VolcanoCrds.GROUP;
         SharedIndexInformer<V1Node> nodes = PacedWatches.informer(factory, SlimListerWatcher.nodes(watchClient), V1Node.class, "nodes",
                 resyncMillis, (type, t) -> errors.failed("nodes", t));
         // pods and nodes are decoded slim as they are read (SlimPodJson, SlimNodeJson): the pod cache is the largest memory user and pod events the
         // most frequent, and client-java's own decoding of a full V1Pod was half of the extender's CPU in the real loop
         SharedIndexInformer<V1Pod> pods = PacedWatches.informer(factory, SlimListerWatcher.pods(watchClient), V1Pod.class, "pods",
                 resyncMillis, (type, t) -> errors.failed("pods", t));
-        SharedIndexInformer<VolcanoPodGroup> podGroups = PacedWatches.informer(factory,
-                VolcanoCrds.podGroups(watchClient), VolcanoPodGroup.class, podGroupsName, resyncMillis,
-                (type, t) -> errors.failed(podGroupsName, t));
-        SharedIndexInformer<VolcanoQueue> queues = PacedWatches.informer(factory,
-                VolcanoCrds.queues(watchClient), VolcanoQueue.class, queuesName, resyncMillis,
-                (type, t) -> errors.failed(queuesName, t));
 
         sources.add(InitialSync.Source.of("nodes", nodes));
         sources.add(InitialSync.Source.of("pods", pods));
-        sources.add(InitialSync.Source.of("podgroups", podGroups));
-        sources.add(InitialSync.Source.of("queues", queues));
+        // every gang API, Volcano's included, is watched where (and once) discovery finds it served
         this.gangApis = new GangApiWatcher(watchClient, factory, resyncMillis, new GangApiDiscovery(watchClient),
-                (api, source, informer) -> watchGangApi(api, source, informer), errors::failed, apiRecheck, "cluster-sync");
-        sources.addAll(gangApis.registerServed());
+                (api, source, informer) -> watchGangApi(api, source, informer), this::watchWorkloads, this::watchQueues, errors::failed,
+                apiRecheck, "cluster-sync");
+        sources.addAll(gangApis.registerServed()); // their handlers are added now; events flow once start() starts them
         this.initialSync = new InitialSync(sources, this::onInitialSync);
 
         nodes.addEventHandler(adapter("nodes", (old, n) -> handler.nodeUpserted(n), handler::nodeDeleted));
         pods.addEventHandler(adapter("pods", handler::podUpserted, handler::podDeleted));
-        podGroups.addEventHandler(adapter("podgroups", (old, pg) -> handler.podGroupUpserted(pg), handler::podGroupDeleted));
-        queues.addEventHandler(adapter("queues", (old, q) -> handler.queueUpserted(q), handler::queueDeleted));
 
         this.barrierPoller = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "cluster-sync-barrier");
@@ -141,8 +132,8 @@ public final class ClusterSync implements AutoCloseable {
             barrierTask = barrierPoller.scheduleWithFixedDelay(this::pollBarrier, BARRIER_POLL.toMillis(), BARRIER_POLL.toMillis(),
                     TimeUnit.MILLISECONDS);
         }
-        log.info("cluster sync started: nodes, pods (all namespaces), {} podgroups and queues{}", VolcanoCrds.API_VERSION,
-                gangApis.watched().isEmpty() ? "" : ", podgroups of " + gangApis.watched());
+        log.info("cluster sync started: nodes, pods (all namespaces){}",
+                gangApis.watched().isEmpty() ? "; no gang API served yet" : ", podgroups of " + gangApis.watched());
     }
 
     /** Completes once the sink reflects the first full list of every resource (after {@code markSynced}). */
@@ -206,6 +197,15 @@ public final class ClusterSync implements AutoCloseable {
     private void watchGangApi(dev.muster.core.model.GangApi api, String source, SharedIndexInformer<? extends RawCustomObject> informer) {
         ((SharedIndexInformer) informer).addEventHandler(adapter(source, (RawCustomObject old, RawCustomObject pg) -> handler.podGroupUpserted(api, pg),
                 (RawCustomObject pg) -> handler.podGroupDeleted(api, pg)));
+    }
+
+    private void watchQueues(String source, SharedIndexInformer<VolcanoQueue> informer) {
+        informer.addEventHandler(adapter(source, (VolcanoQueue old, VolcanoQueue q) -> handler.queueUpserted(q), handler::queueDeleted));
+    }
+
+    private void watchWorkloads(String source, SharedIndexInformer<KubeWorkload> informer) {
+        handler.watchingWorkloads();
+        informer.addEventHandler(adapter(source, (KubeWorkload old, KubeWorkload w) -> handler.workloadUpserted(w), handler::workloadDeleted));
     }
 
     private <T extends KubernetesObject> ResourceEventHandler<T> adapter(String source, BiConsumer<T, T> upsert, Consumer<T> delete) {
