@@ -189,23 +189,44 @@ class WaitingLineTest {
         assertThat(h.invariantViolations()).isEmpty();
     }
 
-    @Test
-    void outsideAPassAGangWaitsForItsTurnWhileAQueueFurtherBelowItsShareHasGangsWaiting() {
+    /** One case of a turn outside a pass: queue "three" (weight 3, holding nothing) has a gang waiting of this size. */
+    record Turn(String name, int threeWaitingPods, boolean oneMustWait) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static List<Turn> turns() {
+        return List.of(
+                new Turn("a queue further below its share whose gang could start now goes first", 4, true),
+                new Turn("a queue further below its share whose gangs cannot start now holds nobody back", 8, false));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("turns")
+    void outsideAPassAGangWaitsForItsTurnOnlyWhileAQueueFurtherBelowItsShareHasAGangThatCouldStart(Turn t) {
         SchedulerHarness h = SchedulerHarness.cluster(8, "4", "16Gi"); // set-aside after the default 30 s
         h.scheduler.upsertQueue(new QueueSpec("three", QueueState.OPEN, 3, null, null, null, true));
         h.scheduler.upsertQueue(new QueueSpec("one", QueueState.OPEN, 1, null, null, null, true));
         List<Pod> first = gang(h, "one-0", 2, "4", "one", 0);
         first.forEach(h::schedule); // nothing else waits: admitted at once
         assertThat(reserved(h, "one-0") || first.stream().allMatch(p -> h.binder.bound().containsKey(p.uid()))).isTrue();
-        gang(h, "three-0", 8, "4", "three", 0); // 32 cpu: fits the cluster, not the 24 cpu left
         h.scheduler.expireDue();
-        assertThat(reserved(h, "three-0")).isFalse();
+        gang(h, "three-0", t.threeWaitingPods(), "4", "three", 0); // 4 pods: 16 cpu fit the 24 left; 8 pods: 32 do not
 
         List<Pod> small = gang(h, "one-1", 1, "2", "one", 0);
         CompletableFuture<BindResult> bind = h.schedule(small.getFirst());
-        assertThat(reserved(h, "one-1")).isFalse();
-        assertThat(bind).isNotDone(); // held, not refused: the next pass decides
-        assertThat(reason(h, "one-1")).contains("waiting for its turn: queue three is further below its fair share");
+        if (t.oneMustWait()) {
+            assertThat(reserved(h, "one-1")).isFalse();
+            assertThat(bind).isNotDone(); // held, not refused: the next pass decides
+            assertThat(reason(h, "one-1")).contains("waiting for its turn: queue three is further below its fair share")
+                    .contains("default/three-0 could start");
+        } else {
+            assertThat(reserved(h, "one-1") || h.binder.bound().containsKey(small.getFirst().uid())).isTrue();
+            assertThat(reason(h, "one-1")).doesNotContain("waiting for its turn");
+        }
+        assertThat(reserved(h, "three-0")).isFalse();
         assertThat(h.invariantViolations()).isEmpty();
     }
 }
