@@ -251,10 +251,17 @@ public final class WaitingLine {
         return c != 0 ? c : Long.compare(a.arrival(), b.arrival());
     }
 
-    /** Sorts gangs (e.g. those with held binds) in line order, with the queues' ratios as they stand now. */
-    void sort(List<Gang> gangs) {
-        gangs.forEach(this::placeOf);
-        gangs.sort((a, b) -> compare(a, liveRatio(a.queue()), b, liveRatio(b.queue())));
+    /**
+     * These gangs (e.g. those whose binds are held) in line order, taken one at a time with the queues' ratios as they
+     * stand at each step, so gangs admitted from it interleave queues by how far each is below its share.
+     */
+    Order orderOf(List<Gang> gangs) {
+        Map<String, List<Gang>> byQueue = new HashMap<>();
+        for (Gang g : gangs) {
+            placeOf(g);
+            byQueue.computeIfAbsent(g.queue(), q -> new ArrayList<>()).add(g);
+        }
+        return new Order(byQueue, this::liveRatio);
     }
 
     /** The gang's priority and need, recomputed only when the gang changed since. */

@@ -167,17 +167,21 @@ class WaitingLineTest {
     }
 
     @Test
-    void onePassSharesTheClusterByWeightAmongQueuesFloodedWithIdenticalGangs() {
+    void roomThatFreesUpGoesToQueuesByWeightWhenBothAreFloodedWithIdenticalGangs() {
         SchedulerHarness h = cluster(8, "4", "16Gi");
         h.scheduler.upsertQueue(new QueueSpec("three", QueueState.OPEN, 3, null, null, null, true));
         h.scheduler.upsertQueue(new QueueSpec("one", QueueState.OPEN, 1, null, null, null, true));
+        List<Pod> hogs = hogs(h, 8, "4"); // the cluster is full
+        List<Pod> firsts = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            gang(h, "one-" + i, 2, "2", "one", 0);   // created first: age alone would give "one" the cluster
+            firsts.add(gang(h, "one-" + i, 2, "2", "one", 0).getFirst());   // created first: age alone would give "one" the cluster
         }
         for (int i = 0; i < 8; i++) {
-            gang(h, "three-" + i, 2, "2", "three", 0);
+            firsts.add(gang(h, "three-" + i, 2, "2", "three", 0).getFirst());
         }
-        h.scheduler.expireDue();
+        firsts.forEach(h::schedule); // kube-scheduler tried every gang: refused for room, binds held
+        h.scheduler.expireDue();     // a pass: fair shares 24 and 8 cpu
+        hogs.forEach(p -> h.scheduler.deletePod(p.uid())); // room frees up 4 cpu at a time
         long three = java.util.stream.IntStream.range(0, 8).filter(i -> reserved(h, "three-" + i)).count();
         long one = java.util.stream.IntStream.range(0, 8).filter(i -> reserved(h, "one-" + i)).count();
         assertThat(three + one).isEqualTo(8); // 32 cpu hold 8 gangs of 4 cpu
