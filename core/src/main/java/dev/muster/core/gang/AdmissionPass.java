@@ -23,7 +23,10 @@ import java.util.List;
  * is refused only for want of room, whose queue admits it and whose need fits in the cluster's schedulable
  * allocatable, becomes <em>next in line</em>: whatever free room its members fit on is set aside for it, up to what it
  * needs. Gangs after it are still admitted if they fit on what is left (backfill); gangs whose need exceeds the free
- * room left are not planned at all (their reason says whom they wait behind).
+ * room left are not planned at all (their reason says whom they wait behind). The pass reserves only gangs
+ * kube-scheduler is waiting on (binds held) and, once per pass, the first gang that waited long enough to be next in
+ * line; the others are checked against their queue only and admitted at their members' next filter (a reservation
+ * for members in kube-scheduler's backoff would hold room idle until they come back).
  *
  * <p><b>Why this cannot deadlock.</b> At most one gang holds set-aside room, and it never blocks itself; every other
  * hold is a whole reservation, which binds or expires within the gang deadline; running pods finish and give their
@@ -94,9 +97,11 @@ public final class AdmissionPass {
 
     private void pass(long now) {
         ledger.releaseSetAside();
-        books.releaseQuota();
         line.next(null);
+        // refreshed while the quota kept last pass still stands: a queue whose capability is spoken for by its first
+        // gang in line does not count as wanting more (FairShare.Share#wantsMore)
         WaitingLine.Order order = line.refresh(now);
+        books.releaseQuota();
         pass++;
         for (AllocationEvent.QueueShareChanged changed : line.sharesToReport()) {
             books.outbox().emit(changed); // the controller's Queues service shows them

@@ -138,7 +138,8 @@ public final class WaitingLine {
         Gang[] waiting = new Gang[books.gangs().size()];
         int n = 0;
         Map<String, long[]> asks = new HashMap<>();
-        java.util.Set<String> wantMore = new java.util.HashSet<>(); // queues with waiting work their capability allows now
+        // queues with waiting work their capability allows now (less the quota kept for the queue's first gang in line)
+        java.util.Set<String> wantMore = new java.util.HashSet<>();
         waitingByQueue.clear();
         for (Gang g : books.gangs().values()) {
             if (!waiting(g, now)) {
