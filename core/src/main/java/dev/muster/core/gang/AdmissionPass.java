@@ -129,8 +129,13 @@ public final class AdmissionPass {
             if (!atHand && (headTried || !mayBeNext)) {
                 // kube-scheduler is not waiting on it (its members are in its backoff or not yet tried): reserving
                 // now would hold room idle until they come back, so it is admitted at its members' next filter;
-                // only its queue is checked here (the first in line for a full queue keeps the quota it needs)
-                queueRefuses(g, now, need);
+                // only its queue is checked here (the first in line for a full queue keeps the quota it needs). If it
+                // could fit, the room stays counted as its own for the rest of the pass: gangs behind it whose binds
+                // are held may not take it (it comes first in line)
+                if (!queueRefuses(g, now, need) && need.fitsIn(free)) {
+                    free = free.minus(need);
+                    blocked = true;
+                }
                 continue;
             }
             headTried |= !atHand;
