@@ -233,4 +233,24 @@ class WaitingLineTest {
         assertThat(reserved(h, "three-0")).isFalse();
         assertThat(h.invariantViolations()).isEmpty();
     }
+
+    @Test
+    void thePassReservesOnlyGangsKubeSchedulerIsWaitingOnAndKeepsTheRoomOfEarlierOnesFromLaterOnes() {
+        SchedulerHarness h = SchedulerHarness.cluster(3, "4", "16Gi"); // set-aside after the default 30 s
+        h.scheduler.upsertQueue(new QueueSpec("three", QueueState.OPEN, 3, null, null, null, true));
+        h.scheduler.upsertQueue(new QueueSpec("one", QueueState.OPEN, 1, null, null, null, true));
+        List<Pod> hogs = hogs(h, 2, "4");
+        gang(h, "one-running", 1, "4", "one", 0).forEach(h::schedule); // on n2: queue "one" holds 4 cpu
+        List<Pod> mine = gang(h, "one-0", 1, "4", "one", 0);
+        h.schedule(mine.getFirst());           // refused for room: its bind is held
+        List<Pod> theirs = gang(h, "three-0", 1, "4", "three", 0); // its member is in kube-scheduler's backoff
+        h.scheduler.expireDue();
+        h.scheduler.deletePod(hogs.get(0).uid()); // 4 cpu free: three-0 comes first in line (its queue is further below its share)
+        h.scheduler.expireDue();
+        assertThat(reserved(h, "three-0")).isFalse(); // not reserved while its member is away
+        assertThat(reserved(h, "one-0")).isFalse();   // and the held gang behind it does not take its room
+        h.schedule(theirs.getFirst());
+        assertThat(reserved(h, "three-0") || h.binder.bound().containsKey(theirs.getFirst().uid())).isTrue();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
 }
