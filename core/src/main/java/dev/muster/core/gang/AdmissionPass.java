@@ -23,7 +23,10 @@ import java.util.List;
  * is refused only for want of room, whose queue admits it and whose need fits in the cluster's schedulable
  * allocatable, becomes <em>next in line</em>: whatever free room its members fit on is set aside for it, up to what it
  * needs. Gangs after it are still admitted if they fit on what is left (backfill); gangs whose need exceeds the free
- * room left are not planned at all (their reason says whom they wait behind).
+ * room left are not planned at all (their reason says whom they wait behind). The pass reserves only gangs
+ * kube-scheduler is waiting on (binds held) and, once per pass, the first gang that waited long enough to be next in
+ * line; the others are checked against their queue only and admitted at their members' next filter (a reservation
+ * for members in kube-scheduler's backoff would hold room idle until they come back).
  *
  * <p><b>Why this cannot deadlock.</b> At most one gang holds set-aside room, and it never blocks itself; every other
  * hold is a whole reservation, which binds or expires within the gang deadline; running pods finish and give their
@@ -60,9 +63,9 @@ public final class AdmissionPass {
             line.next(null);
         }
         // then the gangs kube-scheduler is waiting on (their binds are held), in line order
-        List<Gang> held = barrier.holdingGangs();
-        line.sort(held);
-        for (Gang h : held) {
+        WaitingLine.Order held = line.orderOf(barrier.holdingGangs());
+        while (!held.isEmpty()) {
+            Gang h = held.poll();
             if (line.waiting(h, now)) {
                 barrier.admitHeld(h, now);
             }
@@ -94,9 +97,11 @@ public final class AdmissionPass {
 
     private void pass(long now) {
         ledger.releaseSetAside();
-        books.releaseQuota();
         line.next(null);
+        // refreshed while the quota kept last pass still stands: a queue whose capability is spoken for by its first
+        // gang in line does not count as wanting more (FairShare.Share#wantsMore)
         WaitingLine.Order order = line.refresh(now);
+        books.releaseQuota();
         pass++;
         for (AllocationEvent.QueueShareChanged changed : line.sharesToReport()) {
             books.outbox().emit(changed); // the controller's Queues service shows them
@@ -104,13 +109,15 @@ public final class AdmissionPass {
         Resources free = ledger.freeRoom();
         Resources cluster = line.clusterTotal();
         boolean nextChosen = false;
+        boolean headTried = false; // a gang kube-scheduler is not waiting on was tried as next in line
         boolean blocked = false; // a gang earlier in line was refused for want of room
         int behind = 0;
         while (!order.isEmpty() && !(nextChosen && behind >= RETELL_BEHIND)) {
             Gang g = order.poll();
             g.place.pass = pass;
             Resources need = line.needOf(g);
-            if ((nextChosen || blocked) && (g.held().isEmpty() || !need.fitsIn(free))) {
+            boolean atHand = !g.held().isEmpty(); // kube-scheduler is waiting on it: its binds are held
+            if ((nextChosen || blocked) && (!atHand || !need.fitsIn(free))) {
                 // behind a gang that does not fit: admitted at its members' filter if it fits then (backfill), or
                 // here once its binds are held and it fits on what is left; told whom it waits behind
                 if (nextChosen) {
@@ -118,7 +125,21 @@ public final class AdmissionPass {
                 }
                 continue;
             }
-            free = admit(g, now, need, free, !nextChosen && need.fitsIn(cluster) && line.waitedLongEnough(g, now));
+            boolean mayBeNext = !nextChosen && need.fitsIn(cluster) && line.waitedLongEnough(g, now);
+            if (!atHand && (headTried || !mayBeNext)) {
+                // kube-scheduler is not waiting on it (its members are in its backoff or not yet tried): reserving
+                // now would hold room idle until they come back, so it is admitted at its members' next filter;
+                // only its queue is checked here (the first in line for a full queue keeps the quota it needs). If it
+                // could fit, the room stays counted as its own for the rest of the pass: gangs behind it whose binds
+                // are held may not take it (it comes first in line)
+                if (!queueRefuses(g, now, need) && need.fitsIn(free)) {
+                    free = free.minus(need);
+                    blocked = true;
+                }
+                continue;
+            }
+            headTried |= !atHand;
+            free = admit(g, now, need, free, mayBeNext);
             nextChosen = line.next() != null;
             // a gang that could fit the cluster but not now: the rest of the line queues behind it (a gang that can
             // never fit blocks nobody)
@@ -131,8 +152,9 @@ public final class AdmissionPass {
                 held.add(g);
             }
         }
-        line.sort(held);
-        for (Gang g : held) {
+        WaitingLine.Order inOrder = line.orderOf(held);
+        while (!inOrder.isEmpty()) {
+            Gang g = inOrder.poll();
             Resources need = line.needOf(g);
             if (need.fitsIn(free)) {
                 free = admit(g, now, need, free, false);
@@ -143,16 +165,7 @@ public final class AdmissionPass {
 
     /** Tries to admit {@code g} (maybe as next in line); returns the free room left after it. */
     private Resources admit(Gang g, long now, Resources need, Resources free, boolean mayBeNext) {
-        if (books.queueVerdict(g.queue(), need, g.key()) instanceof QueueAdmission.Verdict.Refused refused) {
-            Refusal why = refused.why().prefixed("gang " + g.key() + ": ").suffixed(line.noteFor(g));
-            if (refused.resolvable() && books.quotaKept(g.queue()) == null && line.waitedLongEnough(g, now)) {
-                // first in line for its queue's capability: later gangs of the queue may not take the quota it needs
-                books.keepQuota(g.queue(), g.key(), need);
-            }
-            books.state(g, GangState.UNSCHEDULABLE, why);
-            if (GangAdmission.Outlook.of(why) != GangAdmission.Outlook.HOLD) {
-                barrier.failHeld(g, why.text());
-            }
+        if (queueRefuses(g, now, need)) {
             return free;
         }
         if (mayBeNext) {
@@ -176,6 +189,28 @@ public final class AdmissionPass {
             barrier.failHeld(g, why.text());
         }
         return free;
+    }
+
+    /**
+     * Whether the gang's queue refuses what it needs now; if so the gang is told why, and the first in line for the
+     * queue's capability (waited long enough) keeps the quota it needs.
+     */
+    private boolean queueRefuses(Gang g, long now, Resources need) {
+        if (!(books.queueVerdict(g.queue(), need, g.key()) instanceof QueueAdmission.Verdict.Refused refused)) {
+            return false;
+        }
+        Refusal why = refused.why().prefixed("gang " + g.key() + ": ").suffixed(line.noteFor(g));
+        if (refused.resolvable() && books.quotaKept(g.queue()) == null && line.waitedLongEnough(g, now)) {
+            // first in line for its queue's capability: later gangs of the queue may not take the quota it needs
+            books.keepQuota(g.queue(), g.key(), need);
+        }
+        if (!why.equals(g.why()) || g.state() != GangState.UNSCHEDULABLE) {
+            books.state(g, GangState.UNSCHEDULABLE, why);
+        }
+        if (GangAdmission.Outlook.of(why) != GangAdmission.Outlook.HOLD) {
+            barrier.failHeld(g, why.text());
+        }
+        return true;
     }
 
     private void tellBehind(Gang g, Resources need, boolean retell) {

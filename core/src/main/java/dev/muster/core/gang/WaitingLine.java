@@ -36,7 +36,8 @@ public final class WaitingLine {
     private String nextQueue = "";
 
     private final long setAsideAfterNanos;
-    private final Map<String, Integer> waitingByQueue = new HashMap<>(); // as of the last refresh, less those admitted since
+    // queue → its waiting gangs, as of the last refresh, plus those that joined and less those admitted since
+    private final Map<String, java.util.Set<Gang>> waitingByQueue = new HashMap<>();
     private boolean inPass; // an AdmissionPass is taking the line in order: no turn to check
 
     /** @param setAsideAfter how long a gang must have waited before anything is set aside for it */
@@ -54,7 +55,7 @@ public final class WaitingLine {
     void joined(Gang g, long now) {
         if (g.place.since == Long.MIN_VALUE && waiting(g, now)) {
             g.place.since = now;
-            waitingByQueue.merge(g.queue(), 1, Integer::sum);
+            waitingByQueue.computeIfAbsent(g.queue(), q -> new java.util.HashSet<>()).add(g);
         }
     }
 
@@ -62,26 +63,56 @@ public final class WaitingLine {
     void admitted(Gang g) {
         if (g.place.since != Long.MIN_VALUE) {
             g.place.since = Long.MIN_VALUE;
-            waitingByQueue.computeIfPresent(g.queue(), (q, n) -> n > 1 ? n - 1 : null);
+            java.util.Set<Gang> gangs = waitingByQueue.get(g.queue());
+            if (gangs != null && gangs.remove(g) && gangs.isEmpty()) {
+                waitingByQueue.remove(g.queue());
+            }
         }
     }
 
     /**
-     * Outside a pass (a member's filter or bind): why it is not the gang's turn yet — another queue with gangs waiting
-     * is further below its fair share (the next pass, within a tick, takes the line in order) — or null.
+     * Outside a pass (a member's filter or bind): why it is not the gang's turn yet — another queue is further below its
+     * fair share and has a waiting gang that could start now (its need fits in the free room and its queue admits it;
+     * the next pass, within a tick, takes the line in order) — or null. A queue whose waiting gangs cannot start now
+     * anyway does not hold others back: holding a turn costs a held bind and a kube-scheduler retry and gains nothing
+     * (room it will need is set aside for its gang next in line, see {@link AdmissionPass}).
      */
     dev.muster.core.model.Refusal turnOf(Gang g) {
         if (inPass || waitingByQueue.isEmpty()) {
             return null;
         }
         double mine = liveRatio(g.queue());
-        for (String q : waitingByQueue.keySet()) {
-            if (!q.equals(g.queue()) && liveRatio(q) < mine - 1e-9) {
+        Resources free = null;
+        for (Map.Entry<String, java.util.Set<Gang>> e : waitingByQueue.entrySet()) {
+            String q = e.getKey();
+            if (q.equals(g.queue()) || liveRatio(q) >= mine - 1e-9) {
+                continue;
+            }
+            if (free == null) {
+                free = books.ledger().freeRoom();
+            }
+            Gang couldStart = firstThatCouldStart(e.getValue(), free);
+            if (couldStart != null) {
                 FairShare.Share s = shares.get(q);
                 return dev.muster.core.model.Refusal.of(dev.muster.core.model.Refusal.Cause.IN_LINE, "gang " + g.key()
                         + ": waiting for its turn: queue " + q + " is further below its fair share (holds "
                         + FairShare.Share.percentOf(books.ledger().heldByQueue(q), clusterTotal) + "%, share "
-                        + FairShare.Share.percentOf(s.fairShare(), clusterTotal) + "%) and has gangs waiting");
+                        + FairShare.Share.percentOf(s.fairShare(), clusterTotal) + "%) and " + couldStart.key() + " could start");
+            }
+        }
+        return null;
+    }
+
+    /** A waiting gang among {@code gangs} whose need fits in {@code free} and whose queue admits it, or null. */
+    private Gang firstThatCouldStart(java.util.Set<Gang> gangs, Resources free) {
+        long now = books.now();
+        for (Gang w : gangs) {
+            if (!waiting(w, now)) {
+                continue;
+            }
+            Resources need = needOf(w);
+            if (need.fitsIn(free) && books.queueVerdict(w.queue(), need, w.key()) instanceof QueueAdmission.Verdict.Admitted) {
+                return w;
             }
         }
         return null;
@@ -107,6 +138,8 @@ public final class WaitingLine {
         Gang[] waiting = new Gang[books.gangs().size()];
         int n = 0;
         Map<String, long[]> asks = new HashMap<>();
+        // queues with waiting work their capability allows now (less the quota kept for the queue's first gang in line)
+        java.util.Set<String> wantMore = new java.util.HashSet<>();
         waitingByQueue.clear();
         for (Gang g : books.gangs().values()) {
             if (!waiting(g, now)) {
@@ -116,8 +149,11 @@ public final class WaitingLine {
                     g.place.since = now;
                 }
                 waiting[n++] = g;
-                waitingByQueue.merge(g.queue(), 1, Integer::sum);
+                waitingByQueue.computeIfAbsent(g.queue(), q -> new java.util.HashSet<>()).add(g);
                 Resources need = placeOf(g).need;
+                if (!wantMore.contains(g.queue()) && books.queueVerdict(g.queue(), need, g.key()) instanceof QueueAdmission.Verdict.Admitted) {
+                    wantMore.add(g.queue());
+                }
                 long[] sum = asks.computeIfAbsent(g.queue(), q -> new long[need.width()]);
                 if (sum.length < need.width()) {
                     sum = java.util.Arrays.copyOf(sum, need.width());
@@ -133,7 +169,7 @@ public final class WaitingLine {
         List<FairShare.Demand> demands = new ArrayList<>();
         for (QueueSpec q : books.queues().values()) {
             Resources held = ledger.heldByQueue(q.name());
-            demands.add(new FairShare.Demand(q, held, held.plus(resources(asks.get(q.name())))));
+            demands.add(new FairShare.Demand(q, held, held.plus(resources(asks.get(q.name()))), wantMore.contains(q.name())));
         }
         shares = FairShare.compute(total, demands);
         Map<String, List<Gang>> byQueue = new HashMap<>();
@@ -216,10 +252,17 @@ public final class WaitingLine {
         return c != 0 ? c : Long.compare(a.arrival(), b.arrival());
     }
 
-    /** Sorts gangs (e.g. those with held binds) in line order, with the queues' ratios as they stand now. */
-    void sort(List<Gang> gangs) {
-        gangs.forEach(this::placeOf);
-        gangs.sort((a, b) -> compare(a, liveRatio(a.queue()), b, liveRatio(b.queue())));
+    /**
+     * These gangs (e.g. those whose binds are held) in line order, taken one at a time with the queues' ratios as they
+     * stand at each step, so gangs admitted from it interleave queues by how far each is below its share.
+     */
+    Order orderOf(List<Gang> gangs) {
+        Map<String, List<Gang>> byQueue = new HashMap<>();
+        for (Gang g : gangs) {
+            placeOf(g);
+            byQueue.computeIfAbsent(g.queue(), q -> new ArrayList<>()).add(g);
+        }
+        return new Order(byQueue, this::liveRatio);
     }
 
     /** The gang's priority and need, recomputed only when the gang changed since. */

@@ -21,9 +21,13 @@ import java.util.Map;
  *   <li>A queue whose {@code deserved} names the resource gets that (capped by capability and by what it asks for, and
  *       never below its guarantee) instead of a weighted share.</li>
  *   <li>What is left is water-filled among the other queues by {@code weight}: each gets {@code left × weight / Σweight}
- *       of the queues still wanting more, capped by its capability and by what it asks for (held + waiting); what a
- *       capped queue does not take is shared again among the rest, until nothing is left or nobody wants more.</li>
+ *       of the queues still wanting more, capped by what it can use (below); what a capped queue does not take is
+ *       shared again among the rest, until nothing is left or nobody wants more.</li>
  * </ol>
+ * <b>What a queue can use</b> of a resource is what it asks for (held + waiting), and its {@code capability} — where
+ * the capability allows only part of what the queue asks on one resource, only that part of its asks on every
+ * resource: a queue asking 200 GPUs and 1200 cpu with a capability of 100 GPUs can use 600 cpu (its pods need the
+ * GPUs it cannot get), so the other 600 cpu are shared among the other queues.
  * A queue may hold more than its fair share (it borrowed what others left idle); {@link Share#borrowed()} says how
  * much. Borrowed capacity is not reclaimed by eviction: it comes back as the borrower's pods finish, because the
  * queue furthest below its share is served first ({@link Share#ratio()}).
@@ -31,8 +35,16 @@ import java.util.Map;
 public final class FairShare {
     private FairShare() {}
 
-    /** One queue's input: its spec, what it holds now (bound + reserved), and what it asks for in all (held + waiting). */
-    public record Demand(QueueSpec spec, Resources held, Resources asks) {}
+    /**
+     * One queue's input: its spec, what it holds now (bound + reserved), what it asks for in all (held + waiting), and
+     * whether it wants more than it holds — it has waiting work its capability allows now.
+     */
+    public record Demand(QueueSpec spec, Resources held, Resources asks, boolean wantsMore) {
+        /** A demand that wants more when it asks for more than it holds of some resource. */
+        public Demand(QueueSpec spec, Resources held, Resources asks) {
+            this(spec, held, asks, !asks.fitsIn(held));
+        }
+    }
 
     /**
      * One queue's result.
@@ -43,8 +55,9 @@ public final class FairShare {
      * @param ratio     held ÷ fair share on its dominant resource (the largest ratio over the resources it asks for):
      *                  below 1 it is owed capacity, above 1 it borrows; 0 when it holds nothing it asks for;
      *                  {@link Double#POSITIVE_INFINITY} when it holds a resource it has no share of
+     * @param wantsMore whether it has waiting work its capability allows now ({@link Demand#wantsMore()})
      */
-    public record Share(String queue, Resources fairShare, Resources held, Resources borrowed, double ratio) {
+    public record Share(String queue, Resources fairShare, Resources held, Resources borrowed, double ratio, boolean wantsMore) {
         /** The dominant resource's share of the cluster, in percent (held or fair share, 0 when the cluster is empty). */
         public static int percentOf(Resources amount, Resources total) {
             double max = 0;
@@ -66,9 +79,13 @@ public final class FairShare {
             width = Math.max(width, Math.max(d.held().width(), d.asks().width()));
         }
         long[][] fair = new long[n][width];
+        long[][] usable = new long[n][];
+        for (int q = 0; q < n; q++) {
+            usable[q] = usable(qs.get(q), width);
+        }
         for (int r = 0; r < width; r++) {
             if (r != ResourceNames.PODS_INDEX) {
-                shareResource(r, total.get(r), qs, fair);
+                shareResource(r, total.get(r), qs, usable, fair);
             }
         }
         Map<String, Share> out = new LinkedHashMap<>();
@@ -79,14 +96,39 @@ public final class FairShare {
                 fb.set(r, fair[q][r]);
             }
             Resources fs = fb.build();
-            out.put(d.spec().name(), new Share(d.spec().name(), fs, d.held(), d.held().minus(fs).nonNegative(), ratio(d.held(), fs)));
+            out.put(d.spec().name(), new Share(d.spec().name(), fs, d.held(), d.held().minus(fs).nonNegative(), ratio(d.held(), fs), d.wantsMore()));
         }
         return out;
     }
 
-    private static void shareResource(int r, long total, List<Demand> qs, long[][] fair) {
+    /**
+     * What the queue can use of each resource: what it asks for (at least what it holds), scaled down on every resource
+     * by the smallest fraction of its asks that its capability allows on any one resource.
+     */
+    static long[] usable(Demand d, int width) {
+        QueueSpec s = d.spec();
+        long[] wants = new long[width];
+        double fraction = 1;
+        for (int r = 0; r < width; r++) {
+            if (r == ResourceNames.PODS_INDEX) {
+                continue;
+            }
+            wants[r] = Math.max(d.asks().get(r), d.held().get(r));
+            if (wants[r] > 0 && named(s.capability(), r)) {
+                fraction = Math.min(fraction, (double) s.capability().get(r) / wants[r]);
+            }
+        }
+        if (fraction < 1) {
+            for (int r = 0; r < width; r++) {
+                wants[r] = (long) Math.ceil(wants[r] * fraction);
+            }
+        }
+        return wants;
+    }
+
+    private static void shareResource(int r, long total, List<Demand> qs, long[][] usable, long[][] fair) {
         int n = qs.size();
-        long[] cap = new long[n]; // the most queue q may get: min(capability, asks), or 0 when not Open
+        long[] cap = new long[n]; // the most queue q may get: min(capability, what it can use), or 0 when not Open
         boolean[] fixed = new boolean[n];
         long left = total;
         for (int q = 0; q < n; q++) {
@@ -98,7 +140,7 @@ public final class FairShare {
             }
             long capability = named(s.capability(), r) ? s.capability().get(r) : Long.MAX_VALUE;
             long guarantee = Math.min(named(s.guarantee(), r) ? s.guarantee().get(r) : 0, capability);
-            cap[q] = Math.max(guarantee, Math.min(capability, Math.max(d.asks().get(r), d.held().get(r))));
+            cap[q] = Math.max(guarantee, Math.min(capability, usable[q][r]));
             fair[q][r] = guarantee;
             left -= guarantee;
             if (named(s.deserved(), r)) {

@@ -6,7 +6,9 @@ import dev.muster.core.resources.Resources;
 /**
  * How nodes are ranked for placement: {@code BINPACK} (default) prefers nodes that are already fuller,
  * so whole nodes stay free for big gangs; {@code SPREAD} prefers emptier nodes. Scores are computed on
- * cpu and memory after placing the pod; extended resources count when the pod asks for them.
+ * cpu and memory after placing the pod; extended resources count when the pod asks for them. A node with an
+ * extended resource (a GPU) that the pod does not ask for scores half as much, so pods that need no GPU leave GPU
+ * nodes to pods that do (Volcano's scarce resource avoidance): they land there only when other nodes score lower still.
  */
 public enum ScoringPolicy {
     BINPACK, SPREAD;
@@ -27,6 +29,12 @@ public enum ScoringPolicy {
     public double score(Resources allocatable, Resources inUse, Resources request) {
         double sum = 0;
         int dims = 0;
+        boolean scarceUnasked = false;
+        for (int i = ResourceNames.MEMORY_INDEX + 1; i < allocatable.width(); i++) {
+            if (i != ResourceNames.PODS_INDEX && i != ResourceNames.EPHEMERAL_STORAGE_INDEX && allocatable.get(i) > 0 && request.get(i) == 0) {
+                scarceUnasked = true;
+            }
+        }
         int width = Math.max(request.width(), ResourceNames.MEMORY_INDEX + 1);
         for (int i = 0; i < width; i++) {
             if (i == ResourceNames.PODS_INDEX || i == ResourceNames.EPHEMERAL_STORAGE_INDEX) {
@@ -41,7 +49,8 @@ public enum ScoringPolicy {
             dims++;
         }
         double utilization = dims == 0 ? 0 : sum / dims;
-        return this == BINPACK ? utilization : 1.0 - utilization;
+        double score = this == BINPACK ? utilization : 1.0 - utilization;
+        return scarceUnasked ? score / 2 : score;
     }
 
     /** kube-scheduler's extender scale: an integer 0..10. Slot nodes of a gang get {@link #MAX_EXTENDER_SCORE}. */

@@ -65,4 +65,45 @@ class FairShareTest {
         assertThat(shares.get("c").ratio()).isZero();
         assertThat(FairShare.Share.percentOf(shares.get("a").held(), res("100", "0"))).isEqualTo(80);
     }
+
+    /** One row of "a queue's share is capped by what it can use": research's asks and capability, and the shares. */
+    record Usable(String rule, Resources researchAsks, Resources researchCapability, long researchCpu, long researchGpu, long batchCpu) {
+        @Override
+        public String toString() {
+            return rule;
+        }
+    }
+
+    static Stream<Usable> usableRows() {
+        return Stream.of(
+                new Usable("a capability that allows all it asks caps nothing", res("1200", "0", "nvidia.com/gpu", "100"),
+                        res("3000", "0", "nvidia.com/gpu", "128"), 1200, 100, 800),
+                new Usable("a capability that allows half the GPUs asked allows half the cpu asked", res("1200", "0", "nvidia.com/gpu", "200"),
+                        res("3000", "0", "nvidia.com/gpu", "100"), 600, 100, 1400),
+                new Usable("the tightest resource decides", res("1200", "0", "nvidia.com/gpu", "200"),
+                        res("300", "0", "nvidia.com/gpu", "100"), 300, 50, 1700));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("usableRows")
+    void aQueuesShareOfEveryResourceIsCappedByWhatItCanUse(Usable u) {
+        Resources cluster = res("2000", "0", "nvidia.com/gpu", "160");
+        Map<String, FairShare.Share> shares = FairShare.compute(cluster, List.of(
+                new FairShare.Demand(q("research", 3, u.researchCapability(), null, null), Resources.ZERO, u.researchAsks()),
+                new FairShare.Demand(q("batch", 1), Resources.ZERO, res("2000", "0"))));
+        assertThat(shares.get("research").fairShare().cpuMillis()).isEqualTo(u.researchCpu() * 1000);
+        assertThat(shares.get("research").fairShare().get("nvidia.com/gpu")).isEqualTo(u.researchGpu());
+        assertThat(shares.get("batch").fairShare().cpuMillis()).isEqualTo(u.batchCpu() * 1000);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aQueueWantsMoreOnlyWhenItHasWaitingWorkItsCapabilityAllows() {
+        Map<String, FairShare.Share> shares = FairShare.compute(res("100", "0"), List.of(
+                d(q("asks", 1), 10, 30),
+                new FairShare.Demand(q("at-capability", 1), res("10", "0"), res("30", "0"), false),
+                d(q("idle", 1), 10, 10)));
+        assertThat(shares.get("asks").wantsMore()).isTrue();
+        assertThat(shares.get("at-capability").wantsMore()).isFalse();
+        assertThat(shares.get("idle").wantsMore()).isFalse();
+    }
 }

@@ -167,17 +167,21 @@ class WaitingLineTest {
     }
 
     @Test
-    void onePassSharesTheClusterByWeightAmongQueuesFloodedWithIdenticalGangs() {
+    void roomThatFreesUpGoesToQueuesByWeightWhenBothAreFloodedWithIdenticalGangs() {
         SchedulerHarness h = cluster(8, "4", "16Gi");
         h.scheduler.upsertQueue(new QueueSpec("three", QueueState.OPEN, 3, null, null, null, true));
         h.scheduler.upsertQueue(new QueueSpec("one", QueueState.OPEN, 1, null, null, null, true));
+        List<Pod> hogs = hogs(h, 8, "4"); // the cluster is full
+        List<Pod> firsts = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            gang(h, "one-" + i, 2, "2", "one", 0);   // created first: age alone would give "one" the cluster
+            firsts.add(gang(h, "one-" + i, 2, "2", "one", 0).getFirst());   // created first: age alone would give "one" the cluster
         }
         for (int i = 0; i < 8; i++) {
-            gang(h, "three-" + i, 2, "2", "three", 0);
+            firsts.add(gang(h, "three-" + i, 2, "2", "three", 0).getFirst());
         }
-        h.scheduler.expireDue();
+        firsts.forEach(h::schedule); // kube-scheduler tried every gang: refused for room, binds held
+        h.scheduler.expireDue();     // a pass: fair shares 24 and 8 cpu
+        hogs.forEach(p -> h.scheduler.deletePod(p.uid())); // room frees up 4 cpu at a time
         long three = java.util.stream.IntStream.range(0, 8).filter(i -> reserved(h, "three-" + i)).count();
         long one = java.util.stream.IntStream.range(0, 8).filter(i -> reserved(h, "one-" + i)).count();
         assertThat(three + one).isEqualTo(8); // 32 cpu hold 8 gangs of 4 cpu
@@ -189,23 +193,64 @@ class WaitingLineTest {
         assertThat(h.invariantViolations()).isEmpty();
     }
 
-    @Test
-    void outsideAPassAGangWaitsForItsTurnWhileAQueueFurtherBelowItsShareHasGangsWaiting() {
+    /** One case of a turn outside a pass: queue "three" (weight 3, holding nothing) has a gang waiting of this size. */
+    record Turn(String name, int threeWaitingPods, boolean oneMustWait) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static List<Turn> turns() {
+        return List.of(
+                new Turn("a queue further below its share whose gang could start now goes first", 4, true),
+                new Turn("a queue further below its share whose gangs cannot start now holds nobody back", 8, false));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("turns")
+    void outsideAPassAGangWaitsForItsTurnOnlyWhileAQueueFurtherBelowItsShareHasAGangThatCouldStart(Turn t) {
         SchedulerHarness h = SchedulerHarness.cluster(8, "4", "16Gi"); // set-aside after the default 30 s
         h.scheduler.upsertQueue(new QueueSpec("three", QueueState.OPEN, 3, null, null, null, true));
         h.scheduler.upsertQueue(new QueueSpec("one", QueueState.OPEN, 1, null, null, null, true));
         List<Pod> first = gang(h, "one-0", 2, "4", "one", 0);
         first.forEach(h::schedule); // nothing else waits: admitted at once
         assertThat(reserved(h, "one-0") || first.stream().allMatch(p -> h.binder.bound().containsKey(p.uid()))).isTrue();
-        gang(h, "three-0", 8, "4", "three", 0); // 32 cpu: fits the cluster, not the 24 cpu left
         h.scheduler.expireDue();
-        assertThat(reserved(h, "three-0")).isFalse();
+        gang(h, "three-0", t.threeWaitingPods(), "4", "three", 0); // 4 pods: 16 cpu fit the 24 left; 8 pods: 32 do not
 
         List<Pod> small = gang(h, "one-1", 1, "2", "one", 0);
         CompletableFuture<BindResult> bind = h.schedule(small.getFirst());
-        assertThat(reserved(h, "one-1")).isFalse();
-        assertThat(bind).isNotDone(); // held, not refused: the next pass decides
-        assertThat(reason(h, "one-1")).contains("waiting for its turn: queue three is further below its fair share");
+        if (t.oneMustWait()) {
+            assertThat(reserved(h, "one-1")).isFalse();
+            assertThat(bind).isNotDone(); // held, not refused: the next pass decides
+            assertThat(reason(h, "one-1")).contains("waiting for its turn: queue three is further below its fair share")
+                    .contains("default/three-0 could start");
+        } else {
+            assertThat(reserved(h, "one-1") || h.binder.bound().containsKey(small.getFirst().uid())).isTrue();
+            assertThat(reason(h, "one-1")).doesNotContain("waiting for its turn");
+        }
+        assertThat(reserved(h, "three-0")).isFalse();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void thePassReservesOnlyGangsKubeSchedulerIsWaitingOnAndKeepsTheRoomOfEarlierOnesFromLaterOnes() {
+        SchedulerHarness h = SchedulerHarness.cluster(3, "4", "16Gi"); // set-aside after the default 30 s
+        h.scheduler.upsertQueue(new QueueSpec("three", QueueState.OPEN, 3, null, null, null, true));
+        h.scheduler.upsertQueue(new QueueSpec("one", QueueState.OPEN, 1, null, null, null, true));
+        List<Pod> hogs = hogs(h, 2, "4");
+        gang(h, "one-running", 1, "4", "one", 0).forEach(h::schedule); // on n2: queue "one" holds 4 cpu
+        List<Pod> mine = gang(h, "one-0", 1, "4", "one", 0);
+        h.schedule(mine.getFirst());           // refused for room: its bind is held
+        List<Pod> theirs = gang(h, "three-0", 1, "4", "three", 0); // its member is in kube-scheduler's backoff
+        h.scheduler.expireDue();
+        h.scheduler.deletePod(hogs.get(0).uid()); // 4 cpu free: three-0 comes first in line (its queue is further below its share)
+        h.scheduler.expireDue();
+        assertThat(reserved(h, "three-0")).isFalse(); // not reserved while its member is away
+        assertThat(reserved(h, "one-0")).isFalse();   // and the held gang behind it does not take its room
+        h.schedule(theirs.getFirst());
+        assertThat(reserved(h, "three-0") || h.binder.bound().containsKey(theirs.getFirst().uid())).isTrue();
         assertThat(h.invariantViolations()).isEmpty();
     }
 }

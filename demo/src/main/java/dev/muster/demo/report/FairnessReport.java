@@ -57,24 +57,35 @@ final class FairnessReport {
         return Integer.parseInt(cls.replace("+", "").split("-")[0]);
     }
 
+    /**
+     * Whether every queue wants more than it holds at this sample — each has waiting work its capability allows (the
+     * issue's condition for comparing held with fair share).
+     */
+    static boolean allWantMore(Sample s) {
+        return !s.shares().isEmpty() && s.shares().values().stream().allMatch(FairShare.Share::wantsMore);
+    }
+
     private static void shares(StringBuilder sb, RunResult r) {
-        List<Sample> samples = r.samples().stream().filter(s -> !s.shares().isEmpty() && s.usage().gangsWaiting() > 0).toList();
-        if (samples.isEmpty()) {
+        List<Sample> all = r.samples().stream().filter(s -> !s.shares().isEmpty()).toList();
+        if (all.isEmpty()) {
             return;
         }
         Resources total = r.allocatable();
         TreeSet<String> queues = new TreeSet<>();
-        samples.forEach(s -> queues.addAll(s.shares().keySet()));
-        sb.append("\nQueue share of the cluster while gangs waited (dominant resource; ").append(samples.size()).append(" samples)\n");
+        all.forEach(s -> queues.addAll(s.shares().keySet()));
+        long counted = all.stream().filter(FairnessReport::allWantMore).count();
+        sb.append("\nQueue share of the cluster while every queue had waiting work its capability allows (dominant resource; ")
+                .append(counted).append(" of ").append(all.size()).append(" samples)\n");
         sb.append("  queue        held mean   fair share mean   borrowed (samples)   worst 5-min gap held - fair\n");
         for (String q : queues) {
             double held = 0;
             double fair = 0;
             int borrowing = 0;
             List<double[]> series = new ArrayList<>();
-            for (Sample s : samples) {
+            for (int i = 0; i < all.size(); i++) {
+                Sample s = all.get(i);
                 FairShare.Share share = s.shares().get(q);
-                if (share == null) {
+                if (share == null || !allWantMore(s)) {
                     continue;
                 }
                 double h = FairShare.Share.percentOf(share.held(), total);
@@ -84,7 +95,7 @@ final class FairnessReport {
                 if (!share.borrowed().isZero()) {
                     borrowing++;
                 }
-                series.add(new double[] {s.at(), h, f});
+                series.add(new double[] {s.at(), h, f, i});
             }
             int n = series.size();
             sb.append(String.format("  %-12s %8.0f%%   %14.0f%%   %18d   %s%n", q, held / Math.max(1, n), fair / Math.max(1, n), borrowing,
@@ -117,14 +128,19 @@ final class FairnessReport {
         }
     }
 
-    /** The largest |mean held − mean fair| (percentage points) over any window of WINDOW_NANOS, or "-". */
-    private static String worstWindowGap(List<double[]> series) {
+    /**
+     * The largest |mean held − mean fair| (percentage points) over any window of WINDOW_NANOS of consecutive samples
+     * (entries {@code at, held, fair, index among all samples}; a window does not span samples left out), or "-" when
+     * no such window exists.
+     */
+    static String worstWindowGap(List<double[]> series) {
         double worst = -1;
         for (int i = 0; i < series.size(); i++) {
             double held = 0;
             double fair = 0;
             int n = 0;
-            for (int j = i; j < series.size() && series.get(j)[0] - series.get(i)[0] <= WINDOW_NANOS; j++) {
+            for (int j = i; j < series.size() && series.get(j)[0] - series.get(i)[0] <= WINDOW_NANOS
+                    && series.get(j)[3] - series.get(i)[3] == j - i; j++) {
                 held += series.get(j)[1];
                 fair += series.get(j)[2];
                 n++;
