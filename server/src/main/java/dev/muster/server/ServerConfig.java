@@ -30,6 +30,8 @@ import java.util.Objects;
  * @param admissionHold  {@code --admission-hold}: how long the bind of a gang member that cannot be admitted yet is
  *                       held while muster retries, before it fails and kube-scheduler requeues the pod
  * @param scoring        {@code --scoring}: binpack or spread
+ * @param pickNode       {@code --pick-node}: a single pod's filter passes only the node {@code scoring} ranks best
+ *                       (unless the pod has soft preferences), so kube-scheduler skips its own scoring
  * @param leaderElect    {@code --leader-elect}: elect a leader through a Lease (false: this process always leads)
  * @param leaseName      {@code --lease-name}
  * @param leaseNamespace {@code --lease-namespace}, else POD_NAMESPACE, else the service account's namespace; null
@@ -49,7 +51,8 @@ import java.util.Objects;
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
-                           int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter) {
+                           int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
+                           boolean pickNode) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -82,6 +85,9 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                 + "PodGroup not seen) is held before it fails and kube-scheduler retries the pod (default "
                 + Durations.format(ServerDefaults.ADMISSION_HOLD) + "; must be shorter than --gang-deadline)");
         f.put("scoring", "binpack or spread (default " + ServerDefaults.SCORING + ")");
+        f.put("pick-node", "true: a single pod passes filter only on the node --scoring ranks best, so kube-scheduler skips "
+                + "its own scoring (pods with preferred affinity, pod (anti-)affinity or soft topology spreading pass on every "
+                + "node that fits); false: every node that fits passes and kube-scheduler's score plugins choose (default true)");
         f.put("leader-elect", "elect a leader through a coordination.k8s.io Lease (default true)");
         f.put("lease-name", "Lease name (default " + ServerDefaults.LEASE_NAME + ")");
         f.put("lease-namespace", "Lease namespace (default: POD_NAMESPACE, else the service account's namespace)");
@@ -164,8 +170,10 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
             throw new IllegalArgumentException("--set-aside-after must not be negative, got " + Durations.format(setAsideAfter));
         }
         List<String> topologyLevels = topologyLevels(flags.string("topology-levels", ""));
+        boolean pickNode = flags.bool("pick-node", true);
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
-                leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter);
+                leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
+                pickNode);
     }
 
     /** {@code --topology-levels}: comma-separated label keys, widest first; empty, repeated or malformed keys are named. */

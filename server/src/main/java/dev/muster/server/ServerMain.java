@@ -83,6 +83,7 @@ public final class ServerMain {
         }
         SchedulerConfig schedulerConfig = SchedulerConfig.DEFAULT
                 .withPolicy(cfg.scoring())
+                .withPickNode(cfg.pickNode())
                 .withGangDeadline(cfg.gangDeadline())
                 .withAdmissionHold(cfg.admissionHold())
                 .withSetAsideAfter(cfg.setAsideAfter())

@@ -179,7 +179,15 @@ class ServerConfigTest {
 
     @Test
     void usageListsEveryFlag() {
-        assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
-        assertThat(ServerConfig.FLAGS).hasSize(20);
+        assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
+        assertThat(ServerConfig.FLAGS).hasSize(21);
+    }
+
+    @Test
+    void pickNodeIsOnByDefaultAndCanBeTurnedOffOrIsRefusedWhenGarbled() {
+        assertThat(parse(Map.of(), "--leader-elect", "false").pickNode()).isTrue();
+        assertThat(parse(Map.of(), "--leader-elect", "false", "--pick-node", "false").pickNode()).isFalse();
+        assertThatThrownBy(() -> parse(Map.of(), "--leader-elect", "false", "--pick-node", "maybe"))
+                .hasMessageContaining("--pick-node").hasMessageContaining("maybe");
     }
 }

@@ -12,12 +12,13 @@ import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1NodeSpec;
 import io.kubernetes.client.openapi.models.V1NodeStatus;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Taint;
 import java.io.IOException;
 
 /**
  * Reads Nodes from the API server's JSON in one streaming pass, keeping what the extender's ledger reads
  * ({@code NodeConverter}): name, uid, resourceVersion, deletion timestamp, labels (topology levels are chosen from
- * them), {@code spec.unschedulable} and {@code status.allocatable}. The bulk of a real Node — its image list,
+ * them), {@code spec.unschedulable}, the {@code PreferNoSchedule} taints of {@code spec.taints} and {@code status.allocatable}. The bulk of a real Node — its image list,
  * conditions, addresses, managed fields — is skipped unread, which matters on every kubelet status update and for the
  * first list of a large cluster. Errors as in {@link SlimPodJson}. Stateless and thread-safe.
  */
@@ -69,15 +70,45 @@ public final class SlimNodeJson {
         V1NodeSpec s = new V1NodeSpec();
         in.beginObject();
         while (in.hasNext()) {
-            if (in.nextName().equals("unschedulable")) {
-                s.setUnschedulable(bool(in, "spec.unschedulable"));
-            } else {
-                in.skipValue();
+            switch (in.nextName()) {
+                case "unschedulable" -> s.setUnschedulable(bool(in, "spec.unschedulable"));
+                case "taints" -> s.setTaints(preferNoScheduleTaints(in));
+                default -> in.skipValue();
             }
         }
         in.endObject();
         return s;
     }
+
+    /** {@code spec.taints}, keeping only those with effect {@code PreferNoSchedule} (the others are kube-scheduler's filters). */
+    private static java.util.List<V1Taint> preferNoScheduleTaints(JsonReader in) throws IOException {
+        if (in.peek() == com.google.gson.stream.JsonToken.NULL) {
+            in.nextNull();
+            return null;
+        }
+        java.util.List<V1Taint> kept = new java.util.ArrayList<>(1);
+        in.beginArray();
+        while (in.hasNext()) {
+            V1Taint t = new V1Taint();
+            in.beginObject();
+            while (in.hasNext()) {
+                switch (in.nextName()) {
+                    case "key" -> t.setKey(string(in, "spec.taints.key"));
+                    case "effect" -> t.setEffect(string(in, "spec.taints.effect"));
+                    default -> in.skipValue();
+                }
+            }
+            in.endObject();
+            if (PREFER_NO_SCHEDULE.equals(t.getEffect())) {
+                kept.add(t);
+            }
+        }
+        in.endArray();
+        return kept;
+    }
+
+    /** The taint effect that kube-scheduler scores (TaintToleration) rather than filters. */
+    public static final String PREFER_NO_SCHEDULE = "PreferNoSchedule";
 
     private static V1NodeStatus status(JsonReader in) throws IOException {
         V1NodeStatus s = new V1NodeStatus();

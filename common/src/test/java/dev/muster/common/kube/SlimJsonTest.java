@@ -108,6 +108,16 @@ class SlimJsonTest {
     }
 
     @Test
+    void aNodeKeepsOnlyItsPreferNoScheduleTaints() throws IOException {
+        String json = "{'metadata':{'name':'n1'},'spec':{'taints':[{'key':'a','effect':'NoSchedule'},"
+                + "{'key':'b','value':'x','effect':'PreferNoSchedule','timeAdded':null}]}}";
+
+        io.kubernetes.client.openapi.models.V1Node n = SlimNodeJson.readNode(reader(json.replace('\'', '"')));
+
+        assertThat(n.getSpec().getTaints()).extracting(io.kubernetes.client.openapi.models.V1Taint::getKey).containsExactly("b");
+    }
+
+    @Test
     void aDeletionTimestampIsKept() throws IOException {
         V1Pod full = pod("a", "p").uid("u").container("main", "cpu=1").build();
         full.getMetadata().setDeletionTimestamp(OffsetDateTime.parse("2026-11-23T14:00:00Z"));

@@ -47,7 +47,7 @@ public final class Ledger {
     public NodeEntry upsertNode(Node node) {
         NodeEntry e = nodes.computeIfAbsent(node.name(), NodeEntry::new);
         Resources before = schedulableShare(e);
-        e.observe(node.allocatable(), node.schedulable(), node.labels());
+        e.observe(node.allocatable(), node.schedulable(), node.labels(), node.preferNoSchedule());
         schedulableAllocatable = schedulableAllocatable.minus(before).plus(schedulableShare(e));
         return e;
     }

@@ -18,6 +18,7 @@ public final class NodeEntry {
     private Resources allocatable = Resources.ZERO;
     private boolean schedulable;
     private Map<String, String> labels = Map.of(); // topology labels of the configured levels only (immutable)
+    private boolean preferNoSchedule; // carries a PreferNoSchedule taint
     private boolean known; // false: only referenced by pods so far (seen before its Node object, or deleted)
     private Resources used = Resources.ZERO;
     private Resources reserved = Resources.ZERO;
@@ -54,6 +55,11 @@ public final class NodeEntry {
     /** The node's topology labels (the configured levels' keys only); empty when none or not known. */
     public Map<String, String> labels() {
         return labels;
+    }
+
+    /** The node carries a {@code PreferNoSchedule} taint: placements prefer other nodes. */
+    public boolean preferNoSchedule() {
+        return preferNoSchedule;
     }
 
     public boolean known() {
@@ -111,10 +117,11 @@ public final class NodeEntry {
         return !reserved.isZero() && !inUse.fitsIn(allocatable);
     }
 
-    void observe(Resources newAllocatable, boolean newSchedulable, Map<String, String> newLabels) {
+    void observe(Resources newAllocatable, boolean newSchedulable, Map<String, String> newLabels, boolean newPreferNoSchedule) {
         this.allocatable = newAllocatable;
         this.labels = newLabels;
         this.schedulable = newSchedulable;
+        this.preferNoSchedule = newPreferNoSchedule;
         this.known = true;
         derive();
     }
@@ -123,6 +130,7 @@ public final class NodeEntry {
         this.allocatable = Resources.ZERO;
         this.schedulable = false;
         this.labels = Map.of();
+        this.preferNoSchedule = false;
         this.known = false;
         derive();
     }

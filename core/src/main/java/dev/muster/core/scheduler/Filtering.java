@@ -24,6 +24,13 @@ import java.util.Map;
  * Filter and prioritize: which of kube-scheduler's candidate nodes can take a pod, and how they rank. A single
  * pod is checked against each node's free, unreserved room; a gang member is steered to its gang's slots (the
  * first member's filter admits the whole gang). Confined to the core's lock.
+ *
+ * <p>When a pod gets a node of Muster's choosing — a gang member its slot's node, a single pod the node the scoring
+ * policy ranks best ({@link SchedulerConfig#pickNode}) — only that node passes and the other candidates are left out
+ * of the answer altogether: kube-scheduler drops a candidate that is in none of the answer's lists, and with one
+ * feasible node left it skips its score plugins (and the prioritize verb) for the pod. Their reasons would never be
+ * shown (kube-scheduler reports per-node reasons only when no node is left), and at 1,000 nodes writing and reading
+ * them cost more than the decision.
  */
 final class Filtering {
     private final Books books;
@@ -32,14 +39,16 @@ final class Filtering {
     private final SlotSteering steering;
     private final GangAdmission admission;
     private final ScoringPolicy policy;
+    private final boolean pickNode;
 
-    Filtering(Books books, BindBarrier barrier, SlotSteering steering, GangAdmission admission, ScoringPolicy policy) {
+    Filtering(Books books, BindBarrier barrier, SlotSteering steering, GangAdmission admission, ScoringPolicy policy, boolean pickNode) {
         this.books = books;
         this.ledger = books.ledger();
         this.barrier = barrier;
         this.steering = steering;
         this.admission = admission;
         this.policy = policy;
+        this.pickNode = pickNode;
     }
 
     /** A filter answer being built. */
@@ -61,12 +70,18 @@ final class Filtering {
         }
     }
 
-    Decision decide(Pod p, List<String> candidates, long now) {
+    /**
+     * The filter answer for {@code p}. {@code softPreferences}: the pod carries preferences that kube-scheduler's own
+     * score plugins weigh (preferred affinity, pod (anti-)affinity, topology spreading), so a single pod passes on
+     * every node that fits even when {@link SchedulerConfig#pickNode} is on.
+     */
+    Decision decide(Pod p, List<String> candidates, boolean softPreferences, long now) {
         if (p.hasMembershipConflict()) {
             // not a passing reason: only an edit of the pod resolves it (kube-scheduler retries on pod updates)
             return Decision.allFailed(candidates, "pod " + p.id().namespace() + "/" + p.id().name() + ": " + p.membershipConflict(), true);
         }
-        return p.gang() == null ? single(p, candidates, null) : member(p, candidates, now);
+        boolean pick = pickNode && !softPreferences;
+        return p.gang() == null ? single(p, candidates, null, pick) : member(p, candidates, pick, now);
     }
 
     /** Scores 0..10: a gang member's slot nodes 10, others by the scoring policy. */
@@ -87,11 +102,19 @@ final class Filtering {
         return ScoringPolicy.toExtenderScore(policy.score(e.allocatable(), e.inUse(), request));
     }
 
-    private Decision single(Pod p, List<String> candidates, String queueToCheck) {
+    private Decision single(Pod p, List<String> candidates, String queueToCheck, boolean pick) {
         if (queueToCheck != null && books.queueVerdict(queueToCheck, p.request()) instanceof QueueAdmission.Verdict.Refused refused) {
             return Decision.allFailed(candidates, refused.reason(), !refused.resolvable());
         }
         Decision d = new Decision();
+        if (pick) {
+            String best = best(p.request(), candidates);
+            if (best != null) {
+                d.feasible.add(best);
+                return d;
+            }
+            // nothing fits: every candidate gets its reason below
+        }
         for (String n : candidates) {
             NodeEntry e = ledger.node(n);
             String why = e == null ? "node " + n + " is not known to muster yet" : e.whyNot(p.request());
@@ -104,14 +127,44 @@ final class Filtering {
         return d;
     }
 
-    private Decision member(Pod p, List<String> candidates, long now) {
+    /**
+     * The candidate on which {@code request} fits that the scoring policy ranks best, nodes with a
+     * {@code PreferNoSchedule} taint after all others (as kube-scheduler's TaintToleration score ranks them for a pod
+     * that does not tolerate the taint; Muster does not read tolerations, so a tolerating pod also prefers untainted
+     * nodes). Ties go to the earliest candidate: kube-scheduler starts each pod's candidate list where the previous
+     * search stopped, so equal nodes are taken in turn. Null when none fits.
+     */
+    private String best(Resources request, List<String> candidates) {
+        String best = null;
+        boolean bestTainted = true;
+        double bestScore = -1;
+        for (String n : candidates) {
+            NodeEntry e = ledger.node(n);
+            if (e == null || !e.accepts(request)) {
+                continue;
+            }
+            boolean tainted = e.preferNoSchedule();
+            if (tainted && !bestTainted) {
+                continue;
+            }
+            double score = policy.score(e.allocatable(), e.inUse(), request);
+            if (best == null || (bestTainted && !tainted) || score > bestScore) {
+                best = n;
+                bestTainted = tainted;
+                bestScore = score;
+            }
+        }
+        return best;
+    }
+
+    private Decision member(Pod p, List<String> candidates, boolean pick, long now) {
         Gang g = books.gang(p.gang());
         if (g == null || g.spec() == null) {
             return hold(p, candidates, "podgroup " + p.gang() + " does not exist (yet)");
         }
         Reservation r = ledger.reservation(g.key());
         if (r == null && g.running()) {
-            return single(p, candidates, g.queue()); // the gang runs: further members bind like single pods
+            return single(p, candidates, g.queue(), pick); // the gang runs: further members bind like single pods
         }
         if (r == null) {
             Refusal why = barrier.admit(g, now);
@@ -124,7 +177,7 @@ final class Filtering {
             }
             r = ledger.reservation(g.key());
             if (r == null) {
-                return single(p, candidates, g.queue()); // held binds opened the barrier while admitting
+                return single(p, candidates, g.queue(), pick); // held binds opened the barrier while admitting
             }
         }
         return slots(g, r, p, candidates);
@@ -184,14 +237,7 @@ final class Filtering {
                     + (r.requiredDomain() == null ? "" : " inside its required topology domain " + r.requiredDomain()), false);
         }
         Decision d = new Decision();
-        d.feasible.add(target);
-        String noSlot = "gang " + g.key() + " holds no free slot on this node";
-        String elsewhere = "gang " + g.key() + " holds this member's slot on " + target;
-        for (String n : candidates) {
-            if (!n.equals(target)) {
-                d.failed.put(n, usable.containsKey(n) ? elsewhere : noSlot);
-            }
-        }
+        d.feasible.add(target); // the other candidates are left out (see the class comment)
         return d;
     }
 

@@ -94,7 +94,7 @@ public final class GangScheduler implements ClusterSink {
                 }));
         AdmissionPass pass = new AdmissionPass(books, line, barrier);
         this.expiry = new GangExpiry(books, barrier, pass, config.backoff());
-        this.filtering = new Filtering(books, barrier, steering, admission, config.policy());
+        this.filtering = new Filtering(books, barrier, steering, admission, config.policy(), config.pickNode());
         this.intake = new ClusterIntake(books, barrier, steering, pass);
     }
 
@@ -105,14 +105,25 @@ public final class GangScheduler implements ClusterSink {
     // ---- verbs -----------------------------------------------------------------------------------------
 
     /**
-     * Which of {@code candidates} (the nodes that passed kube-scheduler's own filters) can take {@code pod}. For
-     * a gang member this may plan and reserve the whole gang.
+     * Which of {@code candidates} (the nodes that passed kube-scheduler's own filters) can take {@code pod}, for a pod
+     * without soft preferences. For a gang member this may plan and reserve the whole gang.
      */
     public FilterResult filter(Pod pod, List<String> candidates) {
+        return filter(pod, candidates, false);
+    }
+
+    /**
+     * Which of {@code candidates} (the nodes that passed kube-scheduler's own filters) can take {@code pod}. For a
+     * gang member this may plan and reserve the whole gang. A gang member passes only on its slot's node; a single
+     * pod only on the node Muster picks ({@link SchedulerConfig#pickNode}) unless {@code softPreferences} — the pod
+     * has preferences kube-scheduler's own score plugins weigh — then on every node that fits. A candidate that is
+     * in none of the result's lists fits but was passed over for the picked node.
+     */
+    public FilterResult filter(Pod pod, List<String> candidates, boolean softPreferences) {
         return locked(() -> {
             long now = nanoTime.getAsLong();
             Pod p = intake.rememberFromRequest(pod);
-            return filtering.decide(p, candidates, now).result();
+            return filtering.decide(p, candidates, softPreferences, now).result();
         });
     }
 

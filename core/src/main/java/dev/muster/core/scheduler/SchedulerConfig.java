@@ -20,8 +20,13 @@ import java.time.Duration;
  *                        ({@link TopologyLevels#NONE}: no levels; a required constraint then cannot be met)
  * @param setAsideAfter   how long a gang must have waited before room is set aside for it as the gang next in line
  *                        (until then, whoever fits first takes free room: short waits stay short for everyone)
+ * @param pickNode        true: a single pod's filter passes only the node {@code policy} ranks best (unless the pod
+ *                        has soft preferences that kube-scheduler's own score plugins weigh), so kube-scheduler,
+ *                        left with one feasible node, skips scoring; false: every node that fits passes and
+ *                        kube-scheduler's score plugins choose among them
  */
-public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, Duration admissionHold, String schedulerName, TopologyLevels topologyLevels, Duration setAsideAfter) {
+public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, Duration admissionHold, String schedulerName,
+                              TopologyLevels topologyLevels, Duration setAsideAfter, boolean pickNode) {
     public static final Duration DEFAULT_SET_ASIDE_AFTER = Duration.ofSeconds(30);
 
     public SchedulerConfig {
@@ -30,7 +35,7 @@ public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backo
     }
 
     public SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, Duration admissionHold, String schedulerName) {
-        this(policy, gangDeadline, backoff, admissionHold, schedulerName, TopologyLevels.NONE, DEFAULT_SET_ASIDE_AFTER);
+        this(policy, gangDeadline, backoff, admissionHold, schedulerName, TopologyLevels.NONE, DEFAULT_SET_ASIDE_AFTER, true);
     }
 
     public static final String DEFAULT_SCHEDULER_NAME = "muster";
@@ -38,30 +43,34 @@ public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backo
             Duration.ofSeconds(5), DEFAULT_SCHEDULER_NAME);
 
     public SchedulerConfig withSchedulerName(String name) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, name, topologyLevels, setAsideAfter);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, name, topologyLevels, setAsideAfter, pickNode);
     }
 
     public SchedulerConfig withPolicy(ScoringPolicy p) {
-        return new SchedulerConfig(p, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter);
+        return new SchedulerConfig(p, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode);
     }
 
     public SchedulerConfig withGangDeadline(Duration d) {
-        return new SchedulerConfig(policy, d, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter);
+        return new SchedulerConfig(policy, d, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode);
     }
 
     public SchedulerConfig withBackoff(Backoff b) {
-        return new SchedulerConfig(policy, gangDeadline, b, admissionHold, schedulerName, topologyLevels, setAsideAfter);
+        return new SchedulerConfig(policy, gangDeadline, b, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode);
     }
 
     public SchedulerConfig withTopologyLevels(TopologyLevels levels) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, levels, setAsideAfter);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, levels, setAsideAfter, pickNode);
     }
 
     public SchedulerConfig withAdmissionHold(Duration h) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, h, schedulerName, topologyLevels, setAsideAfter);
+        return new SchedulerConfig(policy, gangDeadline, backoff, h, schedulerName, topologyLevels, setAsideAfter, pickNode);
     }
 
     public SchedulerConfig withSetAsideAfter(Duration d) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, d);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, d, pickNode);
+    }
+
+    public SchedulerConfig withPickNode(boolean pick) {
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pick);
     }
 }

@@ -33,6 +33,7 @@ public enum ScoringPolicy {
         for (int i = ResourceNames.MEMORY_INDEX + 1; i < allocatable.width(); i++) {
             if (i != ResourceNames.PODS_INDEX && i != ResourceNames.EPHEMERAL_STORAGE_INDEX && allocatable.get(i) > 0 && request.get(i) == 0) {
                 scarceUnasked = true;
+                break;
             }
         }
         int width = Math.max(request.width(), ResourceNames.MEMORY_INDEX + 1);

@@ -49,7 +49,7 @@ public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
         if (pod == null) {
             return;
         }
-        FilterResult r = scheduler.filter(pod, request.getNodeNamesList());
+        FilterResult r = scheduler.filter(pod, request.getNodeNamesList(), request.getSoftPreferences());
         timer.done(r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit");
         out.onNext(FilterResponse.newBuilder().addAllNodeNames(r.feasible()).putAllFailedNodes(r.failed())
                 .putAllFailedAndUnresolvableNodes(r.unresolvable()).build());

@@ -64,7 +64,7 @@ public final class ExtenderVerbs {
             return badRequest(WireEncoder.encodeFilterFailure("bad filter request: " + e.getMessage()));
         }
         lastFilter.set(new Decoded(body, args));
-        FilterResult r = scheduler.filter(served(args.pod()), args.nodeNames());
+        FilterResult r = scheduler.filter(served(args.pod()), args.nodeNames(), args.pod().softPreferences());
         String outcome = r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit";
         return new Reply(200, WireEncoder.encodeFilterResult(args, r), outcome);
     }

@@ -2,6 +2,7 @@ package dev.muster.server.sync;
 
 import dev.muster.common.kube.ConversionException;
 import dev.muster.common.kube.ResourceLists;
+import dev.muster.common.kube.SlimNodeJson;
 import dev.muster.core.model.Node;
 import dev.muster.core.resources.Resources;
 import dev.muster.server.http.wire.NodeNames;
@@ -10,7 +11,8 @@ import java.util.Map;
 
 /**
  * {@link V1Node} → core {@link Node}: name, {@code status.allocatable} (what kube-scheduler fits against; a node
- * without it has no room), {@code !spec.unschedulable} (cordoned nodes take no new pods) and the labels (the core
+ * without it has no room), {@code !spec.unschedulable} (cordoned nodes take no new pods), whether it has a
+ * {@code PreferNoSchedule} taint (picked last for single pods) and the labels (the core
  * keeps only those of its configured topology levels). Stateless and thread-safe.
  */
 public final class NodeConverter {
@@ -27,7 +29,9 @@ public final class NodeConverter {
                 : ResourceLists.fromQuantities("node " + name + " status.allocatable", node.getStatus().getAllocatable());
         boolean unschedulable = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
         Map<String, String> labels = node.getMetadata().getLabels();
-        return new Node(name, allocatable, !unschedulable, labels == null ? Map.of() : labels);
+        boolean preferNoSchedule = node.getSpec() != null && node.getSpec().getTaints() != null
+                && node.getSpec().getTaints().stream().anyMatch(t -> SlimNodeJson.PREFER_NO_SCHEDULE.equals(t.getEffect()));
+        return new Node(name, allocatable, !unschedulable, labels == null ? Map.of() : labels, preferNoSchedule);
     }
 
     /**

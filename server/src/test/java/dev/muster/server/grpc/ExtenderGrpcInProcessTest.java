@@ -85,9 +85,13 @@ class ExtenderGrpcInProcessTest {
 
     @Test
     void filterPrioritizeAndBindASinglePod() {
+        FilterResponse soft = stub.filter(FilterRequest.newBuilder().setPod(pod("web", null)).addAllNodeNames(List.of("n0", "n1"))
+                .setSoftPreferences(true).build());
+        assertThat(soft.getNodeNamesList()).as("the caller scores: every node that fits").containsExactly("n0", "n1");
         FilterResponse f = stub.filter(FilterRequest.newBuilder().setPod(pod("web", null)).addAllNodeNames(List.of("n0", "n1")).build());
-        assertThat(f.getNodeNamesList()).containsExactly("n0", "n1");
-        PrioritizeResponse p = stub.prioritize(PrioritizeRequest.newBuilder().setPod(pod("web", null)).addAllNodeNames(f.getNodeNamesList()).build());
+        assertThat(f.getNodeNamesList()).as("Muster picks; equal nodes: the first").containsExactly("n0");
+        assertThat(f.getFailedNodesMap()).isEmpty();
+        PrioritizeResponse p = stub.prioritize(PrioritizeRequest.newBuilder().setPod(pod("web", null)).addAllNodeNames(soft.getNodeNamesList()).build());
         assertThat(p.getScoresList()).hasSize(2).allSatisfy(s -> assertThat(s.getScore()).isBetween(0L, 10L));
         BindResponse b = stub.bind(BindRequest.newBuilder().setPod(pod("web", null).getPod()).setNode("n0").build());
         assertThat(b.getError()).isEmpty();

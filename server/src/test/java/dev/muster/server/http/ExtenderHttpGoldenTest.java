@@ -78,10 +78,26 @@ class ExtenderHttpGoldenTest {
         assertSameShape("nodecache-true", "filter");
         ExtenderClient.FilterAnswer f = ExtenderClient.parseFilterForTest(
                 h.client.post("/filter", ExtenderHarness.fixture("nodecache-true/filter-request.json")));
-        assertThat(f.nodeNames()).containsExactly("node-1", "node-2", "node-3");
+        // three empty nodes: Muster picks (binpack ties go to the first candidate), so kube-scheduler skips scoring
+        assertThat(f.nodeNames()).containsExactly("node-1");
+        assertThat(f.failed()).isEmpty();
         assertSameShape("nodecache-true", "prioritize");
         assertSameShape("nodecache-true", "bind");
         assertThat(h.binder.bound()).containsEntry("4952cf49-ad11-4237-a126-55e5368c0122", "node-3");
+    }
+
+    @Test
+    void aPodWithPreferredAffinityPassesOnEveryNodeThatFitsForKubeSchedulerToScore() {
+        String body = new String(ExtenderHarness.fixture("nodecache-true/filter-request.json"), java.nio.charset.StandardCharsets.UTF_8);
+        String spec = "\"spec\":{";
+        assertThat(body).contains(spec);
+        String soft = body.replaceFirst(java.util.regex.Pattern.quote(spec), java.util.regex.Matcher.quoteReplacement(spec
+                + "\"affinity\":{\"nodeAffinity\":{\"preferredDuringSchedulingIgnoredDuringExecution\":[{\"weight\":10,"
+                + "\"preference\":{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":[\"b\"]}]}}]}},"));
+
+        ExtenderClient.FilterAnswer f = ExtenderClient.parseFilterForTest(h.client.post("/filter", soft.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+
+        assertThat(f.nodeNames()).containsExactly("node-1", "node-2", "node-3");
     }
 
     @Test
@@ -127,7 +143,7 @@ class ExtenderHttpGoldenTest {
                 }
             }
         }
-        assertThat(names).containsExactly("node-1", "node-2", "node-3");
+        assertThat(names).containsExactly("node-1");
         assertSameShape("nodecache-false", "prioritize");
         assertSameShape("nodecache-false", "bind");
     }

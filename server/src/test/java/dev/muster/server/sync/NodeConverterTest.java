@@ -31,6 +31,14 @@ class NodeConverterTest {
                 Arguments.of("labels travel (the core keeps its topology levels' only)",
                         new V1Node().metadata(new V1ObjectMeta().name("n5").putLabelsItem("example.com/rack", "r7")),
                         new Node("n5", Resources.ZERO, true, java.util.Map.of("example.com/rack", "r7"))),
+                Arguments.of("a PreferNoSchedule taint is kept as a flag; other taints are kube-scheduler's filters",
+                        new V1Node().metadata(new V1ObjectMeta().name("n6")).spec(new io.kubernetes.client.openapi.models.V1NodeSpec()
+                                .addTaintsItem(new io.kubernetes.client.openapi.models.V1Taint().key("a").effect("PreferNoSchedule"))),
+                        new Node("n6", Resources.ZERO, true, java.util.Map.of(), true)),
+                Arguments.of("NoSchedule is not PreferNoSchedule",
+                        new V1Node().metadata(new V1ObjectMeta().name("n7")).spec(new io.kubernetes.client.openapi.models.V1NodeSpec()
+                                .addTaintsItem(new io.kubernetes.client.openapi.models.V1Taint().key("a").effect("NoSchedule"))),
+                        new Node("n7", Resources.ZERO, true)),
                 Arguments.of("no status: no room", new V1Node().metadata(new V1ObjectMeta().name("n4")), new Node("n4", Resources.ZERO, true)));
     }
 

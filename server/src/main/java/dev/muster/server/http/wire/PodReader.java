@@ -25,10 +25,13 @@ import java.util.Map;
  *   <li>{@code spec}: containers[].resources.requests, initContainers[].resources.requests and
  *       .restartPolicy ({@code Always} = sidecar), resources.requests (pod-level), overhead, priority,
  *       schedulerName, nodeName, schedulingGroup.podGroupName;</li>
- *   <li>{@code status.phase}.</li>
+ *   <li>{@code status.phase};</li>
+ *   <li>whether the pod has soft preferences ({@link WirePod#softPreferences}): the kinds of
+ *       {@code metadata.ownerReferences}, whether {@code spec.affinity} has preferred node affinity or any pod
+ *       (anti-)affinity, and the {@code whenUnsatisfiable} of {@code spec.topologySpreadConstraints}.</li>
  * </ul>
  *
- * Everything else (other labels, managedFields, volumes, tolerations, affinity, conditions, ...) is skipped
+ * Everything else (other labels, managedFields, volumes, tolerations, the affinity terms themselves, conditions, ...) is skipped
  * token by token without building anything. Duplicate keys among the fields read are errors. Stateless.
  */
 final class PodReader {
@@ -107,6 +110,11 @@ final class PodReader {
                     seen = in.markSeen(seen, 32);
                     in.next();
                     readLabels(in, f);
+                }
+                case "ownerReferences" -> {
+                    seen = in.markSeen(seen, 64);
+                    in.next();
+                    f.spreadByDefault = readOwnerKinds(in);
                 }
                 default -> in.skipFieldValue();
             }
@@ -224,9 +232,127 @@ final class PodReader {
                     in.next();
                     readSchedulingGroup(in, f);
                 }
+                case "affinity" -> {
+                    seen = in.markSeen(seen, 256);
+                    in.next();
+                    f.scoredAffinity = readAffinity(in);
+                }
+                case "topologySpreadConstraints" -> {
+                    seen = in.markSeen(seen, 512);
+                    in.next();
+                    readSpreadConstraints(in, f);
+                }
                 default -> in.skipFieldValue();
             }
         }
+    }
+
+    /** Owner kinds whose pods kube-scheduler spreads by default (its system default topology spread constraints). */
+    private static final java.util.Set<String> SPREAD_OWNER_KINDS = java.util.Set.of("ReplicaSet", "StatefulSet", "ReplicationController");
+
+    /** {@code metadata.ownerReferences}: true when an owner's kind is one kube-scheduler spreads by default. */
+    private static boolean readOwnerKinds(JsonInput in) throws IOException {
+        if (!in.arrayOrNull("an array of owner references")) {
+            return false;
+        }
+        boolean spread = false;
+        while (in.nextElement()) {
+            if (!in.objectOrNull("an owner reference object")) {
+                continue;
+            }
+            while (in.nextField()) {
+                if ("kind".equals(in.fieldName())) {
+                    in.next();
+                    spread |= SPREAD_OWNER_KINDS.contains(in.stringOrNull());
+                } else {
+                    in.skipFieldValue();
+                }
+            }
+        }
+        return spread;
+    }
+
+    /**
+     * {@code spec.affinity}: true when it holds anything kube-scheduler's score plugins weigh — preferred node affinity
+     * terms, or pod affinity or anti-affinity of any kind (required terms are scored too). Required node affinity is a
+     * filter only: kube-scheduler has applied it to the candidates already.
+     */
+    private static boolean readAffinity(JsonInput in) throws IOException {
+        if (!in.objectOrNull("an object")) {
+            return false;
+        }
+        boolean scored = false;
+        while (in.nextField()) {
+            switch (in.fieldName()) {
+                case "nodeAffinity" -> {
+                    in.next();
+                    scored |= readNodeAffinity(in);
+                }
+                case "podAffinity", "podAntiAffinity" -> {
+                    in.next();
+                    scored |= in.objectOrNull("an object") && nonEmptyObject(in);
+                }
+                default -> in.skipFieldValue();
+            }
+        }
+        return scored;
+    }
+
+    private static boolean readNodeAffinity(JsonInput in) throws IOException {
+        if (!in.objectOrNull("an object")) {
+            return false;
+        }
+        boolean preferred = false;
+        while (in.nextField()) {
+            if ("preferredDuringSchedulingIgnoredDuringExecution".equals(in.fieldName())) {
+                in.next();
+                preferred |= in.arrayOrNull("an array of preferred terms") && nonEmptyArray(in);
+            } else {
+                in.skipFieldValue();
+            }
+        }
+        return preferred;
+    }
+
+    /** {@code spec.topologySpreadConstraints}: whether there are any, and whether one is {@code ScheduleAnyway} (scored). */
+    private static void readSpreadConstraints(JsonInput in, Fields f) throws IOException {
+        if (!in.arrayOrNull("an array of topology spread constraints")) {
+            return;
+        }
+        while (in.nextElement()) {
+            if (!in.objectOrNull("a topology spread constraint object")) {
+                continue;
+            }
+            f.hasSpreadConstraints = true;
+            while (in.nextField()) {
+                if ("whenUnsatisfiable".equals(in.fieldName())) {
+                    in.next();
+                    f.scoredSpread |= "ScheduleAnyway".equals(in.stringOrNull());
+                } else {
+                    in.skipFieldValue();
+                }
+            }
+        }
+    }
+
+    /** On START_OBJECT: whether it has a field; consumes the object. */
+    private static boolean nonEmptyObject(JsonInput in) throws IOException {
+        boolean any = false;
+        while (in.nextField()) {
+            any = true;
+            in.skipFieldValue();
+        }
+        return any;
+    }
+
+    /** On START_ARRAY: whether it has an element; consumes the array. */
+    private static boolean nonEmptyArray(JsonInput in) throws IOException {
+        boolean any = false;
+        while (in.nextElement()) {
+            any = true;
+            in.skipValue();
+        }
+        return any;
     }
 
     private static List<PodRequests.Container> readContainers(JsonInput in, boolean init) throws IOException {
@@ -318,6 +444,10 @@ final class PodReader {
         String schedulerName;
         String nodeName;
         String phase;
+        boolean spreadByDefault; // owned by a kind kube-scheduler spreads by default
+        boolean scoredAffinity;
+        boolean hasSpreadConstraints;
+        boolean scoredSpread;
 
         /** Called with the parser just past the pod object, so errors name the pod's path. */
         WirePod build(JsonInput in) {
@@ -330,7 +460,8 @@ final class PodReader {
             Pod pod = new Pod(new PodId(uid, namespace, name), resourceVersion, request, membership.gang(),
                     GangMembership.taskOf(kept), priority, nodeName == null || nodeName.isEmpty() ? null : nodeName,
                     PodPhase.parse(phase), membership.conflict());
-            return new WirePod(pod, schedulerName, kept);
+            boolean soft = scoredAffinity || scoredSpread || (spreadByDefault && !hasSpreadConstraints);
+            return new WirePod(pod, schedulerName, kept, soft);
         }
 
         private static void require(JsonInput in, String value, String field) {

@@ -14,8 +14,12 @@ import java.util.Objects;
  * @param annotations   only the annotations the extender reads: those for which
  *                      {@link dev.muster.core.model.GangMembership#isRelevant} holds, and {@code muster.dev/*} keys;
  *                      unmodifiable
+ * @param softPreferences the pod carries something kube-scheduler's own score plugins weigh: preferred node
+ *                      affinity, pod affinity or anti-affinity, a {@code ScheduleAnyway} topology spread constraint, or
+ *                      no constraints but a ReplicaSet, StatefulSet or ReplicationController owner (kube-scheduler's
+ *                      default spreading); such a pod passes on every node that fits, never only on a node Muster picks
  */
-public record WirePod(Pod pod, String schedulerName, Map<String, String> annotations) {
+public record WirePod(Pod pod, String schedulerName, Map<String, String> annotations, boolean softPreferences) {
     /** Annotation key prefix the decoder keeps besides the gang membership keys. */
     public static final String MUSTER_ANNOTATION_PREFIX = "muster.dev/";
 
@@ -23,6 +27,11 @@ public record WirePod(Pod pod, String schedulerName, Map<String, String> annotat
         Objects.requireNonNull(pod, "pod");
         schedulerName = schedulerName == null ? "" : schedulerName;
         annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+    }
+
+    /** A pod without soft preferences. */
+    public WirePod(Pod pod, String schedulerName, Map<String, String> annotations) {
+        this(pod, schedulerName, annotations, false);
     }
 
     /** The pod's UID, the key of every per-pod decision. */
