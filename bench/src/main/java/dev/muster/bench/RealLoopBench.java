@@ -40,7 +40,8 @@ import java.util.regex.Pattern;
  * </pre>
  * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config.yaml; {@code --scheduler-qps}
  * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,
- * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr}).
+ * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr}),
+ * {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}).
  * <pre>
  * </pre>
  */
@@ -62,6 +63,7 @@ public final class RealLoopBench {
 
     private final int schedulerQps;
     private final List<String> musterJvm = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseSerialGC"));
+    private final List<String> musterArgs = new ArrayList<>();
 
     private RealLoopBench(Path repo, String version, int nodes, int pods, int gang, Path config, int schedulerQps) {
         this.repo = repo;
@@ -76,6 +78,7 @@ public final class RealLoopBench {
     public static void main(String[] args) throws Exception {
         Map<String, String> a = new LinkedHashMap<>(Map.of("nodes", "1000", "pods", "2000", "gang", "0", "rounds", "3",
                 "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "extender-config/scheduler-config.yaml", "scheduler-qps", "1000", "muster-jvm", ""));
+        a.put("muster-args", "");
         for (int i = 0; i + 1 < args.length; i += 2) {
             a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
@@ -84,6 +87,9 @@ public final class RealLoopBench {
                 Integer.parseInt(a.get("gang")), repo.resolve(a.get("config")), Integer.parseInt(a.get("scheduler-qps")));
         if (!a.get("muster-jvm").isBlank()) {
             b.musterJvm.addAll(List.of(a.get("muster-jvm").trim().split(";")));
+        }
+        if (!a.get("muster-args").isBlank()) {
+            b.musterArgs.addAll(List.of(a.get("muster-args").trim().split(";")));
         }
         b.run(Integer.parseInt(a.get("rounds")), List.of(a.get("modes").split(",")));
     }
@@ -138,8 +144,8 @@ public final class RealLoopBench {
         int http = ControlPlane.freePort();
         long t0 = System.nanoTime();
         MusterProcess m = MusterProcess.start("extender-" + name, MusterProcess.jar(repo, "server", version),
-                List.copyOf(musterJvm), List.of("--kubeconfig=" + install.kubeconfigFor("extender"),
-                        "--http-port=" + http, "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false"),
+                List.copyOf(musterJvm), java.util.stream.Stream.concat(java.util.stream.Stream.of("--kubeconfig=" + install.kubeconfigFor("extender"),
+                        "--http-port=" + http, "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false"), musterArgs.stream()).toList(),
                 cp.dataDir(), ControlPlane.freePort());
         System.out.printf(Locale.ROOT, "muster %s ready in %.2f s (JVM start to /readyz after the first full sync of %d nodes)%n", name,
                 (System.nanoTime() - t0) / 1e9, nodes);

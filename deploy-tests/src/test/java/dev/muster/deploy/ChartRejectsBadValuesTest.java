@@ -22,6 +22,8 @@ class ChartRejectsBadValuesTest {
                         Install.with("extender.gangDeadlineSeconds", 120), "must be greater than extender.gangDeadlineSeconds (120)"),
                 Arguments.of("unknown scoring policy",
                         Install.with("extender.scoring", "random"), "scoring"),
+                Arguments.of("pickNode not a boolean",
+                        Install.with("extender.pickNode", "maybe"), "pickNode"),
                 Arguments.of("extender gRPC mTLS without a controller certificate",
                         Install.with("extender.grpcTls.enabled", true), "extender.grpcTls.enabled requires controller.grpcTls.enabled"),
                 Arguments.of("the default scheduler's Lease",

@@ -51,7 +51,7 @@ class ChartValuesTest {
         Rendered chart = Chart.render(Install.defaults());
         assertThat(Tree.strings(chart.deployment("extender").container(), "args")).containsExactly(
                 "--scheduler-name=muster", "--http-port=8888", "--ops-port=8080", "--grpc-port=9090",
-                "--gang-deadline=60s", "--scoring=binpack", "--max-body-bytes=67108864", "--journal-window=65536",
+                "--gang-deadline=60s", "--scoring=binpack", "--pick-node=true", "--max-body-bytes=67108864", "--journal-window=65536",
                 "--leader-elect=true", "--lease-name=muster-extender", "--lease-namespace=$(POD_NAMESPACE)");
         assertThat(Tree.strings(chart.deployment("controller").container(), "args")).containsExactly(
                 "--extender-address=muster-extender.muster-system.svc:9090", "--ops-port=8080", "--grpc-port=9091",

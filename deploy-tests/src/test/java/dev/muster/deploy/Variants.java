@@ -21,6 +21,7 @@ final class Variants {
                 Named.of("one replica each", Install.with(
                         "scheduler.replicas", 1, "extender.replicas", 1, "controller.replicas", 1)),
                 Named.of("spread scoring", Install.with("extender.scoring", "spread")),
+                Named.of("kube-scheduler picks single pods' nodes", Install.with("extender.pickNode", false)),
                 Named.of("topology levels", Install.with("extender.topologyLevels[0]", "topology.kubernetes.io/zone",
                         "extender.topologyLevels[1]", "example.com/rack", "extender.topologyLevels[2]", "kubernetes.io/hostname")),
                 Named.of("release name without the chart name", Install.defaults().in("prod", "batch-system")),
