@@ -74,6 +74,20 @@ class KubeBinderTest {
     }
 
     @Test
+    void theBindingJsonIsWhatClientJavaWouldSendAndEscapesWhatJsonMust() {
+        com.google.gson.JsonObject b = com.google.gson.JsonParser.parseString(new String(
+                KubeBinder.bindingJson(new dev.muster.core.model.PodId("u\"1", "ns", "we\\ird"), "node-7"),
+                java.nio.charset.StandardCharsets.UTF_8)).getAsJsonObject();
+        assertThat(b.get("apiVersion").getAsString()).isEqualTo("v1");
+        assertThat(b.get("kind").getAsString()).isEqualTo("Binding");
+        assertThat(b.getAsJsonObject("metadata").get("uid").getAsString()).isEqualTo("u\"1");
+        assertThat(b.getAsJsonObject("metadata").get("name").getAsString()).isEqualTo("we\\ird");
+        assertThat(b.getAsJsonObject("metadata").get("namespace").getAsString()).isEqualTo("ns");
+        assertThat(b.getAsJsonObject("target").get("kind").getAsString()).isEqualTo("Node");
+        assertThat(b.getAsJsonObject("target").get("name").getAsString()).isEqualTo("node-7");
+    }
+
+    @Test
     void postsABindingWithTheUidPreconditionAndAcceptsTheStatusReply() throws Exception {
         expectPost(201, SUCCESS);
 
