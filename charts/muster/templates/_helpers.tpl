@@ -188,3 +188,21 @@ Rejects inconsistent values with a message naming them. Included from templates/
 {{- fail "scheduler.leaderElection.resourceName must not be \"kube-scheduler\": that is the default scheduler's Lease, and the two schedulers would take turns instead of running side by side" -}}
 {{- end -}}
 {{- end -}}
+
+{{/*
+JAVA_TOOL_OPTIONS of a Muster JVM: the class data archive flags (classDataArchive) and the component's own
+javaToolOptions. Called with the component's values (.Values.extender or .Values.controller).
+*/}}
+{{- define "muster.javaToolOptions" -}}
+{{- $opts := list -}}
+{{- if .classDataArchive -}}
+{{- $opts = append $opts (printf "-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=%s/classes.jsa" (include "muster.jvmCacheDir" .)) -}}
+{{- end -}}
+{{- with .javaToolOptions -}}
+{{- $opts = append $opts . -}}
+{{- end -}}
+{{- join " " $opts -}}
+{{- end -}}
+
+{{/* Where the JVM's class data archive lives (an emptyDir: kept across container restarts, not pod replacements). */}}
+{{- define "muster.jvmCacheDir" -}}/var/cache/muster{{- end -}}
