@@ -252,24 +252,34 @@ final class PodReader {
 
     /** {@code metadata.ownerReferences}: true when an owner's kind is one kube-scheduler spreads by default. */
     private static boolean readOwnerKinds(JsonInput in) throws IOException {
-        if (!in.arrayOrNull("an array of owner references")) {
-            return false;
+        boolean[] spread = {false};
+        forEachObject(in, "owner reference", "kind", kind -> spread[0] |= kind != null && SPREAD_OWNER_KINDS.contains(kind));
+        return spread[0];
+    }
+
+    /**
+     * On an array of objects (or null): calls {@code each} once per object with the string value of its {@code field}
+     * (null when absent or null), skipping every other field.
+     */
+    private static void forEachObject(JsonInput in, String what, String field, java.util.function.Consumer<String> each) throws IOException {
+        if (!in.arrayOrNull("an array of " + what + "s")) {
+            return;
         }
-        boolean spread = false;
         while (in.nextElement()) {
-            if (!in.objectOrNull("an owner reference object")) {
+            if (!in.objectOrNull("a " + what + " object")) {
                 continue;
             }
+            String value = null;
             while (in.nextField()) {
-                if ("kind".equals(in.fieldName())) {
+                if (field.equals(in.fieldName())) {
                     in.next();
-                    spread |= SPREAD_OWNER_KINDS.contains(in.stringOrNull());
+                    value = in.stringOrNull();
                 } else {
                     in.skipFieldValue();
                 }
             }
+            each.accept(value);
         }
-        return spread;
     }
 
     /**
@@ -316,23 +326,10 @@ final class PodReader {
 
     /** {@code spec.topologySpreadConstraints}: whether there are any, and whether one is {@code ScheduleAnyway} (scored). */
     private static void readSpreadConstraints(JsonInput in, Fields f) throws IOException {
-        if (!in.arrayOrNull("an array of topology spread constraints")) {
-            return;
-        }
-        while (in.nextElement()) {
-            if (!in.objectOrNull("a topology spread constraint object")) {
-                continue;
-            }
+        forEachObject(in, "topology spread constraint", "whenUnsatisfiable", when -> {
             f.hasSpreadConstraints = true;
-            while (in.nextField()) {
-                if ("whenUnsatisfiable".equals(in.fieldName())) {
-                    in.next();
-                    f.scoredSpread |= "ScheduleAnyway".equals(in.stringOrNull());
-                } else {
-                    in.skipFieldValue();
-                }
-            }
-        }
+            f.scoredSpread |= "ScheduleAnyway".equals(when);
+        });
     }
 
     /** On START_OBJECT: whether it has a field; consumes the object. */

@@ -40,6 +40,7 @@ class SoftPreferencesTest {
                                 + "{'maxSkew':1,'topologyKey':'host','whenUnsatisfiable':'ScheduleAnyway'}]", true),
                 pod("a Job's pod has no default spreading", ",'ownerReferences':[{'apiVersion':'batch/v1','kind':'Job','name':'j','uid':'j1'}]", "", false),
                 pod("a ReplicaSet's pod is spread by default", ",'ownerReferences':[{'apiVersion':'apps/v1','kind':'ReplicaSet','name':'r','uid':'r1'}]", "", true),
+                pod("an owner without a kind is nothing", ",'ownerReferences':[{'kind':null,'name':'x','uid':'x1'},{'name':'y'}]", "", false),
                 pod("a StatefulSet's pod is spread by default", ",'ownerReferences':[{'kind':'StatefulSet','name':'s','uid':'s1'}]", "", true),
                 pod("its own hard constraints replace the default spreading",
                         ",'ownerReferences':[{'kind':'ReplicaSet','name':'r','uid':'r1'}]",
