@@ -46,7 +46,9 @@ public final class ShareGaps {
                 continue;
             }
             double ratio = share.fairShare().get(r) <= 0 ? Double.POSITIVE_INFINITY : (double) share.held().get(r) / share.fairShare().get(r);
-            if (ratio > bestRatio) {
+            // equal ratios (a queue whose pods ask cpu and GPUs in one proportion): the resource it holds most of
+            boolean tie = best >= 0 && Math.abs(ratio - bestRatio) <= 1e-3 * Math.max(1, bestRatio);
+            if (tie ? (double) share.held().get(r) / total.get(r) > (double) share.held().get(best) / total.get(best) : ratio > bestRatio) {
                 best = r;
                 bestRatio = ratio;
             }
