@@ -292,6 +292,25 @@ class WaitingLineTest {
     }
 
     @Test
+    void aGangItsQueueRefusesDoesNotKeepTheGangBehindItFromBeingNextInLine() {
+        SchedulerHarness h = cluster(8, "4", "16Gi");
+        h.scheduler.upsertQueue(new QueueSpec("a", QueueState.OPEN, 3, dev.muster.core.testing.Fixtures.res("8", "1Ti"), null, null, true));
+        h.scheduler.upsertQueue(new QueueSpec("b", QueueState.OPEN, 1, null, null, null, true));
+        gang(h, "a-0", 1, "4", "a", 0).forEach(h::schedule); // a holds 4 of its 8
+        for (int i = 0; i < 5; i++) {
+            gang(h, "b-" + i, 1, "4", "b", 0).forEach(h::schedule); // b holds 20 of its 24: a is further below its share
+        }
+        gang(h, "a-1", 2, "4", "a", 0);   // first in line, but its queue cannot take 8 more
+        gang(h, "b-big", 3, "4", "b", 0); // 12 cpu: 8 are free
+        h.scheduler.expireDue(); // neither has members kube-scheduler is waiting on: the pass tries one gang not at hand
+
+        assertThat(reason(h, "a-1")).contains("capability");
+        assertThat(h.scheduler.stats().nextInLine()).isEqualTo("default/b-big");
+        assertThat(reason(h, "b-big")).contains("next in line");
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
     void thePassReservesOnlyGangsKubeSchedulerIsWaitingOnAndKeepsTheRoomOfEarlierOnesFromLaterOnes() {
         SchedulerHarness h = SchedulerHarness.cluster(3, "4", "16Gi"); // set-aside after the default 30 s
         h.scheduler.upsertQueue(new QueueSpec("three", QueueState.OPEN, 3, null, null, null, true));
