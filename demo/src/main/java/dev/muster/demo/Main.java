@@ -34,6 +34,10 @@ public final class Main {
                   Play a topology scenario (racked nodes, gangs asking for a rack or block) on the scheduling core
                   twice, topology-aware and not, on the same seed; print racks spanned per gang and free whole racks
                   over time (built-in: scenarios/topology.yaml).
+              fairness [--scenario FILE]
+                  Play a scenario on the scheduling core in simulated time (no HTTP, no kube-scheduler queue) and
+                  print each queue's share against its fair share while every queue wants more
+                  (built-in: scenarios/contended.yaml).
 
             Each flag can also be given as an environment variable MUSTER_<NAME>, e.g. MUSTER_SCENARIO.
             """;
@@ -69,6 +73,7 @@ public final class Main {
                     yield QueuesCli.queues(rest, env, out, err);
                 }
                 case "topology" -> TopologyCommand.run(rest, env, workDir, out);
+                case "fairness" -> FairnessCommand.run(rest, env, workDir, out);
                 case "gang" -> {
                     DemoLogging.warningsOnly();
                     yield QueuesCli.gang(rest, env, out, err);

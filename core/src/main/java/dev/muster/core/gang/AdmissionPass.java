@@ -25,7 +25,7 @@ import java.util.List;
  * needs. Gangs after it are still admitted if they fit on what is left (backfill); gangs whose need exceeds the free
  * room left are not planned at all (their reason says whom they wait behind). The pass reserves only gangs
  * kube-scheduler is waiting on (binds held) and, once per pass, the first gang that waited long enough to be next in
- * line; the others are checked against their queue only and admitted at their members' next filter (a reservation
+ * line and whose queue admits it; the others are checked against their queue only and admitted at their members' next filter (a reservation
  * for members in kube-scheduler's backoff would hold room idle until they come back).
  *
  * <p><b>Why this cannot deadlock.</b> At most one gang holds set-aside room, and it never blocks itself; every other
@@ -126,13 +126,18 @@ public final class AdmissionPass {
                 continue;
             }
             boolean mayBeNext = !nextChosen && need.fitsIn(cluster) && line.waitedLongEnough(g, now);
+            if (!atHand && queueRefuses(g, now, need)) {
+                // kube-scheduler is not waiting on it and its queue cannot take it (the first in line for a full queue
+                // keeps the quota it needs): it takes neither room nor the pass's one try at a gang not at hand, which
+                // may make a gang further back next in line (a queue's big gang behind its small ones, say)
+                continue;
+            }
             if (!atHand && (headTried || !mayBeNext)) {
                 // kube-scheduler is not waiting on it (its members are in its backoff or not yet tried): reserving
-                // now would hold room idle until they come back, so it is admitted at its members' next filter;
-                // only its queue is checked here (the first in line for a full queue keeps the quota it needs). If it
+                // now would hold room idle until they come back, so it is admitted at its members' next filter. If it
                 // could fit, the room stays counted as its own for the rest of the pass: gangs behind it whose binds
                 // are held may not take it (it comes first in line)
-                if (!queueRefuses(g, now, need) && need.fitsIn(free)) {
+                if (need.fitsIn(free)) {
                     free = free.minus(need);
                     blocked = true;
                 }

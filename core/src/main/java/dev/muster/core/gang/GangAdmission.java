@@ -91,6 +91,11 @@ public final class GangAdmission {
         if (backingOff != null) {
             return backingOff;
         }
+        // a gang its queue cannot take now is refused before anything else: a turn or a want of room would hold its
+        // members' binds (HOLD), which take room in kube-scheduler's view that other queues and single pods could use
+        if (g.memberCount() > 0 && books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof QueueAdmission.Verdict.Refused refused) {
+            return refuse(g, refused.why().prefixed("gang " + g.key() + ": "));
+        }
         Refusal turn = line.turnOf(g);
         if (turn != null) {
             return refuse(g, turn);

@@ -117,7 +117,7 @@ final class Filtering {
         }
         for (String n : candidates) {
             NodeEntry e = ledger.node(n);
-            String why = e == null ? "node " + n + " is not known to muster yet" : e.whyNot(p.request());
+            String why = e == null ? "node " + n + " is not known to muster yet" : whyNot(e, p.request());
             if (why == null) {
                 d.feasible.add(n);
             } else {
@@ -125,6 +125,26 @@ final class Filtering {
             }
         }
         return d;
+    }
+
+    /**
+     * Why a single pod cannot go on {@code e}, naming what holds the room when only gangs' room stands in the way: room
+     * set aside for the gang next in line, or gang reservations. Null when it fits.
+     */
+    private String whyNot(NodeEntry e, Resources request) {
+        String why = e.whyNot(request);
+        if (why == null || !e.takesPlacements() || !request.fitsIn(e.allocatable().minus(e.used()))) {
+            return why;
+        }
+        Reservation aside = ledger.setAside();
+        if (aside != null) {
+            for (Slot s : aside.slots()) {
+                if (s.node().equals(e.name())) {
+                    return why + ": room on this node is set aside for gang " + aside.gang() + " (next in line)";
+                }
+            }
+        }
+        return why + ": room on this node is reserved for gangs";
     }
 
     /**

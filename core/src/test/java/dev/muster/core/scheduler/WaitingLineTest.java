@@ -84,6 +84,22 @@ class WaitingLineTest {
     }
 
     @Test
+    void aSinglePodRefusedOnlyForGangsRoomIsToldWhoHoldsIt() {
+        SchedulerHarness h = cluster(3, "4", "16Gi");
+        List<Pod> hogs = hogs(h, 3, "4");
+        List<Pod> big = gang(h, "big", 2, "4", "default", 0);
+        h.schedule(big.getFirst());
+        h.scheduler.expireDue();
+        h.scheduler.deletePod(hogs.get(0).uid()); // n0's room is set aside for big
+
+        FilterResult f = h.scheduler.filter(pod("web").requests("2", "1Gi").build(), h.nodeNames);
+        assertThat(f.feasible()).isEmpty();
+        assertThat(f.failed().get("n0")).isEqualTo("insufficient cpu (after gang reservations): room on this node is set aside for gang default/big (next in line)");
+        assertThat(f.failed().get("n1")).isEqualTo("insufficient cpu (after gang reservations)"); // used by a pod, not held by a gang
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
     void roomTheGangNextInLineCannotUseStaysFreeForOthers() {
         SchedulerHarness h = cluster(2, "4", "16Gi");
         h.nodes(node("small-node", "2", "16Gi"));
@@ -231,6 +247,66 @@ class WaitingLineTest {
             assertThat(reason(h, "one-1")).doesNotContain("waiting for its turn");
         }
         assertThat(reserved(h, "three-0")).isFalse();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    /** A gang of queue "one", which its capability (4 cpu, all held) cannot take, while something else also stands in its way. */
+    record QueueFirst(String name, boolean clusterFull, boolean anotherQueuesTurn) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static List<QueueFirst> queueFirst() {
+        return List.of(
+                new QueueFirst("its queue is full and the cluster has no room: refused for the queue, not held for room", true, false),
+                new QueueFirst("its queue is full and another queue's gang could start: refused for the queue, not held for a turn", false, true));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("queueFirst")
+    void aGangItsQueueCannotTakeIsRefusedAtFilterBeforeItsTurnOrRoomAreLookedAt(QueueFirst c) {
+        SchedulerHarness h = SchedulerHarness.cluster(2, "4", "16Gi");
+        h.scheduler.upsertQueue(new QueueSpec("three", QueueState.OPEN, 3, null, null, null, true));
+        h.scheduler.upsertQueue(new QueueSpec("one", QueueState.OPEN, 1, dev.muster.core.testing.Fixtures.res("4", "1Ti"), null, null, true));
+        gang(h, "one-0", 1, "4", "one", 0).forEach(h::schedule); // the queue's 4 cpu are held, on one of the two nodes
+        if (c.clusterFull()) {
+            String other = h.scheduler.ledger().nodes().stream().filter(n -> n.used().isZero() && n.reserved().isZero()).findFirst().orElseThrow().name();
+            h.scheduler.upsertPod(pod("hog").requests("4", "1Gi").on(other).build()); // and the other node is full
+        }
+        h.scheduler.expireDue();
+        if (c.anotherQueuesTurn()) {
+            gang(h, "three-0", 1, "4", "three", 0); // could start: 4 cpu free, queue three holds nothing
+        }
+        CompletableFuture<BindResult> bind = h.schedule(gang(h, "one-1", 1, "2", "one", 0).getFirst());
+
+        // refused at filter (kube-scheduler keeps it in its queue), not passed with a held bind that would count the
+        // member on a node in kube-scheduler's view while the queue cannot take it anyway
+        assertThat(bind).isDone();
+        assertThat(bind.join().ok()).isFalse();
+        assertThat(reason(h, "one-1")).contains("capability").doesNotContain("waiting for its turn");
+        assertThat(h.scheduler.stats().heldBinds()).isZero();
+        assertThat(reserved(h, "one-1")).isFalse();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aGangItsQueueRefusesDoesNotKeepTheGangBehindItFromBeingNextInLine() {
+        SchedulerHarness h = cluster(8, "4", "16Gi");
+        h.scheduler.upsertQueue(new QueueSpec("a", QueueState.OPEN, 3, dev.muster.core.testing.Fixtures.res("8", "1Ti"), null, null, true));
+        h.scheduler.upsertQueue(new QueueSpec("b", QueueState.OPEN, 1, null, null, null, true));
+        gang(h, "a-0", 1, "4", "a", 0).forEach(h::schedule); // a holds 4 of its 8
+        for (int i = 0; i < 5; i++) {
+            gang(h, "b-" + i, 1, "4", "b", 0).forEach(h::schedule); // b holds 20 of its 24: a is further below its share
+        }
+        gang(h, "a-1", 2, "4", "a", 0);   // first in line, but its queue cannot take 8 more
+        gang(h, "b-big", 3, "4", "b", 0); // 12 cpu: 8 are free
+        h.scheduler.expireDue(); // neither has members kube-scheduler is waiting on: the pass tries one gang not at hand
+
+        assertThat(reason(h, "a-1")).contains("capability");
+        assertThat(h.scheduler.stats().nextInLine()).isEqualTo("default/b-big");
+        assertThat(reason(h, "b-big")).contains("next in line");
         assertThat(h.invariantViolations()).isEmpty();
     }
 

@@ -22,6 +22,8 @@ public final class DriverStats {
     private long binds;
     private long bindErrors;
     private final Map<String, Long> bindErrorSamples = new LinkedHashMap<>();
+    private final java.util.Set<String> singleWaited = new java.util.HashSet<>(); // uids of single pods whose first try failed
+    private final Map<String, Long> singleFirstReasons = new LinkedHashMap<>();
 
     synchronized void cycle(long nanos) {
         if (cycles == cycleNanos.length) {
@@ -36,6 +38,16 @@ public final class DriverStats {
 
     synchronized void unschedulable() {
         unschedulable++;
+    }
+
+    /**
+     * A single pod's try failed: the first time for this pod, its reason counts (numbers and node names replaced, so
+     * like reasons count together).
+     */
+    synchronized void singlePodWaits(String uid, String reason) {
+        if (singleWaited.add(uid)) {
+            singleFirstReasons.merge(reason.replaceAll("node-[0-9]+", "node-N").replaceAll("[0-9]+", "N"), 1L, Long::sum);
+        }
     }
 
     synchronized void callError() {
@@ -56,7 +68,7 @@ public final class DriverStats {
 
     /** An immutable copy. */
     public record Snapshot(long[] cycleNanos, long noNodeFits, long unschedulable, long callErrors, long binds, long bindErrors,
-                           Map<String, Long> bindErrorSamples) {
+                           Map<String, Long> bindErrorSamples, Map<String, Long> singleFirstReasons) {
         public long cycles() {
             return cycleNanos.length;
         }
@@ -64,7 +76,7 @@ public final class DriverStats {
 
     public synchronized Snapshot snapshot() {
         return new Snapshot(Arrays.copyOf(cycleNanos, cycles), noNodeFits, unschedulable, callErrors, binds, bindErrors,
-                Map.copyOf(bindErrorSamples));
+                Map.copyOf(bindErrorSamples), Map.copyOf(singleFirstReasons));
     }
 
     public synchronized long cycles() {

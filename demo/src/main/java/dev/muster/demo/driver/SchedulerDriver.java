@@ -112,6 +112,9 @@ public final class SchedulerDriver implements ClusterListener, AutoCloseable {
         SchedulerCache.Fit fit = cache.feasible(pod.request(), options.nodesToScore());
         if (fit.nodes().isEmpty()) {
             stats.noNodeFits();
+            if (pod.gang() == null) {
+                stats.singlePodWaits(pod.uid(), "kube-scheduler's own filter: no node fits (bound and assumed pods)");
+            }
             queue.unschedulable(e);
             return;
         }
@@ -124,6 +127,9 @@ public final class SchedulerDriver implements ClusterListener, AutoCloseable {
                 queue.failed(e);
             } else {
                 stats.unschedulable();
+                if (pod.gang() == null) {
+                    stats.singlePodWaits(pod.uid(), "extender: " + attempt.unschedulableReason());
+                }
                 queue.unschedulable(e);
             }
             return;

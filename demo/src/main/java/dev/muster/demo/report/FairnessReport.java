@@ -16,8 +16,6 @@ import java.util.TreeSet;
 final class FairnessReport {
     /** Size classes by minMember: the upper bound of each class. */
     private static final int[] CLASSES = {8, 32, 128, Integer.MAX_VALUE};
-    /** The window over which share and fair share are compared. */
-    static final long WINDOW_NANOS = 5L * 60 * 1_000_000_000L;
 
     private FairnessReport() {}
 
@@ -62,45 +60,23 @@ final class FairnessReport {
      * issue's condition for comparing held with fair share).
      */
     static boolean allWantMore(Sample s) {
-        return !s.shares().isEmpty() && s.shares().values().stream().allMatch(FairShare.Share::wantsMore);
+        return ShareGaps.allWantMore(s.shares());
     }
 
     private static void shares(StringBuilder sb, RunResult r) {
-        List<Sample> all = r.samples().stream().filter(s -> !s.shares().isEmpty()).toList();
+        List<ShareGaps.At> all = r.samples().stream().filter(s -> !s.shares().isEmpty()).map(s -> new ShareGaps.At(s.at(), s.shares())).toList();
         if (all.isEmpty()) {
             return;
         }
-        Resources total = r.allocatable();
-        TreeSet<String> queues = new TreeSet<>();
-        all.forEach(s -> queues.addAll(s.shares().keySet()));
-        long counted = all.stream().filter(FairnessReport::allWantMore).count();
-        sb.append("\nQueue share of the cluster while every queue had waiting work its capability allows (dominant resource; ")
-                .append(counted).append(" of ").append(all.size()).append(" samples)\n");
+        sb.append("\nQueue share of the cluster while every queue had waiting work its capability allows (resource that decides its place in line; ")
+                .append(ShareGaps.counted(all)).append(" of ").append(all.size()).append(" samples)\n");
         sb.append("  queue        held mean   fair share mean   borrowed (samples)   worst 5-min gap held - fair\n");
-        for (String q : queues) {
-            double held = 0;
-            double fair = 0;
-            int borrowing = 0;
-            List<double[]> series = new ArrayList<>();
-            for (int i = 0; i < all.size(); i++) {
-                Sample s = all.get(i);
-                FairShare.Share share = s.shares().get(q);
-                if (share == null || !allWantMore(s)) {
-                    continue;
-                }
-                double h = FairShare.Share.percentOf(share.held(), total);
-                double f = FairShare.Share.percentOf(share.fairShare(), total);
-                held += h;
-                fair += f;
-                if (!share.borrowed().isZero()) {
-                    borrowing++;
-                }
-                series.add(new double[] {s.at(), h, f, i});
-            }
-            int n = series.size();
-            sb.append(String.format("  %-12s %8.0f%%   %14.0f%%   %18d   %s%n", q, held / Math.max(1, n), fair / Math.max(1, n), borrowing,
-                    worstWindowGap(series)));
-        }
+        TreeSet<String> queues = new TreeSet<>();
+        ShareGaps.of(all, r.allocatable()).forEach((q, g) -> {
+            queues.add(q);
+            sb.append(String.format("  %-12s %8.0f%%   %14.0f%%   %18d   %s%n", q, g.heldMean(), g.fairMean(), g.borrowing(),
+                    ShareGaps.format(g.worstGap())));
+        });
         timeline(sb, r, queues);
     }
 
@@ -111,7 +87,7 @@ final class FairnessReport {
             return;
         }
         long step = 2L * 60 * 1_000_000_000L;
-        sb.append("Queue held / fair share over time (percent of the cluster, every 2 simulated minutes)\n");
+        sb.append("Queue held / fair share over time (percent of the cluster of the resource that decides its place in line, every 2 simulated minutes)\n");
         for (String q : queues) {
             StringBuilder line = new StringBuilder(String.format("  %-12s", q));
             long next = 0;
@@ -121,34 +97,15 @@ final class FairnessReport {
                 }
                 next = s.at() - s.at() % step + step;
                 FairShare.Share share = s.shares().get(q);
-                line.append(String.format(" %s %d/%d", Fmt.clock(s.at()), share == null ? 0 : FairShare.Share.percentOf(share.held(), r.allocatable()),
-                        share == null ? 0 : FairShare.Share.percentOf(share.fairShare(), r.allocatable())));
+                double[] hf = share == null ? new double[2] : ShareGaps.heldAndFair(share, r.allocatable());
+                line.append(String.format(" %s %.0f/%.0f", Fmt.clock(s.at()), hf[0], hf[1]));
             }
             sb.append(line).append('\n');
         }
     }
 
-    /**
-     * The largest |mean held − mean fair| (percentage points) over any window of WINDOW_NANOS of consecutive samples
-     * (entries {@code at, held, fair, index among all samples}; a window does not span samples left out), or "-" when
-     * no such window exists.
-     */
+    /** The worst 5-minute gap of {@code series} ({@link ShareGaps#worstGap}), formatted. */
     static String worstWindowGap(List<double[]> series) {
-        double worst = -1;
-        for (int i = 0; i < series.size(); i++) {
-            double held = 0;
-            double fair = 0;
-            int n = 0;
-            for (int j = i; j < series.size() && series.get(j)[0] - series.get(i)[0] <= WINDOW_NANOS
-                    && series.get(j)[3] - series.get(i)[3] == j - i; j++) {
-                held += series.get(j)[1];
-                fair += series.get(j)[2];
-                n++;
-            }
-            if (n > 1 && series.get(i + n - 1)[0] - series.get(i)[0] >= WINDOW_NANOS * 0.9) {
-                worst = Math.max(worst, Math.abs(held - fair) / n);
-            }
-        }
-        return worst < 0 ? "-" : String.format("%.0f points", worst);
+        return ShareGaps.format(ShareGaps.worstGap(series));
     }
 }

@@ -55,6 +55,11 @@ public final class TextReport {
         long[] single = r.singlePodWaits();
         row(sb, "Single pods bound", single.length + ", wait p50 " + Fmt.sim(Percentiles.of(single, 50)) + ", p99 "
                 + Fmt.sim(Percentiles.of(single, 99)) + " (sim)");
+        if (single.length > 0 && r.driver().singleFirstReasons().isEmpty()) {
+            row(sb, "  had to wait, first reason", "none refused (their wait is kube-scheduler's queue)");
+        }
+        r.driver().singleFirstReasons().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(4)
+                .forEach(e -> row(sb, "  had to wait, first reason", e.getValue() + "x " + e.getKey()));
         Map<String, Integer> pods = r.podsAtEnd();
         row(sb, "Pods at the end", pods.getOrDefault("succeeded", 0) + " succeeded, " + pods.getOrDefault("failed", 0) + " failed, "
                 + pods.getOrDefault("pending", 0) + " pending, " + (pods.getOrDefault("bound", 0) + pods.getOrDefault("running", 0))

@@ -40,13 +40,18 @@ public final class ScenarioReader {
     private ScenarioReader() {}
 
     public static Scenario builtIn() {
-        try (InputStream in = ScenarioReader.class.getResourceAsStream(DEFAULT_RESOURCE)) {
+        return builtIn(DEFAULT_RESOURCE);
+    }
+
+    /** A scenario shipped in this module's resources, e.g. {@code /scenarios/contended.yaml}. */
+    public static Scenario builtIn(String resource) {
+        try (InputStream in = ScenarioReader.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("the built-in scenario " + DEFAULT_RESOURCE + " is missing from the classpath");
+                throw new IllegalStateException("the built-in scenario " + resource + " is missing from the classpath");
             }
-            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "default.yaml (built in)");
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), resource.substring(resource.lastIndexOf('/') + 1) + " (built in)");
         } catch (IOException e) {
-            throw new IllegalStateException("cannot read the built-in scenario", e);
+            throw new IllegalStateException("cannot read the built-in scenario " + resource, e);
         }
     }
 

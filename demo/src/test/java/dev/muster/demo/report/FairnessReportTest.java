@@ -60,4 +60,20 @@ class FairnessReportTest {
         assertThat(FairnessReport.allWantMore(new Sample(0, null, Map.of("a", share("a", true), "b", share("b", false))))).isFalse();
         assertThat(FairnessReport.allWantMore(new Sample(0, null, Map.of()))).isFalse();
     }
+
+    @org.junit.jupiter.api.Test
+    void heldAndFairShareAreComparedOnTheResourceThatDecidesThePlaceInLine() {
+        Resources total = Resources.builder().set("cpu", 1000).set("memory", 1000).set("nvidia.com/gpu", 100).build();
+        // bound by cpu: 30 of 33 held; the fair share of memory (40) is memory another queue does not ask for
+        FairShare.Share cpuBound = new FairShare.Share("p", Resources.builder().set("cpu", 330).set("memory", 400).build(),
+                Resources.builder().set("cpu", 300).set("memory", 200).build(), Resources.ZERO, 0.9, true);
+        assertThat(ShareGaps.heldAndFair(cpuBound, total)).containsExactly(30, 33);
+        // cpu and GPUs in one proportion (equal ratios): compared on GPUs, the larger share of the cluster
+        FairShare.Share gpu = new FairShare.Share("r", Resources.builder().set("cpu", 80).set("nvidia.com/gpu", 80).build(),
+                Resources.builder().set("cpu", 40).set("nvidia.com/gpu", 40).build(), Resources.ZERO, 0.5, true);
+        assertThat(ShareGaps.heldAndFair(gpu, total)).containsExactly(40, 80);
+        // holds nothing: its largest fair share
+        FairShare.Share idle = new FairShare.Share("i", Resources.builder().set("cpu", 170).build(), Resources.ZERO, Resources.ZERO, 0, true);
+        assertThat(ShareGaps.heldAndFair(idle, total)).containsExactly(0, 17);
+    }
 }
