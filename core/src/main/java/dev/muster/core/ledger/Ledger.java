@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The truth about capacity: every node's allocatable, every pod holding resources on a node (bound by
@@ -39,6 +40,7 @@ public final class Ledger {
     private final Map<GangKey, Reservation> reservations = new HashMap<>();
     private final Map<String, Resources> heldByQueue = new HashMap<>(); // used + reserved, per queue
     private Reservation setAside; // room set aside for the gang next in line (charged to no queue), or null
+    private Set<String> setAsideNodes = Set.of(); // the nodes of setAside's slots (its slots never change), for filter
     private Resources schedulableAllocatable = Resources.ZERO; // Σ allocatable of known, schedulable nodes, kept as nodes change
 
     // ---- nodes -------------------------------------------------------------------------------------
@@ -221,6 +223,7 @@ public final class Ledger {
             entryFor(p.node()).addReserved(p.request());
         }
         setAside = r;
+        setAsideNodes = r.slots().stream().map(Slot::node).collect(java.util.stream.Collectors.toUnmodifiableSet());
     }
 
     /** The room set aside for the gang next in line, or null. */
@@ -228,10 +231,16 @@ public final class Ledger {
         return setAside;
     }
 
+    /** Whether room on {@code node} is set aside for the gang next in line (constant time: filter asks per node). */
+    public boolean setsAsideOn(String node) {
+        return setAsideNodes.contains(node);
+    }
+
     /** Gives the set-aside room back (the line decides anew who is next). */
     public void releaseSetAside() {
         Reservation r = setAside;
         setAside = null;
+        setAsideNodes = Set.of();
         if (r == null) {
             return;
         }

@@ -136,13 +136,8 @@ final class Filtering {
         if (why == null || !e.takesPlacements() || !request.fitsIn(e.allocatable().minus(e.used()))) {
             return why;
         }
-        Reservation aside = ledger.setAside();
-        if (aside != null) {
-            for (Slot s : aside.slots()) {
-                if (s.node().equals(e.name())) {
-                    return why + ": room on this node is set aside for gang " + aside.gang() + " (next in line)";
-                }
-            }
+        if (ledger.setsAsideOn(e.name())) {
+            return why + ": room on this node is set aside for gang " + ledger.setAside().gang() + " (next in line)";
         }
         return why + ": room on this node is reserved for gangs";
     }

@@ -203,7 +203,7 @@ public final class KubeBinder implements Binder, AutoCloseable {
     private Attempt attempt(PodId pod, String node) {
         HttpResult post;
         try {
-            post = execute(bindingCall(pod, node));
+            post = execute(bindingCall(pod, node), false);
         } catch (IOException e) {
             return new Attempt.Retry("API server unreachable: " + e, null);
         } catch (ApiException e) { // buildCall only throws for a missing required parameter
@@ -233,7 +233,7 @@ public final class KubeBinder implements Binder, AutoCloseable {
     /** Whether the pod (this uid) carries a deletionTimestamp; false when that cannot be read. */
     private boolean terminating(PodId pod) {
         try {
-            HttpResult get = execute(api.readNamespacedPod(pod.name(), pod.namespace()).buildCall(null));
+            HttpResult get = execute(api.readNamespacedPod(pod.name(), pod.namespace()).buildCall(null), true);
             return get.code() == 200 && get.json() != null && pod.uid().equals(string(get.json(), "metadata", "uid"))
                     && string(get.json(), "metadata", "deletionTimestamp") != null;
         } catch (IOException | ApiException e) {
@@ -245,7 +245,7 @@ public final class KubeBinder implements Binder, AutoCloseable {
     private Attempt checkConflict(PodId pod, String node, String conflict) {
         HttpResult get;
         try {
-            get = execute(api.readNamespacedPod(pod.name(), pod.namespace()).buildCall(null));
+            get = execute(api.readNamespacedPod(pod.name(), pod.namespace()).buildCall(null), true);
         } catch (IOException e) {
             return new Attempt.Retry("conflict (" + conflict + "), and reading the pod failed: " + e, null);
         } catch (ApiException e) {
@@ -277,11 +277,12 @@ public final class KubeBinder implements Binder, AutoCloseable {
 
     private record HttpResult(int code, String message, JsonObject json, Duration retryAfter) {}
 
-    private static HttpResult execute(Call call) throws IOException {
+    /** Runs {@code call}; {@code parseSuccess} false leaves a 2xx body unparsed (a Binding's answer says nothing more). */
+    private static HttpResult execute(Call call, boolean parseSuccess) throws IOException {
         try (Response response = call.execute()) {
             String body = response.body().string();
-            if (response.isSuccessful() && call.request().method().equals("POST")) {
-                return new HttpResult(response.code(), "", null, null); // a Binding's answer says nothing more
+            if (response.isSuccessful() && !parseSuccess) {
+                return new HttpResult(response.code(), "", null, null);
             }
             JsonObject json = parse(body);
             String message = json != null && json.get("message") instanceof JsonElement m && m.isJsonPrimitive()
