@@ -39,9 +39,11 @@ import java.util.regex.Pattern;
  *   -Dbench.main=dev.muster.bench.RealLoopBench -Dbench.args="--nodes 1000 --pods 2000 --gang 0 --rounds 3"
  * </pre>
  * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config.yaml; {@code --scheduler-qps}
- * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,
+ * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,idle (idle: kube-scheduler alone while the warm Muster
+ * watches the same pods without being asked anything — what its informers cost),
  * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr}),
- * {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}).
+ * {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
+ * batches the warm Muster schedules before it is measured (default 3).
  * <pre>
  * </pre>
  */
@@ -64,6 +66,13 @@ public final class RealLoopBench {
     private final int schedulerQps;
     private final List<String> musterJvm = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseSerialGC"));
     private final List<String> musterArgs = new ArrayList<>();
+    /**
+     * Batches the warm Muster schedules before its runs are reported. After one batch of 2,000 pods its JIT was still
+     * compiling the hot path with C2 through the next batch (JFR: compilations of 0.1–0.7 s each, about a third of the
+     * measured window), so "warm" measured part of the warm-up; three batches reach the steady state of a
+     * long-running extender.
+     */
+    private int warmupBatches = 3;
 
     private RealLoopBench(Path repo, String version, int nodes, int pods, int gang, Path config, int schedulerQps) {
         this.repo = repo;
@@ -79,6 +88,7 @@ public final class RealLoopBench {
         Map<String, String> a = new LinkedHashMap<>(Map.of("nodes", "1000", "pods", "2000", "gang", "0", "rounds", "3",
                 "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "extender-config/scheduler-config.yaml", "scheduler-qps", "1000", "muster-jvm", ""));
         a.put("muster-args", "");
+        a.put("warmup", "3");
         for (int i = 0; i + 1 < args.length; i += 2) {
             a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
@@ -91,6 +101,7 @@ public final class RealLoopBench {
         if (!a.get("muster-args").isBlank()) {
             b.musterArgs.addAll(List.of(a.get("muster-args").trim().split(";")));
         }
+        b.warmupBatches = Integer.parseInt(a.get("warmup"));
         b.run(Integer.parseInt(a.get("rounds")), List.of(a.get("modes").split(",")));
     }
 
@@ -110,12 +121,14 @@ public final class RealLoopBench {
             List<Result> results = new ArrayList<>();
             for (int r = 0; r < rounds; r++) {
                 for (String mode : modes) {
-                    if (mode.equals("warm") && warm == null) {
+                    if ((mode.equals("warm") || mode.equals("idle")) && warm == null) {
                         warm = startMuster("warm");
-                        measure("warm-up", warm); // one batch to warm the JIT, not reported
+                        for (int w = 0; w < warmupBatches; w++) {
+                            measure("warm-up", warm); // batches to warm the JIT, not reported
+                        }
                     }
                     MusterProcess fresh = mode.equals("fresh") ? startMuster("fresh" + r) : null;
-                    Result res = measure(mode, mode.equals("alone") ? null : mode.equals("warm") ? warm : fresh);
+                    Result res = measure(mode, mode.equals("alone") ? null : mode.equals("fresh") ? fresh : warm);
                     results.add(res);
                     print(res);
                     if (fresh != null) {
@@ -134,6 +147,7 @@ public final class RealLoopBench {
                         r.seconds(), r.algorithmMs(), r.extenderFilterMs(), r.cpuSeconds().getOrDefault("kube-apiserver", 0.0),
                         r.cpuSeconds().getOrDefault("etcd", 0.0), r.cpuSeconds().getOrDefault("kube-scheduler", 0.0),
                         r.cpuSeconds().getOrDefault("muster", 0.0), r.musterVerbMs()));
+                // muster-sys (kernel share of muster's CPU) is in the per-run line above
             }
         } finally {
             cp.close();
@@ -170,7 +184,8 @@ public final class RealLoopBench {
             cc.put("qps", schedulerQps);
             cc.put("burst", schedulerQps);
         };
-        KubeScheduler s = KubeScheduler.start(cp, config, muster == null ? null : "http://127.0.0.1:" + musterHttp.get(muster), qps);
+        boolean asked = muster != null && !mode.equals("idle"); // idle: the warm Muster only watches (its informers' cost)
+        KubeScheduler s = KubeScheduler.start(cp, config, asked ? "http://127.0.0.1:" + musterHttp.get(muster) : null, qps);
         try {
             Map<String, Double> base = cpu(muster, s);
             long first = 0;
@@ -200,7 +215,7 @@ public final class RealLoopBench {
                 cpu.put(k, after.get(k) - base.getOrDefault(k, before.getOrDefault(k, 0.0)));
             }
             Map<String, Double> verbs = new LinkedHashMap<>();
-            if (muster != null) {
+            if (asked) {
                 String mm = muster.metrics();
                 for (String verb : List.of("filter", "prioritize", "bind")) {
                     verbs.put(verb, Math.round(mean(mm, "muster_extender_request_seconds", "verb=\"" + verb + "\"") * 1e5) / 100.0);
@@ -241,6 +256,7 @@ public final class RealLoopBench {
         }
         if (muster != null) {
             out.put("muster", cpuOf(muster.pid()));
+            out.put("muster-sys", sysCpuOf(muster.pid()));
         }
         return out;
     }
@@ -249,6 +265,13 @@ public final class RealLoopBench {
         String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) CLK_TCK; // utime, stime (fields 14, 15)
+    }
+
+    /** System (kernel) CPU seconds of a process so far: syscalls, context switches, page faults. */
+    private static double sysCpuOf(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[12]) / (double) CLK_TCK; // stime (field 15)
     }
 
     /** Sum of a Prometheus counter's samples whose labels contain {@code labelPart}. */
