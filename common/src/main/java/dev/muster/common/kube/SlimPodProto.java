@@ -24,6 +24,7 @@ import io.kubernetes.client.openapi.models.V1PodSchedulingGroup;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodStatus;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
+import io.kubernetes.client.util.Watch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -54,6 +55,15 @@ public final class SlimPodProto {
             pod.setApiVersion(type.apiVersion());
             pod.setKind(type.kind());
         });
+    }
+
+    /**
+     * One watch event as the informer receives it (a pod, or a status for {@code ERROR}), from one frame's bytes
+     * (without its 4-byte length).
+     */
+    public static Watch.Response<V1Pod> readWatchEvent(byte[] frame) throws IOException {
+        SlimJson.Event<V1Pod> e = readEvent(frame);
+        return e.status() != null ? new Watch.Response<>(e.type(), e.status()) : new Watch.Response<>(e.type(), e.object());
     }
 
     /** The fields of one {@code Pod} message (not enveloped: a list item, or the raw of an envelope). */
