@@ -2,12 +2,12 @@ package dev.muster.bench;
 
 import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import dev.muster.common.kube.SlimPodJson;
 import dev.muster.common.kube.SlimPodProto;
-import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
-import io.kubernetes.client.util.Watch;
 import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -34,7 +34,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * classpath through muster-common's test jar):
  * <ul>
  *   <li>{@code watch...}: the 10 events of {@code watch-pods.{json,pb}} (pods with managed fields, volumes, env;
- *       ADDED/MODIFIED/DELETED and bookmarks), each decoded from its own bytes as the watch reads it.</li>
+ *       ADDED/MODIFIED/DELETED and bookmarks), read from the whole answer as the watch reads it (the
+ *       setup checks both captures hold the same number of events).</li>
  *   <li>{@code list...}: {@code list-pods.{json,pb}}, a PodList of 3 pods, decoded from a stream.</li>
  * </ul>
  * Run: {@code java -cp <bench classpath> org.openjdk.jmh.Main PodDecodeBenchmark -f 1 -wi 3 -i 5 -w 1s -r 1s}.
@@ -48,6 +49,8 @@ import org.openjdk.jmh.infra.Blackhole;
 public class PodDecodeBenchmark {
     private List<byte[]> jsonEvents;
     private List<byte[]> protoFrames;
+    private byte[] jsonWatch;
+    private byte[] protoWatch;
     private byte[] jsonList;
     private byte[] protoList;
 
@@ -94,24 +97,30 @@ public class PodDecodeBenchmark {
         if (jsonEvents.size() != protoFrames.size()) {
             throw new IllegalStateException("the captures differ: " + jsonEvents.size() + " JSON events, " + protoFrames.size() + " frames");
         }
+        jsonWatch = fixture("watch-pods.json");
+        protoWatch = fixture("watch-pods.pb");
         jsonList = fixture("list-pods.json");
         protoList = fixture("list-pods.pb");
     }
 
+    /** One reader over the whole answer, as the watch reads it. */
     @Benchmark
     public void watchJson(Blackhole bh) throws IOException {
-        for (byte[] e : jsonEvents) {
-            JsonReader in = new JsonReader(new InputStreamReader(new ByteArrayInputStream(e), StandardCharsets.UTF_8));
-            in.setStrictness(Strictness.LENIENT);
-            Watch.Response<V1Pod> r = SlimPodJson.readWatchEvent(in);
-            bh.consume(r);
+        JsonReader in = new JsonReader(new InputStreamReader(new ByteArrayInputStream(jsonWatch), StandardCharsets.UTF_8));
+        in.setStrictness(Strictness.LENIENT);
+        while (in.peek() != JsonToken.END_DOCUMENT) {
+            bh.consume(SlimPodJson.readWatchEvent(in));
         }
     }
 
+    /** Frame by frame, each copied out of the answer as the watch reads it. */
     @Benchmark
     public void watchProtobuf(Blackhole bh) throws IOException {
-        for (byte[] f : protoFrames) {
-            bh.consume(SlimPodProto.readWatchEvent(f));
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(protoWatch));
+        while (in.available() > 0) {
+            byte[] frame = new byte[in.readInt()];
+            in.readFully(frame);
+            bh.consume(SlimPodProto.readWatchEvent(frame));
         }
     }
 

@@ -443,17 +443,22 @@ final class SlimProto {
         String[] kv = message(in, tag, where, e -> {
             String key = "";
             String value = "";
+            boolean kept = true;
             int t;
             while ((t = tag(e, where)) != 0) {
-                switch (WireFormat.getTagFieldNumber(t)) {
-                    case 1 -> key = string(e, t, where + " key");
-                    case 2 -> value = string(e, t, where + " value");
-                    default -> skip(e, t, where);
+                int field = WireFormat.getTagFieldNumber(t);
+                if (field == 1) {
+                    key = string(e, t, where + " key");
+                    kept = keep.test(key);
+                } else if (field == 2 && kept) {
+                    value = string(e, t, where + " value");
+                } else {
+                    skip(e, t, where); // an unkept value (last-applied-configuration...) is skipped, not decoded
                 }
             }
-            return new String[] {key, value};
+            return kept && keep.test(key) ? new String[] {key, value} : null;
         });
-        if (!keep.test(kv[0])) {
+        if (kv == null) {
             return into;
         }
         Map<String, String> m = into == null ? new HashMap<>(8) : into;
