@@ -20,7 +20,8 @@ import java.io.IOException;
  * ({@code NodeConverter}): name, uid, resourceVersion, deletion timestamp, labels (topology levels are chosen from
  * them), {@code spec.unschedulable}, the {@code PreferNoSchedule} taints of {@code spec.taints} and {@code status.allocatable}. The bulk of a real Node — its image list,
  * conditions, addresses, managed fields — is skipped unread, which matters on every kubelet status update and for the
- * first list of a large cluster. Errors as in {@link SlimPodJson}. Stateless and thread-safe.
+ * first list of a large cluster. Errors as in {@link SlimPodJson}. The JSON counterpart of {@link SlimNodeProto} (same
+ * objects), used when the API server answers JSON. Stateless and thread-safe.
  */
 public final class SlimNodeJson {
     private SlimNodeJson() {}

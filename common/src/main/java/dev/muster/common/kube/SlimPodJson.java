@@ -20,6 +20,7 @@ import io.kubernetes.client.openapi.models.V1PodSchedulingGroup;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodStatus;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
+import io.kubernetes.client.util.Watch;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,9 @@ import java.util.Map;
  * extender's CPU (docs/benchmarks.md, "Real loop"). This reader builds the same slim {@code V1Pod} the informers'
  * transforms used to cut down to, directly.
  *
+ * <p>{@link SlimListerWatcher} asks the API server for protobuf ({@link SlimPodProto}, which builds exactly the same
+ * objects) and uses this reader when the answer is JSON (an API server or proxy that does not serve protobuf).
+ *
  * <p>Lenient about what it does not read; strict about what it does: a value of the wrong JSON type in a kept field
  * is an {@link IOException} naming the field (the informer's list or watch then fails and is retried, as for any
  * malformed answer). Stateless and thread-safe.
@@ -49,6 +53,12 @@ public final class SlimPodJson {
     public static V1PodList readList(JsonReader in) throws IOException {
         SlimJson.ListParts<V1Pod> l = SlimJson.readList(in, SlimPodJson::readPod);
         return new V1PodList().apiVersion(l.apiVersion()).kind(l.kind()).metadata(l.metadata()).items(l.items());
+    }
+
+    /** One watch event as the informer receives it (a pod, or a status for {@code ERROR}). */
+    public static Watch.Response<V1Pod> readWatchEvent(JsonReader in) throws IOException {
+        SlimJson.Event<V1Pod> e = SlimJson.readEvent(in, SlimPodJson::readPod);
+        return e.status() != null ? new Watch.Response<>(e.type(), e.status()) : new Watch.Response<>(e.type(), e.object());
     }
 
     /** One Pod object. */

@@ -92,7 +92,7 @@ public final class ClusterSync implements AutoCloseable {
 
         SharedIndexInformer<V1Node> nodes = PacedWatches.informer(factory, SlimListerWatcher.nodes(watchClient), V1Node.class, "nodes",
                 resyncMillis, (type, t) -> errors.failed("nodes", t));
-        // pods and nodes are decoded slim as they are read (SlimPodJson, SlimNodeJson): the pod cache is the largest memory user and pod events the
+        // pods and nodes are decoded slim as they are read (SlimPodProto/SlimNodeProto, or the JSON ones): the pod cache is the largest memory user and pod events the
         // most frequent, and client-java's own decoding of a full V1Pod was half of the extender's CPU in the real loop
         SharedIndexInformer<V1Pod> pods = PacedWatches.informer(factory, SlimListerWatcher.pods(watchClient), V1Pod.class, "pods",
                 resyncMillis, (type, t) -> errors.failed("pods", t));
