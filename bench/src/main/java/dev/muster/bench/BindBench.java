@@ -4,6 +4,7 @@ import dev.muster.common.kube.KubeClients;
 import dev.muster.core.model.PodId;
 import dev.muster.e2e.ControlPlane;
 import dev.muster.e2e.Kube;
+import dev.muster.server.bind.BindOptions;
 import dev.muster.server.bind.KubeBinder;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.ApiClient;
@@ -31,9 +32,9 @@ import okhttp3.Protocol;
 
 /**
  * What one Binding POST costs the extender's process and the API server, on a real control plane: P pods bound by
- * {@link KubeBinder} to one node, C at a time (kube-scheduler binds concurrently), through each of the clients a
- * process could use — {@link KubeClients#requests()} as the extender binds (okhttp's default, HTTP/2 over TLS) and
- * the same client limited to HTTP/1.1 with a keep-alive pool (tried, and measured costlier). Reports wall time, this JVM's CPU per bind (the binder
+ * {@link KubeBinder} to one node, C at a time (kube-scheduler binds concurrently): the Binding in protobuf over
+ * {@link KubeClients#requests()} (okhttp's default, HTTP/2 over TLS) as the extender sends it, in JSON over the
+ * same client, and in JSON over HTTP/1.1 with a keep-alive pool (tried, and measured costlier). Reports wall time, this JVM's CPU per bind (the binder
  * is all this process does while measuring; JIT and GC included, as in the extender) and the API server's.
  * Alternates the clients per round after one unreported warm-up round of each.
  *
@@ -71,19 +72,21 @@ public final class BindBench {
         try {
             admin = new Kube(cp.adminClient());
             admin.node("n0", "100000", "1000Ti", Map.of());
-            Map<String, ApiClient> kinds = new LinkedHashMap<>();
-            kinds.put("requests() (HTTP/2, as shipped)", KubeClients.fromKubeconfig(cp.adminKubeconfig()).requests());
+            ApiClient http2 = KubeClients.fromKubeconfig(cp.adminKubeconfig()).requests();
             ApiClient http11 = KubeClients.fromKubeconfig(cp.adminKubeconfig()).requests();
             http11.setHttpClient(http11.getHttpClient().newBuilder().protocols(List.of(Protocol.HTTP_1_1))
                     .connectionPool(new ConnectionPool(concurrency, 5, TimeUnit.MINUTES)).build());
-            kinds.put("HTTP/1.1, keep-alive pool", http11);
-            for (Map.Entry<String, ApiClient> k : kinds.entrySet()) {
+            Map<String, java.util.function.Supplier<KubeBinder>> kinds = new LinkedHashMap<>();
+            kinds.put("protobuf, HTTP/2 (as shipped)", () -> new KubeBinder(http2, BindOptions.DEFAULTS, KubeBinder.Encoding.PROTOBUF));
+            kinds.put("JSON, HTTP/2", () -> new KubeBinder(http2, BindOptions.DEFAULTS, KubeBinder.Encoding.JSON));
+            kinds.put("JSON, HTTP/1.1 keep-alive pool", () -> new KubeBinder(http11, BindOptions.DEFAULTS, KubeBinder.Encoding.JSON));
+            for (var k : kinds.entrySet()) {
                 measure(k.getValue()); // warm-up: JIT, connections
             }
-            System.out.println("| client | binds | concurrency | wall s | binds/s | bench JVM CPU µs/bind | API server CPU µs/bind |");
+            System.out.println("| Binding | binds | concurrency | wall s | binds/s | bench JVM CPU µs/bind | API server CPU µs/bind |");
             System.out.println("|---|---|---|---|---|---|---|");
             for (int r = 0; r < rounds; r++) {
-                for (Map.Entry<String, ApiClient> k : kinds.entrySet()) {
+                for (var k : kinds.entrySet()) {
                     double[] m = measure(k.getValue());
                     System.out.printf(Locale.ROOT, "| %s | %d | %d | %.2f | %.0f | %.0f | %.0f |%n", k.getKey(), pods, concurrency, m[0], pods / m[0], m[1], m[2]);
                 }
@@ -94,10 +97,10 @@ public final class BindBench {
     }
 
     /** Wall seconds, this JVM's CPU µs per bind, the API server's CPU µs per bind. */
-    private double[] measure(ApiClient client) throws Exception {
+    private double[] measure(java.util.function.Supplier<KubeBinder> binders) throws Exception {
         String ns = admin.namespace("bind-" + (++round));
         List<PodId> ids = createPods(ns);
-        try (KubeBinder binder = new KubeBinder(client)) {
+        try (KubeBinder binder = binders.get()) {
             Semaphore window = new Semaphore(concurrency);
             List<CompletableFuture<Void>> done = new ArrayList<>(pods);
             double apiBefore = apiserverCpu();

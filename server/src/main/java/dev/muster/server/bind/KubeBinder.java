@@ -3,6 +3,7 @@ package dev.muster.server.bind;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import com.google.protobuf.CodedOutputStream;
 import dev.muster.core.model.PodId;
 import dev.muster.core.gang.Binder;
 import io.kubernetes.client.openapi.ApiClient;
@@ -11,6 +12,7 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.time.Duration;
@@ -45,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Responses are read raw (status code and message), not through client-java's generated models, because the API
  * answers a Binding POST with a {@code Status} body that the strict {@code V1Binding} model rejects; a 2xx answer's body
- * is not parsed at all. The Binding is written as its few bytes of JSON and sent through {@link ApiClient#buildCall}
+ * is not parsed at all. The Binding is written by hand — in Kubernetes' protobuf encoding by default, as
+ * kube-scheduler's own client sends it ({@link Encoding}), or as JSON — and sent through {@link ApiClient#buildCall}
  * (so authentication, TLS and the base path are client-java's, as for every other call): the generated
  * {@code createNamespacedPodBinding} serialised a {@code V1Binding} by reflection and matched content types with a
  * regular expression compiled per call — a third of the binder's CPU in the real loop (docs/benchmarks.md).
@@ -57,16 +60,30 @@ import org.slf4j.LoggerFactory;
 public final class KubeBinder implements Binder, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KubeBinder.class);
 
+    /** How the Binding travels to the API server. */
+    public enum Encoding {
+        /** {@code application/vnd.kubernetes.protobuf}, as kube-scheduler's own client sends it. */
+        PROTOBUF,
+        /** {@code application/json}. */
+        JSON
+    }
+
     private final CoreV1Api api;
     private final BindOptions options;
+    private final Encoding encoding;
     private final Semaphore inFlight;
     private final ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("kube-bind-", 0).factory());
     private volatile boolean closed;
 
-    public KubeBinder(ApiClient client, BindOptions options) {
+    public KubeBinder(ApiClient client, BindOptions options, Encoding encoding) {
         this.api = new CoreV1Api(Objects.requireNonNull(client, "client"));
         this.options = Objects.requireNonNull(options, "options");
+        this.encoding = Objects.requireNonNull(encoding, "encoding");
         this.inFlight = new Semaphore(options.maxConcurrent());
+    }
+
+    public KubeBinder(ApiClient client, BindOptions options) {
+        this(client, options, Encoding.PROTOBUF);
     }
 
     public KubeBinder(ApiClient client) {
@@ -168,10 +185,65 @@ public final class KubeBinder implements Binder, AutoCloseable {
         ApiClient client = api.getApiClient();
         String path = "/api/v1/namespaces/" + client.escapeString(pod.namespace()) + "/pods/" + client.escapeString(pod.name()) + "/binding";
         Map<String, String> headers = new HashMap<>(4); // mutable: buildCall adds the Authorization header to it
-        headers.put("Accept", "application/json");
-        headers.put("Content-Type", "application/json");
-        return client.buildCall(null, path, "POST", new ArrayList<>(), new ArrayList<>(), bindingJson(pod, node), headers,
-                new HashMap<>(), new HashMap<>(), AUTH_NAMES, null);
+        headers.put("Accept", "application/json"); // errors are read for their message
+        boolean proto = encoding == Encoding.PROTOBUF;
+        headers.put("Content-Type", proto ? PROTOBUF : "application/json");
+        return client.buildCall(null, path, "POST", new ArrayList<>(), new ArrayList<>(), proto ? bindingProto(pod, node) : bindingJson(pod, node),
+                headers, new HashMap<>(), new HashMap<>(), AUTH_NAMES, null);
+    }
+
+    private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
+    /** The Kubernetes protobuf envelope's magic: {@code k8s\0}, then a {@code runtime.Unknown}. */
+    private static final byte[] MAGIC = {'k', '8', 's', 0};
+
+    /**
+     * The same Binding in the Kubernetes protobuf encoding: {@code k8s\0} + {@code runtime.Unknown{typeMeta{v1,
+     * Binding}, raw: Binding{metadata{name, namespace, uid}, target{kind Node, name, apiVersion v1}}}} (field numbers
+     * from k8s.io/api core/v1 and apimachinery's generated.proto).
+     */
+    static byte[] bindingProto(PodId pod, String node) {
+        byte[] meta = message(out -> {
+            out.writeString(1, pod.name());
+            out.writeString(3, pod.namespace());
+            out.writeString(5, pod.uid());
+        });
+        byte[] target = message(out -> {
+            out.writeString(1, "Node");
+            out.writeString(3, node);
+            out.writeString(5, "v1");
+        });
+        byte[] binding = message(out -> {
+            out.writeByteArray(1, meta);
+            out.writeByteArray(2, target);
+        });
+        byte[] typeMeta = message(out -> {
+            out.writeString(1, "v1");
+            out.writeString(2, "Binding");
+        });
+        byte[] unknown = message(out -> {
+            out.writeByteArray(1, typeMeta);
+            out.writeByteArray(2, binding);
+        });
+        byte[] body = Arrays.copyOf(MAGIC, MAGIC.length + unknown.length);
+        System.arraycopy(unknown, 0, body, MAGIC.length, unknown.length);
+        return body;
+    }
+
+    @FunctionalInterface
+    private interface Fields {
+        void write(CodedOutputStream out) throws IOException;
+    }
+
+    private static byte[] message(Fields fields) {
+        try {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(128);
+            CodedOutputStream out = CodedOutputStream.newInstance(bytes, 128);
+            fields.write(out);
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("writing to memory cannot fail", e);
+        }
     }
 
     /** The {@code v1 Binding} of {@code pod} (name, namespace, uid) to {@code node}, as JSON. */

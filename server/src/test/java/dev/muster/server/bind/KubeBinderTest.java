@@ -97,8 +97,54 @@ class KubeBinderTest {
         assertThat(sent).hasSize(1);
         assertThat(sent.get(0).getMethod()).isEqualTo("POST");
         assertThat(sent.get(0).getPath()).isEqualTo(BINDING);
-        assertThat(sent.get(0).getUtf8Body())
+        assertThat(sent.get(0).getHeader("Content-Type")).startsWith("application/vnd.kubernetes.protobuf");
+        assertThat(sent.get(0).getBody().readByteArray()).isEqualTo(KubeBinder.bindingProto(POD, "node-7"));
+    }
+
+    @Test
+    void theJsonEncodingIsStillThereForServersThatWantIt() throws Exception {
+        expectPost(201, SUCCESS);
+        try (KubeBinder json = new KubeBinder(api.clients().requests(), FAST, KubeBinder.Encoding.JSON)) {
+            assertBound(json.bind(POD, "node-7"));
+        }
+        RecordedRequest sent = requests().get(0);
+        assertThat(sent.getHeader("Content-Type")).startsWith("application/json");
+        assertThat(sent.getUtf8Body())
                 .contains("\"kind\":\"Binding\"", "\"uid\":\"uid-1\"", "\"name\":\"worker-0\"", "\"kind\":\"Node\"", "\"name\":\"node-7\"");
+    }
+
+    /** Length-delimited fields of one protobuf message, by field number (what a Binding is made of). */
+    private static java.util.Map<Integer, byte[]> fields(byte[] message) throws java.io.IOException {
+        java.util.Map<Integer, byte[]> out = new java.util.HashMap<>();
+        com.google.protobuf.CodedInputStream in = com.google.protobuf.CodedInputStream.newInstance(message);
+        for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+            assertThat(tag & 7).as("wire type of field " + (tag >>> 3)).isEqualTo(2);
+            out.put(tag >>> 3, in.readByteArray());
+        }
+        return out;
+    }
+
+    private static String text(java.util.Map<Integer, byte[]> fields, int number) {
+        return new String(fields.get(number), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theProtobufBindingIsTheKubernetesEnvelopeAroundABindingOfThePodsUidToTheNode() throws Exception {
+        byte[] body = KubeBinder.bindingProto(new PodId("u-1", "ns", "we\"ird"), "node-7");
+        assertThat(java.util.Arrays.copyOf(body, 4)).isEqualTo(new byte[] {'k', '8', 's', 0});
+        var unknown = fields(java.util.Arrays.copyOfRange(body, 4, body.length));
+        var typeMeta = fields(unknown.get(1));
+        assertThat(text(typeMeta, 1)).isEqualTo("v1");
+        assertThat(text(typeMeta, 2)).isEqualTo("Binding");
+        var binding = fields(unknown.get(2));
+        var meta = fields(binding.get(1));
+        assertThat(text(meta, 1)).isEqualTo("we\"ird"); // name
+        assertThat(text(meta, 3)).isEqualTo("ns"); // namespace
+        assertThat(text(meta, 5)).isEqualTo("u-1"); // uid: the precondition
+        var target = fields(binding.get(2));
+        assertThat(text(target, 1)).isEqualTo("Node"); // kind
+        assertThat(text(target, 3)).isEqualTo("node-7"); // name
+        assertThat(text(target, 5)).isEqualTo("v1"); // apiVersion
     }
 
     @Test
