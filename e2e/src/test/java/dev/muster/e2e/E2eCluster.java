@@ -59,6 +59,11 @@ final class E2eCluster {
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "e2e-cluster-stop"));
     }
 
+    /** The cluster if one was started, else null (never starts one). */
+    static synchronized E2eCluster running() {
+        return instance;
+    }
+
     static synchronized E2eCluster get() {
         if (instance == null) {
             try {

@@ -3,12 +3,15 @@ package dev.muster.e2e;
 import java.util.Locale;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A test on the shared real cluster ({@link E2eCluster}): each test gets its own namespace and leaves no pod and
- * no reservation behind, so the next one starts from the same 8 empty nodes.
+ * no reservation behind, so the next one starts from the same 8 empty nodes. A failing test prints the tails of the
+ * extender's and the controller's logs ({@link DiagnoseOnFailure}).
  */
 @RealControlPlane
+@ExtendWith(DiagnoseOnFailure.class)
 abstract class RealClusterTest {
     protected E2eCluster c;
     protected String ns;

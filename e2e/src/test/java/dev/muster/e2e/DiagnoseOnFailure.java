@@ -1,0 +1,35 @@
+package dev.muster.e2e;
+
+import java.util.Optional;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestWatcher;
+
+/**
+ * When a test on the shared real cluster fails, prints the last lines of the extender's and the controller's logs
+ * (the cluster's data folder, with every log, is deleted at the end of the run unless {@code -Dmuster.e2e.keep=true}),
+ * so a failure seen once in CI can be read afterwards.
+ */
+final class DiagnoseOnFailure implements TestWatcher {
+    static final int LINES = 60;
+
+    @Override
+    public void testFailed(ExtensionContext context, Throwable cause) {
+        E2eCluster c = E2eCluster.running();
+        if (c == null) {
+            return;
+        }
+        System.out.printf("e2e: %s failed; last %d lines of the extender's log:%n%s%n", context.getDisplayName(), LINES,
+                c.extender.logTail(LINES));
+        System.out.printf("e2e: last %d lines of the controller's log:%n%s%n", LINES, c.controller.logTail(LINES));
+    }
+
+    @Override
+    public void testAborted(ExtensionContext context, Throwable cause) {
+        // skipped (no binaries) or assumption failed: nothing ran
+    }
+
+    @Override
+    public void testDisabled(ExtensionContext context, Optional<String> reason) {
+        // nothing ran
+    }
+}
