@@ -1,6 +1,5 @@
 package dev.muster.e2e;
 
-import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
@@ -21,15 +20,5 @@ final class DiagnoseOnFailure implements TestWatcher {
         System.out.printf("e2e: %s failed; last %d lines of the extender's log:%n%s%n", context.getDisplayName(), LINES,
                 c.extender.logTail(LINES));
         System.out.printf("e2e: last %d lines of the controller's log:%n%s%n", LINES, c.controller.logTail(LINES));
-    }
-
-    @Override
-    public void testAborted(ExtensionContext context, Throwable cause) {
-        // skipped (no binaries) or assumption failed: nothing ran
-    }
-
-    @Override
-    public void testDisabled(ExtensionContext context, Optional<String> reason) {
-        // nothing ran
     }
 }

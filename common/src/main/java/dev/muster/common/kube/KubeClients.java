@@ -1,6 +1,8 @@
 package dev.muster.common.kube;
 
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import java.io.IOException;
@@ -10,9 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import okhttp3.Call;
 import okhttp3.Protocol;
 
 /**
@@ -147,6 +151,23 @@ public final class KubeClients {
     /** For informers (list + watch): no read timeout. */
     public ApiClient watches() {
         return watches;
+    }
+
+    /** client-java's name for the kubeconfig/service-account token authentication, as its generated calls use it. */
+    private static final String[] AUTH_NAMES = {"BearerToken"};
+
+    /**
+     * A request Muster writes itself (its own body or Accept header: the binder's Binding, the informers' protobuf
+     * list and watch) through {@code client}'s authentication, TLS and base path, as client-java's generated calls go.
+     * {@link ApiClient#buildCall} adds the Authorization header into the header map it is given, so {@code headers} is
+     * copied into a mutable map here (an immutable one fails under token authentication).
+     *
+     * @param query the query parameters ({@link ApiClient#parameterToPair}); handed to the call, not copied
+     */
+    public static Call call(ApiClient client, String method, String path, List<Pair> query, Object body, Map<String, String> headers)
+            throws ApiException {
+        return client.buildCall(null, path, method, query, new ArrayList<>(), body, new HashMap<>(headers), new HashMap<>(),
+                new HashMap<>(), AUTH_NAMES, null);
     }
 
     private static ApiClient fromKubeconfig(Path kubeconfig, Duration readTimeout) throws IOException {

@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +41,8 @@ import okhttp3.ResponseBody;
  * instead of character by character, and the API server, which caches one serialisation of each watch event per
  * encoding, encodes every pod event once for kube-scheduler and Muster instead of twice (issue 13).
  *
- * <p>The requests are built with client-java's {@link ApiClient#buildCall} (authentication, TLS and the client's
- * timeouts) with the parameters client-java's generated list/watch call sends: {@code watch} and
+ * <p>The requests are built with client-java's {@link KubeClients#call} (client-java's authentication, TLS and the
+ * client's timeouts) with the parameters client-java's generated list/watch call sends: {@code watch} and
  * {@code allowWatchBookmarks} (so an idle watch restarts from a recent resourceVersion), {@code resourceVersion} and
  * {@code timeoutSeconds} from the reflector. An HTTP error is an {@link ApiException} naming the resource, the verb
  * and the code; a malformed answer fails the list or watch (the reflector retries) with an exception naming the field.
@@ -79,7 +78,6 @@ public final class SlimListerWatcher<T extends KubernetesObject, L extends Kuber
     static final String LIST_ACCEPT = SlimProto.MEDIA_TYPE + ", application/json";
     /** Accept header of a watch; the API server answers {@code application/vnd.kubernetes.protobuf;stream=watch}. */
     static final String WATCH_ACCEPT = SlimProto.MEDIA_TYPE + ";stream=watch, application/json";
-    private static final String[] AUTH_NAMES = {"BearerToken"};
 
     private final String resource;
     private final Calls calls;
@@ -118,10 +116,7 @@ public final class SlimListerWatcher<T extends KubernetesObject, L extends Kuber
             if (p.timeoutSeconds != null) {
                 query.addAll(client.parameterToPair("timeoutSeconds", p.timeoutSeconds));
             }
-            Map<String, String> headers = new HashMap<>(4); // mutable: buildCall adds the Authorization header to it
-            headers.put("Accept", watch ? WATCH_ACCEPT : LIST_ACCEPT);
-            return client.buildCall(null, path, "GET", query, new ArrayList<>(), null, headers, new HashMap<>(), new HashMap<>(),
-                    AUTH_NAMES, null);
+            return KubeClients.call(client, "GET", path, query, null, Map.of("Accept", watch ? WATCH_ACCEPT : LIST_ACCEPT));
         };
     }
 

@@ -1,6 +1,7 @@
 package dev.muster.common.kube;
 
 import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import io.kubernetes.client.custom.Quantity;
@@ -46,11 +47,11 @@ import java.util.function.Predicate;
  * {@link IOException} naming the field (the informer's list or watch then fails and is retried). Stateless and
  * thread-safe; a {@link Frames} reader belongs to the one thread reading its watch.
  */
-final class SlimProto {
+public final class SlimProto {
     private SlimProto() {}
 
     /** The media type of Kubernetes' protobuf encoding. */
-    static final String MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
+    public static final String MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
     /** The prefix of every enveloped object. */
     private static final byte[] MAGIC = {'k', '8', 's', 0};
     /**
@@ -58,6 +59,31 @@ final class SlimProto {
      * means a corrupt stream, not a large pod.
      */
     static final int MAX_FRAME = 64 << 20;
+
+    /**
+     * The other direction, for what Muster writes (the binder's Binding): {@code raw}, the protobuf of one object, in
+     * the envelope every Kubernetes protobuf body carries — {@code k8s\0} + {@code runtime.Unknown{typeMeta{apiVersion,
+     * kind}, raw}} — as {@link #readEnveloped} reads it.
+     */
+    public static byte[] envelope(String apiVersion, String kind, byte[] raw) {
+        int typeMeta = CodedOutputStream.computeStringSize(1, apiVersion) + CodedOutputStream.computeStringSize(2, kind);
+        int unknown = CodedOutputStream.computeTagSize(1) + CodedOutputStream.computeUInt32SizeNoTag(typeMeta) + typeMeta
+                + CodedOutputStream.computeByteArraySize(2, raw);
+        byte[] body = new byte[MAGIC.length + unknown];
+        System.arraycopy(MAGIC, 0, body, 0, MAGIC.length);
+        CodedOutputStream out = CodedOutputStream.newInstance(body, MAGIC.length, unknown);
+        try {
+            out.writeTag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+            out.writeUInt32NoTag(typeMeta);
+            out.writeString(1, apiVersion);
+            out.writeString(2, kind);
+            out.writeByteArray(2, raw);
+            out.checkNoSpaceLeft();
+        } catch (IOException e) {
+            throw new IllegalStateException("the envelope's size was computed wrong", e);
+        }
+        return body;
+    }
 
     /** Reads the fields of one message; the caller has limited the input to that message. */
     @FunctionalInterface

@@ -5,6 +5,8 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.protobuf.CodedOutputStream;
 import dev.muster.core.model.PodId;
+import dev.muster.common.kube.KubeClients;
+import dev.muster.common.kube.SlimProto;
 import dev.muster.core.gang.Binder;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -12,8 +14,6 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import java.time.Duration;
 import java.util.Objects;
@@ -48,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * Responses are read raw (status code and message), not through client-java's generated models, because the API
  * answers a Binding POST with a {@code Status} body that the strict {@code V1Binding} model rejects; a 2xx answer's body
  * is not parsed at all. The Binding is written by hand — in Kubernetes' protobuf encoding by default, as
- * kube-scheduler's own client sends it ({@link Encoding}), or as JSON — and sent through {@link ApiClient#buildCall}
+ * kube-scheduler's own client sends it ({@link Encoding}), or as JSON — and sent through {@link KubeClients#call}
  * (so authentication, TLS and the base path are client-java's, as for every other call): the generated
  * {@code createNamespacedPodBinding} serialised a {@code V1Binding} by reflection and matched content types with a
  * regular expression compiled per call — a third of the binder's CPU in the real loop (docs/benchmarks.md).
@@ -177,29 +177,20 @@ public final class KubeBinder implements Binder, AutoCloseable {
         }
     }
 
-    /** client-java's name for the kubeconfig/service-account token authentication, as its generated calls use it. */
-    private static final String[] AUTH_NAMES = {"BearerToken"};
-
     /** {@code POST /api/v1/namespaces/{ns}/pods/{name}/binding} with the pod's UID as precondition. */
     private Call bindingCall(PodId pod, String node) throws ApiException {
         ApiClient client = api.getApiClient();
         String path = "/api/v1/namespaces/" + client.escapeString(pod.namespace()) + "/pods/" + client.escapeString(pod.name()) + "/binding";
-        Map<String, String> headers = new HashMap<>(4); // mutable: buildCall adds the Authorization header to it
-        headers.put("Accept", "application/json"); // errors are read for their message
         boolean proto = encoding == Encoding.PROTOBUF;
-        headers.put("Content-Type", proto ? PROTOBUF : "application/json");
-        return client.buildCall(null, path, "POST", new ArrayList<>(), new ArrayList<>(), proto ? bindingProto(pod, node) : bindingJson(pod, node),
-                headers, new HashMap<>(), new HashMap<>(), AUTH_NAMES, null);
+        return KubeClients.call(client, "POST", path, new ArrayList<>(), proto ? bindingProto(pod, node) : bindingJson(pod, node),
+                Map.of("Accept", "application/json", // errors are read for their message
+                        "Content-Type", proto ? SlimProto.MEDIA_TYPE : "application/json"));
     }
 
-    private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
-    /** The Kubernetes protobuf envelope's magic: {@code k8s\0}, then a {@code runtime.Unknown}. */
-    private static final byte[] MAGIC = {'k', '8', 's', 0};
-
     /**
-     * The same Binding in the Kubernetes protobuf encoding: {@code k8s\0} + {@code runtime.Unknown{typeMeta{v1,
-     * Binding}, raw: Binding{metadata{name, namespace, uid}, target{kind Node, name, apiVersion v1}}}} (field numbers
-     * from k8s.io/api core/v1 and apimachinery's generated.proto).
+     * The same Binding in the Kubernetes protobuf encoding: {@code Binding{metadata{name, namespace, uid}, target{kind
+     * Node, name, apiVersion v1}}} (field numbers from k8s.io/api core/v1's generated.proto) in the envelope
+     * ({@link SlimProto#envelope}).
      */
     static byte[] bindingProto(PodId pod, String node) {
         byte[] meta = message(out -> {
@@ -212,21 +203,10 @@ public final class KubeBinder implements Binder, AutoCloseable {
             out.writeString(3, node);
             out.writeString(5, "v1");
         });
-        byte[] binding = message(out -> {
+        return SlimProto.envelope("v1", "Binding", message(out -> {
             out.writeByteArray(1, meta);
             out.writeByteArray(2, target);
-        });
-        byte[] typeMeta = message(out -> {
-            out.writeString(1, "v1");
-            out.writeString(2, "Binding");
-        });
-        byte[] unknown = message(out -> {
-            out.writeByteArray(1, typeMeta);
-            out.writeByteArray(2, binding);
-        });
-        byte[] body = Arrays.copyOf(MAGIC, MAGIC.length + unknown.length);
-        System.arraycopy(unknown, 0, body, MAGIC.length, unknown.length);
-        return body;
+        }));
     }
 
     @FunctionalInterface
