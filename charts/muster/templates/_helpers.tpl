@@ -204,5 +204,32 @@ javaToolOptions. Called with the component's values (.Values.extender or .Values
 {{- join " " $opts -}}
 {{- end -}}
 
+{{/*
+The volume mounts every Muster JVM container has: a writable /tmp (the root filesystem is read-only) and, with
+classDataArchive, the class data archive's directory. Called with the component's values.
+*/}}
+{{- define "muster.jvmVolumeMounts" -}}
+- name: tmp
+  mountPath: /tmp
+{{- if .classDataArchive }}
+- name: jvm-cache
+  mountPath: {{ include "muster.jvmCacheDir" . }}
+{{- end }}
+{{- end -}}
+
+{{/* The volumes behind muster.jvmVolumeMounts. Called with the component's values. */}}
+{{- define "muster.jvmVolumes" -}}
+# The JVM and gRPC's native transport write to /tmp; the root filesystem is read-only.
+- name: tmp
+  emptyDir:
+    sizeLimit: 64Mi
+{{- if .classDataArchive }}
+# The JVM's class data archive (about 50 MB): written when the JVM exits, mapped at the container's next start
+- name: jvm-cache
+  emptyDir:
+    sizeLimit: 128Mi
+{{- end }}
+{{- end -}}
+
 {{/* Where the JVM's class data archive lives (an emptyDir: kept across container restarts, not pod replacements). */}}
 {{- define "muster.jvmCacheDir" -}}/var/cache/muster{{- end -}}

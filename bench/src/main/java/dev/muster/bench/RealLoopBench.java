@@ -43,7 +43,9 @@ import java.util.regex.Pattern;
  * watches the same pods without being asked anything — what its informers cost),
  * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr}),
  * {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
- * batches the warm Muster schedules before it is measured (default 3).
+ * batches the warm Muster schedules before it is measured (default 6). Muster's CPU is also reported per thread group
+ * ({@code muster/CN CompilerThre}: the JIT's C1 and C2 threads, {@code muster/ForkJoinPool-N-}: the virtual threads that answer the verbs
+ * and bind), and the API server's requests while scheduling.
  * <pre>
  * </pre>
  */
@@ -67,12 +69,14 @@ public final class RealLoopBench {
     private final List<String> musterJvm = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseSerialGC"));
     private final List<String> musterArgs = new ArrayList<>();
     /**
-     * Batches the warm Muster schedules before its runs are reported. After one batch of 2,000 pods its JIT was still
-     * compiling the hot path with C2 through the next batch (JFR: compilations of 0.1–0.7 s each, about a third of the
-     * measured window), so "warm" measured part of the warm-up; three batches reach the steady state of a
-     * long-running extender.
+     * Batches the warm Muster schedules before its runs are reported. Its JIT compiles the once-per-request methods (the
+     * bind path through okhttp, the filter answer's encoder, the HTTP server's dispatcher loop) with C2 only after
+     * thousands of requests — with one C2 thread on two cores, methods called once per pod wait behind those called
+     * once per node or field, and queued ones go stale between batches. Per-thread CPU of 2,000-pod batches
+     * (docs/benchmarks.md): C2 still spent 1.1–1.9 CPU-s in the 4th to 6th batch, 0.25 in the 7th, nothing in the 8th.
+     * Six batches reach the steady state of a long-running extender.
      */
-    private int warmupBatches = 3;
+    private int warmupBatches = 6;
 
     private RealLoopBench(Path repo, String version, int nodes, int pods, int gang, Path config, int schedulerQps) {
         this.repo = repo;
@@ -88,7 +92,7 @@ public final class RealLoopBench {
         Map<String, String> a = new LinkedHashMap<>(Map.of("nodes", "1000", "pods", "2000", "gang", "0", "rounds", "3",
                 "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "extender-config/scheduler-config.yaml", "scheduler-qps", "1000", "muster-jvm", ""));
         a.put("muster-args", "");
-        a.put("warmup", "3");
+        a.put("warmup", "6");
         for (int i = 0; i + 1 < args.length; i += 2) {
             a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
@@ -176,6 +180,7 @@ public final class RealLoopBench {
         }
         parallel(pods, i -> createPod(ns, i));
         Map<String, Double> before = cpu(muster, null);
+        Map<String, Double> requestsBefore = apiserverRequests();
         // kube-scheduler's client defaults (50 QPS) would cap "alone" at ~50 Bindings/s, while Muster's binds are not
         // throttled: both modes get the same, higher client budget so the comparison is of scheduling, not throttling
         java.util.function.Consumer<Map<String, Object>> qps = cfg -> {
@@ -212,7 +217,10 @@ public final class RealLoopBench {
             double extender = mean(m, "scheduler_framework_extension_point_duration_seconds", "extension_point=\"Filter\"") * 1000;
             Map<String, Double> cpu = new LinkedHashMap<>();
             for (String k : after.keySet()) {
-                cpu.put(k, after.get(k) - base.getOrDefault(k, before.getOrDefault(k, 0.0)));
+                double spent = after.get(k) - base.getOrDefault(k, before.getOrDefault(k, 0.0));
+                if (!k.startsWith("muster/") || spent >= 0.05) {
+                    cpu.put(k, Math.round(spent * 100) / 100.0);
+                }
             }
             Map<String, Double> verbs = new LinkedHashMap<>();
             if (asked) {
@@ -222,6 +230,15 @@ public final class RealLoopBench {
                 }
             }
             double seconds = (last - first) / 1e9;
+            Map<String, Double> requests = apiserverRequests();
+            StringBuilder added = new StringBuilder();
+            requests.forEach((k, v) -> {
+                double n = v - requestsBefore.getOrDefault(k, 0.0);
+                if (n >= 20) {
+                    added.append(added.isEmpty() ? "" : ", ").append(k).append('=').append(Math.round(n));
+                }
+            });
+            System.out.printf(Locale.ROOT, "%-8s API server requests while scheduling: %s%n", mode, added);
             return new Result(mode, pods / Math.max(seconds, 1e-3), seconds, algorithm, extender, cpu, verbs);
         } finally {
             s.close();
@@ -245,6 +262,31 @@ public final class RealLoopBench {
         }
     }
 
+    /**
+     * The API server's {@code apiserver_request_total} by verb, resource and subresource (codes and scopes added up), and
+     * {@code apiserver_watch_events_total} by kind: what each mode asks of the API server.
+     */
+    private Map<String, Double> apiserverRequests() {
+        Http.Answer a = Http.get(cp.url() + "/metrics", cp.adminToken());
+        Map<String, Double> out = new java.util.TreeMap<>();
+        Matcher m = Pattern.compile("^apiserver_request_total\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE).matcher(a.body());
+        while (m.find()) {
+            String labels = m.group(1);
+            String key = label(labels, "verb") + " " + label(labels, "resource") + (label(labels, "subresource").isEmpty() ? "" : "/" + label(labels, "subresource"));
+            out.merge(key, Double.parseDouble(m.group(2)), Double::sum);
+        }
+        Matcher w = Pattern.compile("^apiserver_watch_events_total\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE).matcher(a.body());
+        while (w.find()) {
+            out.merge("watch-events " + label(w.group(1), "resource") + label(w.group(1), "kind"), Double.parseDouble(w.group(2)), Double::sum);
+        }
+        return out;
+    }
+
+    private static String label(String labels, String name) {
+        Matcher m = Pattern.compile("(?:^|,)" + name + "=\"([^\"]*)\"").matcher(labels);
+        return m.find() ? m.group(1) : "";
+    }
+
     /** CPU seconds (user + system) of the control plane, kube-scheduler and Muster processes so far. */
     private Map<String, Double> cpu(MusterProcess muster, KubeScheduler s) throws IOException {
         Map<String, Double> out = new LinkedHashMap<>();
@@ -257,6 +299,30 @@ public final class RealLoopBench {
         if (muster != null) {
             out.put("muster", cpuOf(muster.pid()));
             out.put("muster-sys", sysCpuOf(muster.pid()));
+            threadCpu(muster.pid()).forEach((group, seconds) -> out.put("muster/" + group, seconds));
+        }
+        return out;
+    }
+
+    /**
+     * Muster's CPU seconds by thread group: the thread names of /proc/PID/task/TID/comm (15 characters) with their
+     * digits dropped, so "C2 CompilerThread0" and "C2 CompilerThread1" add up, and all virtual threads count under
+     * their carriers ("ForkJoinPool-N-worker-N"). A thread that ended since the last reading is missing from the later
+     * one; its CPU then shows only in the process total.
+     */
+    private static Map<String, Double> threadCpu(long pid) throws IOException {
+        Map<String, Double> out = new java.util.TreeMap<>();
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+", "N");
+                    String stat = Files.readString(task.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    out.merge(name, (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) CLK_TCK, Double::sum);
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    // the thread ended while we read
+                }
+            }
         }
         return out;
     }
