@@ -189,6 +189,7 @@ public final class RealLoopBench {
             cc.put("qps", schedulerQps);
             cc.put("burst", schedulerQps);
         };
+        String musterBefore = muster != null ? muster.metrics() : "";
         boolean asked = muster != null && !mode.equals("idle"); // idle: the warm Muster only watches (its informers' cost)
         KubeScheduler s = KubeScheduler.start(cp, config, asked ? "http://127.0.0.1:" + musterHttp.get(muster) : null, qps);
         try {
@@ -228,6 +229,11 @@ public final class RealLoopBench {
                 for (String verb : List.of("filter", "prioritize", "bind")) {
                     verbs.put(verb, Math.round(mean(mm, "muster_extender_request_seconds", "verb=\"" + verb + "\"") * 1e5) / 100.0);
                 }
+                // the scheduler's lock: how often a caller found it held, and the mean wait of those callers
+                double contended = plain(mm, "muster_scheduler_lock_contended_total", "") - plain(musterBefore, "muster_scheduler_lock_contended_total", "");
+                double waited = plain(mm, "muster_scheduler_lock_wait_seconds_total", "") - plain(musterBefore, "muster_scheduler_lock_wait_seconds_total", "");
+                verbs.put("lock-waits", contended);
+                verbs.put("lock-wait-mean-ms", contended == 0 ? 0 : Math.round(waited / contended * 1e5) / 100.0);
             }
             double seconds = (last - first) / 1e9;
             Map<String, Double> requests = apiserverRequests();

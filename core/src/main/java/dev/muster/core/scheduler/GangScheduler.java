@@ -68,6 +68,9 @@ public final class GangScheduler implements ClusterSink {
     private final SchedulerConfig config;
     private final LongSupplier nanoTime;
     private final ReentrantLock lock = new ReentrantLock();
+    /** Acquisitions that found the lock held, and the time they waited for it (thread-safe adders, no lock). */
+    private final java.util.concurrent.atomic.LongAdder lockContended = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder lockWaitNanos = new java.util.concurrent.atomic.LongAdder();
     // ---- everything below is guarded by lock ----
     private final Outbox outbox;
     private final Books books;
@@ -301,6 +304,13 @@ public final class GangScheduler implements ClusterSink {
 
     // ---- the lock ------------------------------------------------------------------------------------
 
+    /** How often a caller found the lock held, and how long such callers waited in all: read without the lock. */
+    public record LockWaits(long contended, long waitNanos) {}
+
+    public LockWaits lockWaits() {
+        return new LockWaits(lockContended.sum(), lockWaitNanos.sum());
+    }
+
     private void run(Runnable body) {
         locked(() -> {
             body.run();
@@ -316,7 +326,12 @@ public final class GangScheduler implements ClusterSink {
     private <T> T locked(Supplier<T> body) {
         List<Runnable> todo;
         T result;
-        lock.lock();
+        if (!lock.tryLock()) {
+            long waitFrom = nanoTime.getAsLong();
+            lock.lock();
+            lockContended.increment();
+            lockWaitNanos.add(nanoTime.getAsLong() - waitFrom);
+        }
         try {
             result = body.get();
         } finally {
