@@ -44,8 +44,6 @@ import okhttp3.Protocol;
  * </pre>
  */
 public final class BindBench {
-    private static final long CLK_TCK = 100;
-
     private final int pods;
     private final int concurrency;
     private ControlPlane cp;
@@ -58,10 +56,7 @@ public final class BindBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> a = new LinkedHashMap<>(Map.of("pods", "2000", "concurrency", "16", "rounds", "3"));
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-        }
+        Map<String, String> a = BenchArgs.parse(Map.of("pods", "2000", "concurrency", "16", "rounds", "3"), args);
         new BindBench(Integer.parseInt(a.get("pods")), Integer.parseInt(a.get("concurrency"))).run(Integer.parseInt(a.get("rounds")));
         System.exit(0);
     }
@@ -149,9 +144,6 @@ public final class BindBench {
     }
 
     private double apiserverCpu() throws Exception {
-        long pid = cp.pids().get("kube-apiserver");
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) CLK_TCK;
+        return ProcCpu.total(cp.pids().get("kube-apiserver"));
     }
 }

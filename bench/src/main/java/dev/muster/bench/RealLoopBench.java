@@ -50,8 +50,6 @@ import java.util.regex.Pattern;
  * </pre>
  */
 public final class RealLoopBench {
-    private static final long CLK_TCK = 100;
-
     private final Path repo;
     private final String version;
     private final int nodes;
@@ -89,13 +87,11 @@ public final class RealLoopBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> a = new LinkedHashMap<>(Map.of("nodes", "1000", "pods", "2000", "gang", "0", "rounds", "3",
+        Map<String, String> defaults = new LinkedHashMap<>(Map.of("nodes", "1000", "pods", "2000", "gang", "0", "rounds", "3",
                 "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "extender-config/scheduler-config.yaml", "scheduler-qps", "1000", "muster-jvm", ""));
-        a.put("muster-args", "");
-        a.put("warmup", "6");
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-        }
+        defaults.put("muster-args", "");
+        defaults.put("warmup", "6");
+        Map<String, String> a = BenchArgs.parse(defaults, args);
         Path repo = Path.of(a.get("repo")).toAbsolutePath().normalize();
         RealLoopBench b = new RealLoopBench(repo, a.get("version"), Integer.parseInt(a.get("nodes")), Integer.parseInt(a.get("pods")),
                 Integer.parseInt(a.get("gang")), repo.resolve(a.get("config")), Integer.parseInt(a.get("scheduler-qps")));
@@ -297,53 +293,17 @@ public final class RealLoopBench {
     private Map<String, Double> cpu(MusterProcess muster, KubeScheduler s) throws IOException {
         Map<String, Double> out = new LinkedHashMap<>();
         for (Map.Entry<String, Long> e : cp.pids().entrySet()) {
-            out.put(e.getKey(), cpuOf(e.getValue()));
+            out.put(e.getKey(), ProcCpu.total(e.getValue()));
         }
         if (s != null) {
-            out.put("kube-scheduler", cpuOf(s.pid()));
+            out.put("kube-scheduler", ProcCpu.total(s.pid()));
         }
         if (muster != null) {
-            out.put("muster", cpuOf(muster.pid()));
-            out.put("muster-sys", sysCpuOf(muster.pid()));
-            threadCpu(muster.pid()).forEach((group, seconds) -> out.put("muster/" + group, seconds));
+            out.put("muster", ProcCpu.total(muster.pid()));
+            out.put("muster-sys", ProcCpu.system(muster.pid()));
+            ProcCpu.byThread(muster.pid()).forEach((group, seconds) -> out.put("muster/" + group, seconds));
         }
         return out;
-    }
-
-    /**
-     * Muster's CPU seconds by thread group: the thread names of /proc/PID/task/TID/comm (15 characters) with their
-     * digits dropped, so "C2 CompilerThread0" and "C2 CompilerThread1" add up, and all virtual threads count under
-     * their carriers ("ForkJoinPool-N-worker-N"). A thread that ended since the last reading is missing from the later
-     * one; its CPU then shows only in the process total.
-     */
-    private static Map<String, Double> threadCpu(long pid) throws IOException {
-        Map<String, Double> out = new java.util.TreeMap<>();
-        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-            for (Path task : tasks.toList()) {
-                try {
-                    String name = Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+", "N");
-                    String stat = Files.readString(task.resolve("stat"));
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    out.merge(name, (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) CLK_TCK, Double::sum);
-                } catch (java.nio.file.NoSuchFileException gone) {
-                    // the thread ended while we read
-                }
-            }
-        }
-        return out;
-    }
-
-    private static double cpuOf(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) CLK_TCK; // utime, stime (fields 14, 15)
-    }
-
-    /** System (kernel) CPU seconds of a process so far: syscalls, context switches, page faults. */
-    private static double sysCpuOf(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(f[12]) / (double) CLK_TCK; // stime (field 15)
     }
 
     /** Sum of a Prometheus counter's samples whose labels contain {@code labelPart}. */

@@ -33,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -69,8 +70,8 @@ public final class GangScheduler implements ClusterSink {
     private final LongSupplier nanoTime;
     private final ReentrantLock lock = new ReentrantLock();
     /** Acquisitions that found the lock held, and the time they waited for it (thread-safe adders, no lock). */
-    private final java.util.concurrent.atomic.LongAdder lockContended = new java.util.concurrent.atomic.LongAdder();
-    private final java.util.concurrent.atomic.LongAdder lockWaitNanos = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder lockContended = new LongAdder();
+    private final LongAdder lockWaitNanos = new LongAdder();
     // ---- everything below is guarded by lock ----
     private final Outbox outbox;
     private final Books books;

@@ -8,6 +8,7 @@ import dev.muster.core.model.Refusal;
 import io.prometheus.client.Collector;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.Counter;
+import io.prometheus.client.CounterMetricFamily;
 import io.prometheus.client.GaugeMetricFamily;
 import io.prometheus.client.Histogram;
 import java.util.ArrayList;
@@ -119,9 +120,9 @@ public final class ExtenderMetrics {
             out.add(new GaugeMetricFamily("muster_ledger_pods", "Pods holding resources in the ledger.", s.podsHoldingResources()));
             out.add(new GaugeMetricFamily("muster_synced", "1 once the first full sync finished.", s.synced() ? 1 : 0));
             GangScheduler.LockWaits waits = scheduler.lockWaits();
-            out.add(new io.prometheus.client.CounterMetricFamily("muster_scheduler_lock_contended",
+            out.add(new CounterMetricFamily("muster_scheduler_lock_contended",
                     "Times a verb, the informers or the ticker found the scheduler's lock held and waited for it.", waits.contended()));
-            out.add(new io.prometheus.client.CounterMetricFamily("muster_scheduler_lock_wait_seconds",
+            out.add(new CounterMetricFamily("muster_scheduler_lock_wait_seconds",
                     "Time spent waiting for the scheduler's lock, summed over all waiters.", waits.waitNanos() / 1e9));
             out.add(new GaugeMetricFamily("muster_allocation_stream_sequence", "Sequence of the newest allocation event.", journal.lastSequence()));
             return out;
