@@ -20,5 +20,22 @@ final class DiagnoseOnFailure implements TestWatcher {
         System.out.printf("e2e: %s failed; last %d lines of the extender's log:%n%s%n", context.getDisplayName(), LINES,
                 c.extender.logTail(LINES));
         System.out.printf("e2e: last %d lines of the controller's log:%n%s%n", LINES, c.controller.logTail(LINES));
+        System.out.printf("e2e: the extender's muster metrics:%n%s%n", musterMetrics(c.extender));
+        System.out.printf("e2e: the controller's muster metrics:%n%s%n", musterMetrics(c.controller));
+    }
+
+    /** The process's own metrics (not the JVM's), or why they could not be read. */
+    private static String musterMetrics(MusterProcess p) {
+        try {
+            StringBuilder out = new StringBuilder();
+            for (String line : p.metrics().split("\n")) {
+                if (line.startsWith("muster_")) {
+                    out.append(line).append('\n');
+                }
+            }
+            return out.toString();
+        } catch (RuntimeException e) {
+            return "(not readable: " + e + ")";
+        }
     }
 }

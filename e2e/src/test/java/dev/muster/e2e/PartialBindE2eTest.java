@@ -30,7 +30,7 @@ class PartialBindE2eTest extends RealClusterTest {
             Awaitility.await("the other three bound").atMost(Duration.ofSeconds(60))
                     .until(() -> c.admin.bound(ns, "g-").size() == 3);
             assertThat(c.admin.bound(ns, "g-")).doesNotContainKey("g-1");
-            Awaitility.await("the gang reported short").atMost(Duration.ofSeconds(50)).until(() -> c.conditions(ns, "g").stream()
+            Awaitility.await("the gang reported short").atMost(Duration.ofSeconds(50)).until(() -> c.conditions(ns, "g"), conditions -> conditions.stream()
                     .anyMatch(s -> s.startsWith("Unschedulable=True NotEnoughTasks") && s.contains("only 3/4 members could be bound")));
             assertThat(c.conditions(ns, "g")).noneMatch(s -> s.startsWith("Scheduled=True"));
             Awaitility.await("nothing stays reserved").atMost(Duration.ofSeconds(30))

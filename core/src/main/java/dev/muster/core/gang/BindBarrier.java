@@ -360,9 +360,9 @@ public final class BindBarrier {
         if (g == null || !g.running() || g.spec() == null) {
             return;
         }
-        int inFlight = 0;
+        int inFlight = 0; // Bindings not answered yet; a member the cluster already shows bound is counted in bound()
         for (Pod m : g.members()) {
-            if (books.bindsInFlight().contains(m.uid())) {
+            if (books.bindsInFlight().contains(m.uid()) && ledger.pod(m.uid()) == null) {
                 inFlight++;
             }
         }

@@ -307,6 +307,32 @@ class GangSchedulerTest {
     }
 
     @Test
+    void aMemberSeenBoundBeforeItsBinderAnswersIsNotCountedTwiceWhenAnotherFails() {
+        // seen on the real control plane: the watch showed a member bound while its Binding POST had not answered
+        // yet, and the failure of another member counted it both as bound and as in flight (4/4: never short)
+        SchedulerHarness h = cluster(4, "8", "32Gi");
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
+        List<Pod> pods = members("g", 4, "2", "2Gi");
+        pods.forEach(h.scheduler::upsertPod);
+        h.binder.failFor(pods.get(3).uid());
+        h.binder.holdAll();
+        List<CompletableFuture<BindResult>> binds = pods.stream().map(h::schedule).toList();
+
+        Pod first = pods.getFirst();
+        h.scheduler.upsertPod(first.withNode(h.binder.heldNode(first.uid()))); // the cluster shows it bound first
+        h.binder.completeHeld(pods.get(3).uid());                              // then another member's Binding fails
+
+        assertThat(binds.get(3).join().ok()).isFalse();
+        GangKey key = new GangKey("default", "g");
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
+        assertThat(h.scheduler.gang(key).reason()).contains("only 3/4 members could be bound");
+        h.binder.releaseHeld();
+        assertThat(binds.subList(0, 3)).allMatch(f -> f.join().ok());
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
     void memberDeletedWhileItsBindingIsInFlightLeavesNoPhantomCapacity() {
         SchedulerHarness h = cluster(2, "8", "32Gi");
         h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));

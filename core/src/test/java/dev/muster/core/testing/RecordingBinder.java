@@ -19,7 +19,7 @@ import java.util.concurrent.CompletionStage;
 public final class RecordingBinder implements Binder {
     private final Map<String, String> bound = new LinkedHashMap<>(); // uid → node
     private final Set<String> failing = new HashSet<>();
-    private final List<Runnable> held = new ArrayList<>();
+    private final List<Held> held = new ArrayList<>();
     private boolean hold;
     private int calls;
 
@@ -43,7 +43,7 @@ public final class RecordingBinder implements Binder {
                 };
             }
             if (hold) {
-                held.add(finish);
+                held.add(new Held(pod.uid(), node, finish));
                 return f;
             }
         }
@@ -59,25 +59,53 @@ public final class RecordingBinder implements Binder {
         hold = true;
     }
 
+    /** A call held by {@link #holdAll()}: its pod, its node, and what completes it. */
+    private record Held(String uid, String node, Runnable finish) {}
+
     /** Completes the calls held so far (outside the lock) and keeps holding new ones. */
     public void completeHeld() {
-        List<Runnable> todo;
+        List<Held> todo;
         synchronized (this) {
             todo = new ArrayList<>(held);
             held.clear();
         }
-        todo.forEach(Runnable::run);
+        todo.forEach(h -> h.finish().run());
+    }
+
+    /** Completes the held calls for the pod {@code uid} only (outside the lock); the others stay held. */
+    public void completeHeld(String uid) {
+        List<Held> todo = new ArrayList<>();
+        synchronized (this) {
+            for (var it = held.iterator(); it.hasNext(); ) {
+                Held h = it.next();
+                if (h.uid().equals(uid)) {
+                    todo.add(h);
+                    it.remove();
+                }
+            }
+        }
+        todo.forEach(h -> h.finish().run());
+    }
+
+    /** The node of the held call for the pod {@code uid}, or null. */
+    public synchronized String heldNode(String uid) {
+        for (Held h : held) {
+            if (h.uid().equals(uid)) {
+                return h.node();
+            }
+        }
+        return null;
     }
 
     /** Completes every held call (outside the lock). */
     public void releaseHeld() {
-        List<Runnable> todo;
+        List<Held> todo;
         synchronized (this) {
             hold = false;
             todo = new ArrayList<>(held);
             held.clear();
         }
-        todo.forEach(Runnable::run);
+        todo.forEach(h -> h.finish().run());
     }
 
     public synchronized Map<String, String> bound() {
