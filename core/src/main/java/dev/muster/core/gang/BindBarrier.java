@@ -343,18 +343,19 @@ public final class BindBarrier {
                 memberBound(key, p, node);
                 books.outbox().complete(result, BindResult.BOUND);
             } else {
-                memberBindFailed(key, p, messageOf(err));
+                memberLost(key, p, "failed to bind (" + messageOf(err) + ")");
                 books.outbox().complete(result, BindResult.failed(messageOf(err)));
             }
         })));
     }
 
     /**
-     * A Binding POST of a gang whose barrier opened failed (typically: the pod was deleted meanwhile). Its room
-     * is released at once; if the gang can no longer reach minMember with what is bound and in flight, it is
-     * reported short — never BOUND — and a replacement member joins the running members later.
+     * A member of a gang whose barrier opened will not be bound: its Binding POST failed (typically: the pod was
+     * deleted meanwhile), or it succeeded for a pod deleted while it was in flight. Its room is released at once;
+     * if the gang can no longer reach minMember with what is bound and in flight, it is reported short — never
+     * BOUND — and a replacement member joins the running members later.
      */
-    private void memberBindFailed(GangKey key, Pod p, String error) {
+    private void memberLost(GangKey key, Pod p, String what) {
         books.releaseSlotOf(key, p.uid());
         Gang g = books.gang(key);
         if (g == null || !g.running() || g.spec() == null) {
@@ -368,8 +369,8 @@ public final class BindBarrier {
         }
         if (g.bound() + inFlight < g.minMember()) {
             books.state(g, GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.BIND_FAILED, "gang " + key + ": only "
-                    + (g.bound() + inFlight) + "/" + g.minMember() + " members could be bound: pod " + p.id() + " failed to bind ("
-                    + error + "); the bound members keep their places and a replacement member joins them"));
+                    + (g.bound() + inFlight) + "/" + g.minMember() + " members could be bound: pod " + p.id() + " " + what
+                    + "; the bound members keep their places and a replacement member joins them"));
         }
     }
 
@@ -379,7 +380,7 @@ public final class BindBarrier {
         }
         if (!books.pods().containsKey(p.uid())) {
             // deleted while its Binding was in flight: recording it now would hold phantom capacity
-            books.releaseSlotOf(key, p.uid());
+            memberLost(key, p, "was deleted while its Binding was in flight");
             return;
         }
         Gang g = books.gang(key);

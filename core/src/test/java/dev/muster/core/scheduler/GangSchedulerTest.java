@@ -345,6 +345,9 @@ class GangSchedulerTest {
         h.binder.releaseHeld();                   // ... and succeeds
         assertThat(binds).allMatch(CompletableFuture::isDone);
         assertThat(h.scheduler.ledger().heldByQueue("default").asMap()).isEqualTo(req("2", "2Gi").asMap());
+        GangKey key = new GangKey("default", "g");
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE); // short, not left "binding together"
+        assertThat(h.scheduler.gang(key).reason()).contains("only 1/2 members could be bound", "was deleted while its Binding was in flight");
         h.scheduler.deletePod(pods.get(0).uid());
         assertThat(h.scheduler.ledger().heldByQueue("default").isZero()).isTrue();
         assertThat(h.scheduler.ledger().empty()).isTrue();
