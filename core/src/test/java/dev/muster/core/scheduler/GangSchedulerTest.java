@@ -284,10 +284,7 @@ class GangSchedulerTest {
     void memberDeletedAsTheBarrierOpensLeavesTheGangReportedShortNeverBound() {
         // Kubernetes has no multi-pod binding: one Binding fails ("no longer exists") while the others succeed
         SchedulerHarness h = cluster(4, "8", "32Gi");
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
-        List<Pod> pods = members("g", 4, "2", "2Gi");
-        pods.forEach(h.scheduler::upsertPod);
-        h.binder.failFor(pods.get(3).uid());
+        List<Pod> pods = gangOfFourWhoseLastMemberFailsToBind(h);
         List<CompletableFuture<BindResult>> binds = pods.stream().map(h::schedule).toList();
 
         assertThat(binds.subList(0, 3)).allMatch(f -> f.join().ok());
@@ -311,10 +308,7 @@ class GangSchedulerTest {
         // seen on the real control plane: the watch showed a member bound while its Binding POST had not answered
         // yet, and the failure of another member counted it both as bound and as in flight (4/4: never short)
         SchedulerHarness h = cluster(4, "8", "32Gi");
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
-        List<Pod> pods = members("g", 4, "2", "2Gi");
-        pods.forEach(h.scheduler::upsertPod);
-        h.binder.failFor(pods.get(3).uid());
+        List<Pod> pods = gangOfFourWhoseLastMemberFailsToBind(h);
         h.binder.holdAll();
         List<CompletableFuture<BindResult>> binds = pods.stream().map(h::schedule).toList();
 
@@ -330,6 +324,15 @@ class GangSchedulerTest {
         assertThat(binds.subList(0, 3)).allMatch(f -> f.join().ok());
         assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
         assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    /** PodGroup default/g (minMember 4) and its four members, all known; the Binding of the last one will fail. */
+    private static List<Pod> gangOfFourWhoseLastMemberFailsToBind(SchedulerHarness h) {
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
+        List<Pod> pods = members("g", 4, "2", "2Gi");
+        pods.forEach(h.scheduler::upsertPod);
+        h.binder.failFor(pods.get(3).uid());
+        return pods;
     }
 
     @Test
