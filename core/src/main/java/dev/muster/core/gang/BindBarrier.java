@@ -35,7 +35,8 @@ import java.util.function.Consumer;
  * transaction): the barrier opens only for members whose pods exist; BOUND is reported only when minMember
  * members hold resources; a member whose Binding fails releases its slot at once and, if the gang can no longer
  * reach minMember, the gang is reported UNSCHEDULABLE (cause BIND_FAILED) — the bound members keep their places
- * and a replacement member joins them like a single pod. A Binding that succeeded but is never confirmed by the
+ * and a replacement member joins them like a single pod. {@link Books#settle} makes that decision after every
+ * change of the gang's bound or in-flight count. A Binding that succeeded but is never confirmed by the
  * cluster (the pod was deleted in between, and the delete was seen first) does not hold room: such assumed
  * records are dropped after {@link #CONFIRM_WITHIN}, as kube-scheduler's cache expires assumed pods.
  *
@@ -358,19 +359,8 @@ public final class BindBarrier {
     private void memberLost(GangKey key, Pod p, String what) {
         books.releaseSlotOf(key, p.uid());
         Gang g = books.gang(key);
-        if (g == null || !g.running() || g.spec() == null) {
-            return;
-        }
-        int inFlight = 0; // Bindings not answered yet; a member the cluster already shows bound is counted in bound()
-        for (Pod m : g.members()) {
-            if (books.bindsInFlight().contains(m.uid()) && ledger.pod(m.uid()) == null) {
-                inFlight++;
-            }
-        }
-        if (g.bound() + inFlight < g.minMember()) {
-            books.state(g, GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.BIND_FAILED, "gang " + key + ": only "
-                    + (g.bound() + inFlight) + "/" + g.minMember() + " members could be bound: pod " + p.id() + " " + what
-                    + "; the bound members keep their places and a replacement member joins them"));
+        if (g != null) {
+            books.settle(g, "pod " + p.id() + " " + what);
         }
     }
 
@@ -413,8 +403,7 @@ public final class BindBarrier {
             if (err != null) {
                 PodRecord r = ledger.pod(p.uid());
                 if (r != null && r.assumed()) {
-                    ledger.removePod(p.uid());
-                    books.deallocated(r);
+                    books.removeAllocation(p.uid(), "failed to bind (" + messageOf(err) + ")");
                 }
                 books.outbox().complete(result, BindResult.failed(messageOf(err)));
             } else {
@@ -443,8 +432,7 @@ public final class BindBarrier {
                 it.remove(); // confirmed, or already gone
             } else if (now - e.getValue() >= 0) {
                 it.remove();
-                ledger.removePod(e.getKey());
-                books.deallocated(r);
+                books.removeAllocation(e.getKey(), "was bound by muster but never shown bound by the cluster");
                 LOG.log(System.Logger.Level.WARNING, "pod {0} was bound by muster to {1} but the cluster has not shown it bound"
                         + " within {2}s; its room is given back", r.pod(), r.node(), CONFIRM_WITHIN.toSeconds());
             }

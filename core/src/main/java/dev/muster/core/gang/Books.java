@@ -12,8 +12,10 @@ import dev.muster.core.model.Refusal;
 import dev.muster.core.queue.QueueAdmission;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.stream.AllocationEvent;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -124,21 +126,22 @@ public final class Books {
         outbox.emit(g.to(state, why));
     }
 
-    /** A pod now holds resources ({@code r} was just recorded in the ledger): count it and journal it. */
+    /** A pod now holds resources ({@code r} was just recorded in the ledger): count it, journal it, settle its gang. */
     public void allocated(PodRecord r) {
-        if (r.gang() != null) {
-            Gang g = gangs.get(r.gang());
-            if (g != null) {
-                g.boundChanged(1);
-                if (g.running() && g.spec() != null && g.bound() >= g.minMember() && g.bound() > 0) {
-                    state(g, GangState.BOUND, Refusal.note(g.bound() + " members bound together"));
-                }
-            }
+        Gang g = r.gang() == null ? null : gangs.get(r.gang());
+        if (g != null) {
+            g.boundChanged(1);
         }
         outbox.emit(new AllocationEvent.PodAllocated(r.pod(), r.gang(), r.queue(), r.node(), r.request()));
+        if (g != null) {
+            settle(g, null);
+        }
     }
 
-    /** A pod no longer holds resources ({@code r} was just removed from the ledger): count it and journal it. */
+    /**
+     * A pod no longer holds resources ({@code r} was just removed from the ledger): count it and journal it. The
+     * caller settles the gang when the step is done ({@link #removeAllocation} does both).
+     */
     public void deallocated(PodRecord r) {
         if (r.gang() != null) {
             Gang g = gangs.get(r.gang());
@@ -147,6 +150,97 @@ public final class Books {
             }
         }
         outbox.emit(new AllocationEvent.PodReleased(r.pod(), r.gang(), r.queue(), r.node(), r.request()));
+    }
+
+    /**
+     * The pod {@code uid} no longer holds resources, because it {@code how} (e.g. "was deleted"): its record leaves
+     * the ledger, is journalled, and its gang is settled. Returns the record, or null when it held none.
+     */
+    public PodRecord removeAllocation(String uid, String how) {
+        PodRecord r = ledger.removePod(uid);
+        if (r == null) {
+            return null;
+        }
+        deallocated(r);
+        Gang g = r.gang() == null ? null : gangs.get(r.gang());
+        if (g != null) {
+            settle(g, "pod " + r.pod() + " " + how);
+        }
+        return r;
+    }
+
+    /**
+     * Decides a gang whose barrier opened (it runs): BOUND once minMember members hold resources; reported short
+     * (UNSCHEDULABLE, cause BIND_FAILED) as soon as it is still RESERVED — opened, not BOUND yet — and the members
+     * bound plus the Bindings still unanswered can no longer reach minMember. Kubernetes has no multi-pod binding, so
+     * this runs after every change of a running gang's bound or in-flight count: a member bound, a Binding failed, a
+     * pod deleted or finished, an assumed record expired. {@code lost} names the member lost and how, for the report
+     * (null when nothing was lost).
+     */
+    public void settle(Gang g, String lost) {
+        if (!g.running() || g.spec() == null) {
+            return;
+        }
+        if (g.bound() >= g.minMember() && g.bound() > 0) {
+            state(g, GangState.BOUND, Refusal.note(g.bound() + " members bound together"));
+            return;
+        }
+        int reachable = g.bound() + bindingsUnanswered(g);
+        if (g.state() == GangState.RESERVED && reachable < g.minMember()) {
+            state(g, GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.BIND_FAILED, "gang " + g.key() + ": only "
+                    + reachable + "/" + g.minMember() + " members could be bound"
+                    + (lost == null ? "" : ": " + lost)
+                    + "; the bound members keep their places and a replacement member joins them"));
+        }
+    }
+
+    /**
+     * The gangs' books against the ledger, as {@link Ledger#checkInvariants()} checks the ledger's own: each gang's
+     * bound count is the number of its records; a running gang is BOUND once minMember members hold resources, and
+     * is reported RESERVED ("binding together") only while Bindings still unanswered can complete it. Empty when
+     * they balance.
+     */
+    public List<String> checkGangInvariants() {
+        List<String> problems = new ArrayList<>();
+        Map<GangKey, Integer> records = ledger.recordsByGang();
+        for (GangKey k : records.keySet()) {
+            if (!gangs.containsKey(k)) {
+                problems.add("the ledger holds " + records.get(k) + " records of gang " + k + ", which is forgotten");
+            }
+        }
+        for (Gang g : gangs.values()) {
+            int held = records.getOrDefault(g.key(), 0);
+            if (g.bound() != held) {
+                problems.add("gang " + g.key() + " counts " + g.bound() + " members bound, the ledger holds " + held);
+            }
+            if (!g.running() || g.spec() == null) {
+                continue;
+            }
+            if (g.bound() >= g.minMember() && g.bound() > 0 && g.state() != GangState.BOUND) {
+                problems.add("gang " + g.key() + " runs with " + g.bound() + "/" + g.minMember() + " bound but is " + g.state());
+            }
+            int unanswered = bindingsUnanswered(g);
+            if (g.state() == GangState.RESERVED && g.bound() + unanswered < g.minMember()) {
+                problems.add("gang " + g.key() + " is reported binding together with " + g.bound() + " bound and "
+                        + unanswered + " Bindings unanswered of minMember " + g.minMember());
+            }
+        }
+        return problems;
+    }
+
+    /**
+     * Members whose Binding POST is under way and which the cluster does not show bound yet: each member is counted
+     * once, in {@link Gang#bound()} or here (the watch may show a member bound before its Binding answers); a member
+     * deleted meanwhile cannot be bound and is not counted.
+     */
+    private int bindingsUnanswered(Gang g) {
+        int n = 0;
+        for (Pod m : g.members()) {
+            if (bindsInFlight.contains(m.uid()) && ledger.pod(m.uid()) == null && pods.containsKey(m.uid())) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** The pod's slot, if any, goes back to the cluster (the gang no longer needs that room). */

@@ -120,6 +120,17 @@ public final class Ledger {
         hold(record.queue(), record.request());
     }
 
+    /** How many records each gang holds (O(pods); the gangs' own counts are checked against it). */
+    public Map<GangKey, Integer> recordsByGang() {
+        Map<GangKey, Integer> out = new HashMap<>();
+        for (PodRecord r : pods.values()) {
+            if (r.gang() != null) {
+                out.merge(r.gang(), 1, Integer::sum);
+            }
+        }
+        return out;
+    }
+
     /** Removes the pod's record; returns it, or null if the pod held nothing. */
     public PodRecord removePod(String uid) {
         PodRecord old = pods.remove(uid);

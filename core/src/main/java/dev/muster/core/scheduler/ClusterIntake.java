@@ -73,10 +73,8 @@ final class ClusterIntake {
 
     private void forgetPod(String uid) {
         Pod old = books.pods().remove(uid);
-        PodRecord r = ledger.removePod(uid);
-        if (r != null) {
-            books.deallocated(r);
-        }
+        String how = books.bindsInFlight().contains(uid) ? "was deleted while its Binding was in flight" : "was deleted";
+        books.removeAllocation(uid, how);
         if (old != null && old.gang() != null) {
             Gang g = books.gang(old.gang());
             if (g != null) {
@@ -84,6 +82,7 @@ final class ClusterIntake {
                 barrier.memberGone(g, uid, "pod " + old.id() + " was deleted");
                 if (g.running()) {
                     books.releaseSlotOf(g.key(), uid); // the gang runs: nothing will wait for this room
+                    books.settle(g, "pod " + old.id() + " " + how);
                 } else if (g.memberCount() == 0) {
                     // the last member is gone (the job was deleted): nobody will use the room before the deadline
                     barrier.dropReservation(g, "every member of gang " + g.key() + " was deleted");
@@ -101,6 +100,7 @@ final class ClusterIntake {
         if (!g.running() && g.bound() >= g.minMember() && g.bound() > 0) {
             books.outbox().emit(g.runs()); // e.g. rebuilt after a restart: the gang already runs
         }
+        books.settle(g, null); // a running gang's minMember may have changed
         barrier.openIfReady(g);
         pass.joined(g);
         barrier.admitHeld(g, books.now()); // its members' binds may have waited for the PodGroup
@@ -213,8 +213,7 @@ final class ClusterIntake {
                 ledger.putPod(rec.confirmed());
             }
         } else if (rec != null && (pod.phase().isTerminal() || !rec.assumed())) {
-            ledger.removePod(pod.uid());
-            books.deallocated(rec);
+            books.removeAllocation(pod.uid(), pod.phase().isTerminal() ? "finished (" + pod.phase().wire() + ")" : "no longer holds resources");
             pass.roomFreed(books.now());
         }
         if (g != null) {

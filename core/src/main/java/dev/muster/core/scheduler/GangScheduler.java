@@ -300,7 +300,11 @@ public final class GangScheduler implements ClusterSink {
 
     /** The ledger's books checked against its records; empty when they balance (tests, diagnostics). */
     public List<String> checkInvariants() {
-        return locked(() -> books.ledger().checkInvariants());
+        return locked(() -> {
+            List<String> problems = new ArrayList<>(books.ledger().checkInvariants());
+            problems.addAll(books.checkGangInvariants());
+            return problems;
+        });
     }
 
     // ---- the lock ------------------------------------------------------------------------------------

@@ -326,6 +326,55 @@ class GangSchedulerTest {
         assertThat(h.invariantViolations()).isEmpty();
     }
 
+    @Test
+    void aMemberDeletedAfterItWasBoundWhileOthersAreStillBindingLeavesTheGangReportedShort() {
+        // the third way to lose a member in the window: its Binding succeeded, then the pod was deleted before the
+        // other Bindings answered; they all succeed, and 3 of 4 bound must not be left RESERVED "binding together"
+        SchedulerHarness h = cluster(4, "8", "32Gi");
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
+        List<Pod> pods = members("g", 4, "2", "2Gi");
+        pods.forEach(h.scheduler::upsertPod);
+        h.binder.holdAll();
+        List<CompletableFuture<BindResult>> binds = pods.stream().map(h::schedule).toList();
+
+        h.binder.completeHeld(pods.getFirst().uid());
+        assertThat(binds.getFirst().join().ok()).isTrue();
+        h.scheduler.deletePod(pods.getFirst().uid());
+        GangKey key = new GangKey("default", "g");
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE); // at once: 0 bound + 3 in flight < 4
+        assertThat(h.scheduler.gang(key).reason()).contains("only 3/4 members could be bound", "pod default/g-0 was deleted");
+
+        h.binder.releaseHeld();
+        assertThat(binds.subList(1, 4)).allMatch(f -> f.join().ok());
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
+        assertThat(h.scheduler.ledger().heldByQueue("default").asMap()).isEqualTo(req("2", "2Gi").times(3).asMap());
+
+        Pod replacement = pod("g-4").gang("g").requests("2", "2Gi").build();
+        h.scheduler.upsertPod(replacement);
+        CompletableFuture<BindResult> joined = h.schedule(replacement); // joins the running gang like a single pod
+        h.binder.releaseHeld();
+        assertThat(joined.join().ok()).isTrue();
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.BOUND);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aBoundMemberThatFinishesAfterTheGangWasBoundLeavesItBound() {
+        // settling decides only the window between the barrier opening and BOUND: a finished member is normal life
+        SchedulerHarness h = cluster(2, "8", "32Gi");
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
+        List<Pod> pods = members("g", 2, "2", "2Gi");
+        pods.forEach(h.scheduler::upsertPod);
+        assertThat(pods.stream().map(h::schedule).toList()).allMatch(f -> f.join().ok());
+        GangKey key = new GangKey("default", "g");
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.BOUND);
+
+        Pod first = pods.getFirst();
+        h.scheduler.upsertPod(first.withNode(h.binder.boundNode(first.uid())).withPhase(PodPhase.SUCCEEDED));
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.BOUND);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
     /** PodGroup default/g (minMember 4) and its four members, all known; the Binding of the last one will fail. */
     private static List<Pod> gangOfFourWhoseLastMemberFailsToBind(SchedulerHarness h) {
         h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
