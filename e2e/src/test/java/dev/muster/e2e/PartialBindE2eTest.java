@@ -2,16 +2,20 @@ package dev.muster.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
  * Kubernetes has no multi-pod binding: a member whose pod goes away as the barrier opens fails its Binding while the
- * others succeed. Muster must never call that gang Scheduled, and must give back at once what the failed member held.
- * The interleaving is made deterministic with a finalizer: the deleted member stays (terminating), so the barrier
- * opens with it, and the API server refuses its Binding ("is being deleted").
+ * others succeed, or is bound and then deleted before the others' Bindings answer. Muster must never call that gang
+ * Scheduled, and must give back at once what the lost member held. The interleavings are made deterministic: with a
+ * finalizer (the deleted member stays, terminating, so the barrier opens with it, and the API server refuses its
+ * Binding "is being deleted"), and with an admission webhook that holds the other members' Bindings
+ * ({@link BindingGate}).
  */
 class PartialBindE2eTest extends RealClusterTest {
     private static final String HOLD = "muster.dev/e2e-hold";
@@ -49,6 +53,32 @@ class PartialBindE2eTest extends RealClusterTest {
             assertThat(c.cpuPerNode().values()).allMatch(m -> m <= 4000);
         } finally {
             c.admin.finalizer(ns, "g-1", null);
+        }
+    }
+
+    @Test
+    void aMemberDeletedAfterItWasBoundWhileTheOthersWereStillBindingLeavesTheGangShortNeverScheduled() throws Exception {
+        try (BindingGate gate = new BindingGate(c.cp.adminClient(), Files.createTempDirectory("muster-e2e-gate-"), ns,
+                Set.of("h-1", "h-2", "h-3"))) {
+            gate.awaitActive(Duration.ofSeconds(30));
+            c.admin.podGroup(ns, "h", 4, "default", Map.of());
+            c.admin.members(ns, "h", 0, 4, "2", "1Gi");
+            Awaitility.await("h-0 bound while the Bindings of h-1..h-3 are held").atMost(Duration.ofSeconds(60))
+                    .until(() -> c.admin.bound(ns, "h-").containsKey("h-0") && gate.waiting().size() == 3);
+
+            c.admin.deleteNow(ns, "h-0");
+            Awaitility.await("the gang reported short").atMost(Duration.ofSeconds(50)).until(() -> c.conditions(ns, "h"), conditions -> conditions.stream()
+                    .anyMatch(s -> s.startsWith("Unschedulable=True NotEnoughTasks") && s.contains("only 3/4 members could be bound")));
+            gate.release();
+            Awaitility.await("the other three bound").atMost(Duration.ofSeconds(60)).until(() -> c.admin.bound(ns, "h-").size() == 3);
+            c.staysBound(ns, "h-", 3, Duration.ofSeconds(3));
+            assertThat(c.conditions(ns, "h")).noneMatch(s -> s.startsWith("Scheduled=True"))
+                    .anyMatch(s -> s.startsWith("Unschedulable=True NotEnoughTasks"));
+
+            c.admin.members(ns, "h", 4, 1, "2", "1Gi"); // a replacement joins the three; then the gang is whole
+            Awaitility.await("replacement bound").atMost(Duration.ofSeconds(60)).until(() -> c.admin.bound(ns, "h-").size() == 4);
+            Awaitility.await("scheduled once whole").atMost(Duration.ofSeconds(30))
+                    .until(() -> c.conditions(ns, "h").stream().anyMatch(s -> s.startsWith("Scheduled=True")));
         }
     }
 }
