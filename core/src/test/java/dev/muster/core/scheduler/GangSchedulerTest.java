@@ -149,9 +149,7 @@ class GangSchedulerTest {
         SchedulerHarness h = cluster(4, "4", "16Gi");
         Pod hog = pod("hog").requests("4", "16Gi").on("n0").build();
         h.scheduler.upsertPod(hog);
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
-        List<Pod> pods = members("g", 4, "4", "16Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        List<Pod> pods = knownGang(h, 4, "4", "16Gi");
         List<String> free = List.of("n1", "n2", "n3");
         List<CompletableFuture<BindResult>> binds = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -309,20 +307,14 @@ class GangSchedulerTest {
         // yet, and the failure of another member counted it both as bound and as in flight (4/4: never short)
         SchedulerHarness h = cluster(4, "8", "32Gi");
         List<Pod> pods = gangOfFourWhoseLastMemberFailsToBind(h);
-        h.binder.holdAll();
-        List<CompletableFuture<BindResult>> binds = pods.stream().map(h::schedule).toList();
+        List<CompletableFuture<BindResult>> binds = scheduleHoldingEveryBinding(h, pods);
 
         Pod first = pods.getFirst();
         h.scheduler.upsertPod(first.withNode(h.binder.heldNode(first.uid()))); // the cluster shows it bound first
         h.binder.completeHeld(pods.get(3).uid());                              // then another member's Binding fails
 
         assertThat(binds.get(3).join().ok()).isFalse();
-        GangKey key = new GangKey("default", "g");
-        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
-        assertThat(h.scheduler.gang(key).reason()).contains("only 3/4 members could be bound");
-        h.binder.releaseHeld();
-        assertThat(binds.subList(0, 3)).allMatch(f -> f.join().ok());
-        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
+        reportedShortAndStaysShortOnceTheHeldBindingsSucceed(h, binds.subList(0, 3), "only 3/4 members could be bound");
         assertThat(h.invariantViolations()).isEmpty();
     }
 
@@ -331,22 +323,16 @@ class GangSchedulerTest {
         // the third way to lose a member in the window: its Binding succeeded, then the pod was deleted before the
         // other Bindings answered; they all succeed, and 3 of 4 bound must not be left RESERVED "binding together"
         SchedulerHarness h = cluster(4, "8", "32Gi");
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
-        List<Pod> pods = members("g", 4, "2", "2Gi");
-        pods.forEach(h.scheduler::upsertPod);
-        h.binder.holdAll();
-        List<CompletableFuture<BindResult>> binds = pods.stream().map(h::schedule).toList();
+        List<Pod> pods = knownGang(h, 4, "2", "2Gi");
+        List<CompletableFuture<BindResult>> binds = scheduleHoldingEveryBinding(h, pods);
 
         h.binder.completeHeld(pods.getFirst().uid());
         assertThat(binds.getFirst().join().ok()).isTrue();
         h.scheduler.deletePod(pods.getFirst().uid());
+        // at once: 0 bound + 3 in flight < 4
+        reportedShortAndStaysShortOnceTheHeldBindingsSucceed(h, binds.subList(1, 4), "only 3/4 members could be bound",
+                "pod default/g-0 was deleted");
         GangKey key = new GangKey("default", "g");
-        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE); // at once: 0 bound + 3 in flight < 4
-        assertThat(h.scheduler.gang(key).reason()).contains("only 3/4 members could be bound", "pod default/g-0 was deleted");
-
-        h.binder.releaseHeld();
-        assertThat(binds.subList(1, 4)).allMatch(f -> f.join().ok());
-        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
         assertThat(h.scheduler.ledger().heldByQueue("default").asMap()).isEqualTo(req("2", "2Gi").times(3).asMap());
 
         Pod replacement = pod("g-4").gang("g").requests("2", "2Gi").build();
@@ -362,9 +348,7 @@ class GangSchedulerTest {
     void aBoundMemberThatFinishesAfterTheGangWasBoundLeavesItBound() {
         // settling decides only the window between the barrier opening and BOUND: a finished member is normal life
         SchedulerHarness h = cluster(2, "8", "32Gi");
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
-        List<Pod> pods = members("g", 2, "2", "2Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        List<Pod> pods = knownGang(h, 2, "2", "2Gi");
         assertThat(pods.stream().map(h::schedule).toList()).allMatch(f -> f.join().ok());
         GangKey key = new GangKey("default", "g");
         assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.BOUND);
@@ -375,11 +359,34 @@ class GangSchedulerTest {
         assertThat(h.invariantViolations()).isEmpty();
     }
 
+    /** Gang default/g is reported short, saying {@code why}; once the held Bindings answer, {@code others} succeed and it stays short. */
+    private static void reportedShortAndStaysShortOnceTheHeldBindingsSucceed(SchedulerHarness h, List<CompletableFuture<BindResult>> others,
+                                                                            String... why) {
+        GangKey key = new GangKey("default", "g");
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
+        assertThat(h.scheduler.gang(key).reason()).contains(why);
+        h.binder.releaseHeld();
+        assertThat(others).allMatch(f -> f.join().ok());
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
+    }
+
+    /** Schedules every pod; the binder holds every Binding POST until the test completes or releases it. */
+    private static List<CompletableFuture<BindResult>> scheduleHoldingEveryBinding(SchedulerHarness h, List<Pod> pods) {
+        h.binder.holdAll();
+        return pods.stream().map(h::schedule).toList();
+    }
+
+    /** PodGroup default/g (minMember {@code size}) and its {@code size} members of {@code cpu}/{@code memory}, all known. */
+    private static List<Pod> knownGang(SchedulerHarness h, int size, String cpu, String memory) {
+        h.scheduler.upsertPodGroup(podGroup("default", "g", size, "default"));
+        List<Pod> pods = members("g", size, cpu, memory);
+        pods.forEach(h.scheduler::upsertPod);
+        return pods;
+    }
+
     /** PodGroup default/g (minMember 4) and its four members, all known; the Binding of the last one will fail. */
     private static List<Pod> gangOfFourWhoseLastMemberFailsToBind(SchedulerHarness h) {
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
-        List<Pod> pods = members("g", 4, "2", "2Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        List<Pod> pods = knownGang(h, 4, "2", "2Gi");
         h.binder.failFor(pods.get(3).uid());
         return pods;
     }
@@ -387,11 +394,8 @@ class GangSchedulerTest {
     @Test
     void memberDeletedWhileItsBindingIsInFlightLeavesNoPhantomCapacity() {
         SchedulerHarness h = cluster(2, "8", "32Gi");
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
-        List<Pod> pods = members("g", 2, "2", "2Gi");
-        pods.forEach(h.scheduler::upsertPod);
-        h.binder.holdAll();
-        List<CompletableFuture<BindResult>> binds = pods.stream().map(h::schedule).toList();
+        List<Pod> pods = knownGang(h, 2, "2", "2Gi");
+        List<CompletableFuture<BindResult>> binds = scheduleHoldingEveryBinding(h, pods);
 
         h.scheduler.deletePod(pods.get(1).uid()); // the Binding POST is under way
         h.binder.releaseHeld();                   // ... and succeeds
@@ -409,9 +413,7 @@ class GangSchedulerTest {
     @Test
     void lastMemberThatNeverArrivesReleasesEverything() {
         SchedulerHarness h = cluster(4, "8", "32Gi");
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
-        List<Pod> pods = members("g", 4, "2", "2Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        List<Pod> pods = knownGang(h, 4, "2", "2Gi");
         List<CompletableFuture<BindResult>> binds = pods.subList(0, 3).stream().map(h::schedule).toList();
 
         h.clock.advance(Duration.ofSeconds(60));
@@ -427,9 +429,7 @@ class GangSchedulerTest {
     @Test
     void repeatedBindOfTheSamePodReplacesTheWaiterInsteadOfCountingTwice() {
         SchedulerHarness h = cluster(2, "8", "32Gi");
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 3, "default"));
-        List<Pod> pods = members("g", 3, "1", "1Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        List<Pod> pods = knownGang(h, 3, "1", "1Gi");
 
         CompletableFuture<BindResult> first = h.schedule(pods.get(0));
         String node = h.scheduler.gang(new GangKey("default", "g")).slotNodes().getFirst();
@@ -449,9 +449,7 @@ class GangSchedulerTest {
     @Test
     void slotMovesWhenTheMemberIsOfferedOnlyOtherNodes() {
         SchedulerHarness h = cluster(4, "4", "16Gi");
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
-        List<Pod> pods = members("g", 2, "4", "16Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        List<Pod> pods = knownGang(h, 2, "4", "16Gi");
         FilterResult first = h.scheduler.filter(pods.get(0), h.nodeNames);
         List<String> slots = h.scheduler.gang(new GangKey("default", "g")).slotNodes();
         List<String> others = h.nodeNames.stream().filter(n -> !slots.contains(n)).toList();
@@ -469,9 +467,7 @@ class GangSchedulerTest {
         SchedulerHarness h = cluster(2, "4", "16Gi");
         h.nodes(node("full", "4", "16Gi"));
         h.scheduler.upsertPod(pod("hog").requests("4", "16Gi").on("full").build());
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
-        List<Pod> pods = members("g", 2, "4", "16Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        List<Pod> pods = knownGang(h, 2, "4", "16Gi");
         h.scheduler.filter(pods.get(0), List.of("n0", "n1"));
 
         FilterResult f = h.scheduler.filter(pods.get(1), List.of("full"));
@@ -482,9 +478,7 @@ class GangSchedulerTest {
     @Test
     void podPlacedByAnotherSchedulerMovesTheSlotOrReleasesTheReservation() {
         SchedulerHarness h = cluster(3, "4", "16Gi");
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
-        List<Pod> pods = members("g", 2, "4", "16Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        List<Pod> pods = knownGang(h, 2, "4", "16Gi");
         h.scheduler.filter(pods.getFirst(), h.nodeNames);
         GangKey key = new GangKey("default", "g");
         String taken = h.scheduler.gang(key).slotNodes().getFirst();
@@ -540,9 +534,7 @@ class GangSchedulerTest {
     @Test
     void preemptionNeverTakesARunningGangBelowMinMember() {
         SchedulerHarness h = cluster(2, "8", "32Gi");
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
-        List<Pod> pods = members("g", 2, "1", "1Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        List<Pod> pods = knownGang(h, 2, "1", "1Gi");
         pods.forEach(p -> h.schedule(p));
         assertThat(h.binder.bound()).hasSize(2);
         Pod loner = pod("loner").requests("1", "1Gi").on("n1").build();
@@ -583,9 +575,7 @@ class GangSchedulerTest {
     @Test
     void membersBeyondMinMemberBindLikeSinglePodsOnceTheGangRuns() {
         SchedulerHarness h = cluster(4, "8", "32Gi");
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
-        List<Pod> pods = members("g", 2, "1", "1Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        List<Pod> pods = knownGang(h, 2, "1", "1Gi");
         pods.forEach(h::schedule);
         Pod late = pod("g-late").gang("g").requests("1", "1Gi").build();
         h.scheduler.upsertPod(late);
@@ -612,9 +602,7 @@ class GangSchedulerTest {
     @Test
     void restartRebuildsTheSameLedgerFromTheClusterWithoutDoubleAllocation() {
         SchedulerHarness h = cluster(4, "8", "32Gi");
-        h.scheduler.upsertPodGroup(podGroup("default", "g", 4, "default"));
-        List<Pod> pods = members("g", 4, "2", "2Gi");
-        pods.forEach(h.scheduler::upsertPod);
+        List<Pod> pods = knownGang(h, 4, "2", "2Gi");
         pods.forEach(h::schedule);
         Map<String, String> bound = h.binder.bound();
 
