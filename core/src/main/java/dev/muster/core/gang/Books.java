@@ -170,9 +170,10 @@ public final class Books {
     }
 
     /**
-     * Decides a gang whose barrier opened (it runs): BOUND once minMember members hold resources; reported short
+     * Decides a gang whose barrier opened (it runs): BOUND once minMember members are placed ({@link Gang#placed()}:
+     * holding resources, or bound and finished since); reported short
      * (UNSCHEDULABLE, cause BIND_FAILED) as soon as it is still RESERVED — opened, not BOUND yet — and the members
-     * bound plus the Bindings still unanswered can no longer reach minMember. Kubernetes has no multi-pod binding, so
+     * placed plus the Bindings still unanswered can no longer reach minMember. Kubernetes has no multi-pod binding, so
      * this runs after every change of a running gang's bound or in-flight count: a member bound, a Binding failed, a
      * pod deleted or finished, an assumed record expired. {@code lost} names the member lost and how, for the report
      * (null when nothing was lost).
@@ -181,12 +182,15 @@ public final class Books {
         if (!g.running() || g.spec() == null) {
             return;
         }
-        if (g.bound() >= g.minMember() && g.bound() > 0) {
-            state(g, GangState.BOUND, Refusal.note(g.bound() + " members bound together"));
+        if (g.placed() >= g.minMember() && g.placed() > 0) {
+            state(g, GangState.BOUND, Refusal.note(g.placed() + " members bound together"));
             return;
         }
-        int reachable = g.bound() + bindingsUnanswered(g);
-        if (g.state() == GangState.RESERVED && reachable < g.minMember()) {
+        if (g.state() != GangState.RESERVED) {
+            return; // short already, or not opened by our barrier: a job's normal life from here on
+        }
+        int reachable = g.placed() + bindingsUnanswered(g);
+        if (reachable < g.minMember()) {
             state(g, GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.BIND_FAILED, "gang " + g.key() + ": only "
                     + reachable + "/" + g.minMember() + " members could be bound"
                     + (lost == null ? "" : ": " + lost)
@@ -216,12 +220,12 @@ public final class Books {
             if (!g.running() || g.spec() == null) {
                 continue;
             }
-            if (g.bound() >= g.minMember() && g.bound() > 0 && g.state() != GangState.BOUND) {
-                problems.add("gang " + g.key() + " runs with " + g.bound() + "/" + g.minMember() + " bound but is " + g.state());
+            if (g.placed() >= g.minMember() && g.placed() > 0 && g.state() != GangState.BOUND) {
+                problems.add("gang " + g.key() + " runs with " + g.placed() + "/" + g.minMember() + " placed but is " + g.state());
             }
             int unanswered = bindingsUnanswered(g);
-            if (g.state() == GangState.RESERVED && g.bound() + unanswered < g.minMember()) {
-                problems.add("gang " + g.key() + " is reported binding together with " + g.bound() + " bound and "
+            if (g.state() == GangState.RESERVED && g.placed() + unanswered < g.minMember()) {
+                problems.add("gang " + g.key() + " is reported binding together with " + g.placed() + " placed and "
                         + unanswered + " Bindings unanswered of minMember " + g.minMember());
             }
         }

@@ -167,6 +167,7 @@ final class ClusterIntake {
             Gang og = books.gang(old.gang());
             if (og != null) {
                 og.removeMember(pod.uid());
+                books.settle(og, "pod " + pod.id() + " left the gang");
                 books.forgetIfDone(og);
             }
         }
@@ -213,6 +214,9 @@ final class ClusterIntake {
                 ledger.putPod(rec.confirmed());
             }
         } else if (rec != null && (pod.phase().isTerminal() || !rec.assumed())) {
+            if (pod.phase().isTerminal() && g != null && rec.gang() != null && rec.gang().equals(g.key())) {
+                g.memberFinished(); // it was placed: a fast task that completes does not make the gang short
+            }
             books.removeAllocation(pod.uid(), pod.phase().isTerminal() ? "finished (" + pod.phase().wire() + ")" : "no longer holds resources");
             pass.roomFreed(books.now());
         }
@@ -222,6 +226,9 @@ final class ClusterIntake {
             } else if (g.running() && g.bound() == 0 && g.waiters().isEmpty() && ledger.reservation(g.key()) == null
                     && noMemberBound(g)) {
                 books.outbox().emit(g.finished()); // a new run assembles anew
+            } else {
+                // e.g. a member that failed while its Binding was in flight no longer counts as unanswered
+                books.settle(g, pod.phase().isTerminal() ? "pod " + pod.id() + " finished (" + pod.phase().wire() + ")" : null);
             }
             books.forgetIfDone(g);
         }

@@ -345,6 +345,26 @@ class GangSchedulerTest {
     }
 
     @Test
+    void aMemberThatFinishesBeforeTheLastBindingAnswersStillCountsAsPlaced() {
+        // a fast task completes while another member's Binding is in flight: the gang started whole, it is not short
+        SchedulerHarness h = cluster(2, "8", "32Gi");
+        List<Pod> pods = knownGang(h, 2, "2", "2Gi");
+        List<CompletableFuture<BindResult>> binds = scheduleHoldingEveryBinding(h, pods);
+        Pod first = pods.getFirst();
+        h.binder.completeHeld(first.uid());
+        assertThat(binds.getFirst().join().ok()).isTrue();
+        h.scheduler.upsertPod(first.withNode(h.binder.boundNode(first.uid())).withPhase(PodPhase.SUCCEEDED));
+        GangKey key = new GangKey("default", "g");
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.RESERVED);
+
+        h.binder.releaseHeld();
+        assertThat(binds.get(1).join().ok()).isTrue();
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.BOUND);
+        assertThat(h.scheduler.gang(key).reason()).contains("2 members bound together");
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
     void aBoundMemberThatFinishesAfterTheGangWasBoundLeavesItBound() {
         // settling decides only the window between the barrier opening and BOUND: a finished member is normal life
         SchedulerHarness h = cluster(2, "8", "32Gi");
