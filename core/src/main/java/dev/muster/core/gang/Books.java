@@ -171,7 +171,7 @@ public final class Books {
 
     /**
      * Decides a gang whose barrier opened (it runs): BOUND once minMember members are placed ({@link Gang#placed()}:
-     * holding resources, or bound and finished since); reported short
+     * holding resources, or bound and succeeded since); reported short
      * (UNSCHEDULABLE, cause BIND_FAILED) as soon as it is still RESERVED — opened, not BOUND yet — and the members
      * placed plus the Bindings still unanswered can no longer reach minMember. Kubernetes has no multi-pod binding, so
      * this runs after every change of a running gang's bound or in-flight count: a member bound, a Binding failed, a

@@ -36,7 +36,7 @@ public final class Gang {
     private final Map<String, BindWaiter> waiters = new LinkedHashMap<>();
     private final Map<String, HeldBind> held = new LinkedHashMap<>();
     private int bound; // members holding resources (bound, or assumed by us)
-    private int finishedInRun; // members of this run that were bound and have finished (Succeeded or Failed) since
+    private int succeededInRun; // members of this run that were bound and have succeeded since
     private boolean running; // the barrier opened: minMember were bound or waiting together
     private GangState state = GangState.WAITING;
     private Refusal why = Refusal.NONE;
@@ -98,11 +98,12 @@ public final class Gang {
     }
 
     /**
-     * Members placed in this run: those holding resources plus those that were bound and have finished since (a job's
-     * fast task may complete before the last member's Binding answers; the gang still started whole).
+     * Members placed in this run: those holding resources plus those that were bound and have succeeded since (a job's
+     * fast task may complete before the last member's Binding answers; the gang still started whole). Volcano counts
+     * succeeded tasks as ready too; a failed one is not.
      */
     public int placed() {
-        return bound + finishedInRun;
+        return bound + succeededInRun;
     }
 
     /** The highest {@code spec.priority} among its members (kube-scheduler's own order is by pod priority too). */
@@ -177,10 +178,10 @@ public final class Gang {
         return held;
     }
 
-    /** A member that held resources in this run has finished (call before its resources are given back). */
-    public void memberFinished() {
+    /** A member that held resources in this run has succeeded (call before its resources are given back). */
+    public void memberSucceeded() {
         if (running) {
-            finishedInRun++;
+            succeededInRun++;
         }
     }
 
@@ -209,7 +210,7 @@ public final class Gang {
         spec = null;
         version++;
         running = false;
-        finishedInRun = 0;
+        succeededInRun = 0;
         state = GangState.WAITING;
         why = Refusal.NONE;
         return deleted;
@@ -229,7 +230,7 @@ public final class Gang {
     /** The barrier opens for {@code together} members: the gang runs, its failures are forgotten. */
     public GangChanged open(int together) {
         running = true;
-        finishedInRun = 0;
+        succeededInRun = 0;
         failures = 0;
         notBeforeNanos = Long.MIN_VALUE;
         // BOUND is reported when minMember are bound (allocated), not when the Bindings are sent: Kubernetes has
@@ -240,14 +241,14 @@ public final class Gang {
     /** Seen running without our barrier (e.g. rebuilt after a restart): minMember members already hold resources. */
     public GangChanged runs() {
         running = true;
-        finishedInRun = 0;
+        succeededInRun = 0;
         return to(GangState.BOUND, Refusal.note(bound + " members bound"));
     }
 
     /** No member holds resources any more: the run is over and a new one assembles anew. */
     public GangChanged finished() {
         running = false;
-        finishedInRun = 0;
+        succeededInRun = 0;
         return to(GangState.WAITING, Refusal.NONE);
     }
 

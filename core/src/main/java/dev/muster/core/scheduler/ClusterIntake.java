@@ -15,6 +15,7 @@ import dev.muster.core.model.GangState;
 import dev.muster.core.model.Node;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodGroupSpec;
+import dev.muster.core.model.PodPhase;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.model.Refusal;
 import java.util.ArrayList;
@@ -214,8 +215,8 @@ final class ClusterIntake {
                 ledger.putPod(rec.confirmed());
             }
         } else if (rec != null && (pod.phase().isTerminal() || !rec.assumed())) {
-            if (pod.phase().isTerminal() && g != null && rec.gang() != null && rec.gang().equals(g.key())) {
-                g.memberFinished(); // it was placed: a fast task that completes does not make the gang short
+            if (pod.phase() == PodPhase.SUCCEEDED && g != null && rec.gang() != null && rec.gang().equals(g.key())) {
+                g.memberSucceeded(); // it was placed: a fast task that completes does not make the gang short
             }
             books.removeAllocation(pod.uid(), pod.phase().isTerminal() ? "finished (" + pod.phase().wire() + ")" : "no longer holds resources");
             pass.roomFreed(books.now());

@@ -345,23 +345,38 @@ class GangSchedulerTest {
     }
 
     @Test
-    void aMemberThatFinishesBeforeTheLastBindingAnswersStillCountsAsPlaced() {
+    void aMemberThatSucceedsBeforeTheLastBindingAnswersStillCountsAsPlaced() {
         // a fast task completes while another member's Binding is in flight: the gang started whole, it is not short
         SchedulerHarness h = cluster(2, "8", "32Gi");
+        GangKey key = new GangKey("default", "g");
+        CompletableFuture<BindResult> last = firstOfTwoMembersEndsBeforeTheOthersBindingAnswers(h, PodPhase.SUCCEEDED);
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.RESERVED);
+
+        h.binder.releaseHeld();
+        assertThat(last.join().ok()).isTrue();
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.BOUND);
+        assertThat(h.scheduler.gang(key).reason()).contains("2 members bound together");
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aMemberThatFailsBeforeTheLastBindingAnswersIsLostLikeADeletedOne() {
+        SchedulerHarness h = cluster(2, "8", "32Gi");
+        CompletableFuture<BindResult> last = firstOfTwoMembersEndsBeforeTheOthersBindingAnswers(h, PodPhase.FAILED);
+        reportedShortAndStaysShortOnceTheHeldBindingsSucceed(h, List.of(last), "only 1/2 members could be bound",
+                "pod default/g-0 finished (Failed)");
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    /** Gang default/g of 2: the first member is bound, then ends in {@code phase}; returns the other's bind, held. */
+    private static CompletableFuture<BindResult> firstOfTwoMembersEndsBeforeTheOthersBindingAnswers(SchedulerHarness h, PodPhase phase) {
         List<Pod> pods = knownGang(h, 2, "2", "2Gi");
         List<CompletableFuture<BindResult>> binds = scheduleHoldingEveryBinding(h, pods);
         Pod first = pods.getFirst();
         h.binder.completeHeld(first.uid());
         assertThat(binds.getFirst().join().ok()).isTrue();
-        h.scheduler.upsertPod(first.withNode(h.binder.boundNode(first.uid())).withPhase(PodPhase.SUCCEEDED));
-        GangKey key = new GangKey("default", "g");
-        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.RESERVED);
-
-        h.binder.releaseHeld();
-        assertThat(binds.get(1).join().ok()).isTrue();
-        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.BOUND);
-        assertThat(h.scheduler.gang(key).reason()).contains("2 members bound together");
-        assertThat(h.invariantViolations()).isEmpty();
+        h.scheduler.upsertPod(first.withNode(h.binder.boundNode(first.uid())).withPhase(phase));
+        return binds.get(1);
     }
 
     @Test
