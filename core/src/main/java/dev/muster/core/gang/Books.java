@@ -175,8 +175,9 @@ public final class Books {
      * (UNSCHEDULABLE, cause BIND_FAILED) as soon as it is still RESERVED — opened, not BOUND yet — and the members
      * placed plus the Bindings still unanswered can no longer reach minMember. Kubernetes has no multi-pod binding, so
      * this runs after every change of a running gang's bound or in-flight count: a member bound, a Binding failed, a
-     * pod deleted or finished, an assumed record expired. {@code lost} names the member lost and how, for the report
-     * (null when nothing was lost).
+     * pod deleted or finished, an assumed record expired, minMember raised. {@code lost} names what was lost, for the
+     * report; null when nothing was (then only BOUND is decided, in O(1): the scan of the members that the short check
+     * needs runs only after a loss, so a gang of thousands opening costs no scan per member bound).
      */
     public void settle(Gang g, String lost) {
         if (!g.running() || g.spec() == null) {
@@ -186,8 +187,8 @@ public final class Books {
             state(g, GangState.BOUND, Refusal.note(g.placed() + " members bound together"));
             return;
         }
-        if (g.state() != GangState.RESERVED) {
-            return; // short already, or not opened by our barrier: a job's normal life from here on
+        if (lost == null || g.state() != GangState.RESERVED) {
+            return; // nothing lost (a member bound cannot lower what is reachable), or short already, or BOUND before
         }
         int reachable = g.placed() + bindingsUnanswered(g);
         if (reachable < g.minMember()) {

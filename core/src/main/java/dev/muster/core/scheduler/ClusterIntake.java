@@ -97,11 +97,12 @@ final class ClusterIntake {
 
     void upsertPodGroup(PodGroupSpec podGroup) {
         Gang g = books.gangOf(podGroup.key());
+        int minMemberBefore = g.minMember();
         books.outbox().emit(g.podGroupSeen(podGroup));
         if (!g.running() && g.bound() >= g.minMember() && g.bound() > 0) {
             books.outbox().emit(g.runs()); // e.g. rebuilt after a restart: the gang already runs
         }
-        books.settle(g, null); // a running gang's minMember may have changed
+        books.settle(g, g.minMember() > minMemberBefore ? "podgroup " + g.key() + " now asks minMember " + g.minMember() : null);
         barrier.openIfReady(g);
         pass.joined(g);
         barrier.admitHeld(g, books.now()); // its members' binds may have waited for the PodGroup

@@ -368,6 +368,16 @@ class GangSchedulerTest {
         assertThat(h.invariantViolations()).isEmpty();
     }
 
+    @Test
+    void minMemberRaisedWhileTheBindingsAreInFlightReportsTheGangShort() {
+        SchedulerHarness h = cluster(2, "8", "32Gi");
+        List<CompletableFuture<BindResult>> binds = scheduleHoldingEveryBinding(h, knownGang(h, 2, "2", "2Gi"));
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 3, "default"));
+        reportedShortAndStaysShortOnceTheHeldBindingsSucceed(h, binds, "only 2/3 members could be bound",
+                "podgroup default/g now asks minMember 3");
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
     /** Gang default/g of 2: the first member is bound, then ends in {@code phase}; returns the other's bind, held. */
     private static CompletableFuture<BindResult> firstOfTwoMembersEndsBeforeTheOthersBindingAnswers(SchedulerHarness h, PodPhase phase) {
         List<Pod> pods = knownGang(h, 2, "2", "2Gi");
