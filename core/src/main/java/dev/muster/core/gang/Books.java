@@ -193,9 +193,7 @@ public final class Books {
         int reachable = g.placed() + bindingsUnanswered(g);
         if (reachable < g.minMember()) {
             state(g, GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.BIND_FAILED, "gang " + g.key() + ": only "
-                    + reachable + "/" + g.minMember() + " members could be bound"
-                    + (lost == null ? "" : ": " + lost)
-                    + "; the bound members keep their places and a replacement member joins them"));
+                    + reachable + "/" + g.minMember() + " members could be bound: " + lost + "; the bound members keep their places and a replacement member joins them"));
         }
     }
 

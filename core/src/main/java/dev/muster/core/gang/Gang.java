@@ -209,8 +209,7 @@ public final class Gang {
         GangChanged deleted = new GangChanged(key, queue(), GangState.DELETED, Refusal.note("podgroup deleted"));
         spec = null;
         version++;
-        running = false;
-        succeededInRun = 0;
+        running(false);
         state = GangState.WAITING;
         why = Refusal.NONE;
         return deleted;
@@ -229,8 +228,7 @@ public final class Gang {
 
     /** The barrier opens for {@code together} members: the gang runs, its failures are forgotten. */
     public GangChanged open(int together) {
-        running = true;
-        succeededInRun = 0;
+        running(true);
         failures = 0;
         notBeforeNanos = Long.MIN_VALUE;
         // BOUND is reported when minMember are bound (allocated), not when the Bindings are sent: Kubernetes has
@@ -240,15 +238,13 @@ public final class Gang {
 
     /** Seen running without our barrier (e.g. rebuilt after a restart): minMember members already hold resources. */
     public GangChanged runs() {
-        running = true;
-        succeededInRun = 0;
+        running(true);
         return to(GangState.BOUND, Refusal.note(bound + " members bound"));
     }
 
     /** No member holds resources any more: the run is over and a new one assembles anew. */
     public GangChanged finished() {
-        running = false;
-        succeededInRun = 0;
+        running(false);
         return to(GangState.WAITING, Refusal.NONE);
     }
 
@@ -266,6 +262,12 @@ public final class Gang {
             out.add(b);
         }
         return out;
+    }
+
+    /** A run starts or ends: what was counted for the previous run is forgotten. */
+    private void running(boolean starts) {
+        running = starts;
+        succeededInRun = 0;
     }
 
     private GangChanged event() {

@@ -75,7 +75,7 @@ final class ClusterIntake {
     private void forgetPod(String uid) {
         Pod old = books.pods().remove(uid);
         String how = books.bindsInFlight().contains(uid) ? "was deleted while its Binding was in flight" : "was deleted";
-        books.removeAllocation(uid, how);
+        PodRecord r = books.removeAllocation(uid, how); // settles the record's gang
         if (old != null && old.gang() != null) {
             Gang g = books.gang(old.gang());
             if (g != null) {
@@ -83,7 +83,9 @@ final class ClusterIntake {
                 barrier.memberGone(g, uid, "pod " + old.id() + " was deleted");
                 if (g.running()) {
                     books.releaseSlotOf(g.key(), uid); // the gang runs: nothing will wait for this room
-                    books.settle(g, "pod " + old.id() + " " + how);
+                    if (r == null || !g.key().equals(r.gang())) {
+                        books.settle(g, "pod " + old.id() + " " + how); // it held nothing here: a Binding in flight was lost
+                    }
                 } else if (g.memberCount() == 0) {
                     // the last member is gone (the job was deleted): nobody will use the room before the deadline
                     barrier.dropReservation(g, "every member of gang " + g.key() + " was deleted");
@@ -216,7 +218,7 @@ final class ClusterIntake {
                 ledger.putPod(rec.confirmed());
             }
         } else if (rec != null && (pod.phase().isTerminal() || !rec.assumed())) {
-            if (pod.phase() == PodPhase.SUCCEEDED && g != null && rec.gang() != null && rec.gang().equals(g.key())) {
+            if (pod.phase() == PodPhase.SUCCEEDED && g != null && g.key().equals(rec.gang())) {
                 g.memberSucceeded(); // it was placed: a fast task that completes does not make the gang short
             }
             books.removeAllocation(pod.uid(), pod.phase().isTerminal() ? "finished (" + pod.phase().wire() + ")" : "no longer holds resources");
@@ -228,9 +230,9 @@ final class ClusterIntake {
             } else if (g.running() && g.bound() == 0 && g.waiters().isEmpty() && ledger.reservation(g.key()) == null
                     && noMemberBound(g)) {
                 books.outbox().emit(g.finished()); // a new run assembles anew
-            } else {
-                // e.g. a member that failed while its Binding was in flight no longer counts as unanswered
-                books.settle(g, pod.phase().isTerminal() ? "pod " + pod.id() + " finished (" + pod.phase().wire() + ")" : null);
+            } else if (pod.phase().isTerminal() && rec == null) {
+                // it held nothing (a record that left was settled by removeAllocation): a Binding in flight was lost
+                books.settle(g, "pod " + pod.id() + " finished (" + pod.phase().wire() + ")");
             }
             books.forgetIfDone(g);
         }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Predicate;
 
 /**
  * A fake {@link Binder} that records every binding under its lock. By default it succeeds at once;
@@ -64,27 +65,12 @@ public final class RecordingBinder implements Binder {
 
     /** Completes the calls held so far (outside the lock) and keeps holding new ones. */
     public void completeHeld() {
-        List<Held> todo;
-        synchronized (this) {
-            todo = new ArrayList<>(held);
-            held.clear();
-        }
-        todo.forEach(h -> h.finish().run());
+        finish(take(h -> true, true));
     }
 
     /** Completes the held calls for the pod {@code uid} only (outside the lock); the others stay held. */
     public void completeHeld(String uid) {
-        List<Held> todo = new ArrayList<>();
-        synchronized (this) {
-            for (var it = held.iterator(); it.hasNext(); ) {
-                Held h = it.next();
-                if (h.uid().equals(uid)) {
-                    todo.add(h);
-                    it.remove();
-                }
-            }
-        }
-        todo.forEach(h -> h.finish().run());
+        finish(take(h -> h.uid().equals(uid), true));
     }
 
     /** The node of the held call for the pod {@code uid}, or null. */
@@ -97,15 +83,21 @@ public final class RecordingBinder implements Binder {
         return null;
     }
 
-    /** Completes every held call (outside the lock). */
+    /** Completes every held call (outside the lock) and holds no more. */
     public void releaseHeld() {
-        List<Held> todo;
-        synchronized (this) {
-            hold = false;
-            todo = new ArrayList<>(held);
-            held.clear();
-        }
-        todo.forEach(h -> h.finish().run());
+        finish(take(h -> true, false));
+    }
+
+    /** Removes the held calls {@code which} selects; {@code keepHolding} false ends holding. */
+    private synchronized List<Held> take(Predicate<Held> which, boolean keepHolding) {
+        hold &= keepHolding;
+        List<Held> out = new ArrayList<>();
+        held.removeIf(h -> which.test(h) && out.add(h));
+        return out;
+    }
+
+    private static void finish(List<Held> calls) {
+        calls.forEach(h -> h.finish().run());
     }
 
     public synchronized Map<String, String> bound() {
