@@ -93,7 +93,8 @@ public final class EmbeddedMuster implements AutoCloseable {
         SchedulerConfig config = SchedulerConfig.DEFAULT.withGangDeadline(options.gangDeadline()).withBackoff(Backoff.DEFAULT)
                 .withSetAsideAfter(options.setAsideAfter());
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings(ports.host(), ports.http(), null, ports.ops(), ports.extenderGrpc(),
-                Optional.empty(), config, ServerDefaults.MAX_BODY_BYTES, ServerDefaults.JOURNAL_WINDOW, Duration.ofMillis(200));
+                Optional.empty(), config, ServerDefaults.MAX_BODY_BYTES, ServerDefaults.JOURNAL_WINDOW, Duration.ofMillis(200),
+                false); // the embedded scheduler binds every pod through the bind verb
         extender = new ExtenderProcess(settings, new ClusterBinder(cluster, binds), Leadership.ALWAYS, new CollectorRegistry());
         extenderWatch = cluster.watch("extender", new ExtenderFeed(extender.scheduler()));
 

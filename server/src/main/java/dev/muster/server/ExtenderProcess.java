@@ -37,12 +37,15 @@ import javax.net.ssl.SSLContext;
 public final class ExtenderProcess implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ExtenderProcess.class.getName());
 
-    /** Where to listen and how to decide. Port 0 picks a free port. */
+    /**
+     * Where to listen and how to decide. Port 0 picks a free port. {@code gangMarker}: see {@link ServerConfig#gangMarker()}
+     * (false where a test or the demo binds every pod through the bind verb).
+     */
     public record Settings(String bindHost, int httpPort, SSLContext httpTls, int opsPort, int grpcPort, Optional<ServerTls> grpcTls,
-                           SchedulerConfig scheduler, long maxBodyBytes, int journalWindow, Duration tick) {
+                           SchedulerConfig scheduler, long maxBodyBytes, int journalWindow, Duration tick, boolean gangMarker) {
         public static Settings loopback(SchedulerConfig scheduler) {
             return new Settings("127.0.0.1", 0, null, 0, 0, Optional.empty(), scheduler, ServerDefaults.MAX_BODY_BYTES,
-                    ServerDefaults.JOURNAL_WINDOW, Duration.ofMillis(200));
+                    ServerDefaults.JOURNAL_WINDOW, Duration.ofMillis(200), false);
         }
     }
 
@@ -66,7 +69,7 @@ public final class ExtenderProcess implements AutoCloseable {
         String scheme = s.httpTls() == null ? "http" : "https";
         this.ops = new OpsServer(new InetSocketAddress(s.bindHost(), s.opsPort()), endpoints);
         this.http = new ExtenderHttpServer(new InetSocketAddress(s.bindHost(), s.httpPort()), s.httpTls(),
-                new ExtenderVerbs(scheduler, s.scheduler().gangDeadline().plusSeconds(30)), metrics, endpoints, leadership,
+                new ExtenderVerbs(scheduler, s.scheduler().gangDeadline().plusSeconds(30), s.gangMarker()), metrics, endpoints, leadership,
                 new LeaderForwarder(s.httpTls(), s.scheduler().gangDeadline().plusSeconds(30)),
                 () -> leadership.leading() ? notReadyReason() : null, s.maxBodyBytes());
         this.allocations = new AllocationsService(journal, leadership, streamDrains);

@@ -47,12 +47,15 @@ import java.util.Objects;
  *                       (empty: none; gangs' required topology constraints then cannot be met)
  * @param setAsideAfter  {@code --set-aside-after}: how long a gang waits before room (and its queue's quota) is set
  *                       aside for it as the gang next in line
+ * @param gangMarker     {@code --gang-marker}: kube-scheduler binds through Muster only pods that request
+ *                       {@code muster.dev/gang} (its bind extender's managedResources, as extender-config/ and the chart
+ *                       configure it); a gang member without it is refused at filter instead of bound outside its barrier
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
                            int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
-                           boolean pickNode) {
+                           boolean pickNode, boolean gangMarker) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -88,7 +91,11 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("pick-node", "true: a single pod passes filter only on the node --scoring ranks best, so kube-scheduler skips "
                 + "its own scoring (pods with preferred affinity, pod (anti-)affinity or soft topology spreading pass on every "
                 + "node that fits); false: every node that fits passes and kube-scheduler's score plugins choose (default true)");
-        f.put("leader-elect", "elect a leader through a coordination.k8s.io Lease (default true)");
+        f.put("gang-marker", "true: kube-scheduler binds through muster only pods that request the extended resource "
+                + "muster.dev/gang (the bind extender's managedResources; the chart's admission policy adds it to gang members), "
+                + "so it binds single pods itself; a gang member without it is refused at filter, never bound outside its "
+                + "barrier; false: kube-scheduler's one extender binds every pod through muster (default true)");
+        f.put("leader-elect", "elect a leader through through a coordination.k8s.io Lease (default true)");
         f.put("lease-name", "Lease name (default " + ServerDefaults.LEASE_NAME + ")");
         f.put("lease-namespace", "Lease namespace (default: POD_NAMESPACE, else the service account's namespace)");
         f.put("tls-cert-file", "PEM certificate for HTTPS on the extender verbs (with --tls-key-file)");
@@ -171,9 +178,10 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         }
         List<String> topologyLevels = topologyLevels(flags.string("topology-levels", ""));
         boolean pickNode = flags.bool("pick-node", true);
+        boolean gangMarker = flags.bool("gang-marker", true);
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
-                pickNode);
+                pickNode, gangMarker);
     }
 
     /** {@code --topology-levels}: comma-separated label keys, widest first; empty, repeated or malformed keys are named. */

@@ -94,7 +94,7 @@ public final class ServerMain {
                 cfg.httpTls() == null ? null : PemTls.serverContext(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile()),
                 cfg.opsPort(), cfg.grpcPort(),
                 cfg.grpcTls() == null ? Optional.empty() : Optional.of(new ServerTls(cfg.grpcTls().certFile(), cfg.grpcTls().keyFile(), cfg.grpcTls().clientCaFile())),
-                schedulerConfig, cfg.maxBodyBytes(), cfg.journalWindow(), Duration.ofMillis(200));
+                schedulerConfig, cfg.maxBodyBytes(), cfg.journalWindow(), Duration.ofMillis(200), cfg.gangMarker());
         process.set(new ExtenderProcess(settings, binder, leadership, registry));
         ClusterSync sync = new ClusterSync(kube.watches(), process.get().scheduler(), ClusterSync.DEFAULT_RESYNC, cfg.schedulerName());
         sync.start();

@@ -179,8 +179,8 @@ class ServerConfigTest {
 
     @Test
     void usageListsEveryFlag() {
-        assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
-        assertThat(ServerConfig.FLAGS).hasSize(21);
+        assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--gang-marker", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
+        assertThat(ServerConfig.FLAGS).hasSize(22);
     }
 
     @Test
@@ -189,5 +189,13 @@ class ServerConfigTest {
         assertThat(parse(Map.of(), "--leader-elect", "false", "--pick-node", "false").pickNode()).isFalse();
         assertThatThrownBy(() -> parse(Map.of(), "--leader-elect", "false", "--pick-node", "maybe"))
                 .hasMessageContaining("--pick-node").hasMessageContaining("maybe");
+    }
+
+    @Test
+    void gangMarkerIsOnByDefaultAndCanBeTurnedOff() {
+        assertThat(parse(Map.of(), "--leader-elect", "false").gangMarker()).isTrue();
+        assertThat(parse(Map.of(), "--leader-elect", "false", "--gang-marker", "false").gangMarker()).isFalse();
+        assertThatThrownBy(() -> parse(Map.of(), "--leader-elect", "false", "--gang-marker", "sometimes"))
+                .hasMessageContaining("--gang-marker").hasMessageContaining("sometimes");
     }
 }

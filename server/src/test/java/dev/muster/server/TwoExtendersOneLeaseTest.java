@@ -66,7 +66,7 @@ class TwoExtendersOneLeaseTest {
                 });
         CollectorRegistry registry = new CollectorRegistry();
         ExtenderProcess.Settings s = new ExtenderProcess.Settings(ip, httpPort, null, 0, grpcPort, Optional.empty(), SchedulerConfig.DEFAULT,
-                ServerDefaults.MAX_BODY_BYTES, 1024, Duration.ofMillis(100));
+                ServerDefaults.MAX_BODY_BYTES, 1024, Duration.ofMillis(100), false);
         ExtenderProcess p = new ExtenderProcess(s, new RecordingBinder(), Leadership.of(elector), registry);
         ref.set(p);
         // both replicas watch the same cluster: their ledgers are equally warm

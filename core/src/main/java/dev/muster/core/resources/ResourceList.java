@@ -13,6 +13,9 @@ import java.util.Set;
  * <p>Cluster objects (nodes, pods seen by informers, queues) {@link Names#REGISTER register} new resource names;
  * request input ({@link Names#KNOWN_ONLY}) does not: a name nothing in the cluster has is counted under
  * {@link ResourceNames#UNKNOWN}, which no node offers, so the request fits nowhere and the registry stays bounded.
+ * <p>{@link ResourceNames#GANG_MARKER} is no resource: the chart's admission policy adds it to gang members so
+ * that kube-scheduler binds them through Muster (its bind extender's {@code managedResources}). It is never counted,
+ * only noted ({@link #marked()}), so a marked pod fits where it would fit without it.
  * Not thread-safe: one instance per list being read.
  */
 public final class ResourceList {
@@ -23,6 +26,7 @@ public final class ResourceList {
     private final String noun;
     private final Set<String> seen = new HashSet<>(8);
     private Resources.Builder amounts;
+    private boolean marked;
 
     /** @param noun what the amounts are, for messages ("requests", "overhead", "capability") */
     public ResourceList(Names names, String noun) {
@@ -46,6 +50,7 @@ public final class ResourceList {
     /** A name listed without a quantity (JSON null): checked and counted as listed, but adds nothing. */
     public ResourceList putNothing(String name) {
         checkName(name);
+        marked |= ResourceNames.GANG_MARKER.equals(name);
         return this;
     }
 
@@ -59,6 +64,10 @@ public final class ResourceList {
     }
 
     private ResourceList add(String name, long amount) {
+        if (ResourceNames.GANG_MARKER.equals(name)) {
+            marked = true;
+            return this;
+        }
         if (amounts == null) {
             amounts = Resources.builder();
         }
@@ -75,6 +84,11 @@ public final class ResourceList {
         if (!seen.add(name)) {
             throw new InvalidQuantityException("duplicate key \"" + abbreviate(name) + "\"");
         }
+    }
+
+    /** Whether the list named {@link ResourceNames#GANG_MARKER} (which {@link #build()} leaves out). */
+    public boolean marked() {
+        return marked;
     }
 
     public Resources build() {

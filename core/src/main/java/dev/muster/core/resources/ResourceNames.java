@@ -13,6 +13,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * Writers synchronize on the class lock; readers see the {@code volatile} array that is replaced whole.
  */
 public final class ResourceNames {
+    /**
+     * The extended resource that marks a gang member for kube-scheduler: its bind extender lists it in
+     * {@code managedResources} ({@code ignoredByScheduler}), so kube-scheduler binds through Muster exactly the pods
+     * that request it and binds every other pod itself. The chart's MutatingAdmissionPolicy adds {@code 1} of it to
+     * the first container of every pod that declares a gang. Muster never counts it as a resource.
+     */
+    public static final String GANG_MARKER = "muster.dev/gang";
     public static final String CPU = "cpu";
     public static final String MEMORY = "memory";
     public static final String EPHEMERAL_STORAGE = "ephemeral-storage";

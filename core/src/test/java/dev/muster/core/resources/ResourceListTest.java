@@ -33,6 +33,20 @@ class ResourceListTest {
     }
 
     @Test
+    void theGangMarkerIsNotedButNeverCountedSoAMarkedPodFitsWhereItWouldFitWithoutIt() {
+        Resources node = new ResourceList(ResourceList.Names.REGISTER, "allocatable").put("cpu", "4").build();
+        for (ResourceList.Names names : ResourceList.Names.values()) {
+            ResourceList marked = new ResourceList(names, "requests").put("cpu", "1").put(ResourceNames.GANG_MARKER, "1");
+            assertThat(marked.marked()).isTrue();
+            assertThat(marked.build().asMap()).doesNotContainKey(ResourceNames.GANG_MARKER).containsEntry("cpu", 1000L);
+            assertThat(marked.build().fitsIn(node)).isTrue();
+        }
+        assertThat(ResourceNames.lookup(ResourceNames.GANG_MARKER)).as("never registered").isNegative();
+        assertThat(new ResourceList(ResourceList.Names.KNOWN_ONLY, "requests").put("cpu", "1").marked()).isFalse();
+        assertThat(new ResourceList(ResourceList.Names.KNOWN_ONLY, "requests").putNothing(ResourceNames.GANG_MARKER).marked()).isTrue();
+    }
+
+    @Test
     void badInputIsRefusedWithAMessageNamingTheProblem() {
         assertThatThrownBy(() -> new ResourceList(ResourceList.Names.KNOWN_ONLY, "requests").put("bad name!", "1"))
                 .isInstanceOf(InvalidQuantityException.class).hasMessageContaining("invalid resource name \"bad name!\"");

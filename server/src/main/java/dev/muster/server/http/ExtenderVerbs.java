@@ -1,22 +1,21 @@
 package dev.muster.server.http;
 
-import dev.muster.core.model.GangMembership;
-import dev.muster.core.model.PodId;
-import dev.muster.core.model.Pod;
-import dev.muster.server.http.wire.WirePod;
 import dev.muster.core.gang.BindResult;
+import dev.muster.core.model.GangMembership;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodId;
+import dev.muster.core.resources.ResourceNames;
 import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.NodeScore;
 import dev.muster.core.scheduler.Victims;
 import dev.muster.server.http.wire.BindingArgs;
 import dev.muster.server.http.wire.ExtenderArgs;
-import dev.muster.core.scheduler.NodeScore;
-import dev.muster.core.scheduler.Victims;
 import dev.muster.server.http.wire.PreemptionArgs;
 import dev.muster.server.http.wire.WireDecoder;
 import dev.muster.server.http.wire.WireEncoder;
 import dev.muster.server.http.wire.WireFormatException;
+import dev.muster.server.http.wire.WirePod;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,6 +34,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * A {@link WireFormatException} becomes a 400 naming the problem and changes nothing in the core.
  * Thread-safe (the only state is the last decoded filter, swapped atomically; the scheduler is thread-safe). Bind blocks its caller — a virtual thread —
  * until the gang barrier answers.
+ *
+ * <p>With {@code requireGangMarker} (kube-scheduler configured to bind through Muster only pods that request
+ * {@link ResourceNames#GANG_MARKER}, as the chart configures it) a gang member that lacks the marker is refused at
+ * filter: kube-scheduler would bind it itself, outside the gang's barrier.
  */
 public final class ExtenderVerbs {
     /** An answer: HTTP status, JSON body, and the outcome label for metrics. */
@@ -42,6 +45,7 @@ public final class ExtenderVerbs {
 
     private final GangScheduler scheduler;
     private final Duration bindWaitLimit;
+    private final boolean requireGangMarker;
     /**
      * The last filter request, decoded: kube-scheduler follows each filter with a prioritize carrying the
      * byte-identical body, which then needs no second decode. Immutable value swapped atomically.
@@ -52,8 +56,14 @@ public final class ExtenderVerbs {
 
     /** {@code bindWaitLimit} bounds a bind's wait beyond the gang deadline (the barrier normally answers first). */
     public ExtenderVerbs(GangScheduler scheduler, Duration bindWaitLimit) {
+        this(scheduler, bindWaitLimit, false);
+    }
+
+    /** @param requireGangMarker {@code --gang-marker}: refuse gang members that kube-scheduler would not bind through Muster */
+    public ExtenderVerbs(GangScheduler scheduler, Duration bindWaitLimit, boolean requireGangMarker) {
         this.scheduler = scheduler;
         this.bindWaitLimit = bindWaitLimit;
+        this.requireGangMarker = requireGangMarker;
     }
 
     public Reply filter(byte[] body) {
@@ -64,7 +74,11 @@ public final class ExtenderVerbs {
             return badRequest(WireEncoder.encodeFilterFailure("bad filter request: " + e.getMessage()));
         }
         lastFilter.set(new Decoded(body, args));
-        FilterResult r = scheduler.filter(served(args.pod()), args.nodeNames(), args.pod().softPreferences());
+        Pod pod = served(args.pod());
+        if (requireGangMarker && pod.gang() != null && !args.pod().gangMarked()) {
+            return new Reply(200, WireEncoder.encodeFilterResult(args, unmarked(pod, args.nodeNames())), "unresolvable");
+        }
+        FilterResult r = scheduler.filter(pod, args.nodeNames(), args.pod().softPreferences());
         String outcome = r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit";
         return new Reply(200, WireEncoder.encodeFilterResult(args, r), outcome);
     }
@@ -120,6 +134,19 @@ public final class ExtenderVerbs {
         Map<String, Victims> candidates = args.nodeNameToMetaVictims();
         Map<String, Victims> kept = scheduler.preempt(served(args.pod()), candidates);
         return new Reply(200, WireEncoder.encodePreemptionResult(kept), kept.size() == candidates.size() ? "unchanged" : "dropped-nodes");
+    }
+
+    /** Every candidate refused (unresolvable: a pod's requests cannot change, only a re-created pod gets the marker). */
+    private static FilterResult unmarked(Pod pod, List<String> candidates) {
+        String why = "pod " + pod.id().namespace() + "/" + pod.id().name() + " is a member of gang " + pod.gang()
+                + " but requests no " + ResourceNames.GANG_MARKER + ", so kube-scheduler would bind it itself, outside the"
+                + " gang's barrier; the admission policy that adds it (the chart's muster-gang-marker) did not see this pod:"
+                + " check that it is installed and matches the pod's schedulerName, then re-create the pod";
+        Map<String, String> all = new LinkedHashMap<>();
+        for (String n : candidates) {
+            all.put(n, why);
+        }
+        return new FilterResult(List.of(), Map.of(), all);
     }
 
     private static Reply badRequest(byte[] body) {

@@ -7,6 +7,7 @@ import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodId;
 import dev.muster.core.model.PodPhase;
 import dev.muster.core.resources.PodRequests;
+import dev.muster.core.resources.ResourceList;
 import dev.muster.core.resources.Resources;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -195,12 +196,12 @@ final class PodReader {
                 case "containers" -> {
                     seen = in.markSeen(seen, 1);
                     in.next();
-                    f.containers = readContainers(in, false);
+                    f.containers = readContainers(in, false, f);
                 }
                 case "initContainers" -> {
                     seen = in.markSeen(seen, 2);
                     in.next();
-                    f.initContainers = readContainers(in, true);
+                    f.initContainers = readContainers(in, true, f);
                 }
                 case "resources" -> {
                     seen = in.markSeen(seen, 4);
@@ -352,18 +353,19 @@ final class PodReader {
         return any;
     }
 
-    private static List<PodRequests.Container> readContainers(JsonInput in, boolean init) throws IOException {
+    private static List<PodRequests.Container> readContainers(JsonInput in, boolean init, Fields f) throws IOException {
         if (!in.arrayOrNull("an array of containers")) {
             return List.of();
         }
         List<PodRequests.Container> containers = new ArrayList<>(2);
         while (in.nextElement()) {
-            containers.add(readContainer(in, init));
+            containers.add(readContainer(in, init, f));
         }
         return containers;
     }
 
-    private static PodRequests.Container readContainer(JsonInput in, boolean init) throws IOException {
+    /** One container; notes in {@code f} whether its requests name the gang marker (kube-scheduler's managedResources test). */
+    private static PodRequests.Container readContainer(JsonInput in, boolean init, Fields f) throws IOException {
         if (in.current() != JsonToken.START_OBJECT) {
             throw in.typeError("a container object", in.current());
         }
@@ -375,7 +377,11 @@ final class PodReader {
                 case "resources" -> {
                     seen = in.markSeen(seen, 1);
                     in.next();
-                    requests = readRequestsOf(in);
+                    ResourceList list = readRequestListOf(in);
+                    if (list != null) {
+                        f.gangMarked |= list.marked();
+                        requests = list.build();
+                    }
                 }
                 case "restartPolicy" -> {
                     seen = in.markSeen(seen, 2);
@@ -391,16 +397,25 @@ final class PodReader {
 
     /** Reads {@code requests} of a ResourceRequirements object ({@code limits}, {@code claims} skipped). */
     private static Resources readRequestsOf(JsonInput in) throws IOException {
+        ResourceList list = readRequestListOf(in);
+        return list == null ? Resources.ZERO : list.build();
+    }
+
+    /**
+     * {@link #readRequestsOf} keeping the list, null when there are no requests. Limits are not read: the API server
+     * copies an extended resource's limit into its request, so a marked pod names the marker in its requests.
+     */
+    private static ResourceList readRequestListOf(JsonInput in) throws IOException {
         if (!in.objectOrNull("an object")) {
-            return Resources.ZERO;
+            return null;
         }
-        Resources requests = Resources.ZERO;
+        ResourceList requests = null;
         int seen = 0;
         while (in.nextField()) {
             if ("requests".equals(in.fieldName())) {
                 seen = in.markSeen(seen, 1);
                 in.next();
-                requests = ResourceListReader.read(in, "requests");
+                requests = ResourceListReader.readList(in, "requests");
             } else {
                 in.skipFieldValue();
             }
@@ -445,6 +460,7 @@ final class PodReader {
         boolean scoredAffinity;
         boolean hasSpreadConstraints;
         boolean scoredSpread;
+        boolean gangMarked; // a container requests ResourceNames.GANG_MARKER
 
         /** Called with the parser just past the pod object, so errors name the pod's path. */
         WirePod build(JsonInput in) {
@@ -458,7 +474,7 @@ final class PodReader {
                     GangMembership.taskOf(kept), priority, nodeName == null || nodeName.isEmpty() ? null : nodeName,
                     PodPhase.parse(phase), membership.conflict());
             boolean soft = scoredAffinity || scoredSpread || (spreadByDefault && !hasSpreadConstraints);
-            return new WirePod(pod, schedulerName, kept, soft);
+            return new WirePod(pod, schedulerName, kept, soft, gangMarked);
         }
 
         private static void require(JsonInput in, String value, String field) {

@@ -27,8 +27,14 @@ final class ResourceListReader {
      * @param noun what the amounts are, for messages ("requests", "overhead")
      */
     static Resources read(JsonInput in, String noun) throws IOException {
+        ResourceList list = readList(in, noun);
+        return list == null ? Resources.ZERO : list.build();
+    }
+
+    /** Like {@link #read}, keeping the list (it also says whether the gang marker was named); null when empty. */
+    static ResourceList readList(JsonInput in, String noun) throws IOException {
         if (!in.objectOrNull("an object of resource quantities")) {
-            return Resources.ZERO;
+            return null;
         }
         ResourceList list = null;
         while (in.nextField()) {
@@ -50,6 +56,6 @@ final class ResourceListReader {
                 throw in.error(e.getMessage());
             }
         }
-        return list == null ? Resources.ZERO : list.build();
+        return list;
     }
 }

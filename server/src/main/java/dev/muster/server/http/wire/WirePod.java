@@ -18,8 +18,12 @@ import java.util.Objects;
  *                      affinity, pod affinity or anti-affinity, a {@code ScheduleAnyway} topology spread constraint, or
  *                      no constraints but a ReplicaSet, StatefulSet or ReplicationController owner (kube-scheduler's
  *                      default spreading); such a pod passes on every node that fits, never only on a node Muster picks
+ * @param gangMarked    a container requests {@link dev.muster.core.resources.ResourceNames#GANG_MARKER}, so a
+ *                      kube-scheduler configured with it as the bind extender's managed resource binds this pod
+ *                      through Muster
  */
-public record WirePod(Pod pod, String schedulerName, Map<String, String> annotations, boolean softPreferences) {
+public record WirePod(Pod pod, String schedulerName, Map<String, String> annotations, boolean softPreferences,
+                      boolean gangMarked) {
     /** Annotation key prefix the decoder keeps besides the gang membership keys. */
     public static final String MUSTER_ANNOTATION_PREFIX = "muster.dev/";
 
@@ -29,9 +33,9 @@ public record WirePod(Pod pod, String schedulerName, Map<String, String> annotat
         annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
     }
 
-    /** A pod without soft preferences. */
+    /** A pod without soft preferences or the gang marker. */
     public WirePod(Pod pod, String schedulerName, Map<String, String> annotations) {
-        this(pod, schedulerName, annotations, false);
+        this(pod, schedulerName, annotations, false, false);
     }
 
     /** The pod's UID, the key of every per-pod decision. */

@@ -64,4 +64,18 @@ class SoftPreferencesTest {
         assertThatThrownBy(() -> WireDecoder.decodeExtenderArgs(body)).isInstanceOf(WireFormatException.class)
                 .hasMessageContaining("preferred");
     }
+
+    @Test
+    void aContainerRequestingTheGangMarkerMarksThePodAndTheMarkerIsNoRequest() {
+        String marked = "{'metadata':{'name':'p','namespace':'ns','uid':'u-1'},'spec':{'containers':[{'name':'a'},"
+                + "{'name':'c','resources':{'limits':{'muster.dev/gang':'1'},'requests':{'cpu':'1','muster.dev/gang':'1'}}}]}}";
+        String limitsOnly = "{'metadata':{'name':'p','namespace':'ns','uid':'u-1'},'spec':{'containers':[{'name':'c',"
+                + "'resources':{'limits':{'muster.dev/gang':'1'}}}],'resources':{'requests':{'cpu':'1'}}}}";
+        ExtenderArgs args = WireDecoder.decodeExtenderArgs(Bodies.utf8(Bodies.json("{'Pod':" + marked + ",'NodeNames':['n1']}")));
+        ExtenderArgs unmarked = WireDecoder.decodeExtenderArgs(Bodies.utf8(Bodies.json("{'Pod':" + limitsOnly + ",'NodeNames':['n1']}")));
+
+        assertThat(args.pod().gangMarked()).isTrue();
+        assertThat(args.pod().pod().request().asMap()).containsEntry("cpu", 1000L).doesNotContainKey("muster.dev/gang");
+        assertThat(unmarked.pod().gangMarked()).as("the API server copies limits to requests; a request body without it is unmarked").isFalse();
+    }
 }
