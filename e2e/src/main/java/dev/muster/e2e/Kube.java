@@ -153,13 +153,27 @@ public final class Kube {
     }
 
     public V1Pod pod(String ns, String name, String group, String cpu, String memory, String schedulerName, String nodeName) {
+        V1Pod pod = podObject(ns, name, group, cpu, memory, schedulerName, nodeName);
+        return call("create pod " + ns + "/" + name, () -> core.createNamespacedPod(ns, pod).execute());
+    }
+
+    /** The pod {@link #pod} creates, not yet created. */
+    public static V1Pod podObject(String ns, String name, String group, String cpu, String memory, String schedulerName, String nodeName) {
         Map<String, String> annotations = group == null ? Map.of() : Map.of("scheduling.k8s.io/group-name", group);
-        V1Pod pod = new V1Pod().metadata(new V1ObjectMeta().name(name).namespace(ns).annotations(annotations))
+        return new V1Pod().metadata(new V1ObjectMeta().name(name).namespace(ns).annotations(annotations))
                 .spec(new V1PodSpec().schedulerName(schedulerName).nodeName(nodeName).terminationGracePeriodSeconds(0L).overhead(null)
                         .containers(List.of(new V1Container().name("main").image("registry.example/job:1")
                                 .resources(new V1ResourceRequirements().requests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))))));
-        return call("create pod " + ns + "/" + name, () -> core.createNamespacedPod(ns, pod).execute());
     }
+
+    /** Whether a container of {@code pod} requests {@code muster.dev/gang} (added by the chart's admission policy). */
+    public static boolean gangMarked(V1Pod pod) {
+        return pod.getSpec().getContainers().stream().anyMatch(c -> c.getResources() != null && c.getResources().getRequests() != null
+                && c.getResources().getRequests().containsKey(GANG_MARKER));
+    }
+
+    /** The extended resource the chart's admission policy adds to gang members. */
+    public static final String GANG_MARKER = dev.muster.core.resources.ResourceNames.GANG_MARKER;
 
     /** Creates {@code count} members {@code group-<from>..} of a gang. */
     public void members(String ns, String group, int from, int count, String cpu, String memory) {

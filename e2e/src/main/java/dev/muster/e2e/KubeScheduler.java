@@ -45,13 +45,13 @@ public final class KubeScheduler implements AutoCloseable {
             cfg.put("clientConnection", new java.util.LinkedHashMap<>(Map.of("kubeconfig", cp.schedulerKubeconfig().toAbsolutePath().toString())));
             cfg.put("leaderElection", Map.of("leaderElect", false));
             List<Map<String, Object>> extenders = (List<Map<String, Object>>) cfg.get("extenders");
-            if (extenders == null || extenders.size() != 1) {
-                throw new IllegalStateException(projectConfig + ": expected exactly one extender");
+            if (extenders == null || extenders.isEmpty()) {
+                throw new IllegalStateException(projectConfig + ": expected Muster as the extender");
             }
             if (extenderUrl == null) {
                 cfg.remove("extenders");
             } else {
-                extenders.getFirst().put("urlPrefix", extenderUrl);
+                extenders.forEach(e -> e.put("urlPrefix", extenderUrl)); // every entry is Muster (filter; bind for gang members)
             }
             customize.accept(cfg);
             DumperOptions o = new DumperOptions();

@@ -2,6 +2,7 @@ package dev.muster.e2e;
 
 import com.marcnuri.helm.Helm;
 import io.kubernetes.client.openapi.models.AuthenticationV1TokenRequest;
+import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.openapi.models.V1TokenRequestSpec;
 import java.nio.file.Path;
@@ -25,11 +26,45 @@ public final class MusterInstall {
         this.admin = new Kube(cp.adminClient());
     }
 
-    /** {@code helm install muster charts/muster --namespace muster-system --create-namespace}. */
+    /**
+     * {@code helm install muster charts/muster --namespace muster-system --create-namespace}, then waits until the API
+     * server applies the chart's gang marker policy (a policy takes effect shortly after it is created).
+     */
     public static MusterInstall install(ControlPlane cp, Path chart) {
         new Helm(chart).install().withName(RELEASE).withNamespace(NAMESPACE).createNamespace()
                 .withKubeConfig(cp.adminKubeconfig()).call();
-        return new MusterInstall(cp);
+        MusterInstall install = new MusterInstall(cp);
+        install.awaitGangMarkerPolicy();
+        return install;
+    }
+
+    /**
+     * Waits (at most 60 s) until a gang member created for Muster's scheduler comes back from the API server with
+     * {@code muster.dev/gang} in its requests — asked with dry-run creations, so nothing is stored.
+     */
+    public void awaitGangMarkerPolicy() {
+        String ns = "muster-policy-probe";
+        if (Kube.call("list namespaces", () -> admin.core().listNamespace().execute()).getItems().stream()
+                .noneMatch(n -> ns.equals(n.getMetadata().getName()))) {
+            admin.namespace(ns);
+        }
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        while (true) {
+            V1Pod probe = Kube.call("dry-run gang member", () -> admin.core().createNamespacedPod(ns, Kube.podObject(ns, "probe", "g", "1m", "1Mi",
+                    Kube.SCHEDULER_NAME, null)).dryRun("All").execute());
+            if (Kube.gangMarked(probe)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the chart's gang marker policy did not mark a gang member within 60 s");
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     /** A kubeconfig with a fresh token of the chart's ServiceAccount for {@code component} (extender, controller, scheduler). */

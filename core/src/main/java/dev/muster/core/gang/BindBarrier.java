@@ -413,6 +413,34 @@ public final class BindBarrier {
         })));
     }
 
+    /**
+     * kube-scheduler binds {@code p}, a single pod, itself (it does not ask Muster's bind verb for it), and Muster's
+     * filter left it one node: hold the pod's room there as an assumed record, as kube-scheduler's cache assumes
+     * the pod, so the next decisions see it taken before the cluster shows it bound. The record is confirmed when the
+     * cluster shows the pod on that node (moved when on another), and dropped after {@link #CONFIRM_WITHIN} if the
+     * cluster never does, or at once when the pod is filtered again ({@link #forgetExpected}).
+     */
+    public void expectBind(Pod p, String node) {
+        if (ledger.node(node) == null || ledger.pod(p.uid()) != null) {
+            return;
+        }
+        PodRecord record = new PodRecord(p.id(), node, p.request(), null, "", true);
+        ledger.putPod(record);
+        books.allocated(record);
+        awaitConfirmation(p.uid());
+    }
+
+    /**
+     * A single pod is filtered again, so kube-scheduler did not bind it where {@link #expectBind} assumed (a later
+     * plugin or the Binding failed): its assumed room is given back before the new decision.
+     */
+    public void forgetExpected(String uid) {
+        PodRecord r = ledger.pod(uid);
+        if (r != null && r.assumed() && r.gang() == null && !books.bindsInFlight().contains(uid)) {
+            books.removeAllocation(uid, "was filtered again: kube-scheduler did not bind it to " + r.node());
+        }
+    }
+
     private void awaitConfirmation(String uid) {
         PodRecord r = ledger.pod(uid);
         if (r != null && r.assumed()) {

@@ -124,10 +124,28 @@ public final class GangScheduler implements ClusterSink {
      * in none of the result's lists fits but was passed over for the picked node.
      */
     public FilterResult filter(Pod pod, List<String> candidates, boolean softPreferences) {
+        return filter(pod, candidates, softPreferences, false);
+    }
+
+    /**
+     * {@link #filter(Pod, List, boolean)}, saying who binds the pod. {@code boundByKubeScheduler}: kube-scheduler binds
+     * this pod itself, without Muster's bind verb (a pod without the gang marker where kube-scheduler binds through
+     * Muster only marked pods); a single pod left exactly one node is then assumed there at once
+     * ({@link BindBarrier#expectBind}), as the bind verb would have recorded it.
+     */
+    public FilterResult filter(Pod pod, List<String> candidates, boolean softPreferences, boolean boundByKubeScheduler) {
         return locked(() -> {
             long now = nanoTime.getAsLong();
             Pod p = intake.rememberFromRequest(pod);
-            return filtering.decide(p, candidates, softPreferences, now).result();
+            boolean assume = boundByKubeScheduler && p.gang() == null;
+            if (assume) {
+                barrier.forgetExpected(p.uid());
+            }
+            FilterResult r = filtering.decide(p, candidates, softPreferences, now).result();
+            if (assume && r.feasible().size() == 1) {
+                barrier.expectBind(p, r.feasible().getFirst());
+            }
+            return r;
         });
     }
 

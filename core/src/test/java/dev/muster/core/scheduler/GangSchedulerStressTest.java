@@ -135,7 +135,11 @@ class GangSchedulerStressTest {
                 s.upsertPod(p);
                 mine.add(p);
                 allUids.add(p.uid());
-                pending.add(schedule(s, p, nodes, rnd));
+                if (rnd.nextBoolean()) {
+                    pending.add(schedule(s, p, nodes, rnd));
+                } else {
+                    scheduleBoundByKubeScheduler(s, p, nodes, rnd);
+                }
             } else if (op < 45) {
                 String pg = prefix + "-g" + (gangs++);
                 int size = 2 + rnd.nextInt(4);
@@ -219,6 +223,25 @@ class GangSchedulerStressTest {
         }
         for (CompletableFuture<BindResult> f : pending) {
             assertThat(f.orTimeout(5, TimeUnit.MINUTES).join()).isNotNull(); // other workers may still have its Binding answer held
+        }
+    }
+
+    /**
+     * A single pod that kube-scheduler binds itself (Muster binds only marked gang members): filter assumes the one node
+     * it leaves; then kube-scheduler binds it there (the informer shows it), or filters it again (a later plugin
+     * failed), or never binds it (the assumption expires).
+     */
+    private static void scheduleBoundByKubeScheduler(GangScheduler s, Pod p, List<String> nodes, Random rnd) {
+        List<String> candidates = new ArrayList<>(nodes);
+        java.util.Collections.shuffle(candidates, rnd);
+        FilterResult f = s.filter(p, candidates, false, true);
+        if (f.feasible().isEmpty()) {
+            return;
+        }
+        switch (rnd.nextInt(3)) {
+            case 0 -> s.upsertPod(p.withNode(f.feasible().getFirst()).withPhase(PodPhase.RUNNING));
+            case 1 -> s.filter(p, candidates, false, true);
+            default -> { }
         }
     }
 

@@ -78,7 +78,8 @@ public final class ExtenderVerbs {
         if (requireGangMarker && pod.gang() != null && !args.pod().gangMarked()) {
             return new Reply(200, WireEncoder.encodeFilterResult(args, unmarked(pod, args.nodeNames())), "unresolvable");
         }
-        FilterResult r = scheduler.filter(pod, args.nodeNames(), args.pod().softPreferences());
+        // an unmarked pod is bound by kube-scheduler itself when it binds through Muster only marked ones
+        FilterResult r = scheduler.filter(pod, args.nodeNames(), args.pod().softPreferences(), requireGangMarker && !args.pod().gangMarked());
         String outcome = r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit";
         return new Reply(200, WireEncoder.encodeFilterResult(args, r), outcome);
     }

@@ -1,0 +1,112 @@
+package dev.muster.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodCondition;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * kube-scheduler binds through Muster only the gang members the chart's MutatingAdmissionPolicy marked with
+ * {@code muster.dev/gang} (the bind extender's managedResources, extender-config/scheduler-config.yaml), and binds every
+ * other pod itself; a gang member the policy missed is refused at filter, never bound outside its gang's barrier.
+ */
+class GangMarkerE2eTest extends RealClusterTest {
+    private static final String POLICY_API = "admissionregistration.k8s.io";
+    private static final String BINDINGS = "mutatingadmissionpolicybindings";
+    private static final String BINDING_NAME = "muster-gang-marker";
+
+    @Test
+    void gangMembersAreBoundThroughMusterAndSinglePodsByKubeSchedulerItself() {
+        long binds = bindCalls();
+        c.admin.podGroup(ns, "g", 3, "default", Map.of());
+        c.admin.members(ns, "g", 0, 3, "1", "1Gi");
+        c.admin.pod(ns, "s-0", null, "1", "1Gi");
+        c.admin.pod(ns, "s-1", null, "1", "1Gi");
+        V1Pod otherScheduler = c.admin.pod(ns, "other", "g", "1", "1Gi", "default-scheduler", null);
+
+        for (V1Pod p : c.admin.pods(ns)) {
+            String name = p.getMetadata().getName();
+            assertThat(Kube.gangMarked(p)).as("pod %s marked", name).isEqualTo(name.startsWith("g-"));
+        }
+        assertThat(Kube.gangMarked(otherScheduler)).as("a gang member of another scheduler is left alone").isFalse();
+        long t = System.nanoTime();
+        c.awaitBound(ns, "g-", 3, t);
+        c.awaitBound(ns, "s-", 2, t);
+        assertThat(bindCalls() - binds).as("bind verb calls: the three gang members only").isEqualTo(3);
+        Awaitility.await("muster's ledger holds all five pods").atMost(Duration.ofSeconds(30))
+                .until(() -> c.extender.gauge("muster_ledger_pods") >= 5);
+        c.admin.deleteNow(ns, "other");
+    }
+
+    @Test
+    void aGangMemberThePolicyMissedIsRefusedAtFilterWithTheReasonAndNeverBound() throws Exception {
+        Map<String, Object> binding = c.admin.custom().getClusterCustomObject(POLICY_API, "v1", BINDINGS, BINDING_NAME).execute() instanceof Map<?, ?> m
+                ? copyForCreate(m) : Map.of();
+        c.admin.custom().deleteClusterCustomObject(POLICY_API, "v1", BINDINGS, BINDING_NAME).execute();
+        try {
+            awaitPolicyGone();
+            c.admin.podGroup(ns, "u", 2, "default", Map.of());
+            c.admin.members(ns, "u", 0, 2, "1", "1Gi");
+            assertThat(c.admin.pods(ns)).noneMatch(Kube::gangMarked);
+            Awaitility.await("u-0 refused for want of the marker").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> unschedulableMessage("u-0").contains("requests no muster.dev/gang"));
+            System.out.println("e2e: unmarked gang member refused: " + unschedulableMessage("u-0"));
+            c.staysBound(ns, "u-", 0, Duration.ofSeconds(5));
+        } finally {
+            c.admin.custom().createClusterCustomObject(POLICY_API, "v1", BINDINGS, binding).execute();
+            c.install.awaitGangMarkerPolicy();
+        }
+        // re-created once the policy is back, the members are marked and the gang binds whole
+        c.admin.deleteNow(ns, "u-0");
+        c.admin.deleteNow(ns, "u-1");
+        Awaitility.await("unmarked members gone").atMost(Duration.ofSeconds(30)).until(() -> c.admin.pods(ns).isEmpty());
+        c.admin.members(ns, "u", 2, 2, "1", "1Gi");
+        c.awaitBound(ns, "u-", 2, System.nanoTime());
+    }
+
+    /** The API server stops applying a policy shortly after its binding is deleted: wait until a dry run shows it. */
+    private void awaitPolicyGone() {
+        Awaitility.await("gang marker policy no longer applied").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .until(() -> !Kube.gangMarked(c.admin.core().createNamespacedPod(ns, Kube.podObject(ns, "probe", "u", "1m", "1Mi",
+                        Kube.SCHEDULER_NAME, null)).dryRun("All").execute()));
+    }
+
+    private String unschedulableMessage(String pod) {
+        for (V1Pod p : c.admin.pods(ns)) {
+            if (pod.equals(p.getMetadata().getName()) && p.getStatus() != null && p.getStatus().getConditions() != null) {
+                for (V1PodCondition cond : p.getStatus().getConditions()) {
+                    if ("PodScheduled".equals(cond.getType()) && "False".equals(cond.getStatus()) && cond.getMessage() != null) {
+                        return cond.getMessage();
+                    }
+                }
+            }
+        }
+        return "";
+    }
+
+    /** Calls of the extender's bind verb so far (its latency histogram's count). */
+    private long bindCalls() {
+        long n = 0;
+        for (String line : c.extender.metrics().split("\n")) {
+            if (line.startsWith("muster_extender_request_seconds_count{verb=\"bind\"")) {
+                n += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return n;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> copyForCreate(Map<?, ?> object) {
+        Map<String, Object> out = new LinkedHashMap<>((Map<String, Object>) object);
+        Map<String, Object> meta = new LinkedHashMap<>((Map<String, Object>) out.get("metadata"));
+        meta.keySet().retainAll(java.util.Set.of("name", "labels", "annotations"));
+        out.put("metadata", meta);
+        out.remove("status");
+        return out;
+    }
+}
