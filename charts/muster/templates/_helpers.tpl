@@ -233,3 +233,7 @@ classDataArchive, the class data archive's directory. Called with the component'
 
 {{/* Where the JVM's class data archive lives (an emptyDir: kept across container restarts, not pod replacements). */}}
 {{- define "muster.jvmCacheDir" -}}/var/cache/muster{{- end -}}
+
+{{/* The extended resource that marks gang members: the gang marker policy adds it, kube-scheduler's bind
+extender manages it (managedResources), the extender's --gang-marker expects it. */}}
+{{- define "muster.gangMarkerResource" -}}muster.dev/gang{{- end -}}

@@ -1,7 +1,8 @@
 {{/*
-The KubeSchedulerConfiguration of the second kube-scheduler. Its extender block must stay field for
+The KubeSchedulerConfiguration of the second kube-scheduler. Its extender entries must stay field for
 field the same as extender-config/scheduler-config.yaml (and scheduler-config-tls.yaml when
-extender.tls.enabled); deploy-tests checks this. Field reasons: extender-config/README.md.
+extender.tls.enabled); deploy-tests checks this. Field reasons: extender-config/README.md. With
+extender.gangMarker false the two entries become the one that binds every pod (filter, bind, preempt).
 */}}
 {{- define "muster.schedulerConfig" -}}
 {{- $s := .Values.scheduler -}}
@@ -26,22 +27,40 @@ profiles:
               - {name: cpu, weight: 1}
               - {name: memory, weight: 1}
 extenders:
+  {{- /* filter and preempt for every pod of the profile (no managedResources); with extender.gangMarker
+  false it binds every pod too */}}
   - urlPrefix: {{ include "muster.extenderUrl" . }}
     filterVerb: filter
     {{- if $s.extender.prioritize }}
     prioritizeVerb: prioritize
     {{- end }}
+    {{- if not .Values.extender.gangMarker }}
     bindVerb: bind
+    {{- end }}
     preemptVerb: preempt
     {{- if $s.extender.prioritize }}
     weight: {{ int $s.extender.weight }}
     {{- end }}
-    enableHTTPS: {{ .Values.extender.tls.enabled }}
-    {{- if .Values.extender.tls.enabled }}
-    tlsConfig:
-      caFile: {{ include "muster.extenderCaDir" . }}/ca.crt
-    {{- end }}
-    nodeCacheCapable: {{ $s.extender.nodeCacheCapable }}
-    ignorable: false
-    httpTimeout: {{ int $s.extender.httpTimeoutSeconds }}s
+    {{- include "muster.extenderConnection" . | nindent 4 }}
+  {{- if .Values.extender.gangMarker }}
+  {{- /* bind only for pods that request the gang marker (added by templates/extender/gang-marker-policy.yaml) */}}
+  - urlPrefix: {{ include "muster.extenderUrl" . }}
+    bindVerb: bind
+    {{- include "muster.extenderConnection" . | nindent 4 }}
+    managedResources:
+      - {name: {{ include "muster.gangMarkerResource" . }}, ignoredByScheduler: true}
+  {{- end }}
+{{- end -}}
+
+{{/* How kube-scheduler reaches the extender: the same in every extender entry. */}}
+{{- define "muster.extenderConnection" -}}
+{{- $s := .Values.scheduler -}}
+enableHTTPS: {{ .Values.extender.tls.enabled }}
+{{- if .Values.extender.tls.enabled }}
+tlsConfig:
+  caFile: {{ include "muster.extenderCaDir" . }}/ca.crt
+{{- end }}
+nodeCacheCapable: {{ $s.extender.nodeCacheCapable }}
+ignorable: false
+httpTimeout: {{ int $s.extender.httpTimeoutSeconds }}s
 {{- end -}}

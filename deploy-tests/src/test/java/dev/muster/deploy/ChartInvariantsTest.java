@@ -252,7 +252,7 @@ class ChartInvariantsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("variants")
-    void schedulerConfigIsValidAndItsExtenderMatchesExtenderConfig(Install install) {
+    void schedulerConfigIsValidAndItsExtendersMatchExtenderConfig(Install install) {
         Rendered chart = Chart.render(install);
         Map<String, Object> config = chart.schedulerConfig();
         assertThat(config).containsEntry("apiVersion", SchedulerConfigs.API_VERSION).containsEntry("kind", SchedulerConfigs.KIND);
@@ -261,37 +261,61 @@ class ChartInvariantsTest {
         assertThat(Tree.string(profile(chart), "schedulerName")).isEqualTo(install.value("scheduler.name", "muster"));
 
         boolean tls = Boolean.parseBoolean(install.value("extender.tls.enabled", false));
+        boolean gangMarker = Boolean.parseBoolean(install.value("extender.gangMarker", true));
         String file = tls ? "scheduler-config-tls.yaml" : "scheduler-config.yaml";
-        Map<String, Object> expected = new LinkedHashMap<>(SchedulerConfigs.onlyExtender(
-                SchedulerConfigs.load(RepoLayout.find().extenderConfig().resolve(file))));
-        // Only what a value changes on purpose may differ from the file.
-        expected.put("urlPrefix", expectedExtenderUrl(chart, tls));
-        if (Boolean.parseBoolean(install.value("scheduler.extender.prioritize", false))) { // the verb and its weight, in kube-scheduler's field order
-            Map<String, Object> withPrioritize = new LinkedHashMap<>();
-            expected.forEach((k, v) -> {
-                withPrioritize.put(k, v);
-                if (k.equals("filterVerb")) {
-                    withPrioritize.put("prioritizeVerb", ExtenderRoutes.PRIORITIZE_VERB);
-                } else if (k.equals("preemptVerb")) {
-                    withPrioritize.put("weight", Integer.parseInt(install.value("scheduler.extender.weight", 5)));
-                }
-            });
-            expected.clear();
-            expected.putAll(withPrioritize);
+        Map<String, Object> fromFile = SchedulerConfigs.load(RepoLayout.find().extenderConfig().resolve(file));
+        // extender.gangMarker false: the one entry that binds every pod, made from the file's two
+        List<Map<String, Object>> expected = (gangMarker ? SchedulerConfigs.extenders(fromFile)
+                : List.of(SchedulerConfigs.oneExtenderBindingEveryPod(fromFile))).stream()
+                .map(entry -> expectedEntry(entry, install, chart, tls)).toList();
+        List<Map<String, Object>> rendered = SchedulerConfigs.extenders(config);
+        assertThat(rendered).as("extender entries vs extender-config/%s (gangMarker %s)", file, gangMarker).isEqualTo(expected);
+        for (int i = 0; i < rendered.size(); i++) {
+            assertThat(List.copyOf(rendered.get(i).keySet())).as("field order of entry %d vs extender-config/%s", i, file)
+                    .isEqualTo(List.copyOf(expected.get(i).keySet()));
         }
-        expected.put("nodeCacheCapable", Boolean.parseBoolean(install.value("scheduler.extender.nodeCacheCapable", expected.get("nodeCacheCapable"))));
-        expected.put("httpTimeout", install.values().containsKey("scheduler.extender.httpTimeoutSeconds")
-                ? install.value("scheduler.extender.httpTimeoutSeconds", null) + "s" : expected.get("httpTimeout"));
-        Map<String, Object> rendered = SchedulerConfigs.onlyExtender(config);
-        assertThat(rendered).as("extender block vs extender-config/%s", file).isEqualTo(expected);
-        assertThat(List.copyOf(rendered.keySet())).as("field order vs extender-config/%s", file)
-                .isEqualTo(List.copyOf(expected.keySet()));
 
         if (tls) {
-            String caFile = Tree.string(rendered, "tlsConfig", "caFile");
             Map<String, Object> scheduler = chart.deployment("scheduler").container();
-            assertThat(Tree.maps(scheduler, "volumeMounts")).as("kube-scheduler mounts the directory of %s", caFile)
-                    .anyMatch(m -> caFile.equals(Tree.string(m, "mountPath") + "/ca.crt"));
+            for (Map<String, Object> extender : rendered) {
+                String caFile = Tree.string(extender, "tlsConfig", "caFile");
+                assertThat(Tree.maps(scheduler, "volumeMounts")).as("kube-scheduler mounts the directory of %s", caFile)
+                        .anyMatch(m -> caFile.equals(Tree.string(m, "mountPath") + "/ca.crt"));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variants")
+    void gangMarkerPolicyIsRenderedExactlyWhenOnlyMarkedPodsBindThroughMuster(Install install) {
+        Rendered chart = Chart.render(install);
+        boolean gangMarker = Boolean.parseBoolean(install.value("extender.gangMarker", true));
+        Map<String, Object> config = chart.schedulerConfig();
+        assertThat(flags(chart.deployment("extender").container())).containsEntry("gang-marker", String.valueOf(gangMarker));
+        List<Manifest> policyObjects = Stream.concat(chart.ofKind(GangMarkerPolicy.POLICY).stream(),
+                chart.ofKind(GangMarkerPolicy.BINDING).stream()).toList();
+        if (!gangMarker) {
+            assertThat(policyObjects).as("no marker, no policy").isEmpty();
+            assertThat(SchedulerConfigs.onlyExtender(config)).as("one extender binds every pod")
+                    .containsKeys("filterVerb", "bindVerb", "preemptVerb").doesNotContainKey("managedResources");
+            return;
+        }
+        Manifest policy = GangMarkerPolicy.only(policyObjects, GangMarkerPolicy.POLICY);
+        Manifest binding = GangMarkerPolicy.only(policyObjects, GangMarkerPolicy.BINDING);
+        assertThat(binding.spec()).containsEntry("policyName", policy.name());
+        assertThat(GangMarkerPolicy.condition(policy, GangMarkerPolicy.SCHEDULER_CONDITION)).as("pods of this release's profile")
+                .isEqualTo(GangMarkerPolicy.schedulerCondition(Tree.string(profile(chart), "schedulerName")));
+        // the policy adds exactly the resource the bind entry manages
+        List<Map<String, Object>> managed = Tree.maps(SchedulerConfigs.bindExtender(config), "managedResources");
+        assertThat(managed).hasSize(1);
+        String marker = Tree.string(managed.get(0), "name");
+        assertThat(managed.get(0)).containsEntry("ignoredByScheduler", true);
+        assertThat(GangMarkerPolicy.applyConfigurations(policy)).singleElement().satisfies(expression -> assertThat(expression)
+                .contains("requests: {\"" + marker + "\": \"1\"}", "limits: {\"" + marker + "\": \"1\"}"));
+        assertThat(SchedulerConfigs.filterExtender(config)).as("the filter entry sees every pod").doesNotContainKey("managedResources");
+        for (Manifest m : policyObjects) {
+            assertThat(Tree.map(m.body(), "metadata")).as("%s is cluster-scoped", m.id()).doesNotContainKey("namespace");
+            assertThat(Tree.string(m.body(), "metadata", "labels", "app.kubernetes.io/instance")).isEqualTo(install.release());
         }
     }
 
@@ -307,6 +331,29 @@ class ChartInvariantsTest {
     }
 
     // ---- helpers
+
+    /**
+     * An extender entry of extender-config/ as {@code install} must render it: only what a value changes on purpose
+     * may differ from the file (the Service URL, prioritize and its weight on the filter entry, the node cache, the
+     * timeout).
+     */
+    private static Map<String, Object> expectedEntry(Map<String, Object> fromFile, Install install, Rendered chart, boolean tls) {
+        Map<String, Object> expected = new LinkedHashMap<>();
+        boolean prioritize = Boolean.parseBoolean(install.value("scheduler.extender.prioritize", false));
+        fromFile.forEach((k, v) -> { // the verb and its weight, in kube-scheduler's field order
+            expected.put(k, v);
+            if (prioritize && k.equals("filterVerb")) {
+                expected.put("prioritizeVerb", ExtenderRoutes.PRIORITIZE_VERB);
+            } else if (prioritize && k.equals("preemptVerb")) {
+                expected.put("weight", Integer.parseInt(install.value("scheduler.extender.weight", 5)));
+            }
+        });
+        expected.put("urlPrefix", expectedExtenderUrl(chart, tls));
+        expected.put("nodeCacheCapable", Boolean.parseBoolean(install.value("scheduler.extender.nodeCacheCapable", expected.get("nodeCacheCapable"))));
+        expected.put("httpTimeout", install.values().containsKey("scheduler.extender.httpTimeoutSeconds")
+                ? install.value("scheduler.extender.httpTimeoutSeconds", null) + "s" : expected.get("httpTimeout"));
+        return expected;
+    }
 
     /** urlPrefix that reaches the extender Deployment: its Service, in the release namespace, on the port targeting "http". */
     private static String expectedExtenderUrl(Rendered chart, boolean tls) {

@@ -24,6 +24,8 @@ class ChartRejectsBadValuesTest {
                         Install.with("extender.scoring", "random"), "scoring"),
                 Arguments.of("pickNode not a boolean",
                         Install.with("extender.pickNode", "maybe"), "pickNode"),
+                Arguments.of("gangMarker not a boolean",
+                        Install.with("extender.gangMarker", "sometimes"), "gangMarker"),
                 Arguments.of("extender gRPC mTLS without a controller certificate",
                         Install.with("extender.grpcTls.enabled", true), "extender.grpcTls.enabled requires controller.grpcTls.enabled"),
                 Arguments.of("the default scheduler's Lease",

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.deploy.Chart.Install;
 import dev.muster.deploy.Chart.Rendered;
+import dev.muster.server.ServerConfig;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
@@ -14,6 +16,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** What individual values do to the rendered objects. */
 class ChartValuesTest {
+    /** Kinds the chart renders without a namespace. */
+    private static final Set<String> CLUSTER_SCOPED = Set.of("ClusterRole", "ClusterRoleBinding", "Queue",
+            "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding");
 
     @Test
     void defaultsRenderTwoReplicasOfEachComponentWithPdbsAndTheDefaultQueue() {
@@ -51,7 +56,7 @@ class ChartValuesTest {
         Rendered chart = Chart.render(Install.defaults());
         assertThat(Tree.strings(chart.deployment("extender").container(), "args")).containsExactly(
                 "--scheduler-name=muster", "--http-port=8888", "--ops-port=8080", "--grpc-port=9090",
-                "--gang-deadline=60s", "--scoring=binpack", "--pick-node=true", "--max-body-bytes=67108864", "--journal-window=65536",
+                "--gang-deadline=60s", "--scoring=binpack", "--pick-node=true", "--gang-marker=true", "--max-body-bytes=67108864", "--journal-window=65536",
                 "--leader-elect=true", "--lease-name=muster-extender", "--lease-namespace=$(POD_NAMESPACE)");
         assertThat(Tree.strings(chart.deployment("controller").container(), "args")).containsExactly(
                 "--extender-address=muster-extender.muster-system.svc:9090", "--ops-port=8080", "--grpc-port=9091",
@@ -87,15 +92,16 @@ class ChartValuesTest {
     void gangDeadlineAndHttpTimeoutRenderAsGoDurations() {
         Rendered chart = Chart.render(Install.with("extender.gangDeadlineSeconds", 120, "scheduler.extender.httpTimeoutSeconds", 150));
         assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains("--gang-deadline=120s");
-        assertThat(SchedulerConfigs.onlyExtender(chart.schedulerConfig())).containsEntry("httpTimeout", "150s");
+        assertThat(SchedulerConfigs.extenders(chart.schedulerConfig())).hasSize(2).allSatisfy(e -> assertThat(e).containsEntry("httpTimeout", "150s"));
     }
 
     @Test
     void httpsToTheExtenderMountsOnlyTheCaIntoKubeScheduler() {
         Rendered chart = Chart.render(Install.with("extender.tls.enabled", true, "extender.tls.secretName", "ext-cert"));
-        Map<String, Object> extender = SchedulerConfigs.onlyExtender(chart.schedulerConfig());
-        assertThat(extender).containsEntry("enableHTTPS", true).containsEntry("urlPrefix", "https://muster-extender.muster-system.svc:8888");
-        assertThat(Tree.string(extender, "tlsConfig", "caFile")).isEqualTo("/etc/muster/extender-ca/ca.crt");
+        assertThat(SchedulerConfigs.extenders(chart.schedulerConfig())).hasSize(2).allSatisfy(extender -> {
+            assertThat(extender).containsEntry("enableHTTPS", true).containsEntry("urlPrefix", "https://muster-extender.muster-system.svc:8888");
+            assertThat(Tree.string(extender, "tlsConfig", "caFile")).isEqualTo("/etc/muster/extender-ca/ca.crt");
+        });
 
         Map<String, Object> caVolume = volume(chart.deployment("scheduler"), "extender-ca");
         assertThat(Tree.string(caVolume, "secret", "secretName")).isEqualTo("ext-cert");
@@ -113,7 +119,8 @@ class ChartValuesTest {
             assertThat(Tree.maps(deployment.podSpec(), "volumes")).as(deployment.id())
                     .noneMatch(v -> v.containsKey("secret"));
         }
-        assertThat(SchedulerConfigs.onlyExtender(chart.schedulerConfig())).containsEntry("enableHTTPS", false).doesNotContainKey("tlsConfig");
+        assertThat(SchedulerConfigs.extenders(chart.schedulerConfig())).hasSize(2)
+                .allSatisfy(e -> assertThat(e).containsEntry("enableHTTPS", false).doesNotContainKey("tlsConfig"));
     }
 
     @Test
@@ -155,20 +162,53 @@ class ChartValuesTest {
                 : install.values().containsKey("nameOverride") ? "prod-gs" : "prod-muster";
         assertThat(chart.ofKind("Deployment").stream().map(Manifest::name))
                 .containsExactlyInAnyOrder(prefix + "-scheduler", prefix + "-extender", prefix + "-controller");
-        assertThat(SchedulerConfigs.onlyExtender(chart.schedulerConfig()))
-                .containsEntry("urlPrefix", "http://" + prefix + "-extender.batch.svc:8888");
+        assertThat(SchedulerConfigs.extenders(chart.schedulerConfig())).hasSize(2)
+                .allSatisfy(e -> assertThat(e).containsEntry("urlPrefix", "http://" + prefix + "-extender.batch.svc:8888"));
+        assertThat(chart.ofKind("MutatingAdmissionPolicy").stream().map(Manifest::name)).containsExactly(prefix + "-gang-marker");
         for (Manifest m : chart.manifests()) {
-            if (!m.kind().startsWith("Cluster") && !m.kind().equals("Queue")) {
+            if (CLUSTER_SCOPED.contains(m.kind())) {
+                assertThat(Tree.map(m.body(), "metadata")).as(m.id()).doesNotContainKey("namespace");
+            } else {
                 assertThat(Tree.string(m.body(), "metadata", "namespace")).as(m.id()).isEqualTo("batch");
             }
         }
     }
 
     @Test
-    void customSchedulerNameReachesProfileAndExtender() {
+    void customSchedulerNameReachesProfileExtenderAndGangMarkerPolicy() {
         Rendered chart = Chart.render(Install.with("scheduler.name", "gang"));
         assertThat(Tree.maps(chart.schedulerConfig(), "profiles").get(0)).containsEntry("schedulerName", "gang");
         assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains("--scheduler-name=gang");
+        Manifest policy = GangMarkerPolicy.only(chart.manifests(), GangMarkerPolicy.POLICY);
+        assertThat(GangMarkerPolicy.condition(policy, GangMarkerPolicy.SCHEDULER_CONDITION))
+                .isEqualTo("object.spec.schedulerName == 'gang'");
+    }
+
+    @Test
+    void byDefaultKubeSchedulerBindsOnlyMarkedPodsThroughMuster() {
+        Rendered chart = Chart.render(Install.defaults());
+        Map<String, Object> config = chart.schedulerConfig();
+        assertThat(SchedulerConfigs.extenders(config)).hasSize(2);
+        assertThat(SchedulerConfigs.filterExtender(config)).doesNotContainKeys("bindVerb", "managedResources");
+        assertThat(SchedulerConfigs.bindExtender(config)).containsEntry("bindVerb", "bind").doesNotContainKeys("filterVerb", "preemptVerb");
+        assertThat(Tree.maps(SchedulerConfigs.bindExtender(config), "managedResources"))
+                .containsExactly(Map.of("name", "muster.dev/gang", "ignoredByScheduler", true));
+        assertThat(chart.ofKind("MutatingAdmissionPolicy").stream().map(Manifest::name)).containsExactly("muster-gang-marker");
+        assertThat(chart.ofKind("MutatingAdmissionPolicyBinding").stream().map(Manifest::name)).containsExactly("muster-gang-marker");
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains("--gang-marker=true");
+    }
+
+    @Test
+    void gangMarkerOffRestoresTheOneExtenderThatBindsEveryPodAndRendersNoPolicy() {
+        Rendered chart = Chart.render(Install.with("extender.gangMarker", false));
+        Map<String, Object> extender = SchedulerConfigs.onlyExtender(chart.schedulerConfig());
+        assertThat(extender).containsEntry("filterVerb", "filter").containsEntry("bindVerb", "bind").containsEntry("preemptVerb", "preempt")
+                .containsEntry("ignorable", false).doesNotContainKey("managedResources");
+        assertThat(chart.ofKind("MutatingAdmissionPolicy")).isEmpty();
+        assertThat(chart.ofKind("MutatingAdmissionPolicyBinding")).isEmpty();
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains("--gang-marker=false")
+                .doesNotContain("--gang-marker=true");
+        assertThat(ServerConfig.FLAGS).as("a flag the extender accepts").containsKey("gang-marker");
     }
 
     @Test
@@ -191,11 +231,15 @@ class ChartValuesTest {
 
     @Test
     void thePrioritizeVerbAndItsWeightAreRenderedOnlyWhenAskedFor() {
-        Map<String, Object> plain = SchedulerConfigs.onlyExtender(Chart.render(Install.defaults()).schedulerConfig());
-        assertThat(plain).doesNotContainKeys("prioritizeVerb", "weight");
-        Map<String, Object> scored = SchedulerConfigs.onlyExtender(Chart.render(Install.with("scheduler.extender.prioritize", true,
-                "scheduler.extender.weight", 7)).schedulerConfig());
-        assertThat(scored).containsEntry("prioritizeVerb", "prioritize").containsEntry("weight", 7);
+        assertThat(SchedulerConfigs.extenders(Chart.render(Install.defaults()).schedulerConfig()))
+                .allSatisfy(e -> assertThat(e).doesNotContainKeys("prioritizeVerb", "weight"));
+        Map<String, Object> scored = Chart.render(Install.with("scheduler.extender.prioritize", true,
+                "scheduler.extender.weight", 7)).schedulerConfig();
+        assertThat(SchedulerConfigs.filterExtender(scored)).containsEntry("prioritizeVerb", "prioritize").containsEntry("weight", 7);
+        assertThat(SchedulerConfigs.bindExtender(scored)).as("the bind entry scores nothing").doesNotContainKeys("prioritizeVerb", "weight");
+        assertThat(SchedulerConfigs.onlyExtender(Chart.render(Install.with("extender.gangMarker", false,
+                "scheduler.extender.prioritize", true, "scheduler.extender.weight", 7)).schedulerConfig()))
+                .containsEntry("prioritizeVerb", "prioritize").containsEntry("weight", 7).containsEntry("bindVerb", "bind");
     }
 
     @Test
@@ -203,6 +247,7 @@ class ChartValuesTest {
         String before = configChecksum(Chart.render(Install.defaults()));
         String after = configChecksum(Chart.render(Install.with("scheduler.extender.prioritize", true)));
         assertThat(before).isNotBlank().isNotEqualTo(after);
+        assertThat(configChecksum(Chart.render(Install.with("extender.gangMarker", false)))).isNotEqualTo(before);
         assertThat(configChecksum(Chart.render(Install.with("extender.replicas", 1)))).isEqualTo(before);
     }
 

@@ -3,6 +3,7 @@ package dev.muster.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.common.config.Durations;
+import dev.muster.core.resources.ResourceNames;
 import dev.muster.server.ServerDefaults;
 import dev.muster.server.http.ExtenderRoutes;
 import java.io.IOException;
@@ -21,10 +22,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every KubeSchedulerConfiguration in extender-config/ agrees with the extender's routes and defaults. */
+/**
+ * Every KubeSchedulerConfiguration in extender-config/ agrees with the extender's routes and defaults: one extender
+ * entry filters every pod, the other binds only gang members (gang-marker-policy.yaml marks them).
+ */
 class ExtenderConfigFilesTest {
 
+    /** The KubeSchedulerConfiguration files (scheduler-config*.yaml). */
     static Stream<Named<Path>> configFiles() throws IOException {
+        return yamlFiles().filter(f -> f.getName().startsWith("scheduler-config"));
+    }
+
+    /** Every YAML file in extender-config/: the configurations and the gang marker policy. */
+    static Stream<Named<Path>> yamlFiles() throws IOException {
         try (Stream<Path> files = Files.list(RepoLayout.find().extenderConfig())) {
             List<Path> yaml = files.filter(p -> p.getFileName().toString().matches(".*\\.ya?ml")).sorted().toList();
             return yaml.stream().map(p -> Named.of(p.getFileName().toString(), p));
@@ -32,8 +42,10 @@ class ExtenderConfigFilesTest {
     }
 
     @Test
-    void thePlainAndTheTlsVariantExist() throws IOException {
-        assertThat(configFiles().map(Named::getName)).contains("scheduler-config.yaml", "scheduler-config-tls.yaml");
+    void thePlainAndTheTlsVariantAndThePolicyExist() throws IOException {
+        assertThat(configFiles().map(Named::getName)).containsExactly("scheduler-config-tls.yaml", "scheduler-config.yaml");
+        assertThat(yamlFiles().map(Named::getName)).containsExactlyInAnyOrder(
+                "scheduler-config-tls.yaml", "scheduler-config.yaml", GangMarkerPolicy.file().getFileName().toString());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -63,26 +75,40 @@ class ExtenderConfigFilesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("configFiles")
-    void hasExactlyOneExtenderThatBindsAndCannotBeIgnored(Path file) {
-        Map<String, Object> extender = SchedulerConfigs.onlyExtender(SchedulerConfigs.load(file));
-        // An ignorable extender that fails lets kube-scheduler fall back to its default binder,
-        // which would bind gang members one by one past the gang barrier.
-        assertThat(extender).containsEntry("ignorable", false);
-        assertThat(extender).containsEntry("nodeCacheCapable", true);
+    void oneEntryFiltersEveryPodAndTheOtherBindsOnlyGangMembersAndNeitherCanBeIgnored(Path file) {
+        Map<String, Object> config = SchedulerConfigs.load(file);
+        assertThat(SchedulerConfigs.extenders(config)).hasSize(2).allSatisfy(extender -> {
+            // An ignorable extender that fails is skipped: without the filter kube-scheduler places pods on room
+            // reserved for gangs; without the binder it falls back to its default binder, which would bind gang
+            // members one by one past the gang barrier.
+            assertThat(extender).containsEntry("ignorable", false);
+            assertThat(extender).containsEntry("nodeCacheCapable", true);
+        });
+        Map<String, Object> filter = SchedulerConfigs.filterExtender(config);
+        Map<String, Object> binder = SchedulerConfigs.bindExtender(config);
+        assertThat(filter).as("filter entry").isNotSameAs(binder);
         // no prioritize verb: filter passes a member only on its slot's node, kube-scheduler scores single pods
-        assertThat(extender).containsKeys("filterVerb", "bindVerb", "preemptVerb").doesNotContainKeys("prioritizeVerb", "weight");
+        assertThat(filter).containsKeys("filterVerb", "preemptVerb").doesNotContainKeys("bindVerb", "prioritizeVerb", "weight")
+                .as("asked about every pod").doesNotContainKey("managedResources");
+        assertThat(binder.keySet()).as("bind entry").filteredOn(k -> k.endsWith("Verb")).containsExactly("bindVerb");
+        assertThat(binder).doesNotContainKey("weight");
+        // kube-scheduler binds through this entry only pods that request the marker, and does not look for it on nodes
+        assertThat(Tree.maps(binder, "managedResources"))
+                .containsExactly(Map.of("name", ResourceNames.GANG_MARKER, "ignoredByScheduler", true));
+        assertThat(binder.get("urlPrefix")).as("both entries are Muster").isEqualTo(filter.get("urlPrefix"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("configFiles")
     void everyVerbIsARouteTheExtenderServes(Path file) {
-        Map<String, Object> extender = SchedulerConfigs.onlyExtender(SchedulerConfigs.load(file));
         Map<String, Object> verbs = new LinkedHashMap<>();
-        extender.forEach((key, value) -> {
-            if (key.endsWith("Verb")) {
-                verbs.put(key, value);
-            }
-        });
+        for (Map<String, Object> extender : SchedulerConfigs.extenders(SchedulerConfigs.load(file))) {
+            extender.forEach((key, value) -> {
+                if (key.endsWith("Verb")) {
+                    assertThat(verbs.put(key, value)).as("%s in one entry only", key).isNull();
+                }
+            });
+        }
         assertThat(verbs).isNotEmpty();
         assertThat(verbs.values()).allSatisfy(verb -> assertThat(ExtenderRoutes.VERBS).contains(String.valueOf(verb)));
         assertThat(verbs).containsEntry("filterVerb", ExtenderRoutes.FILTER_VERB)
@@ -93,15 +119,22 @@ class ExtenderConfigFilesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("configFiles")
     void httpTimeoutOutlastsTheGangDeadline(Path file) {
-        Map<String, Object> extender = SchedulerConfigs.onlyExtender(SchedulerConfigs.load(file));
-        Duration timeout = Durations.parse("httpTimeout", Tree.string(extender, "httpTimeout"));
-        assertThat(timeout).as("httpTimeout vs the gang deadline a bind may wait").isGreaterThan(ServerDefaults.GANG_DEADLINE);
+        Map<String, Object> config = SchedulerConfigs.load(file);
+        assertThat(SchedulerConfigs.extenders(config)).isNotEmpty().allSatisfy(extender -> {
+            Duration timeout = Durations.parse("httpTimeout", Tree.string(extender, "httpTimeout"));
+            assertThat(timeout).as("httpTimeout vs the gang deadline a bind may wait").isGreaterThan(ServerDefaults.GANG_DEADLINE);
+        });
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("configFiles")
     void urlSchemeAgreesWithEnableHttpsAndTlsNamesACa(Path file) {
-        Map<String, Object> extender = SchedulerConfigs.onlyExtender(SchedulerConfigs.load(file));
+        List<Map<String, Object>> extenders = SchedulerConfigs.extenders(SchedulerConfigs.load(file));
+        assertThat(extenders).isNotEmpty();
+        extenders.forEach(ExtenderConfigFilesTest::assertTransport);
+    }
+
+    private static void assertTransport(Map<String, Object> extender) {
         URI url = URI.create(Tree.string(extender, "urlPrefix"));
         boolean https = Boolean.TRUE.equals(extender.get("enableHTTPS"));
         assertThat(url.getScheme()).isEqualTo(https ? "https" : "http");
@@ -122,16 +155,7 @@ class ExtenderConfigFilesTest {
         Path dir = RepoLayout.find().extenderConfig();
         Map<String, Object> plain = SchedulerConfigs.load(dir.resolve("scheduler-config.yaml"));
         Map<String, Object> tls = SchedulerConfigs.load(dir.resolve("scheduler-config-tls.yaml"));
-        Map<String, Object> plainExtender = new LinkedHashMap<>(SchedulerConfigs.onlyExtender(plain));
-        Map<String, Object> tlsExtender = new LinkedHashMap<>(SchedulerConfigs.onlyExtender(tls));
-        for (Map<String, Object> e : List.of(plainExtender, tlsExtender)) {
-            e.remove("enableHTTPS");
-            e.remove("tlsConfig");
-            e.put("urlPrefix", URI.create((String) e.get("urlPrefix")).getAuthority());
-        }
-        assertThat(tlsExtender).isEqualTo(plainExtender);
-        assertThat(Tree.map(tls, "leaderElection")).isEqualTo(Tree.map(plain, "leaderElection"));
-        assertThat(Tree.list(tls, "profiles")).isEqualTo(Tree.list(plain, "profiles"));
+        assertThat(withoutTransport(tls)).isEqualTo(withoutTransport(plain));
     }
 
     @Test
@@ -148,10 +172,24 @@ class ExtenderConfigFilesTest {
         Path dir = RepoLayout.find().extenderConfig();
         String readme = Files.readString(dir.resolve("README.md"));
         Set<String> fields = new TreeSet<>();
-        for (Named<Path> file : configFiles().toList()) {
-            collectKeys(SchedulerConfigs.load(file.getPayload()), fields);
+        for (Named<Path> file : yamlFiles().toList()) {
+            Chart.yaml().loadAll(Files.readString(file.getPayload())).forEach(doc -> collectKeys(doc, fields));
         }
+        assertThat(fields).contains("managedResources", "ignoredByScheduler", "matchConditions", "applyConfiguration");
         assertThat(fields).allSatisfy(field -> assertThat(readme).as("README.md mentions `%s`", field).contains("`" + field + "`"));
+    }
+
+    /** The extender entries without scheme, enableHTTPS and tlsConfig, and the rest of the configuration. */
+    private static Map<String, Object> withoutTransport(Map<String, Object> config) {
+        Map<String, Object> copy = new LinkedHashMap<>(config);
+        copy.put("extenders", SchedulerConfigs.extenders(config).stream().map(extender -> {
+            Map<String, Object> e = new LinkedHashMap<>(extender);
+            e.remove("enableHTTPS");
+            e.remove("tlsConfig");
+            e.put("urlPrefix", URI.create((String) e.get("urlPrefix")).getAuthority());
+            return e;
+        }).toList());
+        return copy;
     }
 
     private static void collectKeys(Object node, Set<String> into) {
