@@ -40,7 +40,7 @@ import java.util.function.Consumer;
  * cluster (the pod was deleted in between, and the delete was seen first) does not hold room: such assumed
  * records are dropped after {@link #CONFIRM_WITHIN}, as kube-scheduler's cache expires assumed pods.
  *
- * <p>Confined to the core's lock ({@link Books}); owns {@code holding} and {@code unconfirmed}.
+ * <p>Confined to the core's lock ({@link Books}); owns {@code holding}, {@code unconfirmed} and {@code expected}.
  */
 public final class BindBarrier {
     /** How long a bind we made may stay unconfirmed by the cluster before its room is given back. */
@@ -57,6 +57,7 @@ public final class BindBarrier {
     private final Consumer<Runnable> underLock;
     private final Set<GangKey> holding = new HashSet<>(); // gangs with held binds (Gang.held() not empty)
     private final Map<String, Long> unconfirmed = new HashMap<>(); // uid → when our bound record must be confirmed
+    private final Set<String> expected = new HashSet<>(); // uids assumed by expectBind for kube-scheduler to bind (⊆ unconfirmed)
 
     /**
      * @param underLock runs an action under the core's lock (answers of the Binder arrive on other threads)
@@ -84,6 +85,12 @@ public final class BindBarrier {
             return result;
         }
         PodRecord existing = ledger.pod(p.uid());
+        if (existing != null && expected.remove(p.uid()) && existing.assumed()) {
+            // filter assumed kube-scheduler would bind it itself, yet it asks Muster to (a configuration whose one
+            // extender binds every pod): bind it for real, never answer "bound" for a record no Binding made
+            books.removeAllocation(p.uid(), "is bound through the bind verb after all");
+            existing = null;
+        }
         if (existing != null) {
             result.complete(existing.node().equals(node) ? BindResult.BOUND
                     : BindResult.failed("pod " + podId + " is already bound to " + existing.node()));
@@ -427,6 +434,7 @@ public final class BindBarrier {
         PodRecord record = new PodRecord(p.id(), node, p.request(), null, "", true);
         ledger.putPod(record);
         books.allocated(record);
+        expected.add(p.uid());
         awaitConfirmation(p.uid());
     }
 
@@ -436,7 +444,7 @@ public final class BindBarrier {
      */
     public void forgetExpected(String uid) {
         PodRecord r = ledger.pod(uid);
-        if (r != null && r.assumed() && r.gang() == null && !books.bindsInFlight().contains(uid)) {
+        if (expected.remove(uid) && r != null && r.assumed()) {
             books.removeAllocation(uid, "was filtered again: kube-scheduler did not bind it to " + r.node());
         }
     }
@@ -458,8 +466,10 @@ public final class BindBarrier {
             PodRecord r = ledger.pod(e.getKey());
             if (r == null || !r.assumed()) {
                 it.remove(); // confirmed, or already gone
+                expected.remove(e.getKey());
             } else if (now - e.getValue() >= 0) {
                 it.remove();
+                expected.remove(e.getKey());
                 books.removeAllocation(e.getKey(), "was bound by muster but never shown bound by the cluster");
                 LOG.log(System.Logger.Level.WARNING, "pod {0} was bound by muster to {1} but the cluster has not shown it bound"
                         + " within {2}s; its room is given back", r.pod(), r.node(), CONFIRM_WITHIN.toSeconds());

@@ -87,6 +87,20 @@ class BoundByKubeSchedulerTest {
         assertThat(h.scheduler.ledger().pods()).isEmpty();
     }
 
+    @Test
+    void aPodAssumedAtFilterThatKubeSchedulerAsksMusterToBindAfterAllIsReallyBound() {
+        // a kube-scheduler whose one extender binds every pod (the configuration before the gang marker)
+        SchedulerHarness h = SchedulerHarness.cluster(2, "4", "8Gi");
+        Pod a = pod("a").requests("1", "1Gi").build();
+        String node = only(h.scheduler.filter(a, h.nodeNames, false, true));
+
+        assertThat(h.scheduler.bind(a.id(), node).join().ok()).isTrue();
+        assertThat(h.binder.bound()).as("a Binding was posted").containsEntry(a.uid(), node);
+        assertThat(h.totals().allocatedByQueue().get("")).isEqualTo(req("1", "1Gi"));
+        assertThat(h.scheduler.ledger().pods()).hasSize(1);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
     private static String only(FilterResult r) {
         assertThat(r.feasible()).hasSize(1);
         return r.feasible().getFirst();

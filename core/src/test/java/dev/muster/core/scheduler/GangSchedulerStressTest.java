@@ -138,7 +138,10 @@ class GangSchedulerStressTest {
                 if (rnd.nextBoolean()) {
                     pending.add(schedule(s, p, nodes, rnd));
                 } else {
-                    scheduleBoundByKubeScheduler(s, p, nodes, rnd);
+                    CompletableFuture<BindResult> viaBindVerb = scheduleBoundByKubeScheduler(s, p, nodes, rnd);
+                    if (viaBindVerb != null) {
+                        pending.add(viaBindVerb);
+                    }
                 }
             } else if (op < 45) {
                 String pg = prefix + "-g" + (gangs++);
@@ -229,20 +232,25 @@ class GangSchedulerStressTest {
     /**
      * A single pod that kube-scheduler binds itself (Muster binds only marked gang members): filter assumes the one node
      * it leaves; then kube-scheduler binds it there (the informer shows it), or filters it again (a later plugin
-     * failed), or never binds it (the assumption expires).
+     * failed), or never binds it (the assumption expires), or asks Muster's bind verb after all (a configuration
+     * whose one extender binds every pod): that bind is returned.
      */
-    private static void scheduleBoundByKubeScheduler(GangScheduler s, Pod p, List<String> nodes, Random rnd) {
+    private static CompletableFuture<BindResult> scheduleBoundByKubeScheduler(GangScheduler s, Pod p, List<String> nodes, Random rnd) {
         List<String> candidates = new ArrayList<>(nodes);
         java.util.Collections.shuffle(candidates, rnd);
         FilterResult f = s.filter(p, candidates, false, true);
         if (f.feasible().isEmpty()) {
-            return;
+            return null;
         }
-        switch (rnd.nextInt(3)) {
+        switch (rnd.nextInt(4)) {
             case 0 -> s.upsertPod(p.withNode(f.feasible().getFirst()).withPhase(PodPhase.RUNNING));
             case 1 -> s.filter(p, candidates, false, true);
+            case 2 -> {
+                return s.bind(p.id(), f.feasible().getFirst());
+            }
             default -> { }
         }
+        return null;
     }
 
     private static CompletableFuture<BindResult> schedule(GangScheduler s, Pod p, List<String> nodes, Random rnd) {
