@@ -7,6 +7,7 @@ import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.openapi.models.V1TokenRequestSpec;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Installs charts/muster into the control plane with real Helm (helm-java: CRDs, RBAC, ServiceAccounts, the
@@ -18,8 +19,14 @@ public final class MusterInstall {
     public static final String NAMESPACE = "muster-system";
     public static final String RELEASE = "muster";
 
+    /** The chart's gang marker MutatingAdmissionPolicy and its binding, named after the release. */
+    public static final String GANG_MARKER = RELEASE + "-gang-marker";
+    private static final String POLICY_GROUP = "admissionregistration.k8s.io";
+    private static final String POLICY_BINDINGS = "mutatingadmissionpolicybindings";
+
     private final ControlPlane cp;
     private final Kube admin;
+    private Map<String, Object> removedBinding; // what removeGangMarker deleted, until restored
 
     private MusterInstall(ControlPlane cp) {
         this.cp = cp;
@@ -39,10 +46,47 @@ public final class MusterInstall {
     }
 
     /**
+     * Deletes the chart's gang marker policy binding, as on a cluster where it is missing, and waits until the API
+     * server no longer marks gang members; {@link #restoreGangMarker} puts it back.
+     */
+    public void removeGangMarker() {
+        Object binding = Kube.call("get gang marker binding", () -> admin.custom().getClusterCustomObject(POLICY_GROUP, "v1",
+                POLICY_BINDINGS, GANG_MARKER).execute());
+        removedBinding = copyForCreate((Map<?, ?>) binding);
+        Kube.call("delete gang marker binding", () -> admin.custom().deleteClusterCustomObject(POLICY_GROUP, "v1", POLICY_BINDINGS, GANG_MARKER).execute());
+        awaitGangMarker(false);
+    }
+
+    /** Re-creates what {@link #removeGangMarker} deleted and waits until gang members are marked again. */
+    public void restoreGangMarker() {
+        if (removedBinding == null) {
+            return;
+        }
+        Map<String, Object> binding = removedBinding;
+        Kube.call("create gang marker binding", () -> admin.custom().createClusterCustomObject(POLICY_GROUP, "v1", POLICY_BINDINGS, binding).execute());
+        removedBinding = null;
+        awaitGangMarker(true);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> copyForCreate(Map<?, ?> object) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>((Map<String, Object>) object);
+        Map<String, Object> meta = new java.util.LinkedHashMap<>((Map<String, Object>) out.get("metadata"));
+        meta.keySet().retainAll(java.util.Set.of("name", "labels", "annotations"));
+        out.put("metadata", meta);
+        out.remove("status");
+        return out;
+    }
+
+    /**
      * Waits (at most 60 s) until a gang member created for Muster's scheduler comes back from the API server with
      * {@code muster.dev/gang} in its requests — asked with dry-run creations, so nothing is stored.
      */
     public void awaitGangMarkerPolicy() {
+        awaitGangMarker(true);
+    }
+
+    private void awaitGangMarker(boolean marked) {
         String ns = "muster-policy-probe";
         if (Kube.call("list namespaces", () -> admin.core().listNamespace().execute()).getItems().stream()
                 .noneMatch(n -> ns.equals(n.getMetadata().getName()))) {
@@ -52,11 +96,12 @@ public final class MusterInstall {
         while (true) {
             V1Pod probe = Kube.call("dry-run gang member", () -> admin.core().createNamespacedPod(ns, Kube.podObject(ns, "probe", "g", "1m", "1Mi",
                     Kube.SCHEDULER_NAME, null)).dryRun("All").execute());
-            if (Kube.gangMarked(probe)) {
+            if (Kube.gangMarked(probe) == marked) {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the chart's gang marker policy did not mark a gang member within 60 s");
+                throw new IllegalStateException("the chart's gang marker policy " + (marked ? "did not mark" : "still marks")
+                        + " a gang member after 60 s");
             }
             try {
                 Thread.sleep(100);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodCondition;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -16,10 +15,6 @@ import org.junit.jupiter.api.Test;
  * other pod itself; a gang member the policy missed is refused at filter, never bound outside its gang's barrier.
  */
 class GangMarkerE2eTest extends RealClusterTest {
-    private static final String POLICY_API = "admissionregistration.k8s.io";
-    private static final String BINDINGS = "mutatingadmissionpolicybindings";
-    private static final String BINDING_NAME = "muster-gang-marker";
-
     @Test
     void gangMembersAreBoundThroughMusterAndSinglePodsByKubeSchedulerItself() {
         long binds = bindCalls();
@@ -44,12 +39,9 @@ class GangMarkerE2eTest extends RealClusterTest {
     }
 
     @Test
-    void aGangMemberThePolicyMissedIsRefusedAtFilterWithTheReasonAndNeverBound() throws Exception {
-        Map<String, Object> binding = c.admin.custom().getClusterCustomObject(POLICY_API, "v1", BINDINGS, BINDING_NAME).execute() instanceof Map<?, ?> m
-                ? copyForCreate(m) : Map.of();
-        c.admin.custom().deleteClusterCustomObject(POLICY_API, "v1", BINDINGS, BINDING_NAME).execute();
+    void aGangMemberThePolicyMissedIsRefusedAtFilterWithTheReasonAndNeverBound() {
+        c.install.removeGangMarker();
         try {
-            awaitPolicyGone();
             c.admin.podGroup(ns, "u", 2, "default", Map.of());
             c.admin.members(ns, "u", 0, 2, "1", "1Gi");
             assertThat(c.admin.pods(ns)).noneMatch(Kube::gangMarked);
@@ -58,8 +50,7 @@ class GangMarkerE2eTest extends RealClusterTest {
             System.out.println("e2e: unmarked gang member refused: " + unschedulableMessage("u-0"));
             c.staysBound(ns, "u-", 0, Duration.ofSeconds(5));
         } finally {
-            c.admin.custom().createClusterCustomObject(POLICY_API, "v1", BINDINGS, binding).execute();
-            c.install.awaitGangMarkerPolicy();
+            c.install.restoreGangMarker();
         }
         // re-created once the policy is back, the members are marked and the gang binds whole
         c.admin.deleteNow(ns, "u-0");
@@ -67,13 +58,6 @@ class GangMarkerE2eTest extends RealClusterTest {
         Awaitility.await("unmarked members gone").atMost(Duration.ofSeconds(30)).until(() -> c.admin.pods(ns).isEmpty());
         c.admin.members(ns, "u", 2, 2, "1", "1Gi");
         c.awaitBound(ns, "u-", 2, System.nanoTime());
-    }
-
-    /** The API server stops applying a policy shortly after its binding is deleted: wait until a dry run shows it. */
-    private void awaitPolicyGone() {
-        Awaitility.await("gang marker policy no longer applied").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> !Kube.gangMarked(c.admin.core().createNamespacedPod(ns, Kube.podObject(ns, "probe", "u", "1m", "1Mi",
-                        Kube.SCHEDULER_NAME, null)).dryRun("All").execute()));
     }
 
     private String unschedulableMessage(String pod) {
@@ -98,15 +82,5 @@ class GangMarkerE2eTest extends RealClusterTest {
             }
         }
         return n;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> copyForCreate(Map<?, ?> object) {
-        Map<String, Object> out = new LinkedHashMap<>((Map<String, Object>) object);
-        Map<String, Object> meta = new LinkedHashMap<>((Map<String, Object>) out.get("metadata"));
-        meta.keySet().retainAll(java.util.Set.of("name", "labels", "annotations"));
-        out.put("metadata", meta);
-        out.remove("status");
-        return out;
     }
 }
