@@ -311,7 +311,7 @@ class ChartInvariantsTest {
         String marker = Tree.string(managed.get(0), "name");
         assertThat(managed.get(0)).containsEntry("ignoredByScheduler", true);
         assertThat(GangMarkerPolicy.applyConfigurations(policy)).singleElement().satisfies(expression -> assertThat(expression)
-                .contains("requests: {\"" + marker + "\": \"1\"}", "limits: {\"" + marker + "\": \"1\"}"));
+                .contains("requests: {\"" + marker + "\": \"0\"}", "limits: {\"" + marker + "\": \"0\"}"));
         assertThat(SchedulerConfigs.filterExtender(config)).as("the filter entry sees every pod").doesNotContainKey("managedResources");
         for (Manifest m : policyObjects) {
             assertThat(Tree.map(m.body(), "metadata")).as("%s is cluster-scoped", m.id()).doesNotContainKey("namespace");

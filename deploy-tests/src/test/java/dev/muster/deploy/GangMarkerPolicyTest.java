@@ -50,8 +50,8 @@ class GangMarkerPolicyTest {
     void theMarkIsTheResourceTheBindExtenderManagesInRequestsAndLimits() {
         Manifest policy = GangMarkerPolicy.only(GangMarkerPolicy.load(), GangMarkerPolicy.POLICY);
         assertThat(GangMarkerPolicy.applyConfigurations(policy)).singleElement().satisfies(expression -> assertThat(expression)
-                .contains("requests: {\"" + ResourceNames.GANG_MARKER + "\": \"1\"}")
-                .contains("limits: {\"" + ResourceNames.GANG_MARKER + "\": \"1\"}")
+                .contains("requests: {\"" + ResourceNames.GANG_MARKER + "\": \"0\"}")
+                .contains("limits: {\"" + ResourceNames.GANG_MARKER + "\": \"0\"}")
                 .as("the first container only").contains("name: object.spec.containers[0].name"));
         for (String file : List.of("scheduler-config.yaml", "scheduler-config-tls.yaml")) {
             Map<String, Object> binder = SchedulerConfigs.bindExtender(SchedulerConfigs.load(RepoLayout.find().extenderConfig().resolve(file)));

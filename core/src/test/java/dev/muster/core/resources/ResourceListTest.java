@@ -36,7 +36,7 @@ class ResourceListTest {
     void theGangMarkerIsNotedButNeverCountedSoAMarkedPodFitsWhereItWouldFitWithoutIt() {
         Resources node = new ResourceList(ResourceList.Names.REGISTER, "allocatable").put("cpu", "4").build();
         for (ResourceList.Names names : ResourceList.Names.values()) {
-            ResourceList marked = new ResourceList(names, "requests").put("cpu", "1").put(ResourceNames.GANG_MARKER, "1");
+            ResourceList marked = new ResourceList(names, "requests").put("cpu", "1").put(ResourceNames.GANG_MARKER, "0");
             assertThat(marked.marked()).isTrue();
             assertThat(marked.build().asMap()).doesNotContainKey(ResourceNames.GANG_MARKER).containsEntry("cpu", 1000L);
             assertThat(marked.build().fitsIn(node)).isTrue();

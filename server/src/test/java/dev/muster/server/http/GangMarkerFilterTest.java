@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * member without it would be bound outside its barrier — the filter refuses it, naming why, and plans nothing for it.
  */
 class GangMarkerFilterTest {
-    private static final String MARKED = ",'resources':{'limits':{'muster.dev/gang':'1'},'requests':{'cpu':'1','muster.dev/gang':'1'}}";
+    private static final String MARKED = ",'resources':{'limits':{'muster.dev/gang':'0'},'requests':{'cpu':'1','muster.dev/gang':'0'}}";
     private static final String UNMARKED = ",'resources':{'requests':{'cpu':'1'}}";
 
     private GangScheduler scheduler;

@@ -68,9 +68,9 @@ class SoftPreferencesTest {
     @Test
     void aContainerRequestingTheGangMarkerMarksThePodAndTheMarkerIsNoRequest() {
         String marked = "{'metadata':{'name':'p','namespace':'ns','uid':'u-1'},'spec':{'containers':[{'name':'a'},"
-                + "{'name':'c','resources':{'limits':{'muster.dev/gang':'1'},'requests':{'cpu':'1','muster.dev/gang':'1'}}}]}}";
+                + "{'name':'c','resources':{'limits':{'muster.dev/gang':'0'},'requests':{'cpu':'1','muster.dev/gang':'0'}}}]}}";
         String limitsOnly = "{'metadata':{'name':'p','namespace':'ns','uid':'u-1'},'spec':{'containers':[{'name':'c',"
-                + "'resources':{'limits':{'muster.dev/gang':'1'}}}],'resources':{'requests':{'cpu':'1'}}}}";
+                + "'resources':{'limits':{'muster.dev/gang':'0'}}}],'resources':{'requests':{'cpu':'1'}}}}";
         ExtenderArgs args = WireDecoder.decodeExtenderArgs(Bodies.utf8(Bodies.json("{'Pod':" + marked + ",'NodeNames':['n1']}")));
         ExtenderArgs unmarked = WireDecoder.decodeExtenderArgs(Bodies.utf8(Bodies.json("{'Pod':" + limitsOnly + ",'NodeNames':['n1']}")));
 
