@@ -95,7 +95,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                 + "muster.dev/gang (the bind extender's managedResources; the chart's admission policy adds it to gang members), "
                 + "so it binds single pods itself; a gang member without it is refused at filter, never bound outside its "
                 + "barrier; false: kube-scheduler's one extender binds every pod through muster (default true)");
-        f.put("leader-elect", "elect a leader through through a coordination.k8s.io Lease (default true)");
+        f.put("leader-elect", "elect a leader through a coordination.k8s.io Lease (default true)");
         f.put("lease-name", "Lease name (default " + ServerDefaults.LEASE_NAME + ")");
         f.put("lease-namespace", "Lease namespace (default: POD_NAMESPACE, else the service account's namespace)");
         f.put("tls-cert-file", "PEM certificate for HTTPS on the extender verbs (with --tls-key-file)");

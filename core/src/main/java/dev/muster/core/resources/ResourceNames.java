@@ -16,8 +16,8 @@ public final class ResourceNames {
     /**
      * The extended resource that marks a gang member for kube-scheduler: its bind extender lists it in
      * {@code managedResources} ({@code ignoredByScheduler}), so kube-scheduler binds through Muster exactly the pods
-     * that request it and binds every other pod itself. The chart's MutatingAdmissionPolicy adds it (quantity 0: only the name matters) to
-     * the first container of every pod that declares a gang. Muster never counts it as a resource.
+     * that request it and binds every other pod itself. The chart's MutatingAdmissionPolicy adds it (quantity 0: only
+     * the name matters) to the first container of every pod that declares a gang. Muster never counts it as a resource.
      */
     public static final String GANG_MARKER = "muster.dev/gang";
     public static final String CPU = "cpu";
