@@ -176,8 +176,7 @@ public final class RealLoopBench {
         }
         boolean asked = muster != null && !mode.equals("idle"); // idle: the warm Muster only watches (its informers' cost)
         if (gang > 0 && !asked) {
-            // kube-scheduler alone is compared as on a cluster without Muster: no gang marker on the members (alone it
-            // would be told to ignore it, but a pod requesting an extended resource no node offers costs it more)
+            // kube-scheduler alone is compared as on a cluster without Muster: the members carry no gang marker
             install.removeGangMarker();
             try {
                 parallel(pods, i -> createPod(ns, i));
@@ -332,13 +331,18 @@ public final class RealLoopBench {
     }
 
     /** Mean of a histogram (sum / count) over the series whose labels contain {@code labelPart}. */
+    private static final Pattern PLUGIN_SAMPLE = Pattern.compile(
+            "^scheduler_plugin_execution_duration_seconds_(sum|count)\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE);
+    private static final Pattern EXTENSION_POINT_LABEL = Pattern.compile("extension_point=\"([A-Za-z]+)\"");
+    private static final Pattern PLUGIN_LABEL = Pattern.compile("plugin=\"([A-Za-z]+)\"");
+
     /** kube-scheduler's per-plugin PreFilter and Filter means (its plugin histograms sample about 10% of cycles), in µs. */
     static Map<String, Long> pluginMeans(String text) {
         Map<String, double[]> acc = new java.util.TreeMap<>();
-        Matcher mm = Pattern.compile("^scheduler_plugin_execution_duration_seconds_(sum|count)\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE).matcher(text);
+        Matcher mm = PLUGIN_SAMPLE.matcher(text);
         while (mm.find()) {
-            Matcher point = Pattern.compile("extension_point=\"([A-Za-z]+)\"").matcher(mm.group(2));
-            Matcher plugin = Pattern.compile("plugin=\"([A-Za-z]+)\"").matcher(mm.group(2));
+            Matcher point = EXTENSION_POINT_LABEL.matcher(mm.group(2));
+            Matcher plugin = PLUGIN_LABEL.matcher(mm.group(2));
             if (point.find() && plugin.find() && (point.group(1).equals("Filter") || point.group(1).equals("PreFilter"))) {
                 double[] a = acc.computeIfAbsent(point.group(1) + "/" + plugin.group(1), k -> new double[2]);
                 a[mm.group(1).equals("sum") ? 0 : 1] += Double.parseDouble(mm.group(3));

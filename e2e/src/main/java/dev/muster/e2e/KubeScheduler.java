@@ -50,7 +50,6 @@ public final class KubeScheduler implements AutoCloseable {
             }
             if (extenderUrl == null) {
                 cfg.remove("extenders");
-                ignoreInNodeResourcesFit(cfg, ignoredByScheduler(extenders));
             } else {
                 extenders.forEach(e -> e.put("urlPrefix", extenderUrl)); // every entry is Muster (filter; bind for gang members)
             }
@@ -69,42 +68,6 @@ public final class KubeScheduler implements AutoCloseable {
             return s;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** The managed resources the extenders mark {@code ignoredByScheduler} (the gang marker). */
-    @SuppressWarnings("unchecked")
-    private static List<String> ignoredByScheduler(List<Map<String, Object>> extenders) {
-        List<String> out = new java.util.ArrayList<>();
-        for (Map<String, Object> e : extenders) {
-            for (Map<String, Object> r : (List<Map<String, Object>>) e.getOrDefault("managedResources", List.of())) {
-                if (Boolean.TRUE.equals(r.get("ignoredByScheduler"))) {
-                    out.add((String) r.get("name"));
-                }
-            }
-        }
-        return out;
-    }
-
-    /**
-     * Without its extenders kube-scheduler would look for their ignored resources on nodes (gang members carry the
-     * marker the chart's policy adds), so alone it is told to ignore them in NodeResourcesFit, as it does itself for
-     * extenders' {@code ignoredByScheduler} resources.
-     */
-    @SuppressWarnings("unchecked")
-    private static void ignoreInNodeResourcesFit(Map<String, Object> cfg, List<String> resources) {
-        if (resources.isEmpty()) {
-            return;
-        }
-        for (Map<String, Object> profile : (List<Map<String, Object>>) cfg.get("profiles")) {
-            List<Map<String, Object>> pluginConfig = (List<Map<String, Object>>) profile.computeIfAbsent("pluginConfig", k -> new java.util.ArrayList<>());
-            Map<String, Object> fit = pluginConfig.stream().filter(pc -> "NodeResourcesFit".equals(pc.get("name"))).findFirst().orElseGet(() -> {
-                Map<String, Object> pc = new java.util.LinkedHashMap<>(Map.of("name", "NodeResourcesFit", "args", new java.util.LinkedHashMap<>()));
-                pluginConfig.add(pc);
-                return pc;
-            });
-            Map<String, Object> args = (Map<String, Object>) fit.get("args");
-            args.put("ignoredResources", resources);
         }
     }
 

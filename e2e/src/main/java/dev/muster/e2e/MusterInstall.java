@@ -41,7 +41,7 @@ public final class MusterInstall {
         new Helm(chart).install().withName(RELEASE).withNamespace(NAMESPACE).createNamespace()
                 .withKubeConfig(cp.adminKubeconfig()).call();
         MusterInstall install = new MusterInstall(cp);
-        install.awaitGangMarkerPolicy();
+        install.awaitGangMarker(true);
         return install;
     }
 
@@ -80,12 +80,8 @@ public final class MusterInstall {
 
     /**
      * Waits (at most 60 s) until a gang member created for Muster's scheduler comes back from the API server with
-     * {@code muster.dev/gang} in its requests — asked with dry-run creations, so nothing is stored.
+     * ({@code marked}) or without {@code muster.dev/gang} in its requests — asked with dry-run creations, nothing stored.
      */
-    public void awaitGangMarkerPolicy() {
-        awaitGangMarker(true);
-    }
-
     private void awaitGangMarker(boolean marked) {
         String ns = "muster-policy-probe";
         if (Kube.call("list namespaces", () -> admin.core().listNamespace().execute()).getItems().stream()

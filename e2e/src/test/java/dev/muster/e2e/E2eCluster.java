@@ -22,7 +22,10 @@ final class E2eCluster {
 
     private static E2eCluster instance;
 
-    final Path repo = Path.of(System.getProperty("muster.repo", "..")).toAbsolutePath().normalize();
+    /** The repository's root (system property {@code muster.repo}, else the parent of e2e/). */
+    static final Path REPO = Path.of(System.getProperty("muster.repo", "..")).toAbsolutePath().normalize();
+
+    final Path repo = REPO;
     final String version = System.getProperty("muster.version", "0.1.0-SNAPSHOT");
     final ControlPlane cp;
     final Kube admin;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodCondition;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -60,17 +61,12 @@ class GangMarkerE2eTest extends RealClusterTest {
         c.awaitBound(ns, "u-", 2, System.nanoTime());
     }
 
+    /** The message of {@code pod}'s PodScheduled=False condition, or "". */
     private String unschedulableMessage(String pod) {
-        for (V1Pod p : c.admin.pods(ns)) {
-            if (pod.equals(p.getMetadata().getName()) && p.getStatus() != null && p.getStatus().getConditions() != null) {
-                for (V1PodCondition cond : p.getStatus().getConditions()) {
-                    if ("PodScheduled".equals(cond.getType()) && "False".equals(cond.getStatus()) && cond.getMessage() != null) {
-                        return cond.getMessage();
-                    }
-                }
-            }
-        }
-        return "";
+        V1Pod p = Kube.call("read pod " + pod, () -> c.admin.core().readNamespacedPod(pod, ns).execute());
+        List<V1PodCondition> conditions = p.getStatus() == null || p.getStatus().getConditions() == null ? List.of() : p.getStatus().getConditions();
+        return conditions.stream().filter(cond -> "PodScheduled".equals(cond.getType()) && "False".equals(cond.getStatus()) && cond.getMessage() != null)
+                .map(V1PodCondition::getMessage).findFirst().orElse("");
     }
 
     /** Calls of the extender's bind verb so far (its latency histogram's count). */

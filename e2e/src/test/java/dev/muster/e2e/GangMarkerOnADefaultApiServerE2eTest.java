@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Pod;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,7 +20,7 @@ class GangMarkerOnADefaultApiServerE2eTest {
         ControlPlane.Options env = ControlPlane.Options.fromEnvironment(Files.createTempDirectory("muster-e2e-default-gates-"));
         try (ControlPlane cp = ControlPlane.start(new ControlPlane.Options(env.binaries(), env.dataDir(), env.keepData(), List.of()))) {
             Kube admin = new Kube(cp.adminClient());
-            MusterInstall.install(cp, Path.of(System.getProperty("muster.repo", "..")).toAbsolutePath().normalize().resolve("charts/muster"));
+            MusterInstall.install(cp, E2eCluster.REPO.resolve("charts/muster"));
             String ns = admin.namespace("default-gates");
 
             V1Pod labelled = Kube.podObject(ns, "coscheduling", null, "1m", "1Mi", Kube.SCHEDULER_NAME, null);

@@ -56,7 +56,9 @@ public final class BindBarrier {
     private final Duration admissionHold;
     private final Consumer<Runnable> underLock;
     private final Set<GangKey> holding = new HashSet<>(); // gangs with held binds (Gang.held() not empty)
-    private final Map<String, Long> unconfirmed = new HashMap<>(); // uid → when our bound record must be confirmed
+    // uid → when our assumed record must be confirmed; each entry leaves at the first expireUnconfirmed after the cluster
+    // confirms it or CONFIRM_WITHIN passes, so it holds at most the pods bound or expected in the last CONFIRM_WITHIN
+    private final Map<String, Long> unconfirmed = new HashMap<>();
     private final Set<String> expected = new HashSet<>(); // uids assumed by expectBind for kube-scheduler to bind (⊆ unconfirmed)
 
     /**
@@ -435,7 +437,7 @@ public final class BindBarrier {
         ledger.putPod(record);
         books.allocated(record);
         expected.add(p.uid());
-        awaitConfirmation(p.uid());
+        unconfirmed.put(p.uid(), books.now() + CONFIRM_WITHIN.toNanos());
     }
 
     /**
@@ -443,8 +445,11 @@ public final class BindBarrier {
      * plugin or the Binding failed): its assumed room is given back before the new decision.
      */
     public void forgetExpected(String uid) {
+        if (!expected.remove(uid)) {
+            return; // the usual case, a pod filtered for the first time: no ledger lookup
+        }
         PodRecord r = ledger.pod(uid);
-        if (expected.remove(uid) && r != null && r.assumed()) {
+        if (r != null && r.assumed()) {
             books.removeAllocation(uid, "was filtered again: kube-scheduler did not bind it to " + r.node());
         }
     }
