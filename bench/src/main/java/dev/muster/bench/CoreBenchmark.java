@@ -2,6 +2,7 @@ package dev.muster.bench;
 
 import dev.muster.core.gang.GangPlanner;
 import dev.muster.core.ledger.Ledger;
+import dev.muster.core.ledger.NodeList;
 import dev.muster.core.ledger.TopologyLevels;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.Pod;
@@ -117,7 +118,7 @@ public class CoreBenchmark {
         @Setup(Level.Trial)
         public void setUp() {
             scheduler = ClusterModel.scheduler(SchedulerConfig.DEFAULT);
-            names = ClusterModel.populate(scheduler, 5_000, 20, 3);
+            names = NodeList.of(ClusterModel.populate(scheduler, 5_000, 20, 3)); // with their ids, as the decoder hands them over
             GangKey key = new GangKey("bench", "big");
             scheduler.upsertQueue(QueueSpec.open("default", null));
             scheduler.upsertPodGroup(PodGroupSpec.of(key, 1_000, "default"));
@@ -152,7 +153,7 @@ public class CoreBenchmark {
         @Setup(Level.Trial)
         public void setUp() {
             scheduler = ClusterModel.scheduler(SchedulerConfig.DEFAULT);
-            names = ClusterModel.populate(scheduler, nodes, 20, 2);
+            names = NodeList.of(ClusterModel.populate(scheduler, nodes, 20, 2)); // with their ids, as the decoder hands them over
             pod = new Pod(new PodId("single-uid", "bench", "single"), "7", ClusterModel.podRequest(1_000, 2_048), null, "", 0, null, PodPhase.PENDING);
         }
     }

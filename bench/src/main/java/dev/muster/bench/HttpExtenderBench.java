@@ -40,7 +40,6 @@ public final class HttpExtenderBench {
         AllocationJournal journal = new AllocationJournal(1 << 16, java.time.InstantSource.system());
         GangScheduler s = new GangScheduler(SchedulerConfig.DEFAULT, (p, n) -> CompletableFuture.completedFuture(null), journal, System::nanoTime);
         List<String> names = ClusterModel.populate(s, nodes, 20, 7);
-        names.forEach(dev.muster.server.http.wire.NodeNames.shared()::canonical); // as the informer does (NodeConverter)
         CollectorRegistry registry = new CollectorRegistry();
         try (ExtenderHttpServer server = new ExtenderHttpServer(new InetSocketAddress("127.0.0.1", 0), null,
                 new ExtenderVerbs(s, Duration.ofMinutes(2)), new ExtenderMetrics(registry, s, journal), new OpsEndpoints(registry, () -> null),

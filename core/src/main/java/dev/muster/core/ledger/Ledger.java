@@ -4,6 +4,7 @@ import dev.muster.core.model.GangKey;
 import dev.muster.core.model.Node;
 import dev.muster.core.resources.Resources;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -36,6 +37,7 @@ import java.util.Set;
  */
 public final class Ledger {
     private final Map<String, NodeEntry> nodes = new LinkedHashMap<>();
+    private NodeEntry[] byId = new NodeEntry[0]; // the same entries by NodeNames id (those that have one), for candidate()
     private final Map<String, PodRecord> pods = new HashMap<>();
     private final Map<GangKey, Reservation> reservations = new HashMap<>();
     private final Map<String, Resources> heldByQueue = new HashMap<>(); // used + reserved, per queue
@@ -47,7 +49,7 @@ public final class Ledger {
 
     /** Records a node's allocatable and schedulability (which may shrink or grow at any time). */
     public NodeEntry upsertNode(Node node) {
-        NodeEntry e = nodes.computeIfAbsent(node.name(), NodeEntry::new);
+        NodeEntry e = entryFor(node.name());
         Resources before = schedulableShare(e);
         e.observe(node.allocatable(), node.schedulable(), node.labels(), node.preferNoSchedule());
         schedulableAllocatable = schedulableAllocatable.minus(before).plus(schedulableShare(e));
@@ -64,11 +66,8 @@ public final class Ledger {
             return;
         }
         schedulableAllocatable = schedulableAllocatable.minus(schedulableShare(e));
-        if (e.isEmpty()) {
-            nodes.remove(name);
-        } else {
-            e.forget();
-        }
+        e.forget();
+        dropIfGone(e);
     }
 
     private static Resources schedulableShare(NodeEntry e) {
@@ -95,6 +94,21 @@ public final class Ledger {
         return nodes.get(name);
     }
 
+    /**
+     * The entry of the candidate {@code candidates.get(index)}, or null when the ledger has none: read by id from an
+     * array when the list carries ids (a {@link NodeList}, as the request decoder builds), else looked up by name. The
+     * filter asks this for every candidate of every pod.
+     */
+    public NodeEntry candidate(List<String> candidates, int index) {
+        if (candidates instanceof NodeList l) {
+            int id = l.id(index);
+            if (id != NodeNames.NONE) {
+                return id < byId.length ? byId[id] : null;
+            }
+        }
+        return nodes.get(candidates.get(index));
+    }
+
     /** Live entries in insertion order, for the planner and slot steering; never to leave the owner's lock. */
     public Collection<NodeEntry> nodes() {
         return Collections.unmodifiableCollection(nodes.values());
@@ -105,7 +119,29 @@ public final class Ledger {
     }
 
     private NodeEntry entryFor(String name) {
-        return nodes.computeIfAbsent(name, NodeEntry::new);
+        NodeEntry e = nodes.get(name);
+        if (e == null) {
+            int id = NodeNames.shared().id(name);
+            e = new NodeEntry(id == NodeNames.NONE ? name : NodeNames.shared().nameOf(id), id);
+            nodes.put(e.name(), e);
+            if (id != NodeNames.NONE) {
+                if (id >= byId.length) {
+                    byId = Arrays.copyOf(byId, Math.max(id + 1, 2 * byId.length));
+                }
+                byId[id] = e;
+            }
+        }
+        return e;
+    }
+
+    /** Forgets an entry that no longer stands for anything: a node not (or no longer) seen, with nothing on it. */
+    private void dropIfGone(NodeEntry e) {
+        if (!e.known() && e.isEmpty()) {
+            nodes.remove(e.name());
+            if (e.id() != NodeNames.NONE) {
+                byId[e.id()] = null;
+            }
+        }
     }
 
     // ---- pods --------------------------------------------------------------------------------------
@@ -145,9 +181,7 @@ public final class Ledger {
         NodeEntry e = nodes.get(r.node());
         if (e != null) {
             e.removeUsed(r.request());
-            if (!e.known() && e.isEmpty()) {
-                nodes.remove(r.node());
-            }
+            dropIfGone(e);
         }
     }
 
@@ -259,9 +293,7 @@ public final class Ledger {
             NodeEntry e = nodes.get(s.node());
             if (e != null) {
                 e.removeReserved(s.request());
-                if (!e.known() && e.isEmpty()) {
-                    nodes.remove(s.node());
-                }
+                dropIfGone(e);
             }
         }
     }
@@ -333,9 +365,7 @@ public final class Ledger {
         NodeEntry e = nodes.get(s.node());
         if (e != null) {
             e.removeReserved(s.request());
-            if (!e.known() && e.isEmpty()) {
-                nodes.remove(s.node());
-            }
+            dropIfGone(e);
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.muster.core.ledger;
 
+import dev.muster.core.resources.ResourceNames;
 import dev.muster.core.resources.Resources;
+import dev.muster.core.scoring.ScoringPolicy;
 import java.util.Map;
 
 /**
@@ -15,6 +17,7 @@ public final class NodeEntry {
     private static final System.Logger LOG = System.getLogger(NodeEntry.class.getName());
 
     private final String name;
+    private final int id; // NodeNames id, or NodeNames.NONE
     private Resources allocatable = Resources.ZERO;
     private boolean schedulable;
     private Map<String, String> labels = Map.of(); // topology labels of the configured levels only (immutable)
@@ -27,13 +30,30 @@ public final class NodeEntry {
     private Resources free = Resources.ZERO;
     private Resources inUse = Resources.ZERO;
     private boolean overcommitted;
+    // the same numbers for the standard resources, so the filter's per-candidate fit and score read this object only
+    // (not three vectors and their arrays): most requests ask for nothing else
+    private long freeCpu;
+    private long freeMemory;
+    private long freeStorage;
+    private long freePods;
+    private long cpuCap;
+    private long memoryCap;
+    private long cpuInUse;
+    private long memoryInUse;
+    private boolean offersExtended;
 
-    NodeEntry(String name) {
+    NodeEntry(String name, int id) {
         this.name = name;
+        this.id = id;
     }
 
     public String name() {
         return name;
+    }
+
+    /** The name's {@link NodeNames} id, or {@link NodeNames#NONE}. */
+    int id() {
+        return id;
     }
 
     public Resources allocatable() {
@@ -92,7 +112,29 @@ public final class NodeEntry {
 
     /** Whether a new pod (or slot) with {@code request} may be placed here now. */
     public boolean accepts(Resources request) {
-        return takesPlacements() && request.fitsIn(free);
+        return takesPlacements() && fits(request);
+    }
+
+    /** {@code request.fitsIn(free())}, from this entry's own fields when the request asks for standard resources only. */
+    private boolean fits(Resources request) {
+        if (request.width() > ResourceNames.STANDARD_COUNT) {
+            return request.fitsIn(free);
+        }
+        return within(request, ResourceNames.CPU_INDEX, freeCpu) && within(request, ResourceNames.MEMORY_INDEX, freeMemory)
+                && within(request, ResourceNames.EPHEMERAL_STORAGE_INDEX, freeStorage) && within(request, ResourceNames.PODS_INDEX, freePods);
+    }
+
+    /** As {@link Resources#fitsIn}, for one amount: only the request's own amounts are compared. */
+    private static boolean within(Resources request, int index, long available) {
+        return index >= request.width() || request.get(index) <= available;
+    }
+
+    /** How {@code policy} ranks placing {@code request} here (as {@code policy.score(allocatable(), inUse(), request)}). */
+    public double score(ScoringPolicy policy, Resources request) {
+        if (request.width() > ResourceNames.STANDARD_COUNT) {
+            return policy.score(allocatable, inUse, request);
+        }
+        return policy.score(cpuCap, cpuInUse, memoryCap, memoryInUse, offersExtended, request);
     }
 
     /** Why {@code request} cannot be placed here now (after gang reservations), or null when it can. */
@@ -160,6 +202,15 @@ public final class NodeEntry {
     private void derive() {
         inUse = used.plus(reserved);
         free = allocatable.minus(inUse);
+        freeCpu = free.cpuMillis();
+        freeMemory = free.memoryBytes();
+        freeStorage = free.get(ResourceNames.EPHEMERAL_STORAGE_INDEX);
+        freePods = free.pods();
+        cpuCap = allocatable.cpuMillis();
+        memoryCap = allocatable.memoryBytes();
+        cpuInUse = inUse.cpuMillis();
+        memoryInUse = inUse.memoryBytes();
+        offersExtended = ScoringPolicy.offersExtended(allocatable);
         boolean was = overcommitted;
         overcommitted = !used.fitsIn(allocatable);
         if (was != overcommitted && known) { // once per transition (the brief asks for it), never per request

@@ -116,12 +116,12 @@ public final class SlotSteering {
     public String bestCandidate(Reservation r, List<String> candidates, Resources need) {
         String best = null;
         double bestScore = -1;
-        for (String n : candidates) {
-            NodeEntry e = ledger.node(n);
+        for (int i = 0; i < candidates.size(); i++) {
+            NodeEntry e = ledger.candidate(candidates, i);
             if (e != null && e.accepts(need) && (r == null || inDomain(r, e))) {
-                double s = policy.score(e.allocatable(), e.inUse(), need);
+                double s = e.score(policy, need);
                 if (s > bestScore) {
-                    best = n;
+                    best = e.name();
                     bestScore = s;
                 }
             }

@@ -29,6 +29,8 @@ public final class ResourceNames {
     public static final int MEMORY_INDEX = 1;
     public static final int EPHEMERAL_STORAGE_INDEX = 2;
     public static final int PODS_INDEX = 3;
+    /** The standard resources take the indexes below this; extended resources (a GPU) the ones from it. */
+    public static final int STANDARD_COUNT = 4;
 
     /**
      * Where amounts of resources that no node or cluster object ever named are counted when they come from

@@ -99,7 +99,7 @@ final class Filtering {
     }
 
     private int policyScore(NodeEntry e, Resources request) {
-        return ScoringPolicy.toExtenderScore(policy.score(e.allocatable(), e.inUse(), request));
+        return ScoringPolicy.toExtenderScore(e.score(policy, request));
     }
 
     private Decision single(Pod p, List<String> candidates, String queueToCheck, boolean pick) {
@@ -115,8 +115,9 @@ final class Filtering {
             }
             // nothing fits: every candidate gets its reason below
         }
-        for (String n : candidates) {
-            NodeEntry e = ledger.node(n);
+        for (int i = 0; i < candidates.size(); i++) {
+            String n = candidates.get(i);
+            NodeEntry e = ledger.candidate(candidates, i);
             String why = e == null ? "node " + n + " is not known to muster yet" : whyNot(e, p.request());
             if (why == null) {
                 d.feasible.add(n);
@@ -153,8 +154,8 @@ final class Filtering {
         String best = null;
         boolean bestTainted = true;
         double bestScore = -1;
-        for (String n : candidates) {
-            NodeEntry e = ledger.node(n);
+        for (int i = 0; i < candidates.size(); i++) {
+            NodeEntry e = ledger.candidate(candidates, i);
             if (e == null || !e.accepts(request)) {
                 continue;
             }
@@ -162,9 +163,9 @@ final class Filtering {
             if (tainted && !bestTainted) {
                 continue;
             }
-            double score = policy.score(e.allocatable(), e.inUse(), request);
+            double score = e.score(policy, request);
             if (best == null || (bestTainted && !tainted) || score > bestScore) {
-                best = n;
+                best = candidates.get(i);
                 bestTainted = tainted;
                 bestScore = score;
             }
@@ -209,8 +210,9 @@ final class Filtering {
     private Decision hold(Pod p, List<String> candidates, String reason) {
         Decision d = new Decision();
         Map<String, String> texts = new java.util.HashMap<>(); // one string per distinct reason, not per node
-        for (String n : candidates) {
-            NodeEntry e = ledger.node(n);
+        for (int i = 0; i < candidates.size(); i++) {
+            String n = candidates.get(i);
+            NodeEntry e = ledger.candidate(candidates, i);
             String why = null;
             if (e != null && e.known()) {
                 if (!e.takesPlacements()) {

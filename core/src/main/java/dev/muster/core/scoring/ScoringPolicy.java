@@ -27,17 +27,19 @@ public enum ScoringPolicy {
      * {@code inUse} (used + reserved) is taken; higher is better.
      */
     public double score(Resources allocatable, Resources inUse, Resources request) {
+        if (request.width() <= ResourceNames.STANDARD_COUNT) {
+            return score(allocatable.cpuMillis(), inUse.cpuMillis(), allocatable.memoryBytes(), inUse.memoryBytes(), offersExtended(allocatable), request);
+        }
         double sum = 0;
         int dims = 0;
         boolean scarceUnasked = false;
-        for (int i = ResourceNames.MEMORY_INDEX + 1; i < allocatable.width(); i++) {
-            if (i != ResourceNames.PODS_INDEX && i != ResourceNames.EPHEMERAL_STORAGE_INDEX && allocatable.get(i) > 0 && request.get(i) == 0) {
+        for (int i = ResourceNames.STANDARD_COUNT; i < allocatable.width(); i++) {
+            if (allocatable.get(i) > 0 && request.get(i) == 0) {
                 scarceUnasked = true;
                 break;
             }
         }
-        int width = Math.max(request.width(), ResourceNames.MEMORY_INDEX + 1);
-        for (int i = 0; i < width; i++) {
+        for (int i = 0; i < request.width(); i++) {
             if (i == ResourceNames.PODS_INDEX || i == ResourceNames.EPHEMERAL_STORAGE_INDEX) {
                 continue;
             }
@@ -45,10 +47,46 @@ public enum ScoringPolicy {
             if (cap <= 0 || (i > ResourceNames.MEMORY_INDEX && request.get(i) == 0)) {
                 continue;
             }
-            double after = Math.min(1.0, Math.max(0.0, (double) (inUse.get(i) + request.get(i)) / cap));
-            sum += after;
+            sum += utilizationAfter(inUse.get(i), request.get(i), cap);
             dims++;
         }
+        return finish(sum, dims, scarceUnasked);
+    }
+
+    /**
+     * {@link #score(Resources, Resources, Resources)} for a request of standard resources only (cpu, memory,
+     * ephemeral-storage, pods: {@code request.width() <= }{@link ResourceNames#STANDARD_COUNT}), from the node's cpu and
+     * memory numbers, as a node entry keeps them; {@code offersExtended}: the node has an extended resource (a GPU).
+     */
+    public double score(long cpuCap, long cpuInUse, long memoryCap, long memoryInUse, boolean offersExtended, Resources request) {
+        double sum = 0;
+        int dims = 0;
+        if (cpuCap > 0) {
+            sum += utilizationAfter(cpuInUse, request.cpuMillis(), cpuCap);
+            dims++;
+        }
+        if (memoryCap > 0) {
+            sum += utilizationAfter(memoryInUse, request.memoryBytes(), memoryCap);
+            dims++;
+        }
+        return finish(sum, dims, offersExtended); // the request asks for no extended resource, so any offered is unasked
+    }
+
+    /** Whether {@code allocatable} has an extended resource (one beyond the standard four). */
+    public static boolean offersExtended(Resources allocatable) {
+        for (int i = ResourceNames.STANDARD_COUNT; i < allocatable.width(); i++) {
+            if (allocatable.get(i) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static double utilizationAfter(long inUse, long request, long cap) {
+        return Math.min(1.0, Math.max(0.0, (double) (inUse + request) / cap));
+    }
+
+    private double finish(double sum, int dims, boolean scarceUnasked) {
         double utilization = dims == 0 ? 0 : sum / dims;
         double score = this == BINPACK ? utilization : 1.0 - utilization;
         return scarceUnasked ? score / 2 : score;

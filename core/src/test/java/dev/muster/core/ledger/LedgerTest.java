@@ -113,4 +113,33 @@ class LedgerTest {
         ledger.node("n").addUsed(req("1", "1Gi")); // corrupt on purpose
         assertThat(ledger.checkInvariants()).anySatisfy(p -> assertThat(p).contains("used"));
     }
+
+    @Test
+    void aCandidateFoundByIdIsTheEntryFoundByNameThroughNodesComingGoingAndComingBack() {
+        java.util.Random random = new java.util.Random(13);
+        List<String> universe = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            universe.add("cand-" + i);
+        }
+        universe.add("cand-never-registered");
+        for (int step = 0; step < 2_000; step++) {
+            String n = universe.get(random.nextInt(universe.size() - 1));
+            switch (random.nextInt(4)) {
+                case 0 -> ledger.upsertNode(node(n, "4", "16Gi"));
+                case 1 -> ledger.removeNode(n);
+                case 2 -> ledger.putPod(pod("p-" + n + "-" + step % 3, n, req("1", "1Gi"))); // may create a placeholder entry
+                default -> ledger.removePod("p-" + n + "-" + step % 3 + "-uid");
+            }
+            // a fresh String for every name: the lookup must not depend on the caller holding the registered instance
+            List<String> asSent = universe.stream().map(String::new).toList();
+            NodeList withIds = NodeList.of(asSent);
+            for (int i = 0; i < asSent.size(); i++) {
+                NodeEntry byName = ledger.node(asSent.get(i));
+                assertThat(ledger.candidate(withIds, i)).as("%s at step %s", asSent.get(i), step).isSameAs(byName);
+                assertThat(ledger.candidate(asSent, i)).isSameAs(byName);
+            }
+        }
+        assertThat(NodeList.of(universe).id(universe.size() - 1)).isEqualTo(NodeNames.NONE);
+        assertThat(ledger.checkInvariants()).isEmpty();
+    }
 }

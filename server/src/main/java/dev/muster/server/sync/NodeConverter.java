@@ -5,7 +5,6 @@ import dev.muster.common.kube.ResourceLists;
 import dev.muster.common.kube.SlimNodeJson;
 import dev.muster.core.model.Node;
 import dev.muster.core.resources.Resources;
-import dev.muster.server.http.wire.NodeNames;
 import io.kubernetes.client.openapi.models.V1Node;
 import java.util.Map;
 
@@ -43,7 +42,6 @@ public final class NodeConverter {
         if (node.getMetadata() == null || node.getMetadata().getName() == null || node.getMetadata().getName().isEmpty()) {
             throw new ConversionException("node without metadata.name");
         }
-        // the instance the extender's decoder hands out for this name: the ledger's lookups then match on identity
-        return NodeNames.shared().canonical(node.getMetadata().getName());
+        return node.getMetadata().getName();
     }
 }

@@ -1,5 +1,6 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.ledger.NodeList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -26,7 +27,8 @@ public record ExtenderArgs(WirePod pod, List<String> nodeNames, RawNodeList full
             }
             nodeNames = fullNodes.names();
         } else {
-            nodeNames = nodeNames == null ? List.of() : Collections.unmodifiableList(nodeNames); // the decoder's fresh list: no copy
+            // the decoder's NodeList is immutable and carries the names' ids for the ledger: kept as it is
+            nodeNames = nodeNames == null ? List.of() : nodeNames instanceof NodeList ? nodeNames : Collections.unmodifiableList(nodeNames);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.ledger.NodeList;
+import dev.muster.core.ledger.NodeNames;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -169,16 +171,25 @@ final class JsonInput implements AutoCloseable {
     }
 
     /**
-     * On a value: a node name, as the one String instance {@link NodeNames} keeps for it (no String is built when the
-     * name is known), null for null; anything else is an error.
+     * On a value: adds a node name to {@code names}, by its {@link NodeNames} id when the shared table knows it (no
+     * String is built then); false for null, anything else is an error.
      */
-    String nodeNameOrNull() throws IOException {
+    boolean addNodeName(NodeList.Builder names) throws IOException {
         JsonToken t = parser.currentToken();
         if (t == JsonToken.VALUE_STRING) {
-            return NodeNames.shared().canonical(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+            char[] chars = parser.getTextCharacters();
+            int offset = parser.getTextOffset();
+            int length = parser.getTextLength();
+            int id = NodeNames.shared().find(chars, offset, length);
+            if (id == NodeNames.NONE) {
+                names.add(new String(chars, offset, length));
+            } else {
+                names.add(id);
+            }
+            return true;
         }
         if (t == JsonToken.VALUE_NULL) {
-            return null;
+            return false;
         }
         throw typeError("a string", t);
     }

@@ -1,5 +1,6 @@
 package dev.muster.server.http.wire;
 
+import dev.muster.core.ledger.NodeList;
 import dev.muster.core.scheduler.Victims;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
@@ -176,15 +177,13 @@ public final class WireDecoder {
         if (!in.arrayOrNull("an array of strings")) {
             return null;
         }
-        List<String> names = new ArrayList<>();
+        NodeList.Builder names = new NodeList.Builder();
         while (in.nextElement()) {
-            String name = in.nodeNameOrNull();
-            if (name == null) {
+            if (!in.addNodeName(names)) {
                 throw in.typeError("a string", JsonToken.VALUE_NULL);
             }
-            names.add(name);
         }
-        return names;
+        return names.build();
     }
 
     private static int indexOf(ExtenderKey key, ExtenderKey[] keys) {
