@@ -84,8 +84,9 @@ final class Filtering {
         return p.gang() == null ? single(p, candidates, null, pick) : member(p, candidates, pick, now);
     }
 
-    /** Scores 0..10: a gang member's slot nodes 10, others by the scoring policy. */
-    int score(Pod p, String node) {
+    /** Scores 0..10 for the candidate {@code candidates.get(index)}: a gang member's slot nodes 10, others by the scoring policy. */
+    int score(Pod p, List<String> candidates, int index) {
+        String node = candidates.get(index);
         Reservation r = p.gang() == null ? null : ledger.reservation(p.gang());
         if (r != null) {
             for (Slot s : r.slots()) {
@@ -94,12 +95,8 @@ final class Filtering {
                 }
             }
         }
-        NodeEntry e = ledger.node(node);
-        return e == null ? 0 : policyScore(e, p.request());
-    }
-
-    private int policyScore(NodeEntry e, Resources request) {
-        return ScoringPolicy.toExtenderScore(e.score(policy, request));
+        NodeEntry e = ledger.candidate(candidates, index);
+        return e == null ? 0 : ScoringPolicy.toExtenderScore(e.score(policy, p.request()));
     }
 
     private Decision single(Pod p, List<String> candidates, String queueToCheck, boolean pick) {

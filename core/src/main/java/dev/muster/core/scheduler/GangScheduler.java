@@ -158,8 +158,8 @@ public final class GangScheduler implements ClusterSink {
         return locked(() -> {
             Pod p = books.pods().getOrDefault(pod.uid(), pod);
             List<NodeScore> out = new ArrayList<>(candidates.size());
-            for (String n : candidates) {
-                out.add(new NodeScore(n, filtering.score(p, n)));
+            for (int i = 0; i < candidates.size(); i++) {
+                out.add(new NodeScore(candidates.get(i), filtering.score(p, candidates, i)));
             }
             return out;
         });
