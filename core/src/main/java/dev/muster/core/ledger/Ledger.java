@@ -81,13 +81,16 @@ public final class Ledger {
 
     /** Free, unreserved room on the nodes that take placements ({@link NodeEntry#takesPlacements}); O(nodes). */
     public Resources freeRoom() {
-        Resources free = Resources.ZERO;
+        Resources.Builder free = Resources.builder(); // one sum, not a new vector per node: the admission pass asks every tick
         for (NodeEntry e : nodes.values()) {
             if (e.takesPlacements()) {
-                free = free.plus(e.free());
+                Resources f = e.free();
+                for (int i = 0; i < f.width(); i++) {
+                    free.add(i, f.get(i));
+                }
             }
         }
-        return free;
+        return free.build();
     }
 
     public NodeEntry node(String name) {

@@ -142,4 +142,25 @@ class LedgerTest {
         assertThat(NodeList.of(universe).id(universe.size() - 1)).isEqualTo(NodeNames.NONE);
         assertThat(ledger.checkInvariants()).isEmpty();
     }
+
+    @Test
+    void freeRoomIsTheFreeRoomOfTheNodesThatTakePlacements() {
+        ledger.upsertNode(node("room-a", "8", "32Gi"));
+        ledger.upsertNode(node("room-b", "4", "16Gi", "example.com/gpu", "2"));
+        ledger.upsertNode(new Node("room-cordoned", req("64", "256Gi"), false));
+        ledger.upsertNode(node("room-full", "2", "4Gi"));
+        ledger.putPod(pod("on-a", "room-a", req("3", "2Gi")));
+        ledger.putPod(pod("over", "room-full", req("3", "1Gi"))); // overcommitted: takes nothing new
+        ledger.reserve(new GangKey("default", "g"), "q", 0, List.of(new Ledger.Placement("room-b", req("1", "1Gi"), "")));
+
+        Resources expected = Resources.ZERO;
+        for (NodeEntry e : ledger.nodes()) {
+            if (e.takesPlacements()) {
+                expected = expected.plus(e.free());
+            }
+        }
+        assertThat(ledger.freeRoom()).isEqualTo(expected);
+        assertThat(ledger.freeRoom().cpuMillis()).isEqualTo(5_000 + 3_000); // room-a after its pod, room-b after its slot
+        assertThat(ledger.freeRoom().get("example.com/gpu")).isEqualTo(2);
+    }
 }
