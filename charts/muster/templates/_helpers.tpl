@@ -184,6 +184,9 @@ Rejects inconsistent values with a message naming them. Included from templates/
 {{- if and $v.extender.grpcTls.enabled (not $v.controller.grpcTls.enabled) -}}
 {{- fail "extender.grpcTls.enabled requires controller.grpcTls.enabled: the controller needs a client certificate (from controller.grpcTls.secretName) to reach the extender's mTLS gRPC port" -}}
 {{- end -}}
+{{- if and $v.extender.gangMarker (semverCompare "<1.36.0-0" .Capabilities.KubeVersion.Version) -}}
+{{- fail (printf "extender.gangMarker needs Kubernetes 1.36 or later (the gang marker is a MutatingAdmissionPolicy, admissionregistration.k8s.io/v1, GA in 1.36) and the cluster is %s: set extender.gangMarker=false (kube-scheduler then binds every pod through Muster), or, rendering offline, pass your cluster's --kube-version" .Capabilities.KubeVersion.Version) -}}
+{{- end -}}
 {{- if eq $v.scheduler.leaderElection.resourceName "kube-scheduler" -}}
 {{- fail "scheduler.leaderElection.resourceName must not be \"kube-scheduler\": that is the default scheduler's Lease, and the two schedulers would take turns instead of running side by side" -}}
 {{- end -}}

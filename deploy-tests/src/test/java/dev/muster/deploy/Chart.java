@@ -72,8 +72,13 @@ final class Chart {
 
     /** The error Helm reports for {@code install}, or empty when it renders. */
     static Optional<String> renderError(Install install) {
+        return renderError(install, KUBE_VERSION);
+    }
+
+    /** The error Helm reports for {@code install} on a cluster of {@code kubeVersion}, or empty when it renders. */
+    static Optional<String> renderError(Install install, String kubeVersion) {
         try {
-            command(install).call();
+            command(install, kubeVersion).call();
             return Optional.empty();
         } catch (RuntimeException e) {
             return Optional.of(String.valueOf(e.getMessage()));
@@ -81,10 +86,14 @@ final class Chart {
     }
 
     private static TemplateCommand command(Install install) {
+        return command(install, KUBE_VERSION);
+    }
+
+    private static TemplateCommand command(Install install, String kubeVersion) {
         TemplateCommand command = new Helm(path()).template()
                 .withName(install.release())
                 .withNamespace(install.namespace())
-                .withKubeVersion(KUBE_VERSION);
+                .withKubeVersion(kubeVersion);
         install.values().forEach(command::set);
         return command;
     }
