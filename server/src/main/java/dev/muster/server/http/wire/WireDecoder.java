@@ -4,7 +4,6 @@ import dev.muster.core.ledger.NodeList;
 import dev.muster.core.scheduler.Victims;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -173,17 +172,26 @@ public final class WireDecoder {
         }
     }
 
+    /**
+     * How many node names the last request carried: the next list starts with room for as many (kube-scheduler sends
+     * lists of about the same length every time), so it never grows by copying. A hint only: read and written by any
+     * decoding thread without a lock, any value is correct.
+     */
+    private static volatile int lastNodeNameCount = 16;
+
     private static List<String> readNodeNames(JsonInput in) throws IOException {
         if (!in.arrayOrNull("an array of strings")) {
             return null;
         }
-        NodeList.Builder names = new NodeList.Builder();
+        NodeList.Builder names = new NodeList.Builder(lastNodeNameCount);
         while (in.nextElement()) {
             if (!in.addNodeName(names)) {
                 throw in.typeError("a string", JsonToken.VALUE_NULL);
             }
         }
-        return names.build();
+        NodeList list = names.build();
+        lastNodeNameCount = Math.max(16, list.size());
+        return list;
     }
 
     private static int indexOf(ExtenderKey key, ExtenderKey[] keys) {

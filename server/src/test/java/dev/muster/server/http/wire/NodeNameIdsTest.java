@@ -25,4 +25,20 @@ class NodeNameIdsTest {
         assertThat(names.id(1)).isEqualTo(NodeNames.NONE);
         assertThat(NodeNames.shared().find(unknown)).as("a request's name is not remembered").isEqualTo(NodeNames.NONE);
     }
+
+    @Test
+    void listsOfChangingLengthDecodeWhole() {
+        for (int n : new int[] {300, 3, 0, 40, 1_000}) {
+            StringBuilder names = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                names.append(i == 0 ? "" : ",").append("'len-").append(i).append("'");
+            }
+            ExtenderArgs args = WireDecoder.decodeExtenderArgs(utf8(json("{'Pod':" + Bodies.POD.formatted("") + ",'NodeNames':[" + names + "]}")));
+            assertThat(args.nodeNames()).hasSize(n);
+            if (n > 0) {
+                assertThat(args.nodeNames().getFirst()).isEqualTo("len-0");
+                assertThat(args.nodeNames().getLast()).isEqualTo("len-" + (n - 1));
+            }
+        }
+    }
 }
