@@ -58,10 +58,7 @@ public final class NodeList extends AbstractList<String> implements RandomAccess
         private int[] ids;
         private int size;
 
-        public Builder() {
-            this(16);
-        }
-
+        /** A builder with room for {@code capacity} names before it grows; the list keeps its arrays as they are. */
         public Builder(int capacity) {
             names = new String[Math.max(1, capacity)];
             ids = new int[names.length];

@@ -52,12 +52,6 @@ public final class NodeNames {
         return SHARED;
     }
 
-    /** The canonical instance of {@code name}, registering it if there is room. */
-    public String canonical(String name) {
-        int id = id(name);
-        return id == NONE ? name : nameOf(id);
-    }
-
     /** The id of {@code name}, registering it if there is room; {@link #NONE} when the table is full. */
     public int id(String name) {
         int id = find(name);

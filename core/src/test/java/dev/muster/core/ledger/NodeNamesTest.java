@@ -21,7 +21,7 @@ class NodeNamesTest {
 
         assertThat(names.find(buffer, 3, 7)).isEqualTo(id);
         assertThat(names.find(new String("node-17"))).isEqualTo(id);
-        assertThat(names.canonical(new String("node-17"))).isSameAs(registered);
+        assertThat(names.nameOf(names.id(new String("node-17")))).isSameAs(registered);
         assertThat(names.id("node-17")).isEqualTo(id);
         assertThat(names.find(buffer, 3, 6)).as("node-1 was never registered").isEqualTo(NodeNames.NONE);
         int accented = names.id("ñode-é");
@@ -54,15 +54,14 @@ class NodeNamesTest {
     @Test
     void beyondItsBoundNewNamesGetNoId() {
         NodeNames names = new NodeNames(3);
-        String a = names.canonical("a");
+        String a = names.nameOf(names.id("a"));
         names.id("b");
         names.id("c");
         String d = new String("d");
 
         assertThat(names.id(d)).isEqualTo(NodeNames.NONE);
-        assertThat(names.canonical(d)).isSameAs(d);
         assertThat(names.find("d")).isEqualTo(NodeNames.NONE);
-        assertThat(names.canonical(new String("a"))).isSameAs(a);
+        assertThat(names.nameOf(names.id(new String("a")))).isSameAs(a);
         assertThat(names.size()).isEqualTo(3);
     }
 
@@ -88,7 +87,7 @@ class NodeNamesTest {
                             assertThat(names.nameOf(id)).isEqualTo(name);
                             Integer first = ids.putIfAbsent(name, id);
                             assertThat(first == null || first == id).as("one id for %s", name).isTrue();
-                            String c = names.canonical(name);
+                            String c = names.nameOf(names.id(name));
                             String firstInstance = instances.putIfAbsent(name, c);
                             assertThat(firstInstance == null || firstInstance == c).as("one instance for %s", name).isTrue();
                         } else { // only looks up, as the decoder does: a miss or the one id
