@@ -330,7 +330,6 @@ public final class RealLoopBench {
         return sum;
     }
 
-    /** Mean of a histogram (sum / count) over the series whose labels contain {@code labelPart}. */
     private static final Pattern PLUGIN_SAMPLE = Pattern.compile(
             "^scheduler_plugin_execution_duration_seconds_(sum|count)\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE);
     private static final Pattern EXTENSION_POINT_LABEL = Pattern.compile("extension_point=\"([A-Za-z]+)\"");
@@ -357,6 +356,7 @@ public final class RealLoopBench {
         return out;
     }
 
+    /** Mean of a histogram (sum / count) over the series whose labels contain {@code labelPart}. */
     static double mean(String text, String histogram, String labelPart) {
         double sum = counter(text, histogram + "_sum", labelPart) + plain(text, histogram + "_sum", labelPart);
         double count = counter(text, histogram + "_count", labelPart) + plain(text, histogram + "_count", labelPart);

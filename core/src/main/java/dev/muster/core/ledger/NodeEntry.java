@@ -31,7 +31,8 @@ public final class NodeEntry {
     private Resources inUse = Resources.ZERO;
     private boolean overcommitted;
     // the same numbers for the standard resources, so the filter's per-candidate fit and score read this object only
-    // (not three vectors and their arrays): most requests ask for nothing else
+    // (not three vectors and their arrays): most requests ask for nothing else. The capacity ones (cpuCap, memoryCap,
+    // offersExtended) change only with allocatable (capacityChanged), the others with every change (derive)
     private long freeCpu;
     private long freeMemory;
     private long freeStorage;
@@ -165,7 +166,7 @@ public final class NodeEntry {
         this.schedulable = newSchedulable;
         this.preferNoSchedule = newPreferNoSchedule;
         this.known = true;
-        derive();
+        capacityChanged();
     }
 
     void forget() {
@@ -174,6 +175,14 @@ public final class NodeEntry {
         this.labels = Map.of();
         this.preferNoSchedule = false;
         this.known = false;
+        capacityChanged();
+    }
+
+    /** allocatable changed: its standard numbers, then everything derived from it and from use. */
+    private void capacityChanged() {
+        cpuCap = allocatable.cpuMillis();
+        memoryCap = allocatable.memoryBytes();
+        offersExtended = ScoringPolicy.offersExtended(allocatable);
         derive();
     }
 
@@ -206,11 +215,8 @@ public final class NodeEntry {
         freeMemory = free.memoryBytes();
         freeStorage = free.get(ResourceNames.EPHEMERAL_STORAGE_INDEX);
         freePods = free.pods();
-        cpuCap = allocatable.cpuMillis();
-        memoryCap = allocatable.memoryBytes();
         cpuInUse = inUse.cpuMillis();
         memoryInUse = inUse.memoryBytes();
-        offersExtended = ScoringPolicy.offersExtended(allocatable);
         boolean was = overcommitted;
         overcommitted = !used.fitsIn(allocatable);
         if (was != overcommitted && known) { // once per transition (the brief asks for it), never per request
