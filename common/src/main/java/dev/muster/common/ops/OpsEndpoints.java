@@ -1,12 +1,10 @@
 package dev.muster.common.ops;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
+import dev.muster.common.http.Http1Request;
+import dev.muster.common.http.Http1Response;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.exporter.common.TextFormat;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
@@ -14,8 +12,8 @@ import java.util.function.Supplier;
 /**
  * {@code GET /healthz} (the process answers), {@code GET /readyz} (200 only once the owner says it is
  * ready, e.g. after the first full sync; the body says why not otherwise) and {@code GET /metrics}
- * (Prometheus text format from a {@link CollectorRegistry}). Mountable on any JDK {@link HttpServer}.
- * Stateless apart from its suppliers; thread-safe.
+ * (Prometheus text format from a {@link CollectorRegistry}). Answers requests for any
+ * {@link dev.muster.common.http.Http1Server} handler. Stateless apart from its suppliers; thread-safe.
  */
 public final class OpsEndpoints {
     public static final String HEALTHZ = "/healthz";
@@ -31,13 +29,26 @@ public final class OpsEndpoints {
         this.notReadyReason = notReadyReason;
     }
 
-    public void mount(HttpServer server) {
-        server.createContext(HEALTHZ, ex -> answerGet(ex, () -> new Reply(200, "text/plain", "ok\n")));
-        server.createContext(READYZ, ex -> answerGet(ex, () -> {
-            String why = notReadyReason.get();
-            return why == null ? new Reply(200, "text/plain", "ok\n") : new Reply(503, "text/plain", "not ready: " + why + "\n");
-        }));
-        server.createContext(METRICS, ex -> answerGet(ex, () -> new Reply(200, TextFormat.CONTENT_TYPE_004, scrape())));
+    /** Whether {@code path} is one of these endpoints. */
+    public static boolean serves(String path) {
+        return path.equals(HEALTHZ) || path.equals(READYZ) || path.equals(METRICS);
+    }
+
+    /** The answer to a request for one of these endpoints ({@link #serves}); GET or HEAD only. */
+    public Http1Response answer(Http1Request request) {
+        if (!request.method().equals("GET") && !request.method().equals("HEAD")) {
+            return Http1Response.text(405, "method " + request.method() + " not allowed; use GET\n").withHeader("Allow", "GET, HEAD");
+        }
+        return switch (request.path()) {
+            case HEALTHZ -> Http1Response.text(200, "ok\n");
+            case READYZ -> {
+                String why = notReadyReason.get();
+                yield why == null ? Http1Response.text(200, "ok\n") : Http1Response.text(503, "not ready: " + why + "\n");
+            }
+            case METRICS -> new Http1Response(200, TextFormat.CONTENT_TYPE_004, scrape().getBytes(StandardCharsets.UTF_8));
+            default -> Http1Response.text(404, "no such endpoint \"" + request.path() + "\"; try " + HEALTHZ + ", " + READYZ + " or "
+                    + METRICS + "\n");
+        };
     }
 
     /** The metrics page as text (also handy in tests). */
@@ -49,28 +60,5 @@ public final class OpsEndpoints {
             throw new IllegalStateException(e);
         }
         return w.toString();
-    }
-
-    private record Reply(int status, String contentType, String body) {}
-
-    private static void answerGet(HttpExchange ex, Supplier<Reply> reply) throws IOException {
-        try (ex) {
-            Reply r;
-            if (!"GET".equals(ex.getRequestMethod()) && !"HEAD".equals(ex.getRequestMethod())) {
-                ex.getResponseHeaders().set("Allow", "GET, HEAD");
-                r = new Reply(405, "text/plain", "method " + ex.getRequestMethod() + " not allowed; use GET\n");
-            } else {
-                r = reply.get();
-            }
-            byte[] body = r.body().getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().set("Content-Type", r.contentType());
-            boolean head = "HEAD".equals(ex.getRequestMethod());
-            ex.sendResponseHeaders(r.status(), head ? -1 : body.length);
-            if (!head) {
-                try (OutputStream out = ex.getResponseBody()) {
-                    out.write(body);
-                }
-            }
-        }
     }
 }

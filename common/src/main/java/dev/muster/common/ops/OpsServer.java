@@ -1,27 +1,24 @@
 package dev.muster.common.ops;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.muster.common.http.Http1Server;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.Executors;
+import java.time.Duration;
 
 /** A plain-HTTP server for probes and Prometheus: /healthz, /readyz, /metrics on its own port. */
 public final class OpsServer implements AutoCloseable {
-    private final HttpServer server;
+    private final Http1Server server;
 
     public OpsServer(InetSocketAddress address, OpsEndpoints endpoints) throws IOException {
-        server = HttpServers.create(address, null, 64);
-        endpoints.mount(server);
-        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        server.start();
+        server = new Http1Server("muster-ops", address, null, endpoints::answer, 64 * 1024, Duration.ofSeconds(120));
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
     @Override
     public void close() {
-        server.stop(0);
+        server.close();
     }
 }

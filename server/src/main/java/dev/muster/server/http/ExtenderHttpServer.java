@@ -1,27 +1,26 @@
 package dev.muster.server.http;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import dev.muster.common.ops.HttpServers;
+import dev.muster.common.http.Http1Handler;
+import dev.muster.common.http.Http1Request;
+import dev.muster.common.http.Http1Response;
+import dev.muster.common.http.Http1Server;
 import dev.muster.common.ops.OpsEndpoints;
 import dev.muster.server.leader.Leadership;
 import dev.muster.server.http.wire.WireEncoder;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 
 /**
  * kube-scheduler's HTTP extender endpoint: {@code POST /filter, /prioritize, /bind, /preempt}, plus
- * {@code /healthz}, {@code /readyz}, {@code /metrics}. The JDK's HTTP server with one virtual thread per
- * request: kube-scheduler's filter and prioritize calls are serial and small, and the thousands of binds
- * a big gang holds at its barrier each park a virtual thread, not a platform thread. HTTPS when given an
- * {@link SSLContext} (kube-scheduler's {@code enableHTTPS} + {@code tlsConfig}).
+ * {@code /healthz}, {@code /readyz}, {@code /metrics}. Served by {@link Http1Server}: one virtual thread per
+ * keep-alive connection reads each request and answers it itself, so kube-scheduler's serial filter calls meet no
+ * thread hand-off, and the thousands of binds a big gang holds at its barrier each park a virtual thread, not a
+ * platform thread. HTTPS when given an {@link SSLContext} (kube-scheduler's {@code enableHTTPS} + {@code tlsConfig}).
  *
  * <p>Guards before any decision: the method must be POST (405), the path a known verb (404), the body
  * within {@code maxBodyBytes} (413), this process the leader (else the request is forwarded to it) and
@@ -32,18 +31,20 @@ import javax.net.ssl.SSLContext;
  * that each think the other leads cannot bounce a request until they run out of connections. A standby with no
  * leader to forward to (none known, or the Lease names this replica's own address) answers 503 saying why.
  */
-public final class ExtenderHttpServer implements AutoCloseable {
+public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
     private static final System.Logger LOG = System.getLogger(ExtenderHttpServer.class.getName());
+    /** Longer than Go's idle timeout for kube-scheduler's keep-alive connections (90 s): the client closes first. */
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(120);
+    private static final String JSON = "application/json";
 
-    private final HttpServer server;
-    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final Http1Server server;
     private final ExtenderVerbs verbs;
     private final ExtenderMetrics metrics;
+    private final OpsEndpoints ops;
     private final Leadership leadership;
     private final String scheme;
     private final LeaderForwarder forwarder;
     private final Supplier<String> notReadyReason;
-    private final long maxBodyBytes;
 
     /**
      * @param tls            null for plain HTTP
@@ -54,137 +55,96 @@ public final class ExtenderHttpServer implements AutoCloseable {
                               Supplier<String> notReadyReason, long maxBodyBytes) throws IOException {
         this.verbs = verbs;
         this.metrics = metrics;
+        this.ops = ops;
         this.leadership = leadership;
         this.scheme = tls == null ? "http" : "https";
         this.forwarder = forwarder;
         this.notReadyReason = notReadyReason;
-        this.maxBodyBytes = maxBodyBytes;
-        server = HttpServers.create(address, tls, 1024);
-        ops.mount(server);
-        server.createContext("/", this::handle);
-        server.setExecutor(executor);
-        server.start();
+        this.server = new Http1Server("muster-http", address, tls, this, maxBodyBytes, IDLE_TIMEOUT);
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        server.close();
     }
 
-    private void handle(HttpExchange ex) throws IOException {
-        try (ex) {
-            String path = ex.getRequestURI().getPath();
-            String verb = path.startsWith("/") ? path.substring(1) : path;
-            if (!ExtenderRoutes.VERBS.contains(verb)) {
-                reply(ex, 404, error("unknown verb \"" + path + "\"; the extender serves POST /"
-                        + String.join(", POST /", ExtenderRoutes.VERBS)));
-                return;
-            }
-            if (!"POST".equals(ex.getRequestMethod())) {
-                ex.getResponseHeaders().set("Allow", "POST");
-                reply(ex, 405, error("method " + ex.getRequestMethod() + " not allowed on " + path + "; use POST"));
-                return;
-            }
-            ExtenderMetrics.Timer timer = metrics.start(verb, "http");
-            byte[] body = readBody(ex);
-            if (body == null) {
-                timer.done("too-large");
-                // the rest of the body stays unread, so this connection cannot carry another request: say so,
-                // or a keep-alive client reuses it and its next request meets a closed socket
-                ex.getResponseHeaders().set("Connection", "close");
-                reply(ex, 413, error("request body exceeds the limit of " + maxBodyBytes + " bytes (--max-body-bytes)"));
-                return;
-            }
-            if (!leadership.leading()) {
-                Leadership.Route route = leadership.route();
-                String forwardedBy = ex.getRequestHeaders().getFirst(LeaderForwarder.FORWARDED_BY);
-                if (forwardedBy != null) {
-                    // one hop only: replicas that disagree about the leader must not bounce a request between them
-                    timer.done("forward-loop");
-                    reply(ex, 503, error("forwarding loop refused: " + forwardedBy + " forwarded this request here as to the leader, but this"
-                            + " muster extender (" + leadership.identity() + ") does not lead either (" + route.describe()
-                            + "); the replicas disagree about the Lease, retry once it settles"));
-                    return;
-                }
-                Optional<String> url = route.httpUrl(scheme);
-                if (url.isEmpty()) {
-                    timer.done("no-leader");
-                    reply(ex, 503, error("this muster extender is a standby and " + route.problem() + "; retry"));
-                    return;
-                }
-                LeaderForwarder.Forwarded f = forwarder.forward(url.get(), path, body, leadership.identity());
-                timer.done("forwarded");
-                reply(ex, f.status(), f.body());
-                return;
-            }
-            String why = notReadyReason.get();
-            if (why != null) {
-                timer.done("not-ready");
-                reply(ex, 503, error("muster extender not ready: " + why));
-                return;
-            }
-            ExtenderVerbs.Reply r;
-            try {
-                r = switch (verb) {
-                    case ExtenderRoutes.FILTER_VERB -> verbs.filter(body);
-                    case ExtenderRoutes.PRIORITIZE_VERB -> verbs.prioritize(body);
-                    case ExtenderRoutes.BIND_VERB -> verbs.bind(body);
-                    default -> verbs.preempt(body);
-                };
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, "internal error answering " + path, e);
-                r = new ExtenderVerbs.Reply(500, error("internal error: " + e), "error");
-            }
-            timer.done(r.outcome());
-            reply(ex, r.status(), r.body());
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.DEBUG, "client went away: " + e.getMessage());
+    @Override
+    public Http1Response handle(Http1Request request) {
+        String path = request.path();
+        if (OpsEndpoints.serves(path)) {
+            return ops.answer(request);
         }
+        String verb = path.startsWith("/") ? path.substring(1) : path;
+        if (!ExtenderRoutes.VERBS.contains(verb)) {
+            return json(404, error("unknown verb \"" + path + "\"; the extender serves POST /"
+                    + String.join(", POST /", ExtenderRoutes.VERBS)));
+        }
+        if (!"POST".equals(request.method())) {
+            return new Http1Response(405, JSON, Map.of("Allow", "POST"),
+                    error("method " + request.method() + " not allowed on " + path + "; use POST"));
+        }
+        ExtenderMetrics.Timer timer = metrics.start(verb, "http");
+        byte[] body = request.body();
+        if (!leadership.leading()) {
+            Leadership.Route route = leadership.route();
+            String forwardedBy = request.header(LeaderForwarder.FORWARDED_BY);
+            if (forwardedBy != null) {
+                // one hop only: replicas that disagree about the leader must not bounce a request between them
+                timer.done("forward-loop");
+                return json(503, error("forwarding loop refused: " + forwardedBy + " forwarded this request here as to the leader, but this"
+                        + " muster extender (" + leadership.identity() + ") does not lead either (" + route.describe()
+                        + "); the replicas disagree about the Lease, retry once it settles"));
+            }
+            Optional<String> url = route.httpUrl(scheme);
+            if (url.isEmpty()) {
+                timer.done("no-leader");
+                return json(503, error("this muster extender is a standby and " + route.problem() + "; retry"));
+            }
+            LeaderForwarder.Forwarded f = forwarder.forward(url.get(), path, body, leadership.identity());
+            timer.done("forwarded");
+            return json(f.status(), f.body());
+        }
+        String why = notReadyReason.get();
+        if (why != null) {
+            timer.done("not-ready");
+            return json(503, error("muster extender not ready: " + why));
+        }
+        ExtenderVerbs.Reply r;
+        try {
+            r = switch (verb) {
+                case ExtenderRoutes.FILTER_VERB -> verbs.filter(body);
+                case ExtenderRoutes.PRIORITIZE_VERB -> verbs.prioritize(body);
+                case ExtenderRoutes.BIND_VERB -> verbs.bind(body);
+                default -> verbs.preempt(body);
+            };
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "internal error answering " + path, e);
+            r = new ExtenderVerbs.Reply(500, error("internal error: " + e), "error");
+        }
+        timer.done(r.outcome());
+        return json(r.status(), r.body());
     }
 
-    /**
-     * The body, or null when it is larger than the limit (nothing beyond the limit is buffered). With a
-     * Content-Length (kube-scheduler always sends one) the body is read straight into an array of that size: one
-     * read, no intermediate buffers and no copy.
-     */
-    private byte[] readBody(HttpExchange ex) throws IOException {
-        String declared = ex.getRequestHeaders().getFirst("Content-Length");
-        long length = -1;
-        if (declared != null) {
-            try {
-                length = Long.parseLong(declared.trim());
-            } catch (NumberFormatException ignored) {
-                // the server rejects malformed lengths itself; read what comes
-            }
+    /** Counted like any refused verb call; the rest of the body is never read (the connection closes). */
+    @Override
+    public Http1Response bodyTooLarge(Http1Request head, long limit) {
+        String path = head.path();
+        String verb = path.startsWith("/") ? path.substring(1) : path;
+        if (ExtenderRoutes.VERBS.contains(verb)) {
+            metrics.start(verb, "http").done("too-large");
         }
-        if (length > maxBodyBytes) {
-            return null;
-        }
-        try (InputStream in = ex.getRequestBody()) {
-            if (length >= 0) {
-                byte[] body = new byte[(int) length];
-                int n = in.readNBytes(body, 0, body.length);
-                return n == body.length ? body : java.util.Arrays.copyOf(body, n);
-            }
-            byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
-            return body.length > maxBodyBytes ? null : body;
-        }
+        return json(413, error("request body exceeds the limit of " + limit + " bytes (--max-body-bytes)"));
     }
 
     static byte[] error(String message) {
         return WireEncoder.encodeError(message);
     }
 
-    private static void reply(HttpExchange ex, int status, byte[] body) throws IOException {
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, body.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(body);
-        }
+    private static Http1Response json(int status, byte[] body) {
+        return new Http1Response(status, JSON, body);
     }
 }

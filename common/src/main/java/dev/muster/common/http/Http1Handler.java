@@ -1,0 +1,19 @@
+package dev.muster.common.http;
+
+/**
+ * Answers one request. Called on the connection's own virtual thread, so it may block (the bind barrier parks
+ * here); the next request on that connection waits for it, as HTTP/1.1 without pipelining does anyway. A thrown
+ * exception becomes a 500 naming it, and the connection is closed.
+ */
+@FunctionalInterface
+public interface Http1Handler {
+    Http1Response handle(Http1Request request) throws Exception;
+
+    /**
+     * The answer to a request whose body exceeds the server's limit; {@code head} carries its method, path and headers
+     * and an empty body (the body is not read). The connection is closed after it.
+     */
+    default Http1Response bodyTooLarge(Http1Request head, long limit) {
+        return Http1Response.text(413, "request body exceeds the limit of " + limit + " bytes\n");
+    }
+}

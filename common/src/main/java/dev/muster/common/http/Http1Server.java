@@ -1,0 +1,146 @@
+package dev.muster.common.http;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLContext;
+
+/**
+ * Muster's HTTP/1.1 server: one virtual thread per connection that reads a request, calls the {@link Http1Handler}
+ * on that same thread and writes the answer, for as long as the client keeps the connection alive
+ * ({@link Http1Connection} does the protocol). HTTPS when given an {@link SSLContext}; the TLS handshake runs on
+ * the connection's thread, never on the accepting one. TCP_NODELAY on every connection (a keep-alive client that
+ * writes headers and body separately would otherwise meet Nagle's algorithm against delayed ACKs, ~40 ms a request).
+ *
+ * <p>Why not the JDK's {@code com.sun.net.httpserver}: its dispatcher thread reads each request's head, hands the
+ * exchange to a worker and takes the connection back through its selector after every answer — two thread
+ * hand-offs per request. kube-scheduler calls the filter verb serially on a few keep-alive connections, so that
+ * latency is added to its scheduling cycle for every pod (docs/benchmarks.md, "A server of our own").
+ *
+ * <p>Threads: one accepting thread; per connection one virtual thread that alone owns the connection's state. The
+ * set of live connections is a concurrent map, so {@link #close()} can close every socket and interrupt every
+ * connection thread (a handler parked at the bind barrier wakes up). A connection idle for {@code idleTimeout}
+ * between requests is closed; choose it longer than the clients' own idle timeout (Go's is 90 s), so the client
+ * closes first and never sends a request into a connection the server is closing.
+ */
+public final class Http1Server implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Http1Server.class.getName());
+
+    private final String name;
+    private final ServerSocket listener;
+    private final Http1Handler handler;
+    private final long maxBodyBytes;
+    private final int idleMillis;
+    private final Map<Socket, Thread> live = new ConcurrentHashMap<>();
+    private final Thread acceptor;
+    private volatile boolean closed;
+
+    /**
+     * Listens on {@code address} at once.
+     *
+     * @param name         names the threads ({@code name-accept}, {@code name-conn})
+     * @param tls          null for plain HTTP
+     * @param maxBodyBytes larger bodies are refused with {@link Http1Handler#bodyTooLarge} and never buffered
+     */
+    public Http1Server(String name, InetSocketAddress address, SSLContext tls, Http1Handler handler, long maxBodyBytes,
+                       Duration idleTimeout) throws IOException {
+        this.name = name;
+        this.handler = handler;
+        this.maxBodyBytes = maxBodyBytes;
+        this.idleMillis = (int) Math.min(Integer.MAX_VALUE, idleTimeout.toMillis());
+        this.listener = tls == null ? new ServerSocket() : tls.getServerSocketFactory().createServerSocket();
+        listener.setReuseAddress(true);
+        try {
+            listener.bind(address, 1024);
+        } catch (IOException e) {
+            listener.close();
+            throw e;
+        }
+        this.acceptor = Thread.ofPlatform().daemon().name(name + "-accept").start(this::acceptLoop);
+    }
+
+    public int port() {
+        return listener.getLocalPort();
+    }
+
+    /** Open connections (for tests and metrics). */
+    public int connections() {
+        return live.size();
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            Socket socket;
+            try {
+                socket = listener.accept();
+            } catch (IOException e) {
+                if (!closed) { // e.g. out of file handles: say so, and do not spin
+                    LOG.log(System.Logger.Level.WARNING, name + ": accepting a connection failed: " + e.getMessage());
+                    pause();
+                }
+                continue;
+            }
+            Thread thread = Thread.ofVirtual().name(name + "-conn").unstarted(() -> serve(socket));
+            live.put(socket, thread);
+            if (closed) { // close() may have run between accept and put: this connection is not in its snapshot
+                live.remove(socket);
+                closeQuietly(socket);
+                return;
+            }
+            thread.start();
+        }
+    }
+
+    private void serve(Socket socket) {
+        try (socket) {
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(idleMillis);
+            new Http1Connection(socket, handler, maxBodyBytes).serve();
+        } catch (SocketException e) {
+            // reset by the peer, or closed by close(): nothing to answer
+        } catch (IOException e) {
+            if (!closed) {
+                LOG.log(System.Logger.Level.DEBUG, name + ": connection ended: " + e.getMessage());
+            }
+        } finally {
+            live.remove(socket);
+        }
+    }
+
+    /** Stops accepting, closes every connection and interrupts its thread. */
+    @Override
+    public void close() {
+        closed = true;
+        closeQuietly(listener);
+        live.forEach((socket, thread) -> {
+            closeQuietly(socket);
+            thread.interrupt();
+        });
+        try {
+            acceptor.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception ignored) {
+            // closing anyway
+        }
+    }
+}
