@@ -26,8 +26,10 @@ import javax.net.ssl.SSLSocket;
  * reads the refusal instead of a reset.
  */
 final class Http1Connection {
-    /** Longest line (request line or header), and the read buffer's size. */
+    /** Longest line (request line or header): the read buffer grows to this from {@link #FIRST_BUFFER}. */
     static final int MAX_LINE = 16 * 1024;
+    /** A connection's read buffer to begin with: a request head of Go's client is ~200 bytes, a body is read past it. */
+    static final int FIRST_BUFFER = 4 * 1024;
     static final int MAX_HEADER_BYTES = 64 * 1024;
     /** Answers of up to this size are written in one piece with their head: one TCP segment for small ones. */
     private static final int ONE_WRITE = 32 * 1024;
@@ -41,7 +43,7 @@ final class Http1Connection {
     private final long maxBodyBytes;
     private final InputStream in;
     private final OutputStream out;
-    private final byte[] buf = new byte[MAX_LINE];
+    private byte[] buf = new byte[FIRST_BUFFER];
     private int pos;
     private int limit;
 
@@ -246,7 +248,10 @@ final class Http1Connection {
                 limit = had;
             }
             if (limit == buf.length) {
-                throw new Refusal(431, "a request line or header is longer than " + MAX_LINE + " bytes");
+                if (buf.length == MAX_LINE) {
+                    throw new Refusal(431, "a request line or header is longer than " + MAX_LINE + " bytes");
+                }
+                buf = java.util.Arrays.copyOf(buf, MAX_LINE);
             }
             scanned = limit;
             int n = in.read(buf, limit, buf.length - limit);

@@ -36,7 +36,9 @@ public final class Http1Server implements AutoCloseable {
     private final Http1Handler handler;
     private final long maxBodyBytes;
     private final int idleMillis;
+    private final int maxConnections;
     private final Map<Socket, Thread> live = new ConcurrentHashMap<>();
+    private long lastRefusalLog; // accepting thread only
     private final Thread acceptor;
     private volatile boolean closed;
 
@@ -45,11 +47,15 @@ public final class Http1Server implements AutoCloseable {
      *
      * @param name         names the threads ({@code name-accept}, {@code name-conn})
      * @param tls          null for plain HTTP
-     * @param maxBodyBytes larger bodies are refused with {@link Http1Handler#bodyTooLarge} and never buffered
+     * @param maxBodyBytes   larger bodies are refused with {@link Http1Handler#bodyTooLarge} and never buffered
+     * @param maxConnections connections beyond this many open ones are closed as soon as they are accepted (each costs
+     *                       a virtual thread and a 4-16 KB buffer); for the verbs it must exceed the largest gang, whose
+     *                       members' binds each hold a connection at the barrier
      */
     public Http1Server(String name, InetSocketAddress address, SSLContext tls, Http1Handler handler, long maxBodyBytes,
-                       Duration idleTimeout) throws IOException {
+                       Duration idleTimeout, int maxConnections) throws IOException {
         this.name = name;
+        this.maxConnections = maxConnections;
         this.handler = handler;
         this.maxBodyBytes = maxBodyBytes;
         this.idleMillis = (int) Math.min(Integer.MAX_VALUE, idleTimeout.toMillis());
@@ -83,6 +89,10 @@ public final class Http1Server implements AutoCloseable {
                     LOG.log(System.Logger.Level.WARNING, name + ": accepting a connection failed: " + e.getMessage());
                     pause();
                 }
+                continue;
+            }
+            if (live.size() >= maxConnections) {
+                refuse(socket);
                 continue;
             }
             Thread thread = Thread.ofVirtual().name(name + "-conn").unstarted(() -> serve(socket));
@@ -125,6 +135,17 @@ public final class Http1Server implements AutoCloseable {
             acceptor.join(5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Over the connection limit: closed at once, said in the log at most every 10 s. */
+    private void refuse(Socket socket) {
+        closeQuietly(socket);
+        long now = System.nanoTime();
+        if (lastRefusalLog == 0 || now - lastRefusalLog > 10_000_000_000L) {
+            lastRefusalLog = now;
+            LOG.log(System.Logger.Level.WARNING, name + ": " + maxConnections + " connections are open, the limit; closing new ones"
+                    + " until some end");
         }
     }
 

@@ -10,7 +10,7 @@ public final class OpsServer implements AutoCloseable {
     private final Http1Server server;
 
     public OpsServer(InetSocketAddress address, OpsEndpoints endpoints) throws IOException {
-        server = new Http1Server("muster-ops", address, null, endpoints::answer, 64 * 1024, Duration.ofSeconds(120));
+        server = new Http1Server("muster-ops", address, null, endpoints::answer, 64 * 1024, Duration.ofSeconds(120), 256);
     }
 
     public int port() {

@@ -47,7 +47,11 @@ class Http1ServerTest {
     }
 
     private Http1Server start(Http1Handler handler, Duration idle) throws IOException {
-        server = new Http1Server("test-http", new InetSocketAddress("127.0.0.1", 0), null, handler, LIMIT, idle);
+        return start(handler, idle, 100);
+    }
+
+    private Http1Server start(Http1Handler handler, Duration idle, int maxConnections) throws IOException {
+        server = new Http1Server("test-http", new InetSocketAddress("127.0.0.1", 0), null, handler, LIMIT, idle, maxConnections);
         return server;
     }
 
@@ -166,7 +170,17 @@ class Http1ServerTest {
     }
 
     @Test
-    void aLineLongerThanTheBufferIs431() throws Exception {
+    void aHeaderLongerThanTheFirstBufferIsReadWhole() throws Exception {
+        start(ECHO, Duration.ofMinutes(1));
+        String big = "b".repeat(3 * Http1Connection.FIRST_BUFFER);
+        try (Raw c = new Raw(server.port())) {
+            c.send("POST /big HTTP/1.1\r\nX-Test: " + big + "\r\nContent-Length: 2\r\n\r\nok");
+            assertThat(c.reply().body).isEqualTo("POST /big " + big + " 2:ok");
+        }
+    }
+
+    @Test
+    void aLineLongerThanTheLimitIs431() throws Exception {
         start(ECHO, Duration.ofMinutes(1));
         try (Raw c = new Raw(server.port())) {
             c.send("GET / HTTP/1.1\r\nX-Big: " + "a".repeat(Http1Connection.MAX_LINE) + "\r\n\r\n");
@@ -235,6 +249,28 @@ class Http1ServerTest {
             assertThat(parked.atEnd()).isTrue();
             assertThat(idle.atEnd()).isTrue();
             await().atMost(Duration.ofSeconds(10)).until(() -> server.connections() == 0);
+        }
+    }
+
+    @Test
+    void connectionsOverTheLimitAreClosedUntilOneEnds() throws Exception {
+        start(ECHO, Duration.ofMinutes(1), 2);
+        try (Raw a = new Raw(server.port()); Raw b = new Raw(server.port())) {
+            for (Raw c : List.of(a, b)) {
+                c.send("GET /held HTTP/1.1\r\nHost: h\r\n\r\n");
+                assertThat(c.reply().status).isEqualTo(200);
+            }
+            try (Raw third = new Raw(server.port())) {
+                assertThat(third.atEnd()).as("closed at once: two are open").isTrue();
+            }
+            a.close();
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.connections() == 1);
+            try (Raw again = new Raw(server.port())) {
+                again.send("GET /again HTTP/1.1\r\nHost: h\r\n\r\n");
+                assertThat(again.reply().body).startsWith("GET /again");
+            }
+            b.send("GET /still HTTP/1.1\r\nHost: h\r\n\r\n"); // the open ones were never disturbed
+            assertThat(b.reply().body).startsWith("GET /still");
         }
     }
 

@@ -35,6 +35,8 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
     private static final System.Logger LOG = System.getLogger(ExtenderHttpServer.class.getName());
     /** Longer than Go's idle timeout for kube-scheduler's keep-alive connections (90 s): the client closes first. */
     static final Duration IDLE_TIMEOUT = Duration.ofSeconds(120);
+    /** Open connections at most: above the largest gang (each member's bind holds one at the barrier), bounded memory. */
+    static final int MAX_CONNECTIONS = 20_000;
     private static final String JSON = "application/json";
 
     private final Http1Server server;
@@ -60,7 +62,7 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
         this.scheme = tls == null ? "http" : "https";
         this.forwarder = forwarder;
         this.notReadyReason = notReadyReason;
-        this.server = new Http1Server("muster-http", address, tls, this, maxBodyBytes, IDLE_TIMEOUT);
+        this.server = new Http1Server("muster-http", address, tls, this, maxBodyBytes, IDLE_TIMEOUT, MAX_CONNECTIONS);
     }
 
     public int port() {
