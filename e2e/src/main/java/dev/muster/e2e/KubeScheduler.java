@@ -37,9 +37,18 @@ public final class KubeScheduler implements AutoCloseable {
      * @param extenderUrl the extender's URL, or null to drop the extender (kube-scheduler alone)
      * @param customize   further changes to the configuration (e.g. clientConnection.qps in benchmarks), applied last
      */
-    @SuppressWarnings("unchecked")
     public static KubeScheduler start(ControlPlane cp, Path projectConfig, String extenderUrl,
                                       java.util.function.Consumer<Map<String, Object>> customize) {
+        return start(cp, projectConfig, extenderUrl, customize, "kube-scheduler");
+    }
+
+    /**
+     * @param name names its configuration file and log in the control plane's data directory: a second scheduler
+     *             beside the first needs its own
+     */
+    @SuppressWarnings("unchecked")
+    public static KubeScheduler start(ControlPlane cp, Path projectConfig, String extenderUrl,
+                                      java.util.function.Consumer<Map<String, Object>> customize, String name) {
         try {
             Map<String, Object> cfg = new Yaml().load(Files.readString(projectConfig));
             cfg.put("clientConnection", new java.util.LinkedHashMap<>(Map.of("kubeconfig", cp.schedulerKubeconfig().toAbsolutePath().toString())));
@@ -56,13 +65,13 @@ public final class KubeScheduler implements AutoCloseable {
             customize.accept(cfg);
             DumperOptions o = new DumperOptions();
             o.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
-            Path file = cp.dataDir().resolve("scheduler-config.yaml");
+            Path file = cp.dataDir().resolve(name + "-config.yaml");
             Files.writeString(file, new Yaml(o).dump(cfg));
             int port = ControlPlane.freePort();
             List<String> cmd = new java.util.ArrayList<>(List.of(cp.bin("kube-scheduler"), "--config=" + file, "--bind-address=127.0.0.1",
                     "--secure-port=" + port, "--authentication-kubeconfig=" + cp.schedulerKubeconfig(),
                     "--authorization-kubeconfig=" + cp.schedulerKubeconfig(), "-v=1"));
-            Proc p = Proc.start("kube-scheduler", cmd, Map.of(), cp.dataDir().resolve("kube-scheduler.log"));
+            Proc p = Proc.start(name, cmd, Map.of(), cp.dataDir().resolve(name + ".log"));
             KubeScheduler s = new KubeScheduler(p, port);
             p.awaitReady("healthy", Duration.ofSeconds(60), () -> Http.ok("https://127.0.0.1:" + port + "/healthz", null));
             return s;

@@ -108,9 +108,8 @@ final class Http1Connection {
         } else if (contentLength != null) {
             length = contentLength(contentLength);
         }
-        Http1Request head = new Http1Request(method, path, headers, new byte[0]);
         if (length > maxBodyBytes) {
-            answer(handler.bodyTooLarge(head, maxBodyBytes), method, http11, false);
+            answer(handler.bodyTooLarge(new Http1Request(method, path, headers, new byte[0]), maxBodyBytes), method, http11, false);
             linger();
             return false;
         }
@@ -126,7 +125,7 @@ final class Http1Connection {
         }
         byte[] body = chunked ? readChunked() : readBody((int) length);
         if (body == null) {
-            answer(handler.bodyTooLarge(head, maxBodyBytes), method, http11, false);
+            answer(handler.bodyTooLarge(new Http1Request(method, path, headers, new byte[0]), maxBodyBytes), method, http11, false);
             linger();
             return false;
         }
