@@ -140,7 +140,8 @@ final class JsonOutput {
         }
     }
 
+    /** The answer's bytes: the buffer itself when it was sized exactly (no copy), else a copy of what was written. */
     byte[] toByteArray() {
-        return Arrays.copyOf(buf, size);
+        return size == buf.length ? buf : Arrays.copyOf(buf, size);
     }
 }

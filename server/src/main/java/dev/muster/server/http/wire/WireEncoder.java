@@ -83,7 +83,14 @@ public final class WireEncoder {
 
     /** Encodes a prioritize answer: a bare JSON array of host scores. */
     public static byte[] encodePrioritizeResult(List<NodeScore> priorities) {
-        JsonOutput out = new JsonOutput(2 + 40 * priorities.size());
+        // sized exactly when every name is plain ASCII (node names are DNS names), so the answer is the buffer itself:
+        // at 5,000 nodes that saves a ~150 KB copy and a guessed ~200 KB buffer per answer
+        long size = 2L + Math.max(0, priorities.size() - 1);
+        for (int i = 0; i < priorities.size(); i++) {
+            NodeScore p = priorities.get(i);
+            size += HOST.length + 1 + p.node().length() + 1 + SCORE.length + digits(p.score()) + 1; // {"Host":"name","Score":n}
+        }
+        JsonOutput out = new JsonOutput((int) Math.min(size, Integer.MAX_VALUE - 8));
         out.raw('[');
         for (int i = 0; i < priorities.size(); i++) {
             NodeScore p = priorities.get(i);
@@ -93,6 +100,10 @@ public final class WireEncoder {
             out.bytes(HOST, 0, HOST.length).string(p.node()).bytes(SCORE, 0, SCORE.length).number(p.score()).raw('}');
         }
         return out.raw(']').toByteArray();
+    }
+
+    private static int digits(int n) {
+        return n >= 0 && n < 10 ? 1 : Integer.toString(n).length();
     }
 
     /** Encodes a bind answer: {@code ""} (or null) for success, else the reason the bind failed. */

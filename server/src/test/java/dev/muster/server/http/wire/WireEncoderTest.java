@@ -80,6 +80,18 @@ class WireEncoderTest {
                 StandardCharsets.UTF_8)).isEqualTo("[{\"Host\":\"a\",\"Score\":10},{\"Host\":\"b\",\"Score\":0}]");
     }
 
+    /** The answer is sized from the names' lengths; a name that needs escaping or is not ASCII grows past that, correctly. */
+    @Test
+    void prioritizeIsExactForAnyNames() {
+        List<NodeScore> scores = List.of(new NodeScore("node-0001", 10), new NodeScore("q\"uote", 7), new NodeScore("nöde-ü", 0),
+                new NodeScore("node-0002", 3));
+        assertThat(new String(WireEncoder.encodePrioritizeResult(scores), StandardCharsets.UTF_8)).isEqualTo(
+                "[{\"Host\":\"node-0001\",\"Score\":10},{\"Host\":\"q\\\"uote\",\"Score\":7},{\"Host\":\"nöde-ü\",\"Score\":0},"
+                        + "{\"Host\":\"node-0002\",\"Score\":3}]");
+        assertThat(new String(WireEncoder.encodePrioritizeResult(List.of(new NodeScore("node-0001", 10))), StandardCharsets.UTF_8))
+                .isEqualTo("[{\"Host\":\"node-0001\",\"Score\":10}]");
+    }
+
     @Test
     void scoresOutsideTheExtenderRangeAreRefused() {
         assertThatThrownBy(() -> new NodeScore("a", 11)).isInstanceOf(IllegalArgumentException.class);
