@@ -74,7 +74,7 @@ public final class Http1Server implements AutoCloseable {
         return listener.getLocalPort();
     }
 
-    /** Open connections (for tests and metrics). */
+    /** Open connections now (tests read it). */
     public int connections() {
         return live.size();
     }

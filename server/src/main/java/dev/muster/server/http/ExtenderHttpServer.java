@@ -80,7 +80,7 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
         if (OpsEndpoints.serves(path)) {
             return ops.answer(request);
         }
-        String verb = path.startsWith("/") ? path.substring(1) : path;
+        String verb = verbOf(path);
         if (!ExtenderRoutes.VERBS.contains(verb)) {
             return json(404, error("unknown verb \"" + path + "\"; the extender serves POST /"
                     + String.join(", POST /", ExtenderRoutes.VERBS)));
@@ -134,12 +134,15 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
     /** Counted like any refused verb call; the rest of the body is never read (the connection closes). */
     @Override
     public Http1Response bodyTooLarge(Http1Request head, long limit) {
-        String path = head.path();
-        String verb = path.startsWith("/") ? path.substring(1) : path;
+        String verb = verbOf(head.path());
         if (ExtenderRoutes.VERBS.contains(verb)) {
             metrics.start(verb, "http").done("too-large");
         }
         return json(413, error("request body exceeds the limit of " + limit + " bytes (--max-body-bytes)"));
+    }
+
+    private static String verbOf(String path) {
+        return path.startsWith("/") ? path.substring(1) : path;
     }
 
     static byte[] error(String message) {
