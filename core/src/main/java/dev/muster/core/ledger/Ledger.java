@@ -84,10 +84,7 @@ public final class Ledger {
         Resources.Builder free = Resources.builder(); // one sum, not a new vector per node: the admission pass asks every tick
         for (NodeEntry e : nodes.values()) {
             if (e.takesPlacements()) {
-                Resources f = e.free();
-                for (int i = 0; i < f.width(); i++) {
-                    free.add(i, f.get(i));
-                }
+                free.add(e.free());
             }
         }
         return free.build();

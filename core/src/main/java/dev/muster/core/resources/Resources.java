@@ -294,6 +294,17 @@ public final class Resources {
             return this;
         }
 
+        /** Adds every amount of {@code other}, saturating like {@link Resources#plus}, without a vector per sum. */
+        public Builder add(Resources other) {
+            if (other.amounts.length > amounts.length) {
+                amounts = Arrays.copyOf(amounts, other.amounts.length);
+            }
+            for (int i = 0; i < other.amounts.length; i++) {
+                amounts[i] = saturatingAdd(amounts[i], other.amounts[i]);
+            }
+            return this;
+        }
+
         private void ensure(int index) {
             if (index >= amounts.length) {
                 amounts = Arrays.copyOf(amounts, index + 1);

@@ -45,13 +45,27 @@ final class JsonOutput {
         return this;
     }
 
+    /** Appends a whole number; a non-negative one (scores, counts) digit by digit, without a String. */
     JsonOutput number(long value) {
-        if (value >= 0 && value < 10) { // extender scores: one digit, no String
-            ensure(1);
-            buf[size++] = (byte) ('0' + value);
-            return this;
+        if (value < 0) {
+            return raw(Long.toString(value));
         }
-        return raw(Long.toString(value));
+        int n = digits(value);
+        ensure(n);
+        for (int i = size + n - 1; i >= size; i--, value /= 10) {
+            buf[i] = (byte) ('0' + value % 10);
+        }
+        size += n;
+        return this;
+    }
+
+    /** How many bytes {@link #number} writes for a non-negative {@code value}. */
+    static int digits(long value) {
+        int n = 1;
+        for (long v = value; v >= 10; v /= 10) {
+            n++;
+        }
+        return n;
     }
 
     JsonOutput nullValue() {

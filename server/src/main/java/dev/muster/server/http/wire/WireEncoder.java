@@ -88,7 +88,7 @@ public final class WireEncoder {
         long size = 2L + Math.max(0, priorities.size() - 1);
         for (int i = 0; i < priorities.size(); i++) {
             NodeScore p = priorities.get(i);
-            size += HOST.length + 1 + p.node().length() + 1 + SCORE.length + digits(p.score()) + 1; // {"Host":"name","Score":n}
+            size += HOST.length + 1 + p.node().length() + 1 + SCORE.length + JsonOutput.digits(p.score()) + 1; // {"Host":"name","Score":n}
         }
         JsonOutput out = new JsonOutput((int) Math.min(size, Integer.MAX_VALUE - 8));
         out.raw('[');
@@ -100,10 +100,6 @@ public final class WireEncoder {
             out.bytes(HOST, 0, HOST.length).string(p.node()).bytes(SCORE, 0, SCORE.length).number(p.score()).raw('}');
         }
         return out.raw(']').toByteArray();
-    }
-
-    private static int digits(int n) {
-        return n >= 0 && n < 10 ? 1 : Integer.toString(n).length();
     }
 
     /** Encodes a bind answer: {@code ""} (or null) for success, else the reason the bind failed. */

@@ -93,6 +93,17 @@ class WireEncoderTest {
     }
 
     @Test
+    void wholeNumbersAreWrittenDigitByDigit() {
+        for (long n : new long[] {0, 7, 10, 99, 100, 123_456_789_012L, Long.MAX_VALUE, -5, Long.MIN_VALUE}) {
+            byte[] written = new JsonOutput(1).number(n).toByteArray();
+            assertThat(new String(written, StandardCharsets.US_ASCII)).isEqualTo(Long.toString(n));
+            if (n >= 0) {
+                assertThat(JsonOutput.digits(n)).isEqualTo(written.length);
+            }
+        }
+    }
+
+    @Test
     void scoresOutsideTheExtenderRangeAreRefused() {
         assertThatThrownBy(() -> new NodeScore("a", 11)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new NodeScore("a", -1)).isInstanceOf(IllegalArgumentException.class);
