@@ -10,7 +10,7 @@ import java.util.RandomAccess;
  * from the names it found ({@link Builder#add(int)}), or from any list of names ({@link #of}).
  */
 public final class NodeList extends AbstractList<String> implements RandomAccess {
-    private final String[] names;
+    private final String[] names; // null where the name has an id: its String is the shared table's, read when asked for
     private final int[] ids; // NodeNames.shared() ids, NodeNames.NONE for a name it does not know
     private final int size;
 
@@ -39,7 +39,8 @@ public final class NodeList extends AbstractList<String> implements RandomAccess
 
     @Override
     public String get(int index) {
-        return names[java.util.Objects.checkIndex(index, size)];
+        String name = names[java.util.Objects.checkIndex(index, size)];
+        return name != null ? name : NodeNames.shared().nameOf(ids[index]);
     }
 
     /** The id of the name at {@code index}, or {@link NodeNames#NONE}. */
@@ -66,7 +67,7 @@ public final class NodeList extends AbstractList<String> implements RandomAccess
 
         /** Adds the registered name with id {@code id}. */
         public Builder add(int id) {
-            return add(NodeNames.shared().nameOf(id), id);
+            return add(null, id);
         }
 
         /** Adds a name the shared table does not know. */

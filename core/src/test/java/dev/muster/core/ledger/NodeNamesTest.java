@@ -30,6 +30,48 @@ class NodeNamesTest {
     }
 
     @Test
+    void aNameFoundInAsciiBytesHasTheIdItsCharactersHave() {
+        NodeNames names = new NodeNames(100);
+        int id = names.id("node-17");
+        byte[] body = "[\"node-17\",\"node-1\"]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+        assertThat(names.findAscii(body, 2, 7)).isEqualTo(id).isEqualTo(names.find("node-17".toCharArray(), 0, 7));
+        assertThat(names.findAscii(body, 12, 6)).as("node-1 was never registered").isEqualTo(NodeNames.NONE);
+        assertThat(names.findAscii(body, 2, 6)).as("a prefix is another name").isEqualTo(NodeNames.NONE);
+        assertThat(names.size()).isEqualTo(1);
+    }
+
+    /** The name that followed last time is a guess checked against the characters: right, wrong or stale, the id is the name's. */
+    @Test
+    void aListInAnyOrderFindsEachNamesIdWhateverFollowedLastTime() {
+        NodeNames names = new NodeNames(100);
+        List<String> all = List.of("n-a", "n-b", "n-c", "n-d");
+        all.forEach(names::id);
+        for (List<String> order : List.of(all, all, List.of("n-c", "n-a", "n-d", "n-b", "unknown", "n-a"), List.of("n-b", "n-c", "n-a"), all)) {
+            int previous = NodeNames.NONE;
+            for (String name : order) {
+                byte[] bytes = name.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                int id = names.findAsciiAfter(previous, bytes, 0, bytes.length);
+                assertThat(id).as("%s in %s", name, order).isEqualTo(names.find(name));
+                previous = id;
+            }
+        }
+        assertThat(names.size()).isEqualTo(4);
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"", "a", "ab", "abc", "abcd", "abcde", "node-17", "ip-10-0-3-17.eu-west-1.compute.internal",
+            "ñode-é", "\uffff\u8000zz"})
+    void theHashIsStringsHashFourCharactersAStep(String name) {
+        char[] chars = ("xy" + name + "z").toCharArray();
+        assertThat(NodeNames.hash(chars, 2, name.length())).isEqualTo(name.hashCode());
+        if (name.chars().allMatch(c -> c < 0x80)) {
+            byte[] bytes = ("xy" + name + "z").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            assertThat(NodeNames.hash(bytes, 2, name.length())).isEqualTo(name.hashCode());
+        }
+    }
+
+    @Test
     void idsCountFromZeroInRegistrationOrderAndNeverChange() {
         NodeNames names = new NodeNames(10_000);
         for (int i = 0; i < 5_000; i++) { // grows the table several times
@@ -80,6 +122,7 @@ class NodeNamesTest {
                 int offset = t;
                 fs.add(pool.submit(() -> {
                     start.await();
+                    int previous = NodeNames.NONE;
                     for (int i = 0; i < count; i++) {
                         String name = "node-" + ((i * 7 + offset * 13) % count);
                         if (offset % 2 == 0) { // registers, as the ledger does
@@ -93,6 +136,10 @@ class NodeNamesTest {
                         } else { // only looks up, as the decoder does: a miss or the one id
                             int found = names.find(name.toCharArray(), 0, name.length());
                             assertThat(found == NodeNames.NONE || names.nameOf(found).equals(name)).as("%s found as %s", name, found).isTrue();
+                            byte[] bytes = name.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                            int after = names.findAsciiAfter(previous, bytes, 0, bytes.length); // guesses written by every looking thread
+                            assertThat(after == NodeNames.NONE || names.nameOf(after).equals(name)).as("%s found after %s as %s", name, previous, after).isTrue();
+                            previous = after;
                         }
                     }
                     return null;

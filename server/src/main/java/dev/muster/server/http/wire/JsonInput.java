@@ -37,11 +37,17 @@ final class JsonInput implements AutoCloseable {
     private final JsonParser parser;
     private final byte[] body;
     private final int offset;
+    private final int end;
+    /** Set when a scan read the body to its end ({@link #passArray}): no key follows, nothing trails. */
+    private boolean readToEnd;
+    /** With {@link #readToEnd}: the index just after the scanned array (the parser stayed on its START_ARRAY). */
+    private int scannedEnd;
 
-    private JsonInput(JsonParser parser, byte[] body, int offset) {
+    private JsonInput(JsonParser parser, byte[] body, int offset, int end) {
         this.parser = parser;
         this.body = body;
         this.offset = offset;
+        this.end = end;
     }
 
     /**
@@ -74,7 +80,7 @@ final class JsonInput implements AutoCloseable {
         } catch (IOException e) {
             throw new WireFormatException("body is not JSON: " + e.getMessage(), e);
         }
-        JsonInput in = new JsonInput(parser, body, offset);
+        JsonInput in = new JsonInput(parser, body, offset, end);
         try {
             in.next();
         } catch (IOException e) {
@@ -124,6 +130,9 @@ final class JsonInput implements AutoCloseable {
 
     /** Advances to the next field of an object, or returns false at its END_OBJECT. */
     boolean nextField() throws IOException {
+        if (readToEnd) {
+            return false;
+        }
         JsonToken t = parser.nextToken();
         if (t == JsonToken.FIELD_NAME) {
             return true;
@@ -194,6 +203,89 @@ final class JsonInput implements AutoCloseable {
         throw typeError("a string", t);
     }
 
+    /**
+     * On the START_ARRAY of a list of names: when every element is a string of ASCII characters without escapes (as
+     * kube-scheduler sends node names), adds them all to {@code names}, each by its {@link NodeNames} id found straight
+     * in the body's bytes (no character is decoded, no String built for a known name), moves the parser to the
+     * END_ARRAY and returns true. Otherwise returns false with {@code names} part-filled and the parser still on the
+     * START_ARRAY: the caller then discards {@code names} and reads the array token by token, with its errors.
+     * When the array ends the body, the parser never reads it at all ({@link #passArray}).
+     */
+    boolean addAsciiNodeNames(NodeList.Builder names) throws IOException {
+        int at = tokenStart() + 1;
+        boolean first = true;
+        int previous = NodeNames.NONE;
+        while (true) {
+            at = skipWhitespace(at);
+            if (at >= end) {
+                return false;
+            }
+            byte b = body[at];
+            if (b == ']') {
+                passArray(at + 1);
+                return true;
+            }
+            if (!first) {
+                if (b != ',') {
+                    return false;
+                }
+                at = skipWhitespace(at + 1);
+                if (at >= end) {
+                    return false;
+                }
+                b = body[at];
+            }
+            if (b != '"') {
+                return false;
+            }
+            int start = at + 1;
+            int i = start;
+            while (i < end && body[i] != '"') {
+                byte c = body[i];
+                if (c == '\\' || c < 0x20) { // an escape, a control character, or (negative) a non-ASCII byte
+                    return false;
+                }
+                i++;
+            }
+            if (i >= end) {
+                return false;
+            }
+            int id = NodeNames.shared().findAsciiAfter(previous, body, start, i - start);
+            previous = id;
+            if (id == NodeNames.NONE) {
+                names.add(new String(body, start, i - start, java.nio.charset.StandardCharsets.ISO_8859_1));
+            } else {
+                names.add(id);
+            }
+            at = i + 1;
+            first = false;
+        }
+    }
+
+    /**
+     * After a scanned array whose {@code ]} ends before {@code after}: when the array is a key of the root object and
+     * only that object's {@code }} and whitespace follow (kube-scheduler sends {@code NodeNames} last), the body is
+     * read to its end without the parser; otherwise the parser passes the array itself.
+     */
+    private void passArray(int after) throws IOException {
+        int close = skipWhitespace(after);
+        JsonStreamContext object = parser.getParsingContext().getParent();
+        if (close < end && body[close] == '}' && skipWhitespace(close + 1) == end && object != null && object.getParent() != null
+                && object.getParent().inRoot()) {
+            readToEnd = true;
+            scannedEnd = after;
+        } else {
+            parser.skipChildren();
+        }
+    }
+
+    private int skipWhitespace(int at) {
+        while (at < end && isWhitespace(body[at])) {
+            at++;
+        }
+        return at;
+    }
+
     /** On a value: its text for a string, null for null; anything else is an error. */
     String stringOrNull() throws IOException {
         JsonToken t = parser.currentToken();
@@ -259,12 +351,20 @@ final class JsonInput implements AutoCloseable {
         return offset + (int) at;
     }
 
+    /** The index in {@link #body()} just after the value just read (an array the parser may not have passed, too). */
+    int valueEnd() {
+        return readToEnd ? scannedEnd : tokenStart() + 1;
+    }
+
     byte[] body() {
         return body;
     }
 
     /** After the root object: anything but the end of input is an error. */
     void expectEnd() throws IOException {
+        if (readToEnd) {
+            return;
+        }
         JsonToken t;
         try {
             t = parser.nextToken();

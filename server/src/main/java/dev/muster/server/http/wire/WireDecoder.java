@@ -102,7 +102,7 @@ public final class WireDecoder {
                 case NODE_NAMES -> {
                     int start = in.tokenStart();
                     nodeNames = readNodeNames(in);
-                    namesJson = nodeNames == null ? null : new RawJson(in.body(), start, in.tokenStart() + 1);
+                    namesJson = nodeNames == null ? null : new RawJson(in.body(), start, in.valueEnd());
                 }
                 default -> throw new IllegalStateException("unhandled key " + key);
             }
@@ -184,14 +184,23 @@ public final class WireDecoder {
             return null;
         }
         NodeList.Builder names = new NodeList.Builder(lastNodeNameCount);
+        if (!in.addAsciiNodeNames(names)) {
+            names = readNodeNamesByToken(in);
+        }
+        NodeList list = names.build();
+        lastNodeNameCount = Math.max(16, list.size());
+        return list;
+    }
+
+    /** The general path (escapes, non-ASCII, errors): each element through the parser. */
+    private static NodeList.Builder readNodeNamesByToken(JsonInput in) throws IOException {
+        NodeList.Builder names = new NodeList.Builder(lastNodeNameCount);
         while (in.nextElement()) {
             if (!in.addNodeName(names)) {
                 throw in.typeError("a string", JsonToken.VALUE_NULL);
             }
         }
-        NodeList list = names.build();
-        lastNodeNameCount = Math.max(16, list.size());
-        return list;
+        return names;
     }
 
     private static int indexOf(ExtenderKey key, ExtenderKey[] keys) {

@@ -26,6 +26,71 @@ class NodeNameIdsTest {
         assertThat(NodeNames.shared().find(unknown)).as("a request's name is not remembered").isEqualTo(NodeNames.NONE);
     }
 
+    /**
+     * Plain ASCII names are looked up in the body's bytes; a list with an escape, a non-ASCII name or odd spacing
+     * anywhere is read token by token. Both give the same names and ids, and a bad element is the same error.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+            "['ids-a','ids-b','ids-unknown']",
+            " [ 'ids-a' ,\n\t'ids-b' , 'ids-unknown' ] ",
+            "['ids-a','ids\\u002db','ids-unknown']",
+            "['\\u0069ds-a','ids-b','ids-unknown']",
+            "['ids-a','ids-b','ids-unknown'\r\n]"})
+    void asciiAndEscapedListsDecodeToTheSameNamesAndIds(String list) {
+        int a = NodeNames.shared().id("ids-a");
+        int b = NodeNames.shared().id("ids-b");
+
+        NodeList names = (NodeList) WireDecoder.decodeExtenderArgs(utf8(json("{'Pod':" + Bodies.POD.formatted("") + ",'NodeNames':" + list + "}")))
+                .nodeNames();
+
+        assertThat(names).containsExactly("ids-a", "ids-b", "ids-unknown");
+        assertThat(new int[] {names.id(0), names.id(1), names.id(2)}).containsExactly(a, b, NodeNames.NONE);
+    }
+
+    @Test
+    void aNonAsciiNameIsReadWhole() {
+        NodeList names = (NodeList) WireDecoder.decodeExtenderArgs(utf8(json("{'Pod':" + Bodies.POD.formatted("") + ",'NodeNames':['ids-a','nöde','']}")))
+                .nodeNames();
+
+        assertThat(names).containsExactly("ids-a", "nöde", "");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"['ids-a',null]", "['ids-a',7]", "['ids-a' 'ids-b']", "['ids-a',]", "['ids-a'"})
+    void aListThatIsNotAllStringsIsRefusedAsBefore(String list) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WireDecoder.decodeExtenderArgs(utf8(json(
+                        "{'Pod':" + Bodies.POD.formatted("") + ",'NodeNames':" + list + "}"))))
+                .isInstanceOf(WireFormatException.class);
+    }
+
+    /** The names end the body (the scan reads it to the end), come first, or are followed by more keys: all decode alike. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+            "{'Pod':%s,'Nodes':null,'NodeNames':['ids-a','ids-b']}",
+            "{'Pod':%s,'Nodes':null,'NodeNames':['ids-a','ids-b']} \n",
+            "{'NodeNames':['ids-a','ids-b'],'Pod':%s}",
+            "{'Pod':%s,'NodeNames':['ids-a','ids-b'],'Nodes':null,'Extra':{'NodeNames':[1]}}"})
+    void namesDecodeWhereverTheyStandInTheBody(String body) {
+        ExtenderArgs args = WireDecoder.decodeExtenderArgs(utf8(json(body.formatted(Bodies.POD.formatted("")))));
+
+        assertThat(args.nodeNames()).containsExactly("ids-a", "ids-b");
+        assertThat(args.pod()).isNotNull();
+    }
+
+    /** What follows a names list that ends the object is still checked: trailing data, a second object, a repeated key. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "{'Pod':%s,'NodeNames':['ids-a']} x          | trailing data",
+            "{'Pod':%s,'NodeNames':['ids-a']}}           | trailing data",
+            "{'Pod':%s,'NodeNames':['ids-a']]}           | ",
+            "{'Pod':%s,'NodeNames':['ids-a'],'NodeNames':['ids-b']} | NodeNames"})
+    void whatFollowsTheNamesIsStillChecked(String body, String named) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WireDecoder.decodeExtenderArgs(utf8(json(body.formatted(Bodies.POD.formatted(""))))))
+                .isInstanceOf(WireFormatException.class)
+                .hasMessageContaining(named == null ? "" : named);
+    }
+
     @Test
     void listsOfChangingLengthDecodeWhole() {
         for (int n : new int[] {300, 3, 0, 40, 1_000}) {
