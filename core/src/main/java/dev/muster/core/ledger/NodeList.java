@@ -14,10 +14,15 @@ public final class NodeList extends AbstractList<String> implements RandomAccess
     private final int[] ids; // NodeNames.shared() ids, NodeNames.NONE for a name it does not know
     private final int size;
 
-    private NodeList(String[] names, int[] ids, int size) {
+    private final byte[] source; // with spans: where every name's bytes are; null when some name has none
+    private final long[] spans; // start << 32 | length in source, per name
+
+    private NodeList(String[] names, int[] ids, int size, byte[] source, long[] spans) {
         this.names = names;
         this.ids = ids;
         this.size = size;
+        this.source = source;
+        this.spans = spans;
     }
 
     /** {@code names} with the ids the shared table has for them now; registers nothing. */
@@ -53,11 +58,32 @@ public final class NodeList extends AbstractList<String> implements RandomAccess
         return size;
     }
 
+    /**
+     * The array that holds every name as plain ASCII bytes (no character JSON would escape), when the decoder found
+     * them so ({@link Builder#addAscii}); null otherwise. An encoder answering with these names copies them from here
+     * (the request body, still in the caches) instead of reading each name's String. Must not be modified.
+     */
+    public byte[] asciiSource() {
+        return source;
+    }
+
+    /** With {@link #asciiSource()}: where the name at {@code index} starts in it. */
+    public int asciiStart(int index) {
+        return (int) (spans[java.util.Objects.checkIndex(index, size)] >>> 32);
+    }
+
+    /** With {@link #asciiSource()}: the length in bytes (= characters) of the name at {@code index}. */
+    public int asciiLength(int index) {
+        return (int) spans[java.util.Objects.checkIndex(index, size)];
+    }
+
     /** Collects names in order; not thread-safe, used by one decoder at a time. */
     public static final class Builder {
         private String[] names;
         private int[] ids;
         private int size;
+        private byte[] source; // the one array every name so far was added from by addAscii
+        private long[] spans; // null once a name came without its bytes (or from another array)
 
         /** A builder with room for {@code capacity} names before it grows; the list keeps its arrays as they are. */
         public Builder(int capacity) {
@@ -67,12 +93,35 @@ public final class NodeList extends AbstractList<String> implements RandomAccess
 
         /** Adds the registered name with id {@code id}. */
         public Builder add(int id) {
+            spans = null;
             return add(null, id);
         }
 
         /** Adds a name the shared table does not know. */
         public Builder add(String name) {
+            spans = null;
             return add(name, NodeNames.NONE);
+        }
+
+        /**
+         * Adds the name whose plain ASCII bytes (no character JSON would escape) are {@code source[start, start +
+         * length)}: registered as {@code id}, or, with {@link NodeNames#NONE}, unknown and built from those bytes. While
+         * every name comes this way from one array, the list keeps where they are ({@link NodeList#asciiSource()}).
+         */
+        public Builder addAscii(int id, byte[] source, int start, int length) {
+            if (size == 0) {
+                this.source = source;
+                this.spans = new long[names.length];
+            } else if (source != this.source) {
+                spans = null;
+            }
+            if (spans != null) {
+                if (size == spans.length) {
+                    spans = java.util.Arrays.copyOf(spans, size * 2);
+                }
+                spans[size] = (long) start << 32 | length;
+            }
+            return add(id != NodeNames.NONE ? null : new String(source, start, length, java.nio.charset.StandardCharsets.ISO_8859_1), id);
         }
 
         private Builder add(String name, int id) {
@@ -86,9 +135,11 @@ public final class NodeList extends AbstractList<String> implements RandomAccess
         }
 
         public NodeList build() {
-            NodeList l = new NodeList(names, ids, size);
+            NodeList l = new NodeList(names, ids, size, spans == null ? null : source, spans);
             names = null; // the list owns the arrays now
             ids = null;
+            spans = null;
+            source = null;
             return l;
         }
     }

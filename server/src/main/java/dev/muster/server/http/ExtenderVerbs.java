@@ -97,7 +97,7 @@ public final class ExtenderVerbs {
             }
         }
         List<NodeScore> scores = scheduler.prioritize(served(args.pod()), args.nodeNames());
-        return new Reply(200, WireEncoder.encodePrioritizeResult(scores), "scored");
+        return new Reply(200, WireEncoder.encodePrioritizeResult(scores, args.nodeNames()), "scored");
     }
 
     public Reply bind(byte[] body) {

@@ -252,11 +252,7 @@ final class JsonInput implements AutoCloseable {
             }
             int id = NodeNames.shared().findAsciiAfter(previous, body, start, i - start);
             previous = id;
-            if (id == NodeNames.NONE) {
-                names.add(new String(body, start, i - start, java.nio.charset.StandardCharsets.ISO_8859_1));
-            } else {
-                names.add(id);
-            }
+            names.addAscii(id, body, start, i - start);
             at = i + 1;
             first = false;
         }

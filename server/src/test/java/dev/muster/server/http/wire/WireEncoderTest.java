@@ -92,6 +92,35 @@ class WireEncoderTest {
                 .isEqualTo("[{\"Host\":\"node-0001\",\"Score\":10}]");
     }
 
+    /**
+     * Scores of exactly the request's names are written with each name copied from the request body: the same bytes as
+     * from the names' Strings. Scores for other names, or in another order, or names that were not plain ASCII in the
+     * body, take the general path — the answer is the same either way.
+     */
+    @Test
+    void prioritizeForTheRequestsOwnNamesCopiesThemFromTheBody() {
+        String pod = "{\"metadata\":{\"name\":\"p\",\"namespace\":\"n\",\"uid\":\"u\"},\"spec\":{\"containers\":[]}}";
+        List<String> plain = WireDecoder.decodeExtenderArgs(("{\"Pod\":" + pod + ",\"NodeNames\":[\"enc-a\",\"enc-b\",\"\"]}")
+                .getBytes(StandardCharsets.UTF_8)).nodeNames();
+        List<String> escaped = WireDecoder.decodeExtenderArgs(("{\"Pod\":" + pod + ",\"NodeNames\":[\"enc-a\",\"enc\\u002db\",\"\"]}")
+                .getBytes(StandardCharsets.UTF_8)).nodeNames();
+        List<NodeScore> scores = List.of(new NodeScore(plain.get(0), 10), new NodeScore(plain.get(1), 0), new NodeScore(plain.get(2), 7));
+        String expected = "[{\"Host\":\"enc-a\",\"Score\":10},{\"Host\":\"enc-b\",\"Score\":0},{\"Host\":\"\",\"Score\":7}]";
+
+        assertThat(((dev.muster.core.ledger.NodeList) plain).asciiSource()).isNotNull();
+        assertThat(new String(WireEncoder.encodePrioritizeResult(scores, plain), StandardCharsets.UTF_8)).isEqualTo(expected);
+        assertThat(((dev.muster.core.ledger.NodeList) escaped).asciiSource()).isNull();
+        assertThat(new String(WireEncoder.encodePrioritizeResult(scores, escaped), StandardCharsets.UTF_8)).isEqualTo(expected);
+        List<NodeScore> reordered = List.of(scores.get(1), scores.get(0), scores.get(2));
+        assertThat(new String(WireEncoder.encodePrioritizeResult(reordered, plain), StandardCharsets.UTF_8))
+                .isEqualTo("[{\"Host\":\"enc-b\",\"Score\":0},{\"Host\":\"enc-a\",\"Score\":10},{\"Host\":\"\",\"Score\":7}]");
+        List<NodeScore> others = List.of(new NodeScore("x\"y", 1), new NodeScore("enc-b", 2), new NodeScore("z", 3));
+        assertThat(new String(WireEncoder.encodePrioritizeResult(others, plain), StandardCharsets.UTF_8))
+                .isEqualTo("[{\"Host\":\"x\\\"y\",\"Score\":1},{\"Host\":\"enc-b\",\"Score\":2},{\"Host\":\"z\",\"Score\":3}]");
+        assertThat(WireEncoder.encodePrioritizeResult(scores.subList(0, 2), plain)).asString(StandardCharsets.UTF_8)
+                .isEqualTo("[{\"Host\":\"enc-a\",\"Score\":10},{\"Host\":\"enc-b\",\"Score\":0}]");
+    }
+
     @Test
     void wholeNumbersAreWrittenDigitByDigit() {
         for (long n : new long[] {0, 7, 10, 99, 100, 123_456_789_012L, Long.MAX_VALUE, -5, Long.MIN_VALUE}) {
