@@ -8,9 +8,10 @@ import java.util.Arrays;
  * kube-scheduler sends the same few thousand node names with every call; decoding each into a new String and then
  * finding the ledger's entry through a hash map was the largest part of the extender's filter (three dependent cache
  * misses per candidate, on caches the API server and kube-scheduler had just used). Here the decoder finds a name's
- * id straight from the parser's character buffer ({@link #find}), allocating nothing and touching no String: the
- * table keeps each name's hash beside its id and all names' characters in one array, so a lookup reads two arrays
- * and the name's few characters; the ledger then reads the entry for that id from an array.
+ * id straight from the request body's bytes ({@link #findAsciiAfter}, or the parser's characters, {@link #find}),
+ * allocating nothing and touching no String: the table keeps each name's hash beside its id and all names' characters
+ * in one array, so a lookup reads two arrays and the name's few characters (or, when the name that followed last time
+ * is the one, only its characters); the ledger then reads the entry for that id from an array.
  *
  * <p>Ids count from 0 in the order names are first {@linkplain #id registered}, are never reused and never change, so
  * an id found at any time names the same node forever. Only the cluster's own names are registered (the ledger's
