@@ -8,7 +8,7 @@ import java.util.Arrays;
  * kube-scheduler sends the same few thousand node names with every call; decoding each into a new String and then
  * finding the ledger's entry through a hash map was the largest part of the extender's filter (three dependent cache
  * misses per candidate, on caches the API server and kube-scheduler had just used). Here the decoder finds a name's
- * id straight from the request body's bytes ({@link #findAsciiAfter}, or the parser's characters, {@link #find}),
+ * id straight from the request body's bytes ({@link #findAsciiAfter}; a name with escapes or non-ASCII characters, rare, by its String),
  * allocating nothing and touching no String: the table keeps each name's hash beside its id and all names' characters
  * in one array, so a lookup reads two arrays and the name's few characters (or, when the name that followed last time
  * is the one, only its characters); the ledger then reads the entry for that id from an array.
@@ -75,22 +75,6 @@ public final class NodeNames {
                 if (s != null && (s == name || s.equals(name))) {
                     return (int) slot - 1;
                 }
-            }
-        }
-    }
-
-    /** The id of the name with the characters {@code chars[offset, offset + length)}, or {@link #NONE}; registers nothing. */
-    public int find(char[] chars, int offset, int length) {
-        int h = hash(chars, offset, length);
-        Table t = table;
-        int mask = t.slots.length - 1;
-        for (int i = h & mask; ; i = (i + 1) & mask) {
-            long slot = t.slots[i];
-            if (slot == 0) {
-                return NONE; // not registered (or registered just now by another thread: a miss costs a map lookup)
-            }
-            if ((int) (slot >>> 32) == h && sameChars(t, (int) slot - 1, chars, offset, length)) {
-                return (int) slot - 1;
             }
         }
     }
@@ -217,24 +201,10 @@ public final class NodeNames {
     }
 
     /**
-     * String.hashCode's formula ({@code h = 31 * h + c}), so a name's String hashes the same, four characters a step:
-     * {@code 31^4 * h + 31^3 * c0 + 31^2 * c1 + 31 * c2 + c3} is the same sum mod 2^32, with one multiplication on the
-     * chain per four characters instead of one per character (the chain was most of a lookup's time).
+     * String.hashCode's formula ({@code h = 31 * h + c}) over ASCII bytes (each byte is its character), so a name's
+     * String hashes the same, four characters a step: {@code 31^4 * h + 31^3 * c0 + 31^2 * c1 + 31 * c2 + c3} is the
+     * same sum mod 2^32, with one multiplication on the chain per four characters instead of one per character.
      */
-    static int hash(char[] chars, int offset, int length) {
-        int h = 0;
-        int i = offset;
-        int end = offset + length;
-        for (; i + 3 < end; i += 4) {
-            h = 923_521 * h + 29_791 * chars[i] + 961 * chars[i + 1] + 31 * chars[i + 2] + chars[i + 3];
-        }
-        for (; i < end; i++) {
-            h = 31 * h + chars[i];
-        }
-        return h;
-    }
-
-    /** {@link #hash(char[], int, int)} of ASCII bytes (each byte is its character). */
     static int hash(byte[] bytes, int offset, int length) {
         int h = 0;
         int i = offset;
@@ -256,20 +226,6 @@ public final class NodeNames {
         char[] text = t.text;
         for (int i = 0; i < length; i++) {
             if (text[start + i] != bytes[offset + i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean sameChars(Table t, int id, char[] chars, int offset, int length) {
-        int start = t.ends[id];
-        if (t.ends[id + 1] - start != length) {
-            return false;
-        }
-        char[] text = t.text;
-        for (int i = 0; i < length; i++) {
-            if (text[start + i] != chars[offset + i]) {
                 return false;
             }
         }

@@ -180,18 +180,17 @@ final class JsonInput implements AutoCloseable {
     }
 
     /**
-     * On a value: adds a node name to {@code names}, by its {@link NodeNames} id when the shared table knows it (no
-     * String is built then); false for null, anything else is an error.
+     * On a value: adds a node name to {@code names}, by its {@link NodeNames} id when the shared table knows it; false
+     * for null, anything else is an error. The path for lists {@link #addAsciiNodeNames} does not take (escapes,
+     * non-ASCII names), so it builds the name's String.
      */
     boolean addNodeName(NodeList.Builder names) throws IOException {
         JsonToken t = parser.currentToken();
         if (t == JsonToken.VALUE_STRING) {
-            char[] chars = parser.getTextCharacters();
-            int offset = parser.getTextOffset();
-            int length = parser.getTextLength();
-            int id = NodeNames.shared().find(chars, offset, length);
+            String name = parser.getText();
+            int id = NodeNames.shared().find(name);
             if (id == NodeNames.NONE) {
-                names.add(new String(chars, offset, length));
+                names.add(name);
             } else {
                 names.add(id);
             }
