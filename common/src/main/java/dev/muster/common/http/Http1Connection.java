@@ -109,9 +109,7 @@ final class Http1Connection {
             length = contentLength(contentLength);
         }
         if (length > maxBodyBytes) {
-            answer(handler.bodyTooLarge(new Http1Request(method, path, headers, new byte[0]), maxBodyBytes), method, http11, false);
-            linger();
-            return false;
+            return refuseTooLarge(method, path, headers, http11);
         }
         String expect = headers.get("expect");
         if (expect != null) {
@@ -125,9 +123,7 @@ final class Http1Connection {
         }
         byte[] body = chunked ? readChunked() : readBody((int) length);
         if (body == null) {
-            answer(handler.bodyTooLarge(new Http1Request(method, path, headers, new byte[0]), maxBodyBytes), method, http11, false);
-            linger();
-            return false;
+            return refuseTooLarge(method, path, headers, http11);
         }
         Http1Response response;
         try {
@@ -307,6 +303,16 @@ final class Http1Connection {
      * then read and drop what the client still sends, briefly, before closing. Closing at once with unread input
      * would reset the connection and the client might never see the answer.
      */
+    /**
+     * A body over the limit, announced or found while reading chunks: the handler's answer, then a graceful close (the
+     * rest of the body is never read). Returns false: the connection ends.
+     */
+    private boolean refuseTooLarge(String method, String path, Map<String, String> headers, boolean http11) throws IOException {
+        answer(handler.bodyTooLarge(new Http1Request(method, path, headers, new byte[0]), maxBodyBytes), method, http11, false);
+        linger();
+        return false;
+    }
+
     private void linger() throws IOException {
         if (!(socket instanceof SSLSocket)) {
             socket.shutdownOutput();

@@ -82,9 +82,9 @@ public final class NodeNames {
     /**
      * The id of the name whose characters are the ASCII bytes {@code bytes[offset, offset + length)} (every byte below
      * 0x80: a JSON string without escapes, as kube-scheduler sends a DNS name), or {@link #NONE}; registers nothing.
-     * Lets a decoder look a name up straight in the request body, before any character is decoded.
+     * (Decoders call {@link #findAsciiAfter}, which also keeps its guesses; this is the lookup it falls back to.)
      */
-    public int findAscii(byte[] bytes, int offset, int length) {
+    int findAscii(byte[] bytes, int offset, int length) {
         return findAscii(table, bytes, offset, length);
     }
 

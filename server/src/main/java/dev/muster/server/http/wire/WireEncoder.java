@@ -1,7 +1,6 @@
 package dev.muster.server.http.wire;
 
 import dev.muster.core.ledger.NodeList;
-
 import dev.muster.core.scheduler.NodeScore;
 import dev.muster.core.scheduler.Victims;
 import dev.muster.core.scheduler.FilterResult;
@@ -84,41 +83,28 @@ public final class WireEncoder {
     }
 
     /** Encodes a prioritize answer: a bare JSON array of host scores. */
-    public static byte[] encodePrioritizeResult(List<NodeScore> priorities, List<String> names) {
-        // the scores of exactly the request's names, whose plain ASCII bytes are in the request body: copy each name
-        // from there (still in the caches) instead of reading, checking and copying 5,000 Strings from all over the heap
-        if (names instanceof NodeList list && list.asciiSource() != null && list.size() == priorities.size()) {
-            long size = 2L + Math.max(0, priorities.size() - 1);
-            for (int i = 0; i < priorities.size(); i++) {
-                NodeScore p = priorities.get(i);
-                if (p.node() != list.get(i)) { // not the request's names in order after all: the general path
-                    return encodePrioritizeResult(priorities);
-                }
-                size += HOST.length + 1 + list.asciiLength(i) + 1 + SCORE.length + JsonOutput.digits(p.score()) + 1;
-            }
-            byte[] source = list.asciiSource();
-            JsonOutput out = new JsonOutput((int) Math.min(size, Integer.MAX_VALUE - 8));
-            out.raw('[');
-            for (int i = 0; i < priorities.size(); i++) {
-                if (i > 0) {
-                    out.raw(',');
-                }
-                out.bytes(HOST, 0, HOST.length).raw('"').bytes(source, list.asciiStart(i), list.asciiLength(i)).raw('"')
-                        .bytes(SCORE, 0, SCORE.length).number(priorities.get(i).score()).raw('}');
-            }
-            return out.raw(']').toByteArray();
-        }
-        return encodePrioritizeResult(priorities);
+    public static byte[] encodePrioritizeResult(List<NodeScore> priorities) {
+        return encodePrioritizeResult(priorities, List.of());
     }
 
-    /** Encodes a prioritize answer from the scores alone (each name read from its String). */
-    public static byte[] encodePrioritizeResult(List<NodeScore> priorities) {
+    /**
+     * {@link #encodePrioritizeResult(List)} for scores of the request's candidates {@code names}: when they are exactly
+     * those names in order (the same instances, as the core answers) and the decoder kept their plain ASCII bytes
+     * ({@link NodeList#asciiSource()}), each name is copied from the request body, still in the caches, instead of
+     * read, checked and copied from Strings all over the heap (5,000 of them at 5,000 nodes).
+     */
+    public static byte[] encodePrioritizeResult(List<NodeScore> priorities, List<String> names) {
+        NodeList body = names instanceof NodeList l && l.asciiSource() != null && l.size() == priorities.size() ? l : null;
         // sized exactly when every name is plain ASCII (node names are DNS names), so the answer is the buffer itself:
         // at 5,000 nodes that saves a ~150 KB copy and a guessed ~200 KB buffer per answer
         long size = 2L + Math.max(0, priorities.size() - 1);
         for (int i = 0; i < priorities.size(); i++) {
             NodeScore p = priorities.get(i);
-            size += HOST.length + 1 + p.node().length() + 1 + SCORE.length + JsonOutput.digits(p.score()) + 1; // {"Host":"name","Score":n}
+            if (body != null && p.node() != body.get(i)) {
+                body = null; // not the request's names in order after all (sizes so far are the same either way)
+            }
+            int name = body != null ? body.asciiLength(i) : p.node().length();
+            size += HOST.length + 1 + name + 1 + SCORE.length + JsonOutput.digits(p.score()) + 1; // {"Host":"name","Score":n}
         }
         JsonOutput out = new JsonOutput((int) Math.min(size, Integer.MAX_VALUE - 8));
         out.raw('[');
@@ -127,7 +113,13 @@ public final class WireEncoder {
             if (i > 0) {
                 out.raw(',');
             }
-            out.bytes(HOST, 0, HOST.length).string(p.node()).bytes(SCORE, 0, SCORE.length).number(p.score()).raw('}');
+            out.bytes(HOST, 0, HOST.length);
+            if (body != null) {
+                out.raw('"').bytes(body.asciiSource(), body.asciiStart(i), body.asciiLength(i)).raw('"');
+            } else {
+                out.string(p.node());
+            }
+            out.bytes(SCORE, 0, SCORE.length).number(p.score()).raw('}');
         }
         return out.raw(']').toByteArray();
     }
