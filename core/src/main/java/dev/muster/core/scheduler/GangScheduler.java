@@ -150,18 +150,20 @@ public final class GangScheduler implements ClusterSink {
     }
 
     /**
-     * Scores 0..10 for {@code candidates}: a gang member's slot nodes 10, others by the scoring policy. Optional: filter
+     * Scores 0..10 for {@code candidates}, {@code scores[i]} for {@code candidates.get(i)} (one array, not an object per
+     * node: at 5,000 nodes the answer is on kube-scheduler's path for every pod): a gang member's slot nodes 10, others by
+     * the scoring policy. Optional: filter
      * already passes a gang member only on the node of its slot, so a kube-scheduler configured without the prioritize
      * verb (the chart's default; its own NodeResourcesFit scores single pods) places every pod just as well.
      */
-    public List<NodeScore> prioritize(Pod pod, List<String> candidates) {
+    public int[] prioritize(Pod pod, List<String> candidates) {
         return locked(() -> {
             Pod p = books.pods().getOrDefault(pod.uid(), pod);
-            List<NodeScore> out = new ArrayList<>(candidates.size());
-            for (int i = 0; i < candidates.size(); i++) {
-                out.add(new NodeScore(candidates.get(i), filtering.score(p, candidates, i)));
+            int[] scores = new int[candidates.size()];
+            for (int i = 0; i < scores.length; i++) {
+                scores[i] = filtering.score(p, candidates, i);
             }
-            return out;
+            return scores;
         });
     }
 

@@ -98,4 +98,15 @@ public enum ScoringPolicy {
     }
 
     public static final int MAX_EXTENDER_SCORE = 10;
+
+    /** Where kube-scheduler would go on extender scores alone: the index of the first highest score, -1 for none. */
+    public static int highest(int[] scores) {
+        int best = -1;
+        for (int i = 0; i < scores.length; i++) {
+            if (best < 0 || scores[i] > scores[best]) {
+                best = i;
+            }
+        }
+        return best;
+    }
 }

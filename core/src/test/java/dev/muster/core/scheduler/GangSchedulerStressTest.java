@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodPhase;
+import dev.muster.core.scoring.ScoringPolicy;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.core.testing.FakeClock;
@@ -261,8 +262,7 @@ class GangSchedulerStressTest {
         if (f.feasible().isEmpty()) {
             return CompletableFuture.completedFuture(BindResult.failed("unschedulable"));
         }
-        List<NodeScore> scores = s.prioritize(p, f.feasible());
-        String best = scores.stream().max((a, b) -> Integer.compare(a.score(), b.score())).orElseThrow().node();
+        String best = f.feasible().get(ScoringPolicy.highest(s.prioritize(p, f.feasible())));
         return s.bind(p.id(), best);
     }
 

@@ -4,6 +4,7 @@ import dev.muster.core.gang.BindResult;
 import dev.muster.core.gang.Binder;
 import dev.muster.core.model.Node;
 import dev.muster.core.model.Pod;
+import dev.muster.core.scoring.ScoringPolicy;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.core.testing.FakeClock;
@@ -58,9 +59,8 @@ final class SchedulerHarness {
             return CompletableFuture.completedFuture(BindResult.failed("filter: " + f.failed().values().stream().findFirst()
                     .orElse(f.unresolvable().values().stream().findFirst().orElse("no nodes"))));
         }
-        List<NodeScore> scores = scheduler.prioritize(pod, f.feasible());
-        NodeScore best = scores.stream().max((a, b) -> Integer.compare(a.score(), b.score())).orElseThrow();
-        return scheduler.bind(pod.id(), best.node());
+        String best = f.feasible().get(ScoringPolicy.highest(scheduler.prioritize(pod, f.feasible())));
+        return scheduler.bind(pod.id(), best);
     }
 
     List<String> invariantViolations() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.core.resources.Resources;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,5 +25,13 @@ class ScoringPolicyTest {
     @MethodSource("cases")
     void scores(String name, ScoringPolicy p, Resources cap, Resources inUse, Resources request, int expected) {
         assertThat(ScoringPolicy.toExtenderScore(p.score(cap, inUse, request))).isEqualTo(expected);
+    }
+
+    @Test
+    void highestIsTheFirstOfTheBestScores() {
+        assertThat(ScoringPolicy.highest(new int[0])).isEqualTo(-1);
+        assertThat(ScoringPolicy.highest(new int[] {0})).isZero();
+        assertThat(ScoringPolicy.highest(new int[] {3, 7, 1, 7})).isEqualTo(1);
+        assertThat(ScoringPolicy.highest(new int[] {0, 0, 10})).isEqualTo(2);
     }
 }

@@ -16,8 +16,8 @@ import dev.muster.core.model.TopologyRequest;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
-import dev.muster.core.scheduler.NodeScore;
 import dev.muster.core.scheduler.SchedulerConfig;
+import dev.muster.core.scoring.ScoringPolicy;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.demo.scenario.TopologyScenario;
 import java.time.Instant;
@@ -208,13 +208,13 @@ public final class TopologySimulation {
         List<CompletableFuture<BindResult>> binds = new ArrayList<>();
         for (Pod p : pods) {
             FilterResult f = scheduler.filter(p, nodeNames);
-            List<NodeScore> scores = scheduler.prioritize(p, f.feasible());
-            NodeScore best = scores.stream().max(Comparator.comparingInt(NodeScore::score)).orElse(null);
-            if (best == null) {
+            int best = ScoringPolicy.highest(scheduler.prioritize(p, f.feasible()));
+            if (best < 0) {
                 throw new IllegalStateException("gang " + key + " was reserved but member " + p.id().name() + " passed no node: " + f.failed());
             }
-            placed.put(p.uid(), best.node());
-            binds.add(scheduler.bind(p.id(), best.node()));
+            String node = f.feasible().get(best);
+            placed.put(p.uid(), node);
+            binds.add(scheduler.bind(p.id(), node));
         }
         for (CompletableFuture<BindResult> b : binds) {
             BindResult r = b.join();

@@ -7,7 +7,6 @@ import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodId;
 import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
-import dev.muster.core.scheduler.NodeScore;
 import dev.muster.proto.v1.BindRequest;
 import dev.muster.proto.v1.BindResponse;
 import dev.muster.proto.v1.ExtenderGrpc;
@@ -63,10 +62,11 @@ public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
         if (pod == null) {
             return;
         }
-        List<NodeScore> scores = scheduler.prioritize(pod, request.getNodeNamesList());
+        List<String> names = request.getNodeNamesList();
+        int[] scores = scheduler.prioritize(pod, names);
         PrioritizeResponse.Builder b = PrioritizeResponse.newBuilder();
-        for (NodeScore s : scores) {
-            b.addScores(HostScore.newBuilder().setHost(s.node()).setScore(s.score()));
+        for (int i = 0; i < scores.length; i++) {
+            b.addScores(HostScore.newBuilder().setHost(names.get(i)).setScore(scores[i]));
         }
         timer.done("scored");
         out.onNext(b.build());

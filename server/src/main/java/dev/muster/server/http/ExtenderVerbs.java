@@ -7,7 +7,6 @@ import dev.muster.core.model.PodId;
 import dev.muster.core.resources.ResourceNames;
 import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
-import dev.muster.core.scheduler.NodeScore;
 import dev.muster.core.scheduler.Victims;
 import dev.muster.server.http.wire.BindingArgs;
 import dev.muster.server.http.wire.ExtenderArgs;
@@ -96,8 +95,8 @@ public final class ExtenderVerbs {
                 return badRequest(WireEncoder.encodeFilterFailure("bad prioritize request: " + e.getMessage()));
             }
         }
-        List<NodeScore> scores = scheduler.prioritize(served(args.pod()), args.nodeNames());
-        return new Reply(200, WireEncoder.encodePrioritizeResult(scores, args.nodeNames()), "scored");
+        int[] scores = scheduler.prioritize(served(args.pod()), args.nodeNames());
+        return new Reply(200, WireEncoder.encodePrioritizeResult(args.nodeNames(), scores), "scored");
     }
 
     public Reply bind(byte[] body) {

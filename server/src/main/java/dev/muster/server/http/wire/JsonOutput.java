@@ -73,15 +73,20 @@ final class JsonOutput {
     }
 
     /** Appends {@code s} as a quoted JSON string. */
-    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): the exact ASCII copy wanted here
     JsonOutput string(String s) {
+        raw('"');
+        stringChars(s);
+        return raw('"');
+    }
+
+    /** Appends {@code s}'s characters as a JSON string has them between its quotes (escaped, UTF-8). */
+    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): the exact ASCII copy wanted here
+    JsonOutput stringChars(String s) {
         int n = s.length();
-        ensure(n + 2);
-        buf[size++] = '"';
+        ensure(n);
         if (plainAscii(s, n)) { // node names, reasons: the common case, copied in one go
             s.getBytes(0, n, buf, size);
             size += n;
-            buf[size++] = '"';
             return this;
         }
         for (int i = 0; i < n; i++) {
@@ -112,8 +117,6 @@ final class JsonOutput {
                 buf[size++] = (byte) (0x80 | (bmp & 0x3F));
             }
         }
-        ensure(1);
-        buf[size++] = '"';
         return this;
     }
 

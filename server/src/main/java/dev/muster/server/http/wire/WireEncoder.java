@@ -1,9 +1,9 @@
 package dev.muster.server.http.wire;
 
 import dev.muster.core.ledger.NodeList;
-import dev.muster.core.scheduler.NodeScore;
 import dev.muster.core.scheduler.Victims;
 import dev.muster.core.scheduler.FilterResult;
+import dev.muster.core.scoring.ScoringPolicy;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -27,10 +27,24 @@ import java.util.Objects;
  * Stateless and thread-safe.
  */
 public final class WireEncoder {
-    private static final byte[] HOST = "{\"Host\":".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] SCORE = ",\"Score\":".getBytes(StandardCharsets.US_ASCII);
+    /** A prioritize answer's pieces: its start, and after a name with score s the rest of its entry (and the next's start). */
+    private static final byte[] FIRST_HOST = ascii("[{\"Host\":\"");
+    private static final byte[][] NEXT_HOST = scorePieces("},{\"Host\":\"");
+    private static final byte[][] LAST_SCORE = scorePieces("}]");
 
     private WireEncoder() {}
+
+    private static byte[][] scorePieces(String after) {
+        byte[][] pieces = new byte[ScoringPolicy.MAX_EXTENDER_SCORE + 1][];
+        for (int score = 0; score < pieces.length; score++) {
+            pieces[score] = ascii("\",\"Score\":" + score + after);
+        }
+        return pieces;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
 
     /**
      * Encodes a filter answer to {@code request}.
@@ -82,46 +96,47 @@ public final class WireEncoder {
         return out.toByteArray();
     }
 
-    /** Encodes a prioritize answer: a bare JSON array of host scores. */
-    public static byte[] encodePrioritizeResult(List<NodeScore> priorities) {
-        return encodePrioritizeResult(priorities, List.of());
-    }
-
     /**
-     * {@link #encodePrioritizeResult(List)} for scores of the request's candidates {@code names}: when they are exactly
-     * those names in order (the same instances, as the core answers) and the decoder kept their plain ASCII bytes
-     * ({@link NodeList#asciiSource()}), each name is copied from the request body, still in the caches, instead of
-     * read, checked and copied from Strings all over the heap (5,000 of them at 5,000 nodes).
+     * Encodes a prioritize answer, a bare JSON array of host scores: {@code scores[i]} (0..{@value
+     * ScoringPolicy#MAX_EXTENDER_SCORE}) for {@code names.get(i)}. When the names are a request's own list with their
+     * plain ASCII bytes kept ({@link NodeList#asciiSource()}, as kube-scheduler's node names arrive), each is copied from
+     * the request body, still in the caches, instead of read, checked and copied from Strings all over the heap (5,000
+     * of them at 5,000 nodes). Between two names goes one precomputed piece, {@code ","Score":7},{"Host":"}.
+     *
+     * @throws IllegalArgumentException if the lengths differ or a score is outside 0..10
      */
-    public static byte[] encodePrioritizeResult(List<NodeScore> priorities, List<String> names) {
-        NodeList body = names instanceof NodeList l && l.asciiSource() != null && l.size() == priorities.size() ? l : null;
+    public static byte[] encodePrioritizeResult(List<String> names, int[] scores) {
+        if (names.size() != scores.length) {
+            throw new IllegalArgumentException(scores.length + " scores for " + names.size() + " nodes");
+        }
+        if (scores.length == 0) {
+            return new byte[] {'[', ']'};
+        }
+        NodeList body = names instanceof NodeList l && l.asciiSource() != null ? l : null;
         // sized exactly when every name is plain ASCII (node names are DNS names), so the answer is the buffer itself:
         // at 5,000 nodes that saves a ~150 KB copy and a guessed ~200 KB buffer per answer
-        long size = 2L + Math.max(0, priorities.size() - 1);
-        for (int i = 0; i < priorities.size(); i++) {
-            NodeScore p = priorities.get(i);
-            if (body != null && p.node() != body.get(i)) {
-                body = null; // not the request's names in order after all (sizes so far are the same either way)
+        long size = FIRST_HOST.length;
+        for (int i = 0; i < scores.length; i++) {
+            int score = scores[i];
+            if (score < 0 || score > ScoringPolicy.MAX_EXTENDER_SCORE) {
+                throw new IllegalArgumentException("score " + score + " for " + names.get(i) + " is outside 0.."
+                        + ScoringPolicy.MAX_EXTENDER_SCORE);
             }
-            int name = body != null ? body.asciiLength(i) : p.node().length();
-            size += HOST.length + 1 + name + 1 + SCORE.length + JsonOutput.digits(p.score()) + 1; // {"Host":"name","Score":n}
+            size += (body != null ? body.asciiLength(i) : names.get(i).length()) + NEXT_HOST[score].length;
         }
+        size += LAST_SCORE[scores[scores.length - 1]].length - NEXT_HOST[scores[scores.length - 1]].length;
         JsonOutput out = new JsonOutput((int) Math.min(size, Integer.MAX_VALUE - 8));
-        out.raw('[');
-        for (int i = 0; i < priorities.size(); i++) {
-            NodeScore p = priorities.get(i);
-            if (i > 0) {
-                out.raw(',');
-            }
-            out.bytes(HOST, 0, HOST.length);
+        out.bytes(FIRST_HOST, 0, FIRST_HOST.length);
+        for (int i = 0; i < scores.length; i++) {
             if (body != null) {
-                out.raw('"').bytes(body.asciiSource(), body.asciiStart(i), body.asciiLength(i)).raw('"');
+                out.bytes(body.asciiSource(), body.asciiStart(i), body.asciiLength(i));
             } else {
-                out.string(p.node());
+                out.stringChars(names.get(i));
             }
-            out.bytes(SCORE, 0, SCORE.length).number(p.score()).raw('}');
+            byte[] after = i == scores.length - 1 ? LAST_SCORE[scores[i]] : NEXT_HOST[scores[i]];
+            out.bytes(after, 0, after.length);
         }
-        return out.raw(']').toByteArray();
+        return out.toByteArray();
     }
 
     /** Encodes a bind answer: {@code ""} (or null) for success, else the reason the bind failed. */

@@ -12,7 +12,7 @@
  *       {@link dev.muster.server.http.wire.WirePod} holding a core {@link dev.muster.core.model.Pod}
  *       whose request is computed by {@link dev.muster.core.resources.PodRequests}.</li>
  *   <li>{@link dev.muster.server.http.wire.WireEncoder}: {@link dev.muster.core.scheduler.FilterResult},
- *       {@link dev.muster.core.scheduler.NodeScore} lists (as {@code HostPriority}), bind errors and
+ *       prioritize scores (as {@code HostPriority} lists), bind errors and
  *       {@link dev.muster.core.scheduler.Victims} maps (as {@code MetaVictims}) → bytes.</li>
  *   <li>{@link dev.muster.server.http.wire.WireFormatException}: the only exception bad input produces;
  *       its message names the problem and the JSON path.</li>

@@ -1,8 +1,8 @@
 package dev.muster.server.http.wire;
 
-import dev.muster.core.scheduler.NodeScore;
 import dev.muster.core.scheduler.Victims;
 import dev.muster.core.scheduler.FilterResult;
+import dev.muster.core.scoring.ScoringPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -75,27 +75,29 @@ class WireEncoderTest {
 
     @Test
     void prioritizeIsABareArray() {
-        assertThat(new String(WireEncoder.encodePrioritizeResult(List.of()), StandardCharsets.UTF_8)).isEqualTo("[]");
-        assertThat(new String(WireEncoder.encodePrioritizeResult(List.of(new NodeScore("a", 10), new NodeScore("b", 0))),
-                StandardCharsets.UTF_8)).isEqualTo("[{\"Host\":\"a\",\"Score\":10},{\"Host\":\"b\",\"Score\":0}]");
+        assertThat(new String(WireEncoder.encodePrioritizeResult(List.of(), new int[0]), StandardCharsets.UTF_8)).isEqualTo("[]");
+        assertThat(new String(WireEncoder.encodePrioritizeResult(List.of("a", "b"), new int[] {10, 0}), StandardCharsets.UTF_8))
+                .isEqualTo("[{\"Host\":\"a\",\"Score\":10},{\"Host\":\"b\",\"Score\":0}]");
     }
 
     /** The answer is sized from the names' lengths; a name that needs escaping or is not ASCII grows past that, correctly. */
     @Test
     void prioritizeIsExactForAnyNames() {
-        List<NodeScore> scores = List.of(new NodeScore("node-0001", 10), new NodeScore("q\"uote", 7), new NodeScore("nöde-ü", 0),
-                new NodeScore("node-0002", 3));
-        assertThat(new String(WireEncoder.encodePrioritizeResult(scores), StandardCharsets.UTF_8)).isEqualTo(
+        List<String> names = List.of("node-0001", "q\"uote", "nöde-ü", "node-0002");
+        assertThat(new String(WireEncoder.encodePrioritizeResult(names, new int[] {10, 7, 0, 3}), StandardCharsets.UTF_8)).isEqualTo(
                 "[{\"Host\":\"node-0001\",\"Score\":10},{\"Host\":\"q\\\"uote\",\"Score\":7},{\"Host\":\"nöde-ü\",\"Score\":0},"
                         + "{\"Host\":\"node-0002\",\"Score\":3}]");
-        assertThat(new String(WireEncoder.encodePrioritizeResult(List.of(new NodeScore("node-0001", 10))), StandardCharsets.UTF_8))
+        assertThat(new String(WireEncoder.encodePrioritizeResult(List.of("node-0001"), new int[] {10}), StandardCharsets.UTF_8))
                 .isEqualTo("[{\"Host\":\"node-0001\",\"Score\":10}]");
+        for (int score = 0; score <= ScoringPolicy.MAX_EXTENDER_SCORE; score++) { // every score's precomputed piece
+            assertThat(WireEncoder.encodePrioritizeResult(List.of("a", "b"), new int[] {score, score})).asString(StandardCharsets.UTF_8)
+                    .isEqualTo("[{\"Host\":\"a\",\"Score\":" + score + "},{\"Host\":\"b\",\"Score\":" + score + "}]");
+        }
     }
 
     /**
-     * Scores of exactly the request's names are written with each name copied from the request body: the same bytes as
-     * from the names' Strings. Scores for other names, or in another order, or names that were not plain ASCII in the
-     * body, take the general path — the answer is the same either way.
+     * The request's own names are written copied from the request body: the same bytes as from the names' Strings, which
+     * names that were not plain ASCII in the body take.
      */
     @Test
     void prioritizeForTheRequestsOwnNamesCopiesThemFromTheBody() {
@@ -104,21 +106,14 @@ class WireEncoderTest {
                 .getBytes(StandardCharsets.UTF_8)).nodeNames();
         List<String> escaped = WireDecoder.decodeExtenderArgs(("{\"Pod\":" + pod + ",\"NodeNames\":[\"enc-a\",\"enc\\u002db\",\"\"]}")
                 .getBytes(StandardCharsets.UTF_8)).nodeNames();
-        List<NodeScore> scores = List.of(new NodeScore(plain.get(0), 10), new NodeScore(plain.get(1), 0), new NodeScore(plain.get(2), 7));
+        int[] scores = {10, 0, 7};
         String expected = "[{\"Host\":\"enc-a\",\"Score\":10},{\"Host\":\"enc-b\",\"Score\":0},{\"Host\":\"\",\"Score\":7}]";
 
         assertThat(((dev.muster.core.ledger.NodeList) plain).asciiSource()).isNotNull();
-        assertThat(new String(WireEncoder.encodePrioritizeResult(scores, plain), StandardCharsets.UTF_8)).isEqualTo(expected);
+        assertThat(new String(WireEncoder.encodePrioritizeResult(plain, scores), StandardCharsets.UTF_8)).isEqualTo(expected);
         assertThat(((dev.muster.core.ledger.NodeList) escaped).asciiSource()).isNull();
-        assertThat(new String(WireEncoder.encodePrioritizeResult(scores, escaped), StandardCharsets.UTF_8)).isEqualTo(expected);
-        List<NodeScore> reordered = List.of(scores.get(1), scores.get(0), scores.get(2));
-        assertThat(new String(WireEncoder.encodePrioritizeResult(reordered, plain), StandardCharsets.UTF_8))
-                .isEqualTo("[{\"Host\":\"enc-b\",\"Score\":0},{\"Host\":\"enc-a\",\"Score\":10},{\"Host\":\"\",\"Score\":7}]");
-        List<NodeScore> others = List.of(new NodeScore("x\"y", 1), new NodeScore("enc-b", 2), new NodeScore("z", 3));
-        assertThat(new String(WireEncoder.encodePrioritizeResult(others, plain), StandardCharsets.UTF_8))
-                .isEqualTo("[{\"Host\":\"x\\\"y\",\"Score\":1},{\"Host\":\"enc-b\",\"Score\":2},{\"Host\":\"z\",\"Score\":3}]");
-        assertThat(WireEncoder.encodePrioritizeResult(scores.subList(0, 2), plain)).asString(StandardCharsets.UTF_8)
-                .isEqualTo("[{\"Host\":\"enc-a\",\"Score\":10},{\"Host\":\"enc-b\",\"Score\":0}]");
+        assertThat(new String(WireEncoder.encodePrioritizeResult(escaped, scores), StandardCharsets.UTF_8)).isEqualTo(expected);
+        assertThat(new String(WireEncoder.encodePrioritizeResult(List.copyOf(plain), scores), StandardCharsets.UTF_8)).isEqualTo(expected);
     }
 
     @Test
@@ -133,9 +128,13 @@ class WireEncoderTest {
     }
 
     @Test
-    void scoresOutsideTheExtenderRangeAreRefused() {
-        assertThatThrownBy(() -> new NodeScore("a", 11)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new NodeScore("a", -1)).isInstanceOf(IllegalArgumentException.class);
+    void scoresOutsideTheExtenderRangeOrNotOnePerNodeAreRefused() {
+        assertThatThrownBy(() -> WireEncoder.encodePrioritizeResult(List.of("a"), new int[] {11}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("score 11 for a is outside 0..10");
+        assertThatThrownBy(() -> WireEncoder.encodePrioritizeResult(List.of("a", "b"), new int[] {0, -1}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("score -1 for b is outside 0..10");
+        assertThatThrownBy(() -> WireEncoder.encodePrioritizeResult(List.of("a", "b"), new int[] {0}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("1 scores for 2 nodes");
     }
 
     @Test

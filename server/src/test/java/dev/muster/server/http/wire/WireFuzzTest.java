@@ -1,6 +1,5 @@
 package dev.muster.server.http.wire;
 
-import dev.muster.core.scheduler.NodeScore;
 import dev.muster.core.scheduler.FilterResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -84,7 +83,7 @@ class WireFuzzTest {
                 assertThat(node[node.length - 1]).isEqualTo((byte) '}');
                 JsonTrees.wellFormed(node);
             }
-            JsonTrees.wellFormed(WireEncoder.encodePrioritizeResult(args.nodeNames().stream().map(n -> new NodeScore(n, 5)).toList()));
+            JsonTrees.wellFormed(WireEncoder.encodePrioritizeResult(args.nodeNames(), fives(args.nodeNames().size())));
         } else if (decoded instanceof PreemptionArgs args) {
             JsonTrees.wellFormed(WireEncoder.encodePreemptionResult(args.nodeNameToMetaVictims()));
         } else {
@@ -92,6 +91,12 @@ class WireFuzzTest {
             BindingArgs b = (BindingArgs) decoded;
             assertThat(List.of(b.podName(), b.podNamespace(), b.podUID(), b.node())).doesNotContain("");
         }
+    }
+
+    private static int[] fives(int n) {
+        int[] scores = new int[n];
+        java.util.Arrays.fill(scores, 5);
+        return scores;
     }
 
     @Provide
