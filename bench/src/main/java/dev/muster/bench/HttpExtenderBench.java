@@ -56,53 +56,71 @@ public final class HttpExtenderBench {
                 client.post("/filter", body);
                 client.post("/prioritize", body);
             }
-            Pairs muster = measure(server.port(), body, iterations, warmup);
-            System.out.printf("nodes=%d body=%dB iterations=%d  %s%n", nodes, body.length, iterations, muster);
             // the floor: the same requests and the same answers' bytes through the same server code, with no decoding,
-            // deciding or encoding; what the pair costs above it is Muster's work
+            // deciding or encoding; what the pair costs above it is Muster's work. Measured in alternating blocks of
+            // 1,000 pairs, so a noisy minute on the machine falls on both alike.
             ExtenderVerbs verbs = new ExtenderVerbs(s, Duration.ofMinutes(2));
             Http1Response filtered = new Http1Response(200, "application/json", verbs.filter(body).body());
             Http1Response scored = new Http1Response(200, "application/json", verbs.prioritize(body).body());
             try (Http1Server floor = new Http1Server("floor", new InetSocketAddress("127.0.0.1", 0), null,
-                    request -> request.path().endsWith("/filter") ? filtered : scored, 64L << 20, Duration.ofMinutes(2), 16)) {
-                System.out.printf("nodes=%d transport floor (same bytes, no work)  %s%n", nodes, measure(floor.port(), body, iterations, warmup));
+                    request -> request.path().endsWith("/filter") ? filtered : scored, 64L << 20, Duration.ofMinutes(2), 16);
+                 RawHttpClient toMuster = new RawHttpClient("127.0.0.1", server.port());
+                 RawHttpClient toFloor = new RawHttpClient("127.0.0.1", floor.port())) {
+                Pairs muster = new Pairs(iterations);
+                Pairs bare = new Pairs(iterations);
+                for (int i = 0; i < warmup; i++) {
+                    pair(toMuster, body);
+                    pair(toFloor, body);
+                }
+                for (int done = 0; done < iterations; done += BLOCK) {
+                    for (int i = done; i < Math.min(iterations, done + BLOCK); i++) {
+                        muster.record(i, toMuster, body);
+                    }
+                    for (int i = done; i < Math.min(iterations, done + BLOCK); i++) {
+                        bare.record(i, toFloor, body);
+                    }
+                }
+                System.out.printf("nodes=%d body=%dB iterations=%d  %s%n", nodes, body.length, iterations, muster);
+                System.out.printf("nodes=%d transport floor (same bytes, no work)  %s%n", nodes, bare);
             }
         }
     }
 
-    /** Latencies of filter + prioritize pairs and of the filter alone, sorted, from a Go-like keep-alive client. */
+    private static final int BLOCK = 1_000;
+
+    private static void pair(RawHttpClient client, byte[] body) throws Exception {
+        client.post("/filter", body);
+        client.post("/prioritize", body);
+    }
+
+    /** Latencies of filter + prioritize pairs and of the filter alone, from a Go-like keep-alive client. */
     private record Pairs(long[] pair, long[] filterOnly) {
+        Pairs(int iterations) {
+            this(new long[iterations], new long[iterations]);
+        }
+
+        void record(int i, RawHttpClient client, byte[] body) throws Exception {
+            long t0 = System.nanoTime();
+            int f = client.post("/filter", body);
+            long t1 = System.nanoTime();
+            int p = client.post("/prioritize", body);
+            long t2 = System.nanoTime();
+            if (f != 200 || p != 200) {
+                throw new IllegalStateException("unexpected status " + f + "/" + p);
+            }
+            filterOnly[i] = t1 - t0;
+            pair[i] = t2 - t0;
+        }
+
         @Override
         public String toString() {
+            long[] p = pair.clone();
+            long[] f = filterOnly.clone();
+            Arrays.sort(p);
+            Arrays.sort(f);
             return String.format("filter+prioritize: p50=%.3fms p90=%.3fms p99=%.3fms max=%.3fms  filter: p50=%.3fms p99=%.3fms",
-                    pct(pair, 50), pct(pair, 90), pct(pair, 99), pair[pair.length - 1] / 1e6, pct(filterOnly, 50), pct(filterOnly, 99));
+                    pct(p, 50), pct(p, 90), pct(p, 99), p[p.length - 1] / 1e6, pct(f, 50), pct(f, 99));
         }
-    }
-
-    private static Pairs measure(int port, byte[] body, int iterations, int warmup) throws Exception {
-        long[] pair = new long[iterations];
-        long[] filterOnly = new long[iterations];
-        try (RawHttpClient raw = new RawHttpClient("127.0.0.1", port)) {
-            for (int i = 0; i < warmup; i++) {
-                raw.post("/filter", body);
-                raw.post("/prioritize", body);
-            }
-            for (int i = 0; i < iterations; i++) {
-                long t0 = System.nanoTime();
-                int f = raw.post("/filter", body);
-                long t1 = System.nanoTime();
-                int p = raw.post("/prioritize", body);
-                long t2 = System.nanoTime();
-                if (f != 200 || p != 200) {
-                    throw new IllegalStateException("unexpected status " + f + "/" + p);
-                }
-                filterOnly[i] = t1 - t0;
-                pair[i] = t2 - t0;
-            }
-        }
-        Arrays.sort(pair);
-        Arrays.sort(filterOnly);
-        return new Pairs(pair, filterOnly);
     }
 
     static double pct(long[] sorted, double p) {
