@@ -10,7 +10,7 @@ import java.util.Arrays;
  * misses per candidate, on caches the API server and kube-scheduler had just used). Here the decoder finds a name's
  * id straight from the request body's bytes ({@link #findAsciiAfter}; a name with escapes or non-ASCII characters, rare, by its String),
  * allocating nothing and touching no String: the table keeps each name's hash beside its id and all names' characters
- * in one array, so a lookup reads two arrays and the name's few characters (or, when the name that followed last time
+ * in one byte array, so a lookup reads two arrays and the name's few characters (or, when the name that followed last time
  * is the one, only its characters); the ledger then reads the entry for that id from an array.
  *
  * <p>Ids count from 0 in the order names are first {@linkplain #id registered}, are never reused and never change, so
@@ -36,13 +36,15 @@ public final class NodeNames {
     /**
      * {@code slots}: open addressing, each entry the name's hash in the high half and its id + 1 in the low half (0 =
      * empty); by id: {@code names}, and {@code ends[id + 1]}, where its characters end in {@code text} ({@code ends[0]}
-     * is 0, so they start at {@code ends[id]}); {@code follows[id]}: 1 + the id of the name that followed it in the
+     * is 0, so they start at {@code ends[id]}), one byte each: a character a JSON string carries as itself in one byte
+     * (printable ASCII but {@code "} and {@code \}) as that byte, any other as 0, a byte no such string contains — so a
+     * name with such a character is never found by bytes, only by its String; {@code follows[id]}: 1 + the id of the name that followed it in the
      * last list looked up with {@link #findAsciiAfter} (0: none yet), a hint only.
      */
-    private record Table(long[] slots, String[] names, int[] ends, char[] text, int[] follows) {}
+    private record Table(long[] slots, String[] names, int[] ends, byte[] text, int[] follows) {}
 
     private final int max;
-    private volatile Table table = new Table(new long[1024], new String[512], new int[513], new char[512 * 16], new int[512]);
+    private volatile Table table = new Table(new long[1024], new String[512], new int[513], new byte[512 * 16], new int[512]);
     private int size; // guarded by this
 
     NodeNames(int max) {
@@ -80,8 +82,9 @@ public final class NodeNames {
     }
 
     /**
-     * The id of the name whose characters are the ASCII bytes {@code bytes[offset, offset + length)} (every byte below
-     * 0x80: a JSON string without escapes, as kube-scheduler sends a DNS name), or {@link #NONE}; registers nothing.
+     * The id of the name whose characters are the bytes {@code bytes[offset, offset + length)}, each printable ASCII
+     * other than {@code "} and {@code \} (a JSON string without escapes, as kube-scheduler sends a DNS name), or
+     * {@link #NONE}; registers nothing.
      * (Decoders call {@link #findAsciiAfter}, which also keeps its guesses; this is the lookup it falls back to.)
      */
     int findAscii(byte[] bytes, int offset, int length) {
@@ -130,6 +133,46 @@ public final class NodeNames {
         return id;
     }
 
+    /**
+     * The id of the name that followed {@code previous} in the last list ({@link #findAsciiAfter}'s guess) if its
+     * characters stand in {@code bytes} from {@code offset} and a {@code "} follows them before {@code limit}; else
+     * {@link #NONE}. For a decoder scanning a JSON string whose end it does not know yet: one pass over the guess's
+     * characters both finds where the string ends and that it is this name, without the scan for the closing quote and
+     * the escapes that a lookup by {@link #findAsciiAfter} needs first. The bytes compared are printable ASCII without
+     * {@code "} or {@code \} (a stored 0 — a name's other characters, or characters another thread has not yet
+     * published — matches nothing), so a match is a complete JSON string without escapes. Lock-free, like the guesses.
+     */
+    public int follower(int previous, byte[] bytes, int offset, int limit) {
+        Table t = table;
+        int[] follows = t.follows;
+        if (previous < 0 || previous >= follows.length) {
+            return NONE;
+        }
+        int guess = follows[previous] - 1;
+        if (guess < 0 || guess >= follows.length) {
+            return NONE;
+        }
+        int start = t.ends[guess];
+        int length = t.ends[guess + 1] - start;
+        if (length <= 0 || offset + length >= limit || bytes[offset + length] != '"') {
+            return NONE;
+        }
+        byte[] text = t.text;
+        for (int i = 0; i < length; i++) {
+            byte c = text[start + i];
+            if (c != bytes[offset + i] || c == 0) {
+                return NONE;
+            }
+        }
+        return guess;
+    }
+
+    /** The length in characters of the name with id {@code id} (an id this table gave). */
+    public int length(int id) {
+        Table t = table;
+        return t.ends[id + 1] - t.ends[id];
+    }
+
     /** The name with id {@code id} (an id this table gave). */
     public String nameOf(int id) {
         String s = table.names[id];
@@ -160,7 +203,10 @@ public final class NodeNames {
             i = (i + 1) & mask;
         }
         int start = t.ends[id];
-        name.getChars(0, name.length(), t.text, start);
+        for (int c = 0; c < name.length(); c++) {
+            char ch = name.charAt(c);
+            t.text[start + c] = ch >= 0x20 && ch < 0x80 && ch != '"' && ch != '\\' ? (byte) ch : 0;
+        }
         t.ends[id + 1] = start + name.length();
         t.names[id] = name;
         t.slots[i] = ((long) h << 32) | (id + 1L); // last: a reader that finds the slot finds the rest (or misses)
@@ -223,9 +269,10 @@ public final class NodeNames {
         if (t.ends[id + 1] - start != length) {
             return false;
         }
-        char[] text = t.text;
+        byte[] text = t.text;
         for (int i = 0; i < length; i++) {
-            if (text[start + i] != bytes[offset + i]) {
+            byte c = text[start + i];
+            if (c != bytes[offset + i] || c == 0) { // a stored 0 is a character the bytes cannot be
                 return false;
             }
         }

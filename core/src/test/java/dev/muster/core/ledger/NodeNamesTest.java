@@ -41,6 +41,49 @@ class NodeNamesTest {
         assertThat(names.size()).isEqualTo(1);
     }
 
+    /**
+     * {@link NodeNames#follower}: the guess is taken only when its characters stand in the bytes and a quote ends them
+     * there — not when the string goes on, is cut short, or when nothing has followed yet.
+     */
+    @Test
+    void theFollowerIsFoundOnlyWhereItsCharactersEndInAQuote() {
+        NodeNames names = new NodeNames(100);
+        int a = names.id("n-a");
+        int b = names.id("n-b");
+        byte[] nb = ascii("n-b");
+        assertThat(names.follower(a, ascii("n-b\""), 0, 4)).as("nothing has followed n-a yet").isEqualTo(NodeNames.NONE);
+        names.findAsciiAfter(names.findAsciiAfter(NodeNames.NONE, ascii("n-a"), 0, 3), nb, 0, nb.length); // n-a, then n-b
+
+        assertThat(names.follower(a, ascii("n-b\"]"), 0, 5)).isEqualTo(b);
+        assertThat(names.length(b)).isEqualTo(3);
+        assertThat(names.follower(a, ascii("x\"n-b\""), 2, 6)).isEqualTo(b);
+        assertThat(names.follower(a, ascii("n-bb\""), 0, 5)).as("a longer string").isEqualTo(NodeNames.NONE);
+        assertThat(names.follower(a, ascii("n-b\\u0030\""), 0, 10)).as("an escape follows").isEqualTo(NodeNames.NONE);
+        assertThat(names.follower(a, ascii("n-b\""), 0, 3)).as("the quote is past the limit").isEqualTo(NodeNames.NONE);
+        assertThat(names.follower(a, ascii("n-c\""), 0, 4)).isEqualTo(NodeNames.NONE);
+        assertThat(names.follower(b, ascii("n-a\""), 0, 4)).as("nothing has followed n-b").isEqualTo(NodeNames.NONE);
+        assertThat(names.follower(NodeNames.NONE, ascii("n-b\""), 0, 4)).isEqualTo(NodeNames.NONE);
+    }
+
+    /** A name with a character a JSON string cannot carry as itself in one byte is found by its String only. */
+    @Test
+    void aNameWithOtherCharactersIsNeverFoundByBytes() {
+        NodeNames names = new NodeNames(100);
+        int quoted = names.id("a\"b");
+        int slash = names.id("a\\b");
+        int accented = names.id("n\u00f6de");
+
+        assertThat(names.findAscii(ascii("a\"b"), 0, 3)).isEqualTo(NodeNames.NONE);
+        assertThat(names.findAscii(ascii("a\\b"), 0, 3)).isEqualTo(NodeNames.NONE);
+        byte[] zero = {'n', 0, 'd', 'e'};
+        assertThat(names.findAscii(zero, 0, 4)).as("the stored stand-in byte matches nothing").isEqualTo(NodeNames.NONE);
+        assertThat(new int[] {names.find("a\"b"), names.find("a\\b"), names.find("n\u00f6de")}).containsExactly(quoted, slash, accented);
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
     /** The name that followed last time is a guess checked against the characters: right, wrong or stale, the id is the name's. */
     @Test
     void aListInAnyOrderFindsEachNamesIdWhateverFollowedLastTime() {

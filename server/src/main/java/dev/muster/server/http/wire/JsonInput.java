@@ -238,18 +238,23 @@ final class JsonInput implements AutoCloseable {
                 return false;
             }
             int start = at + 1;
-            int i = start;
-            while (i < end && body[i] != '"') {
-                byte c = body[i];
-                if (c == '\\' || c < 0x20) { // an escape, a control character, or (negative) a non-ASCII byte
+            NodeNames table = NodeNames.shared();
+            int id = table.follower(previous, body, start, end); // usually the name that followed last time: one pass
+            int i;
+            if (id != NodeNames.NONE) {
+                i = start + table.length(id);
+            } else {
+                for (i = start; i < end && body[i] != '"'; i++) {
+                    byte c = body[i];
+                    if (c == '\\' || c < 0x20) { // an escape, a control character, or (negative) a non-ASCII byte
+                        return false;
+                    }
+                }
+                if (i >= end) {
                     return false;
                 }
-                i++;
+                id = table.findAsciiAfter(previous, body, start, i - start);
             }
-            if (i >= end) {
-                return false;
-            }
-            int id = NodeNames.shared().findAsciiAfter(previous, body, start, i - start);
             previous = id;
             names.addAscii(id, body, start, i - start);
             at = i + 1;

@@ -48,6 +48,36 @@ class NodeNameIdsTest {
         assertThat(new int[] {names.id(0), names.id(1), names.id(2)}).containsExactly(a, b, NodeNames.NONE);
     }
 
+    /**
+     * Once a list has taught which name follows which, a later list is matched against those guesses: a string that
+     * starts like the guess but goes on, carries an escape or is cut off still decodes (or fails) as it would without.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "['ids-f-a','ids-f-b','ids-f-c'] | ids-f-a,ids-f-b,ids-f-c",
+            "['ids-f-a','ids-f-bb','ids-f-c'] | ids-f-a,ids-f-bb,ids-f-c",
+            "['ids-f-a','ids-f-b\\u0078','ids-f-c'] | ids-f-a,ids-f-bx,ids-f-c",
+            "['ids-f-a','ids-f-','ids-f-c'] | ids-f-a,ids-f-,ids-f-c",
+            "['ids-f-a','ids-f-c','ids-f-b'] | ids-f-a,ids-f-c,ids-f-b"})
+    void aLaterListDecodesWhateverFollowedLastTime(String list, String expected) {
+        NodeNames.shared().id("ids-f-a");
+        NodeNames.shared().id("ids-f-b");
+        NodeNames.shared().id("ids-f-c");
+        String taught = "{'Pod':" + Bodies.POD.formatted("") + ",'NodeNames':['ids-f-a','ids-f-b','ids-f-c']}";
+        WireDecoder.decodeExtenderArgs(utf8(json(taught)));
+
+        NodeList names = (NodeList) WireDecoder.decodeExtenderArgs(utf8(json("{'Pod':" + Bodies.POD.formatted("") + ",'NodeNames':" + list + "}")))
+                .nodeNames();
+
+        assertThat(names).containsExactly(expected.split(","));
+        for (int i = 0; i < names.size(); i++) {
+            assertThat(names.id(i)).isEqualTo(NodeNames.shared().find(names.get(i)));
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WireDecoder.decodeExtenderArgs(utf8(json(
+                        "{'Pod':" + Bodies.POD.formatted("") + ",'NodeNames':['ids-f-a','ids-f-b"))))
+                .isInstanceOf(WireFormatException.class);
+    }
+
     @Test
     void aNonAsciiNameIsReadWhole() {
         NodeList names = (NodeList) WireDecoder.decodeExtenderArgs(utf8(json("{'Pod':" + Bodies.POD.formatted("") + ",'NodeNames':['ids-a','nöde','']}")))
