@@ -60,10 +60,27 @@ public final class ExtenderProcess implements AutoCloseable {
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("muster-ticker").factory());
     private volatile boolean announcedServing;
 
+    /**
+     * The scheduling core alone: its journal and the {@link GangScheduler}, which a cluster sync may start feeding
+     * (and the first full sync complete) while {@link #ExtenderProcess(Settings, Core, Leadership, CollectorRegistry)}
+     * is still starting the servers — the two are independent, and at start both take a second or more.
+     */
+    public record Core(AllocationJournal journal, GangScheduler scheduler) {
+        public static Core of(Settings s, Binder binder) {
+            AllocationJournal journal = new AllocationJournal(s.journalWindow(), java.time.InstantSource.system());
+            return new Core(journal, new GangScheduler(s.scheduler(), binder, journal, System::nanoTime));
+        }
+    }
+
     public ExtenderProcess(Settings s, Binder binder, Leadership leadership, CollectorRegistry registry) throws IOException {
+        this(s, Core.of(s, binder), leadership, registry);
+    }
+
+    /** Starts the servers and the ticker around a {@link Core} made from the same settings. */
+    public ExtenderProcess(Settings s, Core core, Leadership leadership, CollectorRegistry registry) throws IOException {
         this.registry = registry;
-        this.journal = new AllocationJournal(s.journalWindow(), java.time.InstantSource.system());
-        this.scheduler = new GangScheduler(s.scheduler(), binder, journal, System::nanoTime);
+        this.journal = core.journal();
+        this.scheduler = core.scheduler();
         ExtenderMetrics metrics = new ExtenderMetrics(registry, scheduler, journal);
         OpsEndpoints endpoints = new OpsEndpoints(registry, this::notReadyReason);
         String scheme = s.httpTls() == null ? "http" : "https";

@@ -15,11 +15,14 @@ import dev.muster.server.leader.Leadership;
 import dev.muster.server.sync.ClusterSync;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.hotspot.DefaultExports;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -95,9 +98,33 @@ public final class ServerMain {
                 cfg.opsPort(), cfg.grpcPort(),
                 cfg.grpcTls() == null ? Optional.empty() : Optional.of(new ServerTls(cfg.grpcTls().certFile(), cfg.grpcTls().keyFile(), cfg.grpcTls().clientCaFile())),
                 schedulerConfig, cfg.maxBodyBytes(), cfg.journalWindow(), Duration.ofMillis(200), cfg.gangMarker());
-        process.set(new ExtenderProcess(settings, binder, leadership, registry));
-        ClusterSync sync = new ClusterSync(kube.watches(), process.get().scheduler(), ClusterSync.DEFAULT_RESYNC, cfg.schedulerName());
-        sync.start();
+        // the first full sync (API discovery, then listing every node and pod) does not need the servers, nor they it:
+        // it starts on its own thread at once, so readiness after a start or a failover waits for the longer of the
+        // two instead of their sum
+        ExtenderProcess.Core core = ExtenderProcess.Core.of(settings, binder);
+        CompletableFuture<ClusterSync> syncing = new CompletableFuture<>();
+        Thread.ofPlatform().name("cluster-sync-start").start(() -> {
+            try {
+                ClusterSync started = new ClusterSync(kube.watches(), core.scheduler(), ClusterSync.DEFAULT_RESYNC, cfg.schedulerName());
+                started.start();
+                syncing.complete(started);
+            } catch (Throwable t) {
+                syncing.completeExceptionally(t);
+            }
+        });
+        try {
+            process.set(new ExtenderProcess(settings, core, leadership, registry));
+        } catch (IOException | RuntimeException e) {
+            syncing.thenAccept(ClusterSync::close);
+            throw e;
+        }
+        ClusterSync sync;
+        try {
+            sync = syncing.join();
+        } catch (CompletionException e) {
+            process.get().close();
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
         if (elector != null) {
             elector.start();
         }
