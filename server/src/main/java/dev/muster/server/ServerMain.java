@@ -99,7 +99,7 @@ public final class ServerMain {
                 cfg.grpcTls() == null ? Optional.empty() : Optional.of(new ServerTls(cfg.grpcTls().certFile(), cfg.grpcTls().keyFile(), cfg.grpcTls().clientCaFile())),
                 schedulerConfig, cfg.maxBodyBytes(), cfg.journalWindow(), Duration.ofMillis(200), cfg.gangMarker());
         // the first full sync (API discovery, then listing every node and pod) does not need the servers, nor they it:
-        // it starts on its own thread at once, so readiness after a start or a failover waits for the longer of the
+        // it starts on its own thread at once, so readiness after a (re)start waits for the longer of the
         // two instead of their sum
         ExtenderProcess.Core core = ExtenderProcess.Core.of(settings, binder);
         CompletableFuture<ClusterSync> syncing = new CompletableFuture<>();
