@@ -8,7 +8,7 @@ import java.util.Arrays;
  * kube-scheduler sends the same few thousand node names with every call; decoding each into a new String and then
  * finding the ledger's entry through a hash map was the largest part of the extender's filter (three dependent cache
  * misses per candidate, on caches the API server and kube-scheduler had just used). Here the decoder finds a name's
- * id straight from the request body's bytes ({@link #findAsciiAfter}; a name with escapes or non-ASCII characters, rare, by its String),
+ * id straight from the request body's bytes ({@link #follower}, else {@link #findAsciiAfter}; a name with escapes or non-ASCII characters, rare, by its String),
  * allocating nothing and touching no String: the table keeps each name's hash beside its id and all names' characters
  * in one byte array, so a lookup reads two arrays and the name's few characters (or, when the name that followed last time
  * is the one, only its characters); the ledger then reads the entry for that id from an array.
@@ -85,7 +85,7 @@ public final class NodeNames {
      * The id of the name whose characters are the bytes {@code bytes[offset, offset + length)}, each printable ASCII
      * other than {@code "} and {@code \} (a JSON string without escapes, as kube-scheduler sends a DNS name), or
      * {@link #NONE}; registers nothing.
-     * (Decoders call {@link #findAsciiAfter}, which also keeps its guesses; this is the lookup it falls back to.)
+     * (Decoders call {@link #findAsciiAfter}, which also remembers the name as a follower.)
      */
     int findAscii(byte[] bytes, int offset, int length) {
         return findAscii(table, bytes, offset, length);
@@ -106,41 +106,34 @@ public final class NodeNames {
     }
 
     /**
-     * {@link #findAscii}, for the name after the one with id {@code previous} in a list ({@link #NONE} for the first):
-     * kube-scheduler sends its candidates in nearly the same order on every call (its node tree's order, each parallel
-     * filter chunk in sequence), so the name that followed {@code previous} last time is compared first — one read of
-     * that name's characters instead of the hash table's slot, the name's end and then its characters, three reads
-     * spread over memory that the API server and kube-scheduler evicted from the caches since the last call. A wrong
-     * guess only costs the comparison; a found name becomes the guess for next time.
+     * {@link #findAscii} for the name after the one with id {@code previous} in a list ({@link #NONE} for the first),
+     * remembered as {@code previous}'s follower: kube-scheduler sends its candidates in nearly the same order on every
+     * call (its node tree's order, each parallel filter chunk in sequence), so a decoder tries {@link #follower} first —
+     * one read of that name's characters instead of the hash table's slot, the name's end and then its characters, three
+     * reads spread over memory that the API server and kube-scheduler evicted from the caches since the last call — and
+     * comes here when it was not that name.
      *
-     * <p>The guesses are a hint any decoding thread reads and writes without a lock: a lost or stale one only costs
-     * the hash lookup, and a guess is used only once its name's characters match (a name registered concurrently and
-     * not yet visible has no characters yet, and no name scanned here is empty of them, so it cannot match).
+     * <p>The followers are a hint any decoding thread reads and writes without a lock: a lost or stale one only costs
+     * this lookup, and a follower is taken only once its characters match (a name registered concurrently and not yet
+     * visible has no characters yet, and no name looked up is empty of them, so it cannot match).
      */
     public int findAsciiAfter(int previous, byte[] bytes, int offset, int length) {
         Table t = table;
-        int[] follows = t.follows;
-        if (previous >= 0 && previous < follows.length && length > 0) {
-            int guess = follows[previous] - 1;
-            if (guess >= 0 && guess < follows.length && sameAscii(t, guess, bytes, offset, length)) {
-                return guess;
-            }
-        }
         int id = findAscii(t, bytes, offset, length);
-        if (previous >= 0 && previous < follows.length && id != NONE) {
-            follows[previous] = id + 1;
+        if (previous >= 0 && previous < t.follows.length && id != NONE) {
+            t.follows[previous] = id + 1;
         }
         return id;
     }
 
     /**
-     * The id of the name that followed {@code previous} in the last list ({@link #findAsciiAfter}'s guess) if its
+     * The id of the name that followed {@code previous} in the last list (as {@link #findAsciiAfter} remembered it) if its
      * characters stand in {@code bytes} from {@code offset} and a {@code "} follows them before {@code limit}; else
      * {@link #NONE}. For a decoder scanning a JSON string whose end it does not know yet: one pass over the guess's
      * characters both finds where the string ends and that it is this name, without the scan for the closing quote and
      * the escapes that a lookup by {@link #findAsciiAfter} needs first. The bytes compared are printable ASCII without
      * {@code "} or {@code \} (a stored 0 — a name's other characters, or characters another thread has not yet
-     * published — matches nothing), so a match is a complete JSON string without escapes. Lock-free, like the guesses.
+     * published — matches nothing), so a match is a complete JSON string without escapes. Lock-free, like the followers.
      */
     public int follower(int previous, byte[] bytes, int offset, int limit) {
         Table t = table;
