@@ -299,11 +299,6 @@ final class Http1Connection {
     }
 
     /**
-     * Ends a connection whose request was not read to its end: half-close (plain TCP) so the answer is delivered,
-     * then read and drop what the client still sends, briefly, before closing. Closing at once with unread input
-     * would reset the connection and the client might never see the answer.
-     */
-    /**
      * A body over the limit, announced or found while reading chunks: the handler's answer, then a graceful close (the
      * rest of the body is never read). Returns false: the connection ends.
      */
@@ -313,6 +308,11 @@ final class Http1Connection {
         return false;
     }
 
+    /**
+     * Ends a connection whose request was not read to its end: half-close (plain TCP) so the answer is delivered,
+     * then read and drop what the client still sends, briefly, before closing. Closing at once with unread input
+     * would reset the connection and the client might never see the answer.
+     */
     private void linger() throws IOException {
         if (!(socket instanceof SSLSocket)) {
             socket.shutdownOutput();

@@ -145,19 +145,11 @@ public final class NodeNames {
         if (guess < 0 || guess >= follows.length) {
             return NONE;
         }
-        int start = t.ends[guess];
-        int length = t.ends[guess + 1] - start;
+        int length = t.ends[guess + 1] - t.ends[guess];
         if (length <= 0 || offset + length >= limit || bytes[offset + length] != '"') {
             return NONE;
         }
-        byte[] text = t.text;
-        for (int i = 0; i < length; i++) {
-            byte c = text[start + i];
-            if (c != bytes[offset + i] || c == 0) {
-                return NONE;
-            }
-        }
-        return guess;
+        return sameAscii(t, guess, bytes, offset, length) ? guess : NONE;
     }
 
     /** The length in characters of the name with id {@code id} (an id this table gave). */

@@ -84,17 +84,30 @@ final class Filtering {
         return p.gang() == null ? single(p, candidates, null, pick) : member(p, candidates, pick, now);
     }
 
-    /** Scores 0..10 for the candidate {@code candidates.get(index)}: a gang member's slot nodes 10, others by the scoring policy. */
-    int score(Pod p, List<String> candidates, int index) {
-        String node = candidates.get(index);
+    /**
+     * Scores 0..10 for {@code candidates}, {@code scores[i]} for {@code candidates.get(i)}: a gang member's slot nodes
+     * 10, others by the scoring policy. The gang's reservation is looked up once for the whole list.
+     */
+    int[] scores(Pod p, List<String> candidates) {
         Reservation r = p.gang() == null ? null : ledger.reservation(p.gang());
-        if (r != null) {
-            for (Slot s : r.slots()) {
-                if (s.node().equals(node) && (p.uid().equals(s.podUid()) || (s.isFree() && s.fits(p.task(), p.request())))) {
-                    return ScoringPolicy.MAX_EXTENDER_SCORE;
-                }
+        int[] scores = new int[candidates.size()];
+        for (int i = 0; i < scores.length; i++) {
+            scores[i] = r != null && slotFor(p, r, candidates.get(i)) ? ScoringPolicy.MAX_EXTENDER_SCORE : policyScore(p, candidates, i);
+        }
+        return scores;
+    }
+
+    /** Whether {@code node} holds a slot of {@code r} that is {@code p}'s or free and fits it. */
+    private static boolean slotFor(Pod p, Reservation r, String node) {
+        for (Slot s : r.slots()) {
+            if (s.node().equals(node) && (p.uid().equals(s.podUid()) || (s.isFree() && s.fits(p.task(), p.request())))) {
+                return true;
             }
         }
+        return false;
+    }
+
+    private int policyScore(Pod p, List<String> candidates, int index) {
         NodeEntry e = ledger.candidate(candidates, index);
         return e == null ? 0 : ScoringPolicy.toExtenderScore(e.score(policy, p.request()));
     }

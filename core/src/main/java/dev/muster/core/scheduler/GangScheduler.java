@@ -157,14 +157,7 @@ public final class GangScheduler implements ClusterSink {
      * verb (the chart's default; its own NodeResourcesFit scores single pods) places every pod just as well.
      */
     public int[] prioritize(Pod pod, List<String> candidates) {
-        return locked(() -> {
-            Pod p = books.pods().getOrDefault(pod.uid(), pod);
-            int[] scores = new int[candidates.size()];
-            for (int i = 0; i < scores.length; i++) {
-                scores[i] = filtering.score(p, candidates, i);
-            }
-            return scores;
-        });
+        return locked(() -> filtering.scores(books.pods().getOrDefault(pod.uid(), pod), candidates));
     }
 
     /**
