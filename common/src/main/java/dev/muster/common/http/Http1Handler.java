@@ -1,7 +1,7 @@
 package dev.muster.common.http;
 
 /**
- * Answers one request. Called on the connection's own virtual thread, so it may block (the bind barrier parks
+ * Answers one request. Called on the connection's own thread, so it may block (the bind barrier parks
  * here); the next request on that connection waits for it, as HTTP/1.1 without pipelining does anyway. A thrown
  * exception becomes a 500 naming it, and the connection is closed.
  */

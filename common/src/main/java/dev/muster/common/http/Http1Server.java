@@ -8,28 +8,47 @@ import java.net.SocketException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 
 /**
- * Muster's HTTP/1.1 server: one virtual thread per connection that reads a request, calls the {@link Http1Handler}
- * on that same thread and writes the answer, for as long as the client keeps the connection alive
- * ({@link Http1Connection} does the protocol). HTTPS when given an {@link SSLContext}; the TLS handshake runs on
- * the connection's thread, never on the accepting one. TCP_NODELAY on every connection (a keep-alive client that
- * writes headers and body separately would otherwise meet Nagle's algorithm against delayed ACKs, ~40 ms a request).
+ * Muster's HTTP/1.1 server: one thread per connection that reads a request, calls the {@link Http1Handler} on that
+ * same thread and writes the answer, for as long as the client keeps the connection alive ({@link Http1Connection}
+ * does the protocol). HTTPS when given an {@link SSLContext}; the TLS handshake runs on the connection's thread,
+ * never on the accepting one. TCP_NODELAY on every connection (a keep-alive client that writes headers and body
+ * separately would otherwise meet Nagle's algorithm against delayed ACKs, ~40 ms a request).
  *
  * <p>Why not the JDK's {@code com.sun.net.httpserver}: its dispatcher thread reads each request's head, hands the
  * exchange to a worker and takes the connection back through its selector after every answer — two thread
  * hand-offs per request. kube-scheduler calls the filter verb serially on a few keep-alive connections, so that
  * latency is added to its scheduling cycle for every pod (docs/benchmarks.md, "A server of our own").
  *
- * <p>Threads: one accepting thread; per connection one virtual thread that alone owns the connection's state. The
- * set of live connections is a concurrent map, so {@link #close()} can close every socket and interrupt every
- * connection thread (a handler parked at the bind barrier wakes up). A connection idle for {@code idleTimeout}
- * between requests is closed; choose it longer than the clients' own idle timeout (Go's is 90 s), so the client
- * closes first and never sends a request into a connection the server is closing.
+ * <p>Which thread: the first {@value #PLATFORM_CONNECTIONS} connections open at a time are each served by a platform
+ * thread (kept in a pool, so a client that reconnects reuses one), every further one by a virtual thread. A platform
+ * thread waits for the next request inside the kernel's {@code read} and is woken by the kernel alone; a virtual
+ * thread's read parks it, and the next request's bytes wake the JDK's poller thread, which hands the virtual thread
+ * to a carrier thread — two more wake-ups per request, which on a busy two-core node cost ~0.1 ms of latency each and
+ * a third of this server's CPU (docs/benchmarks.md, "Platform threads for the busy connections"). kube-scheduler's
+ * serial filter calls use one or two keep-alive connections, which come first and stay, so they get platform
+ * threads; the thousands of binds a big gang holds at its barrier each hold a connection, and beyond the first few
+ * they park virtual threads, not platform threads.
+ *
+ * <p>Threads: one accepting thread; per connection one thread that alone owns the connection's state. The set of
+ * live connections is a concurrent map, so {@link #close()} can close every socket and interrupt every connection
+ * thread (a handler parked at the bind barrier wakes up). A connection idle for {@code idleTimeout} between requests
+ * is closed; choose it longer than the clients' own idle timeout (Go's is 90 s), so the client closes first and
+ * never sends a request into a connection the server is closing.
  */
 public final class Http1Server implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Http1Server.class.getName());
+    /** Connections served by platform threads at a time; the rest get virtual threads. */
+    static final int PLATFORM_CONNECTIONS = 8;
+    /** A pooled platform thread without a connection for this long ends. */
+    private static final long PLATFORM_IDLE_SECONDS = 60;
 
     private final String name;
     private final ServerSocket listener;
@@ -37,7 +56,12 @@ public final class Http1Server implements AutoCloseable {
     private final long maxBodyBytes;
     private final int idleMillis;
     private final int maxConnections;
+    /** Connections accepted and not yet ended: counted by the accepting thread, uncounted by the connection's. */
+    private final AtomicInteger open = new AtomicInteger();
+    /** Each live connection's thread, put by that thread itself when it starts serving. */
     private final Map<Socket, Thread> live = new ConcurrentHashMap<>();
+    /** Up to {@link #PLATFORM_CONNECTIONS} threads; a hand-off it refuses (all busy) goes to a virtual thread. */
+    private final ThreadPoolExecutor platformThreads;
     private long lastRefusalLog; // accepting thread only
     private final Thread acceptor;
     private volatile boolean closed;
@@ -49,7 +73,7 @@ public final class Http1Server implements AutoCloseable {
      * @param tls          null for plain HTTP
      * @param maxBodyBytes   larger bodies are refused with {@link Http1Handler#bodyTooLarge} and never buffered
      * @param maxConnections connections beyond this many open ones are closed as soon as they are accepted (each costs
-     *                       a virtual thread and a 4-16 KB buffer); for the verbs it must exceed the largest gang, whose
+     *                       a thread and a 4-16 KB buffer); for the verbs it must exceed the largest gang, whose
      *                       members' binds each hold a connection at the barrier
      */
     public Http1Server(String name, InetSocketAddress address, SSLContext tls, Http1Handler handler, long maxBodyBytes,
@@ -59,12 +83,15 @@ public final class Http1Server implements AutoCloseable {
         this.handler = handler;
         this.maxBodyBytes = maxBodyBytes;
         this.idleMillis = (int) Math.min(Integer.MAX_VALUE, idleTimeout.toMillis());
+        this.platformThreads = new ThreadPoolExecutor(0, PLATFORM_CONNECTIONS, PLATFORM_IDLE_SECONDS, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), Thread.ofPlatform().daemon().name(name + "-conn").factory());
         this.listener = tls == null ? new ServerSocket() : tls.getServerSocketFactory().createServerSocket();
         listener.setReuseAddress(true);
         try {
             listener.bind(address, 1024);
         } catch (IOException e) {
             listener.close();
+            platformThreads.shutdown();
             throw e;
         }
         this.acceptor = Thread.ofPlatform().daemon().name(name + "-accept").start(this::acceptLoop);
@@ -76,7 +103,7 @@ public final class Http1Server implements AutoCloseable {
 
     /** Open connections now (tests read it). */
     public int connections() {
-        return live.size();
+        return open.get();
     }
 
     private void acceptLoop() {
@@ -91,23 +118,25 @@ public final class Http1Server implements AutoCloseable {
                 }
                 continue;
             }
-            if (live.size() >= maxConnections) {
+            if (open.get() >= maxConnections) {
                 refuse(socket);
                 continue;
             }
-            Thread thread = Thread.ofVirtual().name(name + "-conn").unstarted(() -> serve(socket));
-            live.put(socket, thread);
-            if (closed) { // close() may have run between accept and put: this connection is not in its snapshot
-                live.remove(socket);
-                closeQuietly(socket);
-                return;
+            open.incrementAndGet();
+            try {
+                platformThreads.execute(() -> serve(socket));
+            } catch (RejectedExecutionException allBusy) { // or shut down by close(): serve() then sees closed
+                Thread.ofVirtual().name(name + "-conn").start(() -> serve(socket));
             }
-            thread.start();
         }
     }
 
     private void serve(Socket socket) {
+        live.put(socket, Thread.currentThread());
         try (socket) {
+            if (closed) { // close() set it before taking its snapshot of live: this connection may not be in it
+                return;
+            }
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(idleMillis);
             new Http1Connection(socket, handler, maxBodyBytes).serve();
@@ -119,6 +148,7 @@ public final class Http1Server implements AutoCloseable {
             }
         } finally {
             live.remove(socket);
+            open.decrementAndGet();
         }
     }
 
@@ -127,6 +157,7 @@ public final class Http1Server implements AutoCloseable {
     public void close() {
         closed = true;
         closeQuietly(listener);
+        platformThreads.shutdown();
         live.forEach((socket, thread) -> {
             closeQuietly(socket);
             thread.interrupt();

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -250,6 +251,67 @@ class Http1ServerTest {
             assertThat(idle.atEnd()).isTrue();
             await().atMost(Duration.ofSeconds(10)).until(() -> server.connections() == 0);
         }
+    }
+
+    /**
+     * More handlers parked at once than there are platform threads: the first connections are served by platform
+     * threads, the rest by virtual ones, every one answers, and close() interrupts both kinds.
+     */
+    @Test
+    void connectionsBeyondThePlatformThreadsGetVirtualOnesAndCloseInterruptsBoth() throws Exception {
+        int n = Http1Server.PLATFORM_CONNECTIONS + 4;
+        CountDownLatch entered = new CountDownLatch(n);
+        CountDownLatch interrupted = new CountDownLatch(n);
+        List<Boolean> virtual = Collections.synchronizedList(new ArrayList<>());
+        start(r -> {
+            virtual.add(Thread.currentThread().isVirtual());
+            entered.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                throw e;
+            }
+            return Http1Response.text(200, "never");
+        }, Duration.ofMinutes(1));
+        List<Raw> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                Raw c = new Raw(server.port());
+                clients.add(c);
+                c.send("POST /bind HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n");
+            }
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(virtual).filteredOn(v -> !v).hasSize(Http1Server.PLATFORM_CONNECTIONS);
+            assertThat(virtual).filteredOn(v -> v).hasSize(4);
+            server.close();
+            assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
+            for (Raw c : clients) {
+                assertThat(c.atEnd()).isTrue();
+            }
+        } finally {
+            for (Raw c : clients) {
+                c.close();
+            }
+        }
+    }
+
+    /** A connection that ends gives its platform thread back: the next connection is served by a platform thread again. */
+    @Test
+    void anEndedConnectionsPlatformThreadServesTheNextOne() throws Exception {
+        List<Boolean> virtual = Collections.synchronizedList(new ArrayList<>());
+        start(r -> {
+            virtual.add(Thread.currentThread().isVirtual());
+            return Http1Response.text(200, "ok");
+        }, Duration.ofMinutes(1));
+        for (int i = 0; i < 3 * Http1Server.PLATFORM_CONNECTIONS; i++) {
+            try (Raw c = new Raw(server.port())) {
+                c.send("GET /a HTTP/1.1\r\nHost: h\r\n\r\n");
+                assertThat(c.reply().status).isEqualTo(200);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.connections() == 0);
+        }
+        assertThat(virtual).hasSize(3 * Http1Server.PLATFORM_CONNECTIONS).containsOnly(false);
     }
 
     @Test

@@ -17,10 +17,10 @@ import javax.net.ssl.SSLContext;
 
 /**
  * kube-scheduler's HTTP extender endpoint: {@code POST /filter, /prioritize, /bind, /preempt}, plus
- * {@code /healthz}, {@code /readyz}, {@code /metrics}. Served by {@link Http1Server}: one virtual thread per
+ * {@code /healthz}, {@code /readyz}, {@code /metrics}. Served by {@link Http1Server}: one thread per
  * keep-alive connection reads each request and answers it itself, so kube-scheduler's serial filter calls meet no
- * thread hand-off, and the thousands of binds a big gang holds at its barrier each park a virtual thread, not a
- * platform thread. HTTPS when given an {@link SSLContext} (kube-scheduler's {@code enableHTTPS} + {@code tlsConfig}).
+ * thread hand-off (its first connections get platform threads, woken by the kernel alone), and the thousands of binds
+ * a big gang holds at its barrier park virtual threads beyond the first few. HTTPS when given an {@link SSLContext} (kube-scheduler's {@code enableHTTPS} + {@code tlsConfig}).
  *
  * <p>Guards before any decision: the method must be POST (405), the path a known verb (404), the body
  * within {@code maxBodyBytes} (413), this process the leader (else the request is forwarded to it) and

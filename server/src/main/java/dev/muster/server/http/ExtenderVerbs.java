@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * The four kube-scheduler verbs over bytes: decode with the wire codec, decide with the
  * {@link GangScheduler}, encode. No HTTP here, so the golden and fuzz tests drive it directly.
  * A {@link WireFormatException} becomes a 400 naming the problem and changes nothing in the core.
- * Thread-safe (the only state is the last decoded filter, swapped atomically; the scheduler is thread-safe). Bind blocks its caller — a virtual thread —
+ * Thread-safe (the only state is the last decoded filter, swapped atomically; the scheduler is thread-safe). Bind blocks its caller — the connection's thread —
  * until the gang barrier answers.
  *
  * <p>With {@code requireGangMarker} (kube-scheduler configured to bind through Muster only pods that request
