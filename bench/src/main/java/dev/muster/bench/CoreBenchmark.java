@@ -142,6 +142,17 @@ public class CoreBenchmark {
         return s.scheduler.filter(m, s.names);
     }
 
+    /**
+     * Prioritize one member of a reserved 1,000-member gang over all 5,000 nodes (kube-scheduler skips prioritize when
+     * the member's filter passes one node; a gRPC client or a profile without node picking asks): slot nodes 10, the
+     * others by the scoring policy.
+     */
+    @Benchmark
+    public int[] prioritizeGangMemberOf1000On5000Nodes(MemberState s) {
+        Pod m = s.members.get(s.next++ % s.members.size());
+        return s.scheduler.prioritize(m, s.names);
+    }
+
     @State(Scope.Benchmark)
     public static class FilterState {
         @Param({"500", "5000"})

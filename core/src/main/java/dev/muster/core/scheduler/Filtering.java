@@ -85,26 +85,19 @@ final class Filtering {
     }
 
     /**
-     * Scores 0..10 for {@code candidates}, {@code scores[i]} for {@code candidates.get(i)}: a gang member's slot nodes
-     * 10, others by the scoring policy. The gang's reservation is looked up once for the whole list.
+     * Scores 0..10 for {@code candidates}, {@code scores[i]} for {@code candidates.get(i)}: a gang member's usable slot
+     * nodes ({@link SlotSteering#usable}: its own slot's, and free slots that fit it) 10, others by the scoring policy.
+     * The usable slots are found once for the whole list, so a member of a large gang costs one pass over its slots
+     * plus one lookup per candidate.
      */
     int[] scores(Pod p, List<String> candidates) {
         Reservation r = p.gang() == null ? null : ledger.reservation(p.gang());
+        Map<String, Slot> usable = r == null ? null : steering.usable(r, p.uid(), p.task(), p.request());
         int[] scores = new int[candidates.size()];
         for (int i = 0; i < scores.length; i++) {
-            scores[i] = r != null && slotFor(p, r, candidates.get(i)) ? ScoringPolicy.MAX_EXTENDER_SCORE : policyScore(p, candidates, i);
+            scores[i] = usable != null && usable.containsKey(candidates.get(i)) ? ScoringPolicy.MAX_EXTENDER_SCORE : policyScore(p, candidates, i);
         }
         return scores;
-    }
-
-    /** Whether {@code node} holds a slot of {@code r} that is {@code p}'s or free and fits it. */
-    private static boolean slotFor(Pod p, Reservation r, String node) {
-        for (Slot s : r.slots()) {
-            if (s.node().equals(node) && (p.uid().equals(s.podUid()) || (s.isFree() && s.fits(p.task(), p.request())))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private int policyScore(Pod p, List<String> candidates, int index) {

@@ -507,6 +507,35 @@ class GangSchedulerTest {
         assertThat(h.invariantViolations()).isEmpty();
     }
 
+    /**
+     * Prioritize for a member: its own slot's node and free slots that fit it score 10; a slot earmarked for another
+     * member and nodes without slots score what the scoring policy gives any pod of that request there.
+     */
+    @Test
+    void aMembersScoresAreTenOnItsUsableSlotsAndThePolicysElsewhere() {
+        SchedulerHarness h = cluster(5, "8", "32Gi");
+        List<Pod> pods = knownGang(h, 3, "6", "8Gi"); // one member per node: three slots on three nodes
+        GangKey key = new GangKey("default", "g");
+        String own = h.scheduler.filter(pods.get(0), h.nodeNames).feasible().getFirst();
+        String taken = h.scheduler.filter(pods.get(1), h.nodeNames).feasible().getFirst();
+        List<String> slots = h.scheduler.gang(key).slotNodes();
+        String free = slots.stream().filter(n -> !n.equals(own) && !n.equals(taken)).findFirst().orElseThrow();
+        Pod single = pod("alone").requests("6", "8Gi").build();
+
+        int[] scores = h.scheduler.prioritize(pods.get(0), h.nodeNames);
+
+        for (int i = 0; i < h.nodeNames.size(); i++) {
+            String n = h.nodeNames.get(i);
+            if (n.equals(own) || n.equals(free)) {
+                assertThat(scores[i]).as(n).isEqualTo(10);
+            } else {
+                assertThat(scores[i]).as(n).isEqualTo(h.scheduler.prioritize(single, List.of(n))[0]);
+            }
+        }
+        assertThat(slots).hasSize(3).contains(own, taken, free);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
     @Test
     void memberWithNoMovableSlotFailsWithAReason() {
         SchedulerHarness h = cluster(2, "4", "16Gi");
