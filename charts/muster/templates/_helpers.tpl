@@ -193,13 +193,14 @@ Rejects inconsistent values with a message naming them. Included from templates/
 {{- end -}}
 
 {{/*
-JAVA_TOOL_OPTIONS of a Muster JVM: the class data archive flags (classDataArchive) and the component's own
-javaToolOptions. Called with the component's values (.Values.extender or .Values.controller).
+JAVA_TOOL_OPTIONS of a Muster JVM: -Xshare:off when classDataArchive is false (the image's entrypoint maps the
+class data archive built into the image) and the component's own javaToolOptions. Called with the component's
+values (.Values.extender or .Values.controller).
 */}}
 {{- define "muster.javaToolOptions" -}}
 {{- $opts := list -}}
-{{- if .classDataArchive -}}
-{{- $opts = append $opts (printf "-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=%s/classes.jsa" (include "muster.jvmCacheDir" .)) -}}
+{{- if not .classDataArchive -}}
+{{- $opts = append $opts "-Xshare:off" -}}
 {{- end -}}
 {{- with .javaToolOptions -}}
 {{- $opts = append $opts . -}}
@@ -208,16 +209,12 @@ javaToolOptions. Called with the component's values (.Values.extender or .Values
 {{- end -}}
 
 {{/*
-The volume mounts every Muster JVM container has: a writable /tmp (the root filesystem is read-only) and, with
-classDataArchive, the class data archive's directory. Called with the component's values.
+The volume mounts every Muster JVM container has: a writable /tmp (the root filesystem is read-only). Called with
+the component's values.
 */}}
 {{- define "muster.jvmVolumeMounts" -}}
 - name: tmp
   mountPath: /tmp
-{{- if .classDataArchive }}
-- name: jvm-cache
-  mountPath: {{ include "muster.jvmCacheDir" . }}
-{{- end }}
 {{- end -}}
 
 {{/* The volumes behind muster.jvmVolumeMounts. Called with the component's values. */}}
@@ -226,16 +223,7 @@ classDataArchive, the class data archive's directory. Called with the component'
 - name: tmp
   emptyDir:
     sizeLimit: 64Mi
-{{- if .classDataArchive }}
-# The JVM's class data archive (about 50 MB): written when the JVM exits, mapped at the container's next start
-- name: jvm-cache
-  emptyDir:
-    sizeLimit: 128Mi
-{{- end }}
 {{- end -}}
-
-{{/* Where the JVM's class data archive lives (an emptyDir: kept across container restarts, not pod replacements). */}}
-{{- define "muster.jvmCacheDir" -}}/var/cache/muster{{- end -}}
 
 {{/* The extended resource that marks gang members: the gang marker policy adds it, kube-scheduler's bind
 extender manages it (managedResources), the extender's --gang-marker expects it. */}}

@@ -39,11 +39,12 @@ import java.util.regex.Pattern;
  *   -Dbench.main=dev.muster.bench.RealLoopBench -Dbench.args="--nodes 1000 --pods 2000 --gang 0 --rounds 3"
  * </pre>
  * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config.yaml; {@code --scheduler-qps}
- * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,idle (idle: kube-scheduler alone while the warm Muster
+ * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,idle,start,fresh-plain,start-plain (start: a fresh Muster started and stopped, its ready time and CPU at readiness; idle: kube-scheduler alone while the warm Muster
  * watches the same pods without being asked anything — what its informers cost),
  * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr}),
  * {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
- * batches the warm Muster schedules before it is measured (default 6). Muster's CPU is also reported per thread group
+ * batches the warm Muster schedules before it is measured (default 6), {@code --class-data-archive false} starts Muster
+ * without the class data archive its image maps (modes fresh-plain and start-plain: only that start) (made here from server/src/main/cds/classlist, as the Dockerfile does). Muster's CPU is also reported per thread group
  * ({@code muster/CN CompilerThre}: the JIT's C1 and C2 threads, {@code muster/ForkJoinPool-N-}: the virtual threads that answer the verbs
  * and bind), and the API server's requests while scheduling.
  * <pre>
@@ -75,6 +76,11 @@ public final class RealLoopBench {
      * Six batches reach the steady state of a long-running extender.
      */
     private int warmupBatches = 6;
+    /** Whether Muster maps a class data archive made as its image makes it (server/Dockerfile), as a deployed one does. */
+    private boolean classDataArchive = true;
+    private String archiveFlag; // the JVM flag that maps it, once made
+    /** Mode suffix: fresh-plain, start-plain start Muster without the class data archive. */
+    private static final String PLAIN = "-plain";
 
     private RealLoopBench(Path repo, String version, int nodes, int pods, int gang, Path config, int schedulerQps) {
         this.repo = repo;
@@ -91,6 +97,7 @@ public final class RealLoopBench {
                 "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "extender-config/scheduler-config.yaml", "scheduler-qps", "1000", "muster-jvm", ""));
         defaults.put("muster-args", "");
         defaults.put("warmup", "6");
+        defaults.put("class-data-archive", "true");
         Map<String, String> a = BenchArgs.parse(defaults, args);
         Path repo = Path.of(a.get("repo")).toAbsolutePath().normalize();
         RealLoopBench b = new RealLoopBench(repo, a.get("version"), Integer.parseInt(a.get("nodes")), Integer.parseInt(a.get("pods")),
@@ -102,6 +109,7 @@ public final class RealLoopBench {
             b.musterArgs.addAll(List.of(a.get("muster-args").trim().split(";")));
         }
         b.warmupBatches = Integer.parseInt(a.get("warmup"));
+        b.classDataArchive = Boolean.parseBoolean(a.get("class-data-archive"));
         b.run(Integer.parseInt(a.get("rounds")), List.of(a.get("modes").split(",")));
     }
 
@@ -114,6 +122,9 @@ public final class RealLoopBench {
         try {
             admin = new Kube(cp.adminClient());
             install = MusterInstall.install(cp, repo.resolve("charts/muster"));
+            if (classDataArchive) {
+                archiveFlag = "-XX:SharedArchiveFile=" + classDataArchive(dir);
+            }
             long t = System.nanoTime();
             parallel(nodes, i -> admin.node("node-" + i, "32", "128Gi", Map.of()));
             System.out.printf(Locale.ROOT, "%d nodes in %.1f s%n", nodes, (System.nanoTime() - t) / 1e9);
@@ -121,14 +132,20 @@ public final class RealLoopBench {
             List<Result> results = new ArrayList<>();
             for (int r = 0; r < rounds; r++) {
                 for (String mode : modes) {
+                    boolean plain = mode.endsWith(PLAIN); // a fresh Muster without the class data archive
+                    if (mode.equals("start") || mode.equals("start" + PLAIN)) {
+                        startOnly(mode + r, plain);
+                        continue;
+                    }
                     if ((mode.equals("warm") || mode.equals("idle")) && warm == null) {
-                        warm = startMuster("warm");
+                        warm = startMuster("warm", false);
                         for (int w = 0; w < warmupBatches; w++) {
                             measure("warm-up", warm); // batches to warm the JIT, not reported
                         }
                     }
-                    MusterProcess fresh = mode.equals("fresh") ? startMuster("fresh" + r) : null;
-                    Result res = measure(mode, mode.equals("alone") ? null : mode.equals("fresh") ? fresh : warm);
+                    boolean isFresh = mode.equals("fresh") || mode.equals("fresh" + PLAIN);
+                    MusterProcess fresh = isFresh ? startMuster(mode + r, plain) : null;
+                    Result res = measure(mode, mode.equals("alone") ? null : isFresh ? fresh : warm);
                     results.add(res);
                     print(res);
                     if (fresh != null) {
@@ -154,11 +171,47 @@ public final class RealLoopBench {
         }
     }
 
-    private MusterProcess startMuster(String name) {
+    /**
+     * The extender image's class data archive, made the way server/Dockerfile makes it: this JVM (the image's Java
+     * release) dumps the classes of the repository's class list from the packaged jar.
+     */
+    private Path classDataArchive(Path dir) throws IOException, InterruptedException {
+        Path list = repo.resolve("server/src/main/cds/classlist");
+        Path archive = dir.resolve("muster.jsa");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:dump",
+                "-XX:SharedClassListFile=" + list, "-XX:SharedArchiveFile=" + archive, "-jar",
+                MusterProcess.jar(repo, "server", version).toString()).redirectErrorStream(true).redirectOutput(dir.resolve("cds-dump.log").toFile()).start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("class data archive not made from " + list + ": see " + dir.resolve("cds-dump.log"));
+        }
+        return archive;
+    }
+
+    /**
+     * A fresh Muster started and stopped without scheduling anything: its readiness after JVM start and the CPU it
+     * spent until then, by thread group (the JIT's compiler threads, the sync, the servers).
+     */
+    private void startOnly(String name, boolean plain) throws IOException {
+        MusterProcess m = startMuster(name, plain);
+        try {
+            Map<String, Double> cpu = cpu(m, null);
+            cpu.keySet().removeIf(k -> !k.startsWith("muster") || cpu.get(k) < 0.05);
+            System.out.printf(Locale.ROOT, "start    cpu at ready %s%n", cpu);
+        } finally {
+            m.close();
+            musterHttp.remove(m);
+        }
+    }
+
+    private MusterProcess startMuster(String name, boolean plain) {
         int http = ControlPlane.freePort();
         long t0 = System.nanoTime();
+        List<String> jvm = new ArrayList<>(musterJvm);
+        if (archiveFlag != null && !plain) {
+            jvm.add(archiveFlag);
+        }
         MusterProcess m = MusterProcess.start("extender-" + name, MusterProcess.jar(repo, "server", version),
-                List.copyOf(musterJvm), java.util.stream.Stream.concat(java.util.stream.Stream.of("--kubeconfig=" + install.kubeconfigFor("extender"),
+                List.copyOf(jvm), java.util.stream.Stream.concat(java.util.stream.Stream.of("--kubeconfig=" + install.kubeconfigFor("extender"),
                         "--http-port=" + http, "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false"), musterArgs.stream()).toList(),
                 cp.dataDir(), ControlPlane.freePort());
         System.out.printf(Locale.ROOT, "muster %s ready in %.2f s (JVM start to /readyz after the first full sync of %d nodes)%n", name,

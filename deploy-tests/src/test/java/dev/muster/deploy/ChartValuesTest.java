@@ -275,26 +275,23 @@ class ChartValuesTest {
         assertThat(Tree.maps(pod, "imagePullSecrets")).containsExactly(Map.of("name", "regcred"));
         assertThat(Tree.map(pod, "affinity", "podAntiAffinity")).as("default: replicas prefer different nodes").isNotEmpty();
         assertThat(Tree.maps(chart.deployment("controller").container(), "env")).contains(Map.of("name", "JAVA_TOOL_OPTIONS",
-                "value", "-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=/var/cache/muster/classes.jsa -Xss512k"));
+                "value", "-Xss512k"));
     }
 
     @Test
-    void theClassDataArchiveLivesInItsOwnEmptyDirAndCanBeTurnedOff() {
+    void theImagesClassDataArchiveIsMappedByDefaultAndCanBeTurnedOff() {
         Rendered chart = Chart.render(Install.defaults());
         for (String component : List.of("extender", "controller")) {
             Manifest d = chart.deployment(component);
-            assertThat(Tree.maps(d.container(), "env")).as(component).contains(Map.of("name", "JAVA_TOOL_OPTIONS",
-                    "value", "-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=/var/cache/muster/classes.jsa"));
-            assertThat(Tree.maps(d.container(), "volumeMounts")).as(component)
-                    .contains(Map.of("name", "jvm-cache", "mountPath", "/var/cache/muster"));
-            assertThat(Tree.string(volume(d, "jvm-cache"), "emptyDir", "sizeLimit")).isEqualTo("128Mi");
-        }
-        Rendered off = Chart.render(Install.with("extender.classDataArchive", false, "controller.classDataArchive", false));
-        for (String component : List.of("extender", "controller")) {
-            Manifest d = off.deployment(component);
             assertThat(Tree.maps(d.container(), "env")).as(component).noneMatch(e -> "JAVA_TOOL_OPTIONS".equals(e.get("name")));
-            assertThat(Tree.maps(d.podSpec(), "volumes")).as(component).noneMatch(v -> "jvm-cache".equals(v.get("name")));
+            assertThat(Tree.maps(d.podSpec(), "volumes")).as(component + ": the archive is in the image, no volume")
+                    .extracting(v -> v.get("name")).containsExactly("tmp");
         }
+        Rendered off = Chart.render(Install.with("extender.classDataArchive", false, "controller.classDataArchive", false,
+                "controller.javaToolOptions", "-Xss512k"));
+        assertThat(Tree.maps(off.deployment("extender").container(), "env")).contains(Map.of("name", "JAVA_TOOL_OPTIONS", "value", "-Xshare:off"));
+        assertThat(Tree.maps(off.deployment("controller").container(), "env"))
+                .contains(Map.of("name", "JAVA_TOOL_OPTIONS", "value", "-Xshare:off -Xss512k"));
     }
 
     private static String configChecksum(Rendered chart) {

@@ -38,10 +38,18 @@ public final class MusterProcess implements AutoCloseable {
         return start(name, jar, List.of("-Xmx512m", "-XX:+UseSerialGC"), args, logDir, opsPort);
     }
 
-    /** @param jvmArgs flags for the JVM (heap, GC, JFR), before {@code -jar} */
+    /**
+     * @param jvmArgs flags for the JVM (heap, GC, JFR), before {@code -jar}; the system property
+     *                {@code muster.e2e.jvm.<name>} adds more, separated by semicolons (e.g.
+     *                {@code -Dmuster.e2e.jvm.controller=-XX:DumpLoadedClassList=/tmp/controller.classlist})
+     */
     public static MusterProcess start(String name, Path jar, List<String> jvmArgs, List<String> args, Path logDir, int opsPort) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         cmd.addAll(jvmArgs);
+        String extra = System.getProperty("muster.e2e.jvm." + name, "");
+        if (!extra.isBlank()) {
+            cmd.addAll(List.of(extra.trim().split(";")));
+        }
         cmd.addAll(List.of("-jar", jar.toString()));
         cmd.addAll(args);
         cmd.add("--ops-port=" + opsPort);

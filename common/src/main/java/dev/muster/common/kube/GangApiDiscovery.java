@@ -1,17 +1,20 @@
 package dev.muster.common.kube;
 
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import dev.muster.core.model.GangApi;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.ApisApi;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
-import io.kubernetes.client.openapi.models.V1APIGroup;
-import io.kubernetes.client.openapi.models.V1APIGroupList;
-import io.kubernetes.client.openapi.models.V1APIResource;
-import io.kubernetes.client.openapi.models.V1APIResourceList;
-import io.kubernetes.client.openapi.models.V1GroupVersionForDiscovery;
+import okhttp3.Call;
+import okhttp3.Response;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -76,7 +79,7 @@ public final class GangApiDiscovery {
     /** Asks the API server now. On failure the last known answer stays in place. */
     public Result discover() {
         try {
-            V1APIGroupList groups = apis.getAPIVersions().execute();
+            Map<String, Set<String>> groups = get(apis.getAPIVersions().buildCall(null), GangApiDiscovery::readGroups);
             Map<GangApi, Served> served = new EnumMap<>(GangApi.class);
             for (GangApi api : GangApi.values()) {
                 Served s = find(api, groups);
@@ -88,7 +91,7 @@ public final class GangApiDiscovery {
             return new Result(served, null);
         } catch (ApiException e) {
             return new Result(last, e.getCode() == 0 ? String.valueOf(e.getCause()) : "HTTP " + e.getCode());
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return new Result(last, e.toString());
         }
     }
@@ -98,33 +101,112 @@ public final class GangApiDiscovery {
         return last.get(api);
     }
 
-    private Served find(GangApi api, V1APIGroupList groups) throws ApiException {
+    private Served find(GangApi api, Map<String, Set<String>> groups) throws ApiException, IOException {
         String group = GangApiGroups.group(api);
-        Set<String> versions = new HashSet<>();
-        for (V1APIGroup g : groups.getGroups() == null ? java.util.List.<V1APIGroup>of() : groups.getGroups()) {
-            if (group.equals(g.getName()) && g.getVersions() != null) {
-                for (V1GroupVersionForDiscovery v : g.getVersions()) {
-                    versions.add(v.getVersion());
-                }
-            }
-        }
+        Set<String> versions = groups.getOrDefault(group, Set.of());
         for (String version : GangApiGroups.versions(api)) {
             if (!versions.contains(version)) {
                 continue;
             }
-            V1APIResourceList list = custom.getAPIResources(group, version).execute();
-            Set<String> names = new HashSet<>();
-            if (list != null && list.getResources() != null) {
-                for (V1APIResource r : list.getResources()) {
-                    names.add(r.getName());
-                }
-            }
+            Set<String> names = get(custom.getAPIResources(group, version).buildCall(null), GangApiDiscovery::readResourceNames);
             if (names.contains(GangApiGroups.PODGROUPS)) {
                 Set<String> companions = new HashSet<>(names);
                 companions.retainAll(Set.of(GangApiGroups.WORKLOADS, VolcanoCrds.QUEUES));
                 return new Served(api, version, names.contains(GangApiGroups.PODGROUPS + "/status"), companions);
             }
         }
+        return null;
+    }
+
+    /**
+     * Runs a discovery call and reads its body with {@code reader}. The two answers are read with a streaming reader
+     * for the few fields discovery needs, not through client-java's model classes: the first time its Gson looks up a
+     * model type it asks every one of its ~770 type adapter factories, which loads ~760 model classes — at start, on
+     * the first full sync's path, about 0.4 s of a two-core machine (docs/benchmarks.md, "The start").
+     */
+    private static <T> T get(Call call, SlimJson.ObjectReader<T> reader) throws ApiException, IOException {
+        try (Response response = call.execute()) {
+            if (!response.isSuccessful()) {
+                throw new ApiException(response.code(), response.message());
+            }
+            JsonReader in = new JsonReader(response.body().charStream());
+            return reader.read(in);
+        } catch (IllegalStateException | NumberFormatException e) { // Gson's reader on a malformed body
+            throw new IOException("discovery answer is not the expected JSON: " + e.getMessage(), e);
+        }
+    }
+
+    /** An {@code APIGroupList}: each group's name and the versions it serves. */
+    static Map<String, Set<String>> readGroups(JsonReader in) throws IOException {
+        Map<String, Set<String>> groups = new HashMap<>();
+        in.beginObject();
+        while (in.hasNext()) {
+            if (!in.nextName().equals("groups") || in.peek() == JsonToken.NULL) {
+                in.skipValue();
+                continue;
+            }
+            in.beginArray();
+            while (in.hasNext()) {
+                String name = null;
+                Set<String> versions = new HashSet<>();
+                in.beginObject();
+                while (in.hasNext()) {
+                    switch (in.nextName()) {
+                        case "name" -> name = SlimJson.string(in, "groups[].name");
+                        case "versions" -> versions.addAll(strings(in, "version", "groups[].versions[].version"));
+                        default -> in.skipValue();
+                    }
+                }
+                in.endObject();
+                if (name != null) {
+                    groups.computeIfAbsent(name, k -> new HashSet<>()).addAll(versions);
+                }
+            }
+            in.endArray();
+        }
+        in.endObject();
+        return groups;
+    }
+
+    /** An {@code APIResourceList}: the names of its resources ({@code podgroups}, {@code podgroups/status}, ...). */
+    static Set<String> readResourceNames(JsonReader in) throws IOException {
+        Set<String> names = new HashSet<>();
+        in.beginObject();
+        while (in.hasNext()) {
+            if (in.nextName().equals("resources")) {
+                names.addAll(strings(in, "name", "resources[].name"));
+            } else {
+                in.skipValue();
+            }
+        }
+        in.endObject();
+        return names;
+    }
+
+    /** The string field {@code field} of each object of an array (null or absent ones left out). */
+    private static List<String> strings(JsonReader in, String field, String where) throws IOException {
+        List<String> out = new ArrayList<>();
+        if (in.peek() == JsonToken.NULL) {
+            in.nextNull();
+            return out;
+        }
+        in.beginArray();
+        while (in.hasNext()) {
+            in.beginObject();
+            while (in.hasNext()) {
+                String value = in.nextName().equals(field) ? SlimJson.string(in, where) : skip(in);
+                if (value != null) {
+                    out.add(value);
+                }
+            }
+            in.endObject();
+        }
+        in.endArray();
+        return out;
+    }
+
+    private static String skip(JsonReader in) throws IOException {
+        in.skipValue();
         return null;
     }
 }

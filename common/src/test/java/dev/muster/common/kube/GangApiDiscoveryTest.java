@@ -91,4 +91,36 @@ class GangApiDiscoveryTest {
         assertThat(r.failure()).isEqualTo("HTTP 503");
         assertThat(discovery.served(GangApi.SCHEDULER_PLUGINS)).isNotNull();
     }
+
+    @Test
+    void anAnswerThatIsNotAGroupListIsAFailureThatSaysSoAndKeepsTheLastAnswer() {
+        api.server().expect().get().withPath("/apis/")
+                .andReturn(200, "{\"kind\":\"APIGroupList\",\"groups\":[" + group("scheduling.x-k8s.io", "v1alpha1") + "]}").once();
+        api.server().expect().get().withPath("/apis/").andReturn(200, "{\"groups\":[{\"name\":7}]}").once();
+        api.server().expect().get().withPath("/apis/").andReturn(200, "[\"groups\"]").once();
+        resources("scheduling.x-k8s.io/v1alpha1", "podgroups");
+        assertThat(discovery.discover().served()).containsOnlyKeys(GangApi.SCHEDULER_PLUGINS);
+
+        GangApiDiscovery.Result wrongType = discovery.discover();
+        GangApiDiscovery.Result notAnObject = discovery.discover();
+
+        assertThat(wrongType.failure()).contains("groups[].name: expected a string, found NUMBER");
+        assertThat(notAnObject.failure()).contains("discovery answer is not the expected JSON");
+        assertThat(notAnObject.served()).containsOnlyKeys(GangApi.SCHEDULER_PLUGINS);
+        assertThat(discovery.served(GangApi.SCHEDULER_PLUGINS).statusSubresource()).isFalse();
+    }
+
+    @Test
+    void groupsWithoutVersionsAndUnknownFieldsAreRead() {
+        groups("{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\",\"groups\":[{\"name\":\"apps\",\"versions\":null},"
+                + "{\"name\":\"scheduling.volcano.sh\",\"versions\":[{\"groupVersion\":\"scheduling.volcano.sh/v1beta1\",\"version\":\"v1beta1\"}],"
+                + "\"preferredVersion\":{\"groupVersion\":\"scheduling.volcano.sh/v1beta1\",\"version\":\"v1beta1\"}}]}");
+        resources("scheduling.volcano.sh/v1beta1", "podgroups", "podgroups/status", "queues");
+
+        GangApiDiscovery.Result r = discovery.discover();
+
+        assertThat(r.failure()).isNull();
+        assertThat(r.served()).containsOnlyKeys(GangApi.VOLCANO);
+        assertThat(r.served().get(GangApi.VOLCANO).statusSubresource()).isTrue();
+    }
 }
