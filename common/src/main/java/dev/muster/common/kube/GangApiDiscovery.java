@@ -136,15 +136,20 @@ public final class GangApiDiscovery {
         }
     }
 
-    /** An {@code APIGroupList}: each group's name and the versions it serves. */
+    /**
+     * An {@code APIGroupList}: each group's name and the versions it serves. An answer without {@code groups} is not
+     * one (client-java's model refused it too): a server that answers {@code /apis} with something else cannot tell.
+     */
     static Map<String, Set<String>> readGroups(JsonReader in) throws IOException {
         Map<String, Set<String>> groups = new HashMap<>();
+        boolean listed = false;
         in.beginObject();
         while (in.hasNext()) {
             if (!in.nextName().equals("groups") || in.peek() == JsonToken.NULL) {
                 in.skipValue();
                 continue;
             }
+            listed = true;
             in.beginArray();
             while (in.hasNext()) {
                 String name = null;
@@ -165,21 +170,32 @@ public final class GangApiDiscovery {
             in.endArray();
         }
         in.endObject();
+        if (!listed) {
+            throw new IOException("discovery answer is not an APIGroupList: it has no groups");
+        }
         return groups;
     }
 
-    /** An {@code APIResourceList}: the names of its resources ({@code podgroups}, {@code podgroups/status}, ...). */
+    /**
+     * An {@code APIResourceList}: the names of its resources ({@code podgroups}, {@code podgroups/status}, ...); an
+     * answer without {@code resources} is not one.
+     */
     static Set<String> readResourceNames(JsonReader in) throws IOException {
         Set<String> names = new HashSet<>();
+        boolean listed = false;
         in.beginObject();
         while (in.hasNext()) {
-            if (in.nextName().equals("resources")) {
+            if (in.nextName().equals("resources") && in.peek() != JsonToken.NULL) {
+                listed = true;
                 names.addAll(strings(in, "name", "resources[].name"));
             } else {
                 in.skipValue();
             }
         }
         in.endObject();
+        if (!listed) {
+            throw new IOException("discovery answer is not an APIResourceList: it has no resources");
+        }
         return names;
     }
 

@@ -98,15 +98,18 @@ class GangApiDiscoveryTest {
                 .andReturn(200, "{\"kind\":\"APIGroupList\",\"groups\":[" + group("scheduling.x-k8s.io", "v1alpha1") + "]}").once();
         api.server().expect().get().withPath("/apis/").andReturn(200, "{\"groups\":[{\"name\":7}]}").once();
         api.server().expect().get().withPath("/apis/").andReturn(200, "[\"groups\"]").once();
+        api.server().expect().get().withPath("/apis/").andReturn(200, "{\"kind\":\"Status\"}").once();
         resources("scheduling.x-k8s.io/v1alpha1", "podgroups");
         assertThat(discovery.discover().served()).containsOnlyKeys(GangApi.SCHEDULER_PLUGINS);
 
         GangApiDiscovery.Result wrongType = discovery.discover();
         GangApiDiscovery.Result notAnObject = discovery.discover();
+        GangApiDiscovery.Result noGroups = discovery.discover();
 
         assertThat(wrongType.failure()).contains("groups[].name: expected a string, found NUMBER");
         assertThat(notAnObject.failure()).contains("discovery answer is not the expected JSON");
-        assertThat(notAnObject.served()).containsOnlyKeys(GangApi.SCHEDULER_PLUGINS);
+        assertThat(noGroups.failure()).contains("not an APIGroupList: it has no groups");
+        assertThat(noGroups.served()).containsOnlyKeys(GangApi.SCHEDULER_PLUGINS);
         assertThat(discovery.served(GangApi.SCHEDULER_PLUGINS).statusSubresource()).isFalse();
     }
 
