@@ -7,8 +7,6 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.ApisApi;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
-import okhttp3.Call;
-import okhttp3.Response;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -18,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import okhttp3.Call;
+import okhttp3.Response;
 
 /**
  * Which gang APIs the API server serves, and at which version: one {@code GET /apis} (the groups and their versions),
@@ -121,8 +121,10 @@ public final class GangApiDiscovery {
     /**
      * Runs a discovery call and reads its body with {@code reader}. The two answers are read with a streaming reader
      * for the few fields discovery needs, not through client-java's model classes: the first time its Gson looks up a
-     * model type it asks every one of its ~770 type adapter factories, which loads ~760 model classes — at start, on
-     * the first full sync's path, about 0.4 s of a two-core machine (docs/benchmarks.md, "The start").
+     * type it asks every one of its ~770 type adapter factories, which loads ~760 model classes (0.4 s of a two-core
+     * machine without the images' class data archive). Discovery is the first step of the first full sync; it no
+     * longer waits for that. The gang informers' first lists, which client-java decodes with Gson, still pay it once,
+     * beside the node and pod lists (docs/benchmarks.md, "The start").
      */
     private static <T> T get(Call call, SlimJson.ObjectReader<T> reader) throws ApiException, IOException {
         try (Response response = call.execute()) {
