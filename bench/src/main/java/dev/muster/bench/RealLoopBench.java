@@ -39,7 +39,8 @@ import java.util.regex.Pattern;
  *   -Dbench.main=dev.muster.bench.RealLoopBench -Dbench.args="--nodes 1000 --pods 2000 --gang 0 --rounds 3"
  * </pre>
  * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config.yaml; {@code --scheduler-qps}
- * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,idle,start,fresh-plain,start-plain (start: a fresh Muster started and stopped, its ready time and CPU at readiness; idle: kube-scheduler alone while the warm Muster
+ * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,idle,start,fresh-plain,start-plain,fresh-after-pods (fresh-after-pods: the fresh
+ * Muster is started once the batch's pods exist, just before kube-scheduler, so its first sync lists them; start: a fresh Muster started and stopped, its ready time and CPU at readiness; idle: kube-scheduler alone while the warm Muster
  * watches the same pods without being asked anything — what its informers cost),
  * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr}),
  * {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
@@ -79,6 +80,8 @@ public final class RealLoopBench {
     /** Whether Muster maps a class data archive made as its image makes it (server/Dockerfile), as a deployed one does. */
     private boolean classDataArchive = true;
     private String archiveFlag; // the JVM flag that maps it, once made
+    /** Mode: a fresh Muster started after the batch's pods exist, just before kube-scheduler (its first sync lists them). */
+    private static final String FRESH_AFTER_PODS = "fresh-after-pods";
     /** Mode suffix: fresh-plain, start-plain start Muster without the class data archive. */
     private static final String PLAIN = "-plain";
 
@@ -140,12 +143,21 @@ public final class RealLoopBench {
                     if ((mode.equals("warm") || mode.equals("idle")) && warm == null) {
                         warm = startMuster("warm", false);
                         for (int w = 0; w < warmupBatches; w++) {
-                            measure("warm-up", warm); // batches to warm the JIT, not reported
+                            measure("warm-up", warm, null); // batches to warm the JIT, not reported
                         }
+                    }
+                    if (mode.equals(FRESH_AFTER_PODS)) {
+                        MusterProcess[] started = new MusterProcess[1];
+                        int k = r;
+                        Result res = measure(mode, null, () -> started[0] = startMuster(mode + k, false));
+                        results.add(res);
+                        print(res);
+                        started[0].close();
+                        continue;
                     }
                     boolean isFresh = mode.equals("fresh") || mode.equals("fresh" + PLAIN);
                     MusterProcess fresh = isFresh ? startMuster(mode + r, plain) : null;
-                    Result res = measure(mode, mode.equals("alone") ? null : isFresh ? fresh : warm);
+                    Result res = measure(mode, mode.equals("alone") ? null : isFresh ? fresh : warm, null);
                     results.add(res);
                     print(res);
                     if (fresh != null) {
@@ -220,14 +232,18 @@ public final class RealLoopBench {
         return m;
     }
 
-    private Result measure(String mode, MusterProcess muster) throws Exception {
+    /**
+     * One batch: the pods created, then kube-scheduler started and timed. {@code startAfterPods}, when given, starts the
+     * Muster of this run once the pods exist, just before kube-scheduler (as after a failover: its first sync lists them).
+     */
+    private Result measure(String mode, MusterProcess muster, java.util.function.Supplier<MusterProcess> startAfterPods) throws Exception {
         String ns = admin.namespace("bench-" + (++round));
         if (gang > 0) {
             for (int g = 0; g < pods / gang; g++) {
                 admin.podGroup(ns, "g" + g, gang, "default", Map.of());
             }
         }
-        boolean asked = muster != null && !mode.equals("idle"); // idle: the warm Muster only watches (its informers' cost)
+        boolean asked = (muster != null || startAfterPods != null) && !mode.equals("idle"); // idle: the warm Muster only watches (its informers' cost)
         if (gang > 0 && !asked) {
             // kube-scheduler alone is compared as on a cluster without Muster: the members carry no gang marker
             install.removeGangMarker();
@@ -238,6 +254,9 @@ public final class RealLoopBench {
             }
         } else {
             parallel(pods, i -> createPod(ns, i));
+        }
+        if (startAfterPods != null) {
+            muster = startAfterPods.get();
         }
         Map<String, Double> before = cpu(muster, null);
         Map<String, Double> requestsBefore = apiserverRequests();
