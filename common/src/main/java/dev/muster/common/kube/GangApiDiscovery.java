@@ -8,7 +8,6 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.ApisApi;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -128,15 +127,14 @@ public final class GangApiDiscovery {
      */
     private static <T> T get(Call call, SlimJson.ObjectReader<T> reader) throws ApiException, IOException {
         try (Response response = call.execute()) {
-            if (!response.isSuccessful()) {
-                throw new ApiException(response.code(), response.message());
-            }
-            JsonReader in = new JsonReader(response.body().charStream());
-            return reader.read(in);
-        } catch (IllegalStateException | NumberFormatException e) { // Gson's reader on a malformed body
+            return reader.read(new JsonReader(KubeClients.successful(response, "discovery").charStream()));
+        } catch (IllegalStateException e) { // Gson's reader met another JSON type than the one asked for
             throw new IOException("discovery answer is not the expected JSON: " + e.getMessage(), e);
         }
     }
+
+    /** One group of an {@code APIGroupList}: its name and the versions it serves. */
+    private record Group(String name, List<String> versions) {}
 
     /**
      * An {@code APIGroupList}: each group's name and the versions it serves. An answer without {@code groups} is not
@@ -144,36 +142,11 @@ public final class GangApiDiscovery {
      */
     static Map<String, Set<String>> readGroups(JsonReader in) throws IOException {
         Map<String, Set<String>> groups = new HashMap<>();
-        boolean listed = false;
-        in.beginObject();
-        while (in.hasNext()) {
-            if (!in.nextName().equals("groups") || in.peek() == JsonToken.NULL) {
-                in.skipValue();
-                continue;
+        for (Group g : listed(in, "groups", "APIGroupList", GangApiDiscovery::group)) {
+            if (g.name() != null) {
+                Set<String> versions = groups.computeIfAbsent(g.name(), k -> new HashSet<>());
+                g.versions().stream().filter(Objects::nonNull).forEach(versions::add);
             }
-            listed = true;
-            in.beginArray();
-            while (in.hasNext()) {
-                String name = null;
-                Set<String> versions = new HashSet<>();
-                in.beginObject();
-                while (in.hasNext()) {
-                    switch (in.nextName()) {
-                        case "name" -> name = SlimJson.string(in, "groups[].name");
-                        case "versions" -> versions.addAll(strings(in, "version", "groups[].versions[].version"));
-                        default -> in.skipValue();
-                    }
-                }
-                in.endObject();
-                if (name != null) {
-                    groups.computeIfAbsent(name, k -> new HashSet<>()).addAll(versions);
-                }
-            }
-            in.endArray();
-        }
-        in.endObject();
-        if (!listed) {
-            throw new IOException("discovery answer is not an APIGroupList: it has no groups");
         }
         return groups;
     }
@@ -184,47 +157,59 @@ public final class GangApiDiscovery {
      */
     static Set<String> readResourceNames(JsonReader in) throws IOException {
         Set<String> names = new HashSet<>();
-        boolean listed = false;
+        for (String name : listed(in, "resources", "APIResourceList", r -> field(r, "name", "resources[].name"))) {
+            if (name != null) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    private static Group group(JsonReader in) throws IOException {
+        String name = null;
+        List<String> versions = List.of();
         in.beginObject();
         while (in.hasNext()) {
-            if (in.nextName().equals("resources") && in.peek() != JsonToken.NULL) {
-                listed = true;
-                names.addAll(strings(in, "name", "resources[].name"));
+            switch (in.nextName()) {
+                case "name" -> name = SlimJson.string(in, "groups[].name");
+                case "versions" -> versions = SlimJson.array(in, v -> field(v, "version", "groups[].versions[].version"));
+                default -> in.skipValue();
+            }
+        }
+        in.endObject();
+        return new Group(name, versions);
+    }
+
+    /** The array {@code name} of a discovery answer (an object that must have it, as {@code kind} does). */
+    private static <T> List<T> listed(JsonReader in, String name, String kind, SlimJson.ObjectReader<T> element) throws IOException {
+        List<T> out = null;
+        in.beginObject();
+        while (in.hasNext()) {
+            if (in.nextName().equals(name) && in.peek() != JsonToken.NULL) {
+                out = SlimJson.array(in, element);
             } else {
                 in.skipValue();
             }
         }
         in.endObject();
-        if (!listed) {
-            throw new IOException("discovery answer is not an APIResourceList: it has no resources");
+        if (out == null) {
+            throw new IOException("discovery answer is not an " + kind + ": it has no " + name);
         }
-        return names;
-    }
-
-    /** The string field {@code field} of each object of an array (null or absent ones left out). */
-    private static List<String> strings(JsonReader in, String field, String where) throws IOException {
-        List<String> out = new ArrayList<>();
-        if (in.peek() == JsonToken.NULL) {
-            in.nextNull();
-            return out;
-        }
-        in.beginArray();
-        while (in.hasNext()) {
-            in.beginObject();
-            while (in.hasNext()) {
-                String value = in.nextName().equals(field) ? SlimJson.string(in, where) : skip(in);
-                if (value != null) {
-                    out.add(value);
-                }
-            }
-            in.endObject();
-        }
-        in.endArray();
         return out;
     }
 
-    private static String skip(JsonReader in) throws IOException {
-        in.skipValue();
-        return null;
+    /** The string field {@code name} of an object; null when it has none. */
+    private static String field(JsonReader in, String name, String where) throws IOException {
+        String value = null;
+        in.beginObject();
+        while (in.hasNext()) {
+            if (in.nextName().equals(name)) {
+                value = SlimJson.string(in, where);
+            } else {
+                in.skipValue();
+            }
+        }
+        in.endObject();
+        return value;
     }
 }

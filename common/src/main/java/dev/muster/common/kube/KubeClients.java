@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.Objects;
 import okhttp3.Call;
 import okhttp3.Protocol;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 
 /**
  * The two {@link ApiClient}s a Muster process needs, built from one source (a kubeconfig file, the pod's service
@@ -168,6 +170,24 @@ public final class KubeClients {
             throws ApiException {
         return client.buildCall(null, path, method, query, new ArrayList<>(), body, new HashMap<>(headers), new HashMap<>(),
                 new HashMap<>(), AUTH_NAMES, null);
+    }
+
+    /**
+     * The body of a 2xx answer; any other answer becomes an {@link ApiException} with its code and text, named
+     * {@code what} (e.g. "list pods").
+     */
+    static ResponseBody successful(Response response, String what) throws ApiException {
+        ResponseBody body = response.body();
+        if (!response.isSuccessful()) {
+            String text;
+            try {
+                text = body.string();
+            } catch (IOException e) {
+                text = "";
+            }
+            throw new ApiException(what + ": HTTP " + response.code(), response.code(), response.headers().toMultimap(), text);
+        }
+        return body;
     }
 
     private static ApiClient fromKubeconfig(Path kubeconfig, Duration readTimeout) throws IOException {

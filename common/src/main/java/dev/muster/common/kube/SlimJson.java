@@ -68,6 +68,21 @@ final class SlimJson {
     /** A list object's parts: the typed list classes share no setters. */
     record ListParts<T>(String apiVersion, String kind, V1ListMeta metadata, List<T> items) {}
 
+    /** A JSON array, each element read by {@code element} (as it answers, nulls too); {@code null} reads as empty. */
+    static <T> List<T> array(JsonReader in, ObjectReader<T> element) throws IOException {
+        List<T> out = new ArrayList<>();
+        if (in.peek() == JsonToken.NULL) {
+            in.nextNull();
+            return out;
+        }
+        in.beginArray();
+        while (in.hasNext()) {
+            out.add(element.read(in));
+        }
+        in.endArray();
+        return out;
+    }
+
     /** A list ({@code PodList}, {@code NodeList}, ...): list metadata ({@code resourceVersion}, {@code continue}) and items. */
     static <T> ListParts<T> readList(JsonReader in, ObjectReader<T> items) throws IOException {
         String apiVersion = null;
@@ -80,17 +95,7 @@ final class SlimJson {
                 case "apiVersion" -> apiVersion = string(in, "apiVersion");
                 case "kind" -> kind = string(in, "kind");
                 case "metadata" -> metadata = listMeta(in);
-                case "items" -> {
-                    if (in.peek() == JsonToken.NULL) {
-                        in.nextNull();
-                    } else {
-                        in.beginArray();
-                        while (in.hasNext()) {
-                            out.add(items.read(in));
-                        }
-                        in.endArray();
-                    }
-                }
+                case "items" -> out = array(in, items);
                 default -> in.skipValue();
             }
         }

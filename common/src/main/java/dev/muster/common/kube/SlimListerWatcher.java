@@ -157,17 +157,7 @@ public final class SlimListerWatcher<T extends KubernetesObject, L extends Kuber
     }
 
     private ResponseBody successful(Response response, String verb) throws ApiException {
-        ResponseBody body = response.body();
-        if (!response.isSuccessful()) {
-            String text;
-            try {
-                text = body.string();
-            } catch (IOException e) {
-                text = "";
-            }
-            throw new ApiException(verb + " " + resource + ": HTTP " + response.code(), response.code(), response.headers().toMultimap(), text);
-        }
-        return body;
+        return KubeClients.successful(response, verb + " " + resource);
     }
 
     /** The events of one watch answer, in one encoding. */
