@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -146,22 +147,19 @@ public final class RealLoopBench {
                             measure("warm-up", warm, null); // batches to warm the JIT, not reported
                         }
                     }
-                    if (mode.equals(FRESH_AFTER_PODS)) {
-                        MusterProcess[] started = new MusterProcess[1];
-                        int k = r;
-                        Result res = measure(mode, null, () -> started[0] = startMuster(mode + k, false));
-                        results.add(res);
-                        print(res);
-                        started[0].close();
-                        continue;
+                    boolean isFresh = mode.equals("fresh") || mode.equals("fresh" + PLAIN) || mode.equals(FRESH_AFTER_PODS);
+                    MusterProcess[] fresh = new MusterProcess[1];
+                    String name = mode + r;
+                    Supplier<MusterProcess> startFresh = () -> fresh[0] = startMuster(name, plain);
+                    if (isFresh && !mode.equals(FRESH_AFTER_PODS)) {
+                        startFresh.get();
                     }
-                    boolean isFresh = mode.equals("fresh") || mode.equals("fresh" + PLAIN);
-                    MusterProcess fresh = isFresh ? startMuster(mode + r, plain) : null;
-                    Result res = measure(mode, mode.equals("alone") ? null : isFresh ? fresh : warm, null);
+                    Result res = measure(mode, mode.equals("alone") ? null : isFresh ? fresh[0] : warm,
+                            mode.equals(FRESH_AFTER_PODS) ? startFresh : null);
                     results.add(res);
                     print(res);
-                    if (fresh != null) {
-                        fresh.close();
+                    if (fresh[0] != null) {
+                        fresh[0].close();
                     }
                 }
             }
@@ -236,7 +234,7 @@ public final class RealLoopBench {
      * One batch: the pods created, then kube-scheduler started and timed. {@code startAfterPods}, when given, starts the
      * Muster of this run once the pods exist, just before kube-scheduler (as after a failover: its first sync lists them).
      */
-    private Result measure(String mode, MusterProcess muster, java.util.function.Supplier<MusterProcess> startAfterPods) throws Exception {
+    private Result measure(String mode, MusterProcess muster, Supplier<MusterProcess> startAfterPods) throws Exception {
         String ns = admin.namespace("bench-" + (++round));
         if (gang > 0) {
             for (int g = 0; g < pods / gang; g++) {
