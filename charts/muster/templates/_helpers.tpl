@@ -194,13 +194,17 @@ Rejects inconsistent values with a message naming them. Included from templates/
 
 {{/*
 JAVA_TOOL_OPTIONS of a Muster JVM: -Xshare:off when classDataArchive is false (the image's entrypoint maps the
-class data archive built into the image) and the component's own javaToolOptions. Called with the component's
-values (.Values.extender or .Values.controller).
+class data archive built into the image), -XX:CompilationMode unless compilationMode is the JVM's default, and the
+component's own javaToolOptions (last, so a flag there wins). Called with the component's values (.Values.extender
+or .Values.controller).
 */}}
 {{- define "muster.javaToolOptions" -}}
 {{- $opts := list -}}
 {{- if not .classDataArchive -}}
 {{- $opts = append $opts "-Xshare:off" -}}
+{{- end -}}
+{{- if and .compilationMode (ne .compilationMode "default") -}}
+{{- $opts = append $opts (printf "-XX:CompilationMode=%s" .compilationMode) -}}
 {{- end -}}
 {{- with .javaToolOptions -}}
 {{- $opts = append $opts . -}}

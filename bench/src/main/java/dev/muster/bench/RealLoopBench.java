@@ -43,7 +43,8 @@ import java.util.regex.Pattern;
  * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,idle,start,fresh-plain,start-plain,fresh-after-pods (fresh-after-pods: the fresh
  * Muster is started once the batch's pods exist, just before kube-scheduler, so its first sync lists them; start: a fresh Muster started and stopped, its ready time and CPU at readiness; idle: kube-scheduler alone while the warm Muster
  * watches the same pods without being asked anything — what its informers cost),
- * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr}),
+ * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr};
+ * {@code -XX:CompilationMode=default} for the JVM's tiered C1 + C2 instead of the chart's C1 alone),
  * {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
  * batches the warm Muster schedules before it is measured (default 6), {@code --class-data-archive false} starts Muster
  * without the class data archive its image maps (modes fresh-plain and start-plain: only that start) (made here from server/src/main/cds/classlist, as the Dockerfile does). Muster's CPU is also reported per thread group
@@ -67,7 +68,8 @@ public final class RealLoopBench {
     private final Path config;
 
     private final int schedulerQps;
-    private final List<String> musterJvm = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseSerialGC"));
+    /** Muster's JVM as the chart starts the extender: C1 alone ({@code extender.compilationMode}); a later {@code --muster-jvm} flag wins. */
+    private final List<String> musterJvm = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only"));
     private final List<String> musterArgs = new ArrayList<>();
     /**
      * Batches the warm Muster schedules before its runs are reported. Its JIT compiles the once-per-request methods (the

@@ -38,6 +38,8 @@ class ChartRejectsBadValuesTest {
                         Install.with("controller.flushInterval", "soon"), "flushInterval"),
                 Arguments.of("topology level that is not a label key",
                         Install.with("extender.topologyLevels[0]", "my rack"), "topologyLevels"),
+                Arguments.of("JIT mode the JVM does not have",
+                        Install.with("extender.compilationMode", "c2-only"), "compilationMode"),
                 Arguments.of("percentage above 100",
                         Install.with("scheduler.percentageOfNodesToScore", 150), "percentageOfNodesToScore"));
     }

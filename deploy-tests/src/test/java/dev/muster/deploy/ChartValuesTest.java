@@ -283,15 +283,33 @@ class ChartValuesTest {
         Rendered chart = Chart.render(Install.defaults());
         for (String component : List.of("extender", "controller")) {
             Manifest d = chart.deployment(component);
-            assertThat(Tree.maps(d.container(), "env")).as(component).noneMatch(e -> "JAVA_TOOL_OPTIONS".equals(e.get("name")));
+            assertThat(javaToolOptions(d)).as(component + ": the entrypoint maps the archive").doesNotContain("-Xshare");
             assertThat(Tree.maps(d.podSpec(), "volumes")).as(component + ": the archive is in the image, no volume")
                     .extracting(v -> v.get("name")).containsExactly("tmp");
         }
         Rendered off = Chart.render(Install.with("extender.classDataArchive", false, "controller.classDataArchive", false,
                 "controller.javaToolOptions", "-Xss512k"));
-        assertThat(Tree.maps(off.deployment("extender").container(), "env")).contains(Map.of("name", "JAVA_TOOL_OPTIONS", "value", "-Xshare:off"));
-        assertThat(Tree.maps(off.deployment("controller").container(), "env"))
-                .contains(Map.of("name", "JAVA_TOOL_OPTIONS", "value", "-Xshare:off -Xss512k"));
+        assertThat(javaToolOptions(off.deployment("extender"))).isEqualTo("-Xshare:off -XX:CompilationMode=quick-only");
+        assertThat(javaToolOptions(off.deployment("controller"))).isEqualTo("-Xshare:off -Xss512k");
+    }
+
+    @Test
+    void theExtenderCompilesWithC1AloneByDefaultTheControllerWithBothCompilers() {
+        Rendered chart = Chart.render(Install.defaults());
+        assertThat(javaToolOptions(chart.deployment("extender"))).isEqualTo("-XX:CompilationMode=quick-only");
+        assertThat(Tree.maps(chart.deployment("controller").container(), "env")).as("the JVM's own tiered compilation: nothing to say")
+                .noneMatch(e -> "JAVA_TOOL_OPTIONS".equals(e.get("name")));
+
+        Rendered swapped = Chart.render(Install.with("extender.compilationMode", "default", "controller.compilationMode", "quick-only",
+                "controller.javaToolOptions", "-XX:CompilationMode=default"));
+        assertThat(Tree.maps(swapped.deployment("extender").container(), "env")).noneMatch(e -> "JAVA_TOOL_OPTIONS".equals(e.get("name")));
+        assertThat(javaToolOptions(swapped.deployment("controller"))).as("javaToolOptions come last, so a flag there wins")
+                .isEqualTo("-XX:CompilationMode=quick-only -XX:CompilationMode=default");
+    }
+
+    private static String javaToolOptions(Manifest deployment) {
+        return Tree.maps(deployment.container(), "env").stream().filter(e -> "JAVA_TOOL_OPTIONS".equals(e.get("name")))
+                .map(e -> (String) e.get("value")).findFirst().orElse("");
     }
 
     private static String configChecksum(Rendered chart) {
