@@ -7,6 +7,7 @@ import dev.muster.deploy.Chart.Rendered;
 import dev.muster.server.ServerConfig;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -274,8 +275,7 @@ class ChartValuesTest {
         assertThat(pod).containsEntry("priorityClassName", "system-cluster-critical");
         assertThat(Tree.maps(pod, "imagePullSecrets")).containsExactly(Map.of("name", "regcred"));
         assertThat(Tree.map(pod, "affinity", "podAntiAffinity")).as("default: replicas prefer different nodes").isNotEmpty();
-        assertThat(Tree.maps(chart.deployment("controller").container(), "env")).contains(Map.of("name", "JAVA_TOOL_OPTIONS",
-                "value", "-Xss512k"));
+        assertThat(javaToolOptions(chart.deployment("controller"))).hasValue("-Xss512k");
     }
 
     @Test
@@ -283,33 +283,33 @@ class ChartValuesTest {
         Rendered chart = Chart.render(Install.defaults());
         for (String component : List.of("extender", "controller")) {
             Manifest d = chart.deployment(component);
-            assertThat(javaToolOptions(d)).as(component + ": the entrypoint maps the archive").doesNotContain("-Xshare");
+            assertThat(javaToolOptions(d).orElse("")).as(component + ": the entrypoint maps the archive").doesNotContain("-Xshare");
             assertThat(Tree.maps(d.podSpec(), "volumes")).as(component + ": the archive is in the image, no volume")
                     .extracting(v -> v.get("name")).containsExactly("tmp");
         }
         Rendered off = Chart.render(Install.with("extender.classDataArchive", false, "controller.classDataArchive", false,
                 "controller.javaToolOptions", "-Xss512k"));
-        assertThat(javaToolOptions(off.deployment("extender"))).isEqualTo("-Xshare:off -XX:CompilationMode=quick-only");
-        assertThat(javaToolOptions(off.deployment("controller"))).isEqualTo("-Xshare:off -Xss512k");
+        assertThat(javaToolOptions(off.deployment("extender"))).hasValue("-Xshare:off -XX:CompilationMode=quick-only");
+        assertThat(javaToolOptions(off.deployment("controller"))).hasValue("-Xshare:off -Xss512k");
     }
 
     @Test
     void theExtenderCompilesWithC1AloneByDefaultTheControllerWithBothCompilers() {
         Rendered chart = Chart.render(Install.defaults());
-        assertThat(javaToolOptions(chart.deployment("extender"))).isEqualTo("-XX:CompilationMode=quick-only");
-        assertThat(Tree.maps(chart.deployment("controller").container(), "env")).as("the JVM's own tiered compilation: nothing to say")
-                .noneMatch(e -> "JAVA_TOOL_OPTIONS".equals(e.get("name")));
+        assertThat(javaToolOptions(chart.deployment("extender"))).hasValue("-XX:CompilationMode=quick-only");
+        assertThat(javaToolOptions(chart.deployment("controller"))).as("the JVM's own tiered compilation: nothing to say").isEmpty();
 
         Rendered swapped = Chart.render(Install.with("extender.compilationMode", "default", "controller.compilationMode", "quick-only",
                 "controller.javaToolOptions", "-XX:CompilationMode=default"));
-        assertThat(Tree.maps(swapped.deployment("extender").container(), "env")).noneMatch(e -> "JAVA_TOOL_OPTIONS".equals(e.get("name")));
+        assertThat(javaToolOptions(swapped.deployment("extender"))).isEmpty();
         assertThat(javaToolOptions(swapped.deployment("controller"))).as("javaToolOptions come last, so a flag there wins")
-                .isEqualTo("-XX:CompilationMode=quick-only -XX:CompilationMode=default");
+                .hasValue("-XX:CompilationMode=quick-only -XX:CompilationMode=default");
     }
 
-    private static String javaToolOptions(Manifest deployment) {
+    /** The container's JAVA_TOOL_OPTIONS; empty when the chart sets none. */
+    private static Optional<String> javaToolOptions(Manifest deployment) {
         return Tree.maps(deployment.container(), "env").stream().filter(e -> "JAVA_TOOL_OPTIONS".equals(e.get("name")))
-                .map(e -> (String) e.get("value")).findFirst().orElse("");
+                .map(e -> (String) e.get("value")).findFirst();
     }
 
     private static String configChecksum(Rendered chart) {
