@@ -98,12 +98,39 @@ public final class Kube {
 
     // ---- namespaces, queues, podgroups -----------------------------------------------------------------
 
-    /** A namespace with its {@code default} ServiceAccount (pods are refused without it). */
+    /**
+     * A namespace with its {@code default} ServiceAccount (pods are refused without it): created here unless
+     * kube-controller-manager's ServiceAccount controller made it first.
+     */
     public String namespace(String name) {
         call("create namespace " + name, () -> core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(name))).execute());
-        call("create default service account in " + name, () -> core.createNamespacedServiceAccount(name,
-                new V1ServiceAccount().metadata(new V1ObjectMeta().name("default"))).execute());
+        try {
+            core.createNamespacedServiceAccount(name, new V1ServiceAccount().metadata(new V1ObjectMeta().name("default"))).execute();
+        } catch (ApiException e) {
+            if (e.getCode() != 409) {
+                throw new IllegalStateException("create default service account in " + name + ": HTTP " + e.getCode() + " "
+                        + e.getResponseBody(), e);
+            }
+        }
         return name;
+    }
+
+    /** Deletes a namespace (the namespace controller then deletes everything in it, and the namespace last). */
+    public void deleteNamespace(String name) {
+        call("delete namespace " + name, () -> core.deleteNamespace(name).execute());
+    }
+
+    /** Whether the namespace still exists (a deleted one stays, terminating, until it is empty). */
+    public boolean namespaceExists(String name) {
+        try {
+            core.readNamespace(name).execute();
+            return true;
+        } catch (ApiException e) {
+            if (e.getCode() == 404) {
+                return false;
+            }
+            throw new IllegalStateException("read namespace " + name + ": HTTP " + e.getCode() + " " + e.getResponseBody(), e);
+        }
     }
 
     public void queue(String name, Map<String, Object> spec) {
@@ -180,6 +207,11 @@ public final class Kube {
         for (int i = from; i < from + count; i++) {
             pod(ns, group + "-" + i, group, cpu, memory);
         }
+    }
+
+    /** The pods of {@code ns} matching {@code labelSelector} (e.g. {@code job=train}). */
+    public List<V1Pod> pods(String ns, String labelSelector) {
+        return call("list pods " + labelSelector + " in " + ns, () -> core.listNamespacedPod(ns).labelSelector(labelSelector).execute()).getItems();
     }
 
     public List<V1Pod> pods(String ns) {

@@ -30,11 +30,10 @@ final class E2eCluster {
     final ControlPlane cp;
     final Kube admin;
     final MusterInstall install;
+    final MusterStack muster;
     final MusterProcess extender;
     final MusterProcess controller;
     final KubeScheduler scheduler;
-    final int extenderHttpPort = ControlPlane.freePort();
-    final int extenderGrpcPort = ControlPlane.freePort();
     private int namespaces;
 
     private E2eCluster() throws Exception {
@@ -49,14 +48,10 @@ final class E2eCluster {
         admin = new Kube(cp.adminClient());
         install = MusterInstall.install(cp, repo.resolve("charts/muster"));
         admin.nodes("node-", NODES, NODE_CPU, NODE_MEMORY);
-        extender = MusterProcess.start("extender", MusterProcess.jar(repo, "server", version), List.of(
-                "--kubeconfig=" + install.kubeconfigFor("extender"), "--http-port=" + extenderHttpPort, "--grpc-port=" + extenderGrpcPort,
-                "--lease-namespace=" + MusterInstall.NAMESPACE, "--topology-levels=" + RACK_LABEL + ",kubernetes.io/hostname"),
-                dir, ControlPlane.freePort());
-        controller = MusterProcess.start("controller", MusterProcess.jar(repo, "controller", version), List.of(
-                "--kubeconfig=" + install.kubeconfigFor("controller"), "--extender-address=127.0.0.1:" + extenderGrpcPort,
-                "--grpc-port=" + ControlPlane.freePort(), "--lease-namespace=" + MusterInstall.NAMESPACE), dir, ControlPlane.freePort());
-        scheduler = KubeScheduler.start(cp, repo.resolve("extender-config/scheduler-config.yaml"), "http://127.0.0.1:" + extenderHttpPort);
+        muster = MusterStack.start(repo, version, cp, install, List.of("--topology-levels=" + RACK_LABEL + ",kubernetes.io/hostname"), dir);
+        extender = muster.extender();
+        controller = muster.controller();
+        scheduler = muster.scheduler();
         System.out.printf("e2e: API server ready in %.1f s, everything (chart, %d nodes, extender, controller, kube-scheduler) in %.1f s; data in %s%n",
                 (apiReady - t0) / 1e9, NODES, (System.nanoTime() - t0) / 1e9, dir);
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "e2e-cluster-stop"));
@@ -84,7 +79,7 @@ final class E2eCluster {
     }
 
     String extenderUrl() {
-        return "http://127.0.0.1:" + extenderHttpPort;
+        return "http://127.0.0.1:" + muster.extenderHttpPort();
     }
 
     /** Deletes every pod of {@code ns} and waits until Muster's books show no pod and no reservation of any gang. */
@@ -157,9 +152,7 @@ final class E2eCluster {
     }
 
     private void close() {
-        scheduler.close();
-        controller.close();
-        extender.close();
+        muster.close();
         cp.close();
     }
 }

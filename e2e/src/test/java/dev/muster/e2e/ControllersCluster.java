@@ -1,0 +1,206 @@
+package dev.muster.e2e;
+
+import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.openapi.models.V1Pod;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+
+/**
+ * A second real cluster, for what controllers and kubelets do to Muster's gangs (started once per test JVM when a
+ * test first needs it, stopped at its end): etcd and kube-apiserver with Kubernetes' Workload API and the Job
+ * controller's integration with it ({@code GenericWorkload}, {@code WorkloadWithJob}, 1.36 alpha), an unmodified
+ * kube-controller-manager (Jobs, Deployments, garbage collection, namespaces, disruption budgets, node lifecycle and
+ * eviction), {@value #NODES} hollow kubelets (1 cpu / 3840Mi each: pods are sized in millicores), the chart, and
+ * Muster's extender, controller and kube-scheduler as {@link E2eCluster} runs them.
+ *
+ * <p>It is separate from {@link E2eCluster} because there the nodes are API objects no kubelet heartbeats (the
+ * node-lifecycle controller would taint them unreachable) and tests own their pods (here the garbage collector
+ * deletes pods whose owner is gone). Node death is made fast: the node-lifecycle controller marks a node whose
+ * kubelet stopped heartbeating after {@value #NODE_GRACE_SECONDS} s, and pods tolerate an unreachable node for
+ * {@value #TOLERATION_SECONDS} s before they are evicted. Tests use their own namespace and Queue, and leave the
+ * cluster as they found it ({@link #cleanUp}): namespace deleted, every kubelet running and Ready, Muster's books empty.
+ */
+final class ControllersCluster {
+    static final int NODES = 4;
+    static final String NODE_PREFIX = "hollow-";
+    static final int NODE_GRACE_SECONDS = 20;
+    static final int TOLERATION_SECONDS = 2;
+
+    private static ControllersCluster instance;
+
+    final ControlPlane cp;
+    final Kube admin;
+    final Workloads workloads;
+    final MusterInstall install;
+    final KubeControllerManager controllerManager;
+    final List<HollowNode> nodes = new ArrayList<>();
+    final MusterStack muster;
+    final MusterProcess extender;
+    private int namespaces;
+
+    private ControllersCluster() throws Exception {
+        Path dir = Files.createTempDirectory("muster-e2e-controllers-");
+        long t0 = System.nanoTime();
+        ControlPlane.Options env = ControlPlane.Options.fromEnvironment(dir);
+        String gates = "--feature-gates=GenericWorkload=true,WorkloadWithJob=true";
+        cp = ControlPlane.start(new ControlPlane.Options(env.binaries(), env.dataDir(), env.keepData(), List.of(gates,
+                "--runtime-config=scheduling.k8s.io/v1alpha2=true",
+                "--default-not-ready-toleration-seconds=" + TOLERATION_SECONDS,
+                "--default-unreachable-toleration-seconds=" + TOLERATION_SECONDS)));
+        admin = new Kube(cp.adminClient());
+        workloads = new Workloads(cp.adminClient());
+        install = MusterInstall.install(cp, E2eCluster.REPO.resolve("charts/muster"));
+        controllerManager = KubeControllerManager.start(cp, List.of(gates, "--node-monitor-period=2s",
+                "--node-monitor-grace-period=" + NODE_GRACE_SECONDS + "s"));
+        for (int i = 0; i < NODES; i++) {
+            nodes.add(HollowNode.start(cp, NODE_PREFIX + i, Map.of()));
+        }
+        for (HollowNode n : nodes) {
+            n.awaitReady(admin, Duration.ofSeconds(90));
+        }
+        long nodesReady = System.nanoTime();
+        muster = MusterStack.start(E2eCluster.REPO, System.getProperty("muster.version", "0.1.0-SNAPSHOT"), cp, install, List.of(), dir);
+        extender = muster.extender();
+        System.out.printf("e2e: controllers cluster: %d hollow nodes Ready in %.1f s, everything (kube-controller-manager, chart, "
+                + "extender, controller, kube-scheduler) in %.1f s; data in %s%n", NODES, (nodesReady - t0) / 1e9, (System.nanoTime() - t0) / 1e9, dir);
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "e2e-controllers-cluster-stop"));
+    }
+
+    /** The cluster if one was started, else null (never starts one). */
+    static synchronized ControllersCluster running() {
+        return instance;
+    }
+
+    static synchronized ControllersCluster get() {
+        if (instance == null) {
+            try {
+                instance = new ControllersCluster();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not start the real control plane with controllers and kubelets: " + e.getMessage(), e);
+            }
+        }
+        return instance;
+    }
+
+    /** A fresh namespace for one test. */
+    String namespace(String hint) {
+        return admin.namespace(hint + "-" + (++namespaces));
+    }
+
+    HollowNode node(String name) {
+        return nodes.stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /**
+     * Deletes {@code ns} (the namespace controller deletes its objects, the garbage collector and kubelets their pods)
+     * and waits until it is gone, every kubelet runs again and is Ready, and Muster's ledger holds no pod and no
+     * reservation and no bind waits.
+     */
+    void cleanUp(String ns) {
+        if (admin.namespaceExists(ns)) {
+            admin.deleteNamespace(ns);
+        }
+        for (HollowNode n : nodes) {
+            if (!n.running()) {
+                n.restart();
+            }
+        }
+        Awaitility.await("namespace " + ns + " gone, nodes Ready, muster's books empty").atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(250)).until(() -> !admin.namespaceExists(ns) && nodes.stream().allMatch(n -> n.ready(admin))
+                        && extender.gauge("muster_ledger_pods") == 0 && extender.gauge("muster_reservations") == 0
+                        && extender.gauge("muster_waiting_binds") == 0 && extender.gauge("muster_held_binds") == 0);
+    }
+
+    /** The pods of {@code ns} that hold room on a node: bound, not finished (terminating ones included, as kube-scheduler counts them). */
+    List<V1Pod> holding(String ns) {
+        return admin.pods(ns).stream().filter(ControllersCluster::holdsRoom).toList();
+    }
+
+    static boolean holdsRoom(V1Pod p) {
+        String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+        return p.getSpec().getNodeName() != null && !"Succeeded".equals(phase) && !"Failed".equals(phase);
+    }
+
+    /** Requested cpu of a pod in millicores (its containers' requests). */
+    static long cpuMillis(V1Pod p) {
+        long m = 0;
+        for (var ctr : p.getSpec().getContainers()) {
+            var q = ctr.getResources() == null || ctr.getResources().getRequests() == null ? null : ctr.getResources().getRequests().get("cpu");
+            m += q == null ? 0 : q.getNumber().movePointRight(3).longValue();
+        }
+        return m;
+    }
+
+    /** The Queue's {@code status.allocated} cpu in millicores (0 when absent). */
+    long allocatedCpuMillis(String queue) {
+        Object allocated = Kube.status(admin.queueObject(queue)).get("allocated");
+        if (allocated instanceof Map<?, ?> m && m.get("cpu") != null) {
+            return new Quantity(String.valueOf(m.get("cpu"))).getNumber().movePointRight(3).longValue();
+        }
+        return 0;
+    }
+
+    /** A number of the Queue's status ({@code running}, {@code inqueue}, ...), 0 when absent. */
+    long queueCount(String queue, String field) {
+        Object v = Kube.status(admin.queueObject(queue)).get(field);
+        return v instanceof Number n ? n.longValue() : 0;
+    }
+
+    /** A PodGroup's status.phase (null before the controller wrote one). */
+    String phase(String ns, String podGroup) {
+        Object p = Kube.status(admin.podGroupObject(ns, podGroup)).get("phase");
+        return p == null ? null : p.toString();
+    }
+
+    /** A number of a PodGroup's status ({@code running}, {@code succeeded}, {@code failed}), 0 when absent. */
+    long podGroupCount(String ns, String podGroup, String field) {
+        Object v = Kube.status(admin.podGroupObject(ns, podGroup)).get(field);
+        return v instanceof Number n ? n.longValue() : 0;
+    }
+
+    /**
+     * Whether Muster's ledger holds exactly the pods that hold room in the cluster (every namespace): its pod count, and
+     * no reservation left behind. Read through the extender's metrics (what Muster exposes of its books).
+     */
+    boolean ledgerMatchesCluster() {
+        long holding = Kube.call("list pods", () -> admin.core().listPodForAllNamespaces().execute()).getItems().stream()
+                .filter(ControllersCluster::holdsRoom).count();
+        return extender.gauge("muster_ledger_pods") == holding;
+    }
+
+    /** Muster's held cpu (bound pods and reservations) of {@code queue}, in millicores, from the extender's metrics (0 when absent). */
+    long musterHeldCpuMillis(String queue) {
+        String prefix = "muster_queue_held{queue=\"" + queue + "\",resource=\"cpu\",} ";
+        for (String line : extender.metrics().split("\n")) {
+            if (line.startsWith(prefix)) {
+                return (long) Double.parseDouble(line.substring(prefix.length()).trim());
+            }
+        }
+        return 0;
+    }
+
+    String diagnosis(int lines) {
+        return "kube-controller-manager:\n" + tail(controllerManager.log(), lines);
+    }
+
+    private static String tail(Path log, int lines) {
+        try {
+            List<String> all = Files.readAllLines(log);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (java.io.IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    private void close() {
+        muster.close();
+        nodes.forEach(HollowNode::close);
+        controllerManager.close();
+        cp.close();
+    }
+}
