@@ -247,6 +247,16 @@ public final class Kube {
         call("delete pod " + ns + "/" + name, () -> core.deleteNamespacedPod(name, ns).execute());
     }
 
+    /**
+     * Sets a running pod's {@code spec.activeDeadlineSeconds} (it may be set or shortened on a live pod): its kubelet then
+     * kills it and reports it {@code Failed} with reason {@code DeadlineExceeded} — a real failure, reported by the kubelet.
+     */
+    public void activeDeadline(String ns, String name, long seconds) {
+        call("set activeDeadlineSeconds of " + ns + "/" + name, () -> PatchUtils.patch(V1Pod.class,
+                () -> core.patchNamespacedPod(name, ns, new V1Patch("{\"spec\":{\"activeDeadlineSeconds\":" + seconds + "}}")).buildCall(null),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
     /** Sets a pod's phase through the status subresource, as a kubelet would. */
     public void phase(String ns, String name, String phase) {
         call("set phase of " + ns + "/" + name, () -> PatchUtils.patch(V1Pod.class,

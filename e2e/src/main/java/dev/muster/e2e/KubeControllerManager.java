@@ -48,6 +48,11 @@ public final class KubeControllerManager implements AutoCloseable {
         return proc.log();
     }
 
+    /** The last {@code lines} lines of its log. */
+    public String logTail(int lines) {
+        return proc.tail(lines);
+    }
+
     public long pid() {
         return proc.pid();
     }

@@ -56,14 +56,16 @@ public final class Workloads {
 
     /**
      * An Indexed Job of {@code parallelism} pods and as many completions; its pods carry the label {@code job=<name>}.
-     * Failed pods are replaced (backoffLimit 20).
+     * A failed pod is replaced, up to 6 times per index ({@code backoffLimitPerIndex}: the Job controller's delay before
+     * a replacement, 10 s doubling, grows with that index's failures, not the whole Job's — with a Job-wide
+     * {@code backoffLimit} a node's death that fails 4 members at once delays their replacements by over a minute).
      */
     public Map<String, Object> indexedJob(String ns, String name, int parallelism, PodTemplate pods, boolean suspend) {
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("parallelism", parallelism);
         spec.put("completions", parallelism);
         spec.put("completionMode", "Indexed");
-        spec.put("backoffLimit", 20);
+        spec.put("backoffLimitPerIndex", 6);
         spec.put("suspend", suspend);
         spec.put("template", pods.toJson(Map.of("job", name)));
         Map<String, Object> job = Map.of("apiVersion", "batch/v1", "kind", "Job", "metadata", Map.of("name", name, "namespace", ns), "spec", spec);

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * When a test on a shared real cluster fails, prints the last lines of the extender's and the controller's logs
+ * When a test on the shared real cluster fails, prints the last lines of the extender's and the controller's logs
  * (the cluster's data folder, with every log, is deleted at the end of the run unless {@code -Dmuster.e2e.keep=true}),
  * so a failure seen once in CI can be read afterwards.
  */
@@ -13,27 +13,15 @@ final class DiagnoseOnFailure implements TestWatcher {
 
     @Override
     public void testFailed(ExtensionContext context, Throwable cause) {
-        boolean controllers = context.getRequiredTestClass() != null && ControllersClusterTest.class.isAssignableFrom(context.getRequiredTestClass());
-        if (controllers) {
-            ControllersCluster c = ControllersCluster.running();
-            if (c != null) {
-                print(context, c.muster.extender(), c.muster.controller());
-                System.out.printf("e2e: last %d lines of %s%n", LINES, c.diagnosis(LINES));
-            }
+        E2eCluster c = E2eCluster.running();
+        if (c == null) {
             return;
         }
-        E2eCluster c = E2eCluster.running();
-        if (c != null) {
-            print(context, c.extender, c.controller);
-        }
-    }
-
-    private static void print(ExtensionContext context, MusterProcess extender, MusterProcess controller) {
         System.out.printf("e2e: %s failed; last %d lines of the extender's log:%n%s%n", context.getDisplayName(), LINES,
-                extender.logTail(LINES));
-        System.out.printf("e2e: last %d lines of the controller's log:%n%s%n", LINES, controller.logTail(LINES));
-        System.out.printf("e2e: the extender's muster metrics:%n%s%n", musterMetrics(extender));
-        System.out.printf("e2e: the controller's muster metrics:%n%s%n", musterMetrics(controller));
+                c.extender.logTail(LINES));
+        System.out.printf("e2e: last %d lines of the controller's log:%n%s%n", LINES, c.controller.logTail(LINES));
+        System.out.printf("e2e: the extender's muster metrics:%n%s%n", musterMetrics(c.extender));
+        System.out.printf("e2e: the controller's muster metrics:%n%s%n", musterMetrics(c.controller));
     }
 
     /** The process's own metrics (not the JVM's), or why they could not be read. */
