@@ -131,10 +131,10 @@ final class ControllersCluster {
     }
 
     /**
-     * Whether {@code ns} still exists; first lets go of its deleted pods that only the Job controller's tracking
-     * finalizer keeps while their Job is already gone. kube-controller-manager 1.36 sometimes leaves such pods behind
-     * when a namespace deletes a Job and its pods at once (seen with pods that were never bound), which keeps the
-     * namespace terminating; Muster holds nothing for them (they are deleted and unbound or finished).
+     * Whether {@code ns} (being deleted) still exists; first lets go of its deleted pods that only the Job controller's
+     * tracking finalizer keeps. kube-controller-manager 1.36 with {@code WorkloadWithJob} has left such pods behind
+     * (pods of a gang Job that were never bound, deleted with their namespace: the Job controller did not sync that Job
+     * again, so the namespace stayed terminating); Muster holds nothing for them (deleted, and unbound or finished).
      */
     boolean releaseOrphanedJobPods(String ns) {
         if (!admin.namespaceExists(ns)) {
@@ -142,9 +142,7 @@ final class ControllersCluster {
         }
         for (V1Pod p : admin.pods(ns)) {
             if (p.getMetadata().getDeletionTimestamp() != null && p.getMetadata().getFinalizers() != null
-                    && p.getMetadata().getFinalizers().equals(List.of(JOB_TRACKING)) && !holdsRoom(p)
-                    && p.getMetadata().getOwnerReferences() != null && p.getMetadata().getOwnerReferences().stream()
-                    .allMatch(o -> "Job".equals(o.getKind()) && !workloads.jobExists(ns, o.getName()))) {
+                    && p.getMetadata().getFinalizers().equals(List.of(JOB_TRACKING)) && !holdsRoom(p)) {
                 admin.finalizer(ns, p.getMetadata().getName(), null);
             }
         }
