@@ -162,16 +162,6 @@ final class ControllersCluster {
         return p.getSpec().getNodeName() != null && !"Succeeded".equals(phase) && !"Failed".equals(phase);
     }
 
-    /** Requested cpu of a pod in millicores (its containers' requests). */
-    static long cpuMillis(V1Pod p) {
-        long m = 0;
-        for (var ctr : p.getSpec().getContainers()) {
-            var q = ctr.getResources() == null || ctr.getResources().getRequests() == null ? null : ctr.getResources().getRequests().get("cpu");
-            m += q == null ? 0 : q.getNumber().movePointRight(3).longValue();
-        }
-        return m;
-    }
-
     /** The Queue's {@code status.allocated} cpu in millicores (0 when absent). */
     long allocatedCpuMillis(String queue) {
         Object allocated = Kube.status(admin.queueObject(queue)).get("allocated");
