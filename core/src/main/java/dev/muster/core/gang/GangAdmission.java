@@ -27,7 +27,7 @@ public final class GangAdmission {
     public enum Outlook {
         /**
          * May pass at any moment (backing off, not fitting now, members or PodGroup missing): members pass filter
-         * and their binds are held ({@link HeldBind}).
+         * and their binds are held ({@link HeldBinds}).
          */
         HOLD,
         /**
@@ -130,9 +130,9 @@ public final class GangAdmission {
         Map<String, Resources> taken = new HashMap<>();
         List<Ledger.Placement> pinned = new ArrayList<>();
         Set<String> pinnedUids = new HashSet<>();
-        for (HeldBind h : pinHeld ? g.held().values() : List.<HeldBind>of()) {
-            Pod m = books.pods().get(h.waiter().pod().uid());
-            NodeEntry e = ledger.node(h.waiter().node());
+        for (PodBinds.Bind h : pinHeld ? books.binds().of(g.key(), PodBinds.Stage.HELD) : List.<PodBinds.Bind>of()) {
+            Pod m = books.pod(h.pod().uid());
+            NodeEntry e = ledger.node(h.node());
             if (m == null || ledger.pod(m.uid()) != null || e == null
                     || !e.accepts(taken.getOrDefault(e.name(), Resources.ZERO).plus(m.request()))) {
                 continue; // not pinned: it is offered a slot (or fails) once the gang is reserved

@@ -4,6 +4,8 @@ import dev.muster.core.gang.AdmissionPass;
 import dev.muster.core.gang.BindBarrier;
 import dev.muster.core.gang.Books;
 import dev.muster.core.gang.Gang;
+import dev.muster.core.gang.HeldBinds;
+import dev.muster.core.gang.PodBinds;
 import dev.muster.core.ledger.Ledger;
 import dev.muster.core.ledger.NodeEntry;
 import dev.muster.core.ledger.PodRecord;
@@ -36,15 +38,17 @@ final class ClusterIntake {
     private final Books books;
     private final Ledger ledger;
     private final BindBarrier barrier;
+    private final HeldBinds held;
     private final SlotSteering steering;
     private final AdmissionPass pass;
     private final Set<String> requestOnly = new LinkedHashSet<>(); // uids seen in requests, not yet from the cluster
 
-    ClusterIntake(Books books, BindBarrier barrier, SlotSteering steering, AdmissionPass pass) {
+    ClusterIntake(Books books, BindBarrier barrier, HeldBinds held, SlotSteering steering, AdmissionPass pass) {
         this.books = books;
         this.pass = pass;
         this.ledger = books.ledger();
         this.barrier = barrier;
+        this.held = held;
         this.steering = steering;
     }
 
@@ -73,14 +77,15 @@ final class ClusterIntake {
     }
 
     private void forgetPod(String uid) {
-        Pod old = books.pods().remove(uid);
-        String how = books.bindsInFlight().contains(uid) ? "was deleted while its Binding was in flight" : "was deleted";
+        Pod old = books.removePod(uid);
+        String how = books.binds().inFlight(uid) ? "was deleted while its Binding was in flight" : "was deleted";
         PodRecord r = books.removeAllocation(uid, how); // settles the record's gang
+        books.binds().forget(uid); // a BOUND or EXPECTED entry: nothing left to confirm
         if (old != null && old.gang() != null) {
             Gang g = books.gang(old.gang());
             if (g != null) {
                 g.removeMember(uid);
-                barrier.memberGone(g, uid, "pod " + old.id() + " was deleted");
+                books.binds().fail(uid, "pod " + old.id() + " was deleted"); // its slot is settled below
                 if (g.running()) {
                     books.releaseSlotOf(g.key(), uid); // the gang runs: nothing will wait for this room
                     if (r == null || !g.key().equals(r.gang())) {
@@ -88,7 +93,11 @@ final class ClusterIntake {
                     }
                 } else if (g.memberCount() == 0) {
                     // the last member is gone (the job was deleted): nobody will use the room before the deadline
-                    barrier.dropReservation(g, "every member of gang " + g.key() + " was deleted");
+                    Refusal why = Refusal.note("every member of gang " + g.key() + " was deleted");
+                    barrier.dropReservation(g, why);
+                    if (g.spec() != null && (g.state() == GangState.RESERVED || g.state() == GangState.ADMITTED)) {
+                        books.state(g, GangState.WAITING, why); // never "reserved" without a reservation
+                    }
                 } else {
                     books.vacateSlotOf(g.key(), uid);  // still assembling: the room waits for a replacement
                 }
@@ -107,7 +116,7 @@ final class ClusterIntake {
         books.settle(g, g.minMember() > minMemberBefore ? "podgroup " + g.key() + " now asks minMember " + g.minMember() : null);
         barrier.openIfReady(g);
         pass.joined(g);
-        barrier.admitHeld(g, books.now()); // its members' binds may have waited for the PodGroup
+        held.admitHeld(g, books.now()); // its members' binds may have waited for the PodGroup
     }
 
     void deletePodGroup(GangKey key) {
@@ -115,19 +124,19 @@ final class ClusterIntake {
         if (g == null || g.spec() == null) {
             return;
         }
-        barrier.dropReservation(g, "podgroup " + key + " was deleted");
+        barrier.dropReservation(g, Refusal.note("podgroup " + key + " was deleted"));
         books.outbox().emit(g.podGroupDeleted());
         books.forgetIfDone(g);
         pass.roomFreed(books.now());
     }
 
     void upsertQueue(QueueSpec queue) {
-        books.queues().put(queue.name(), queue);
+        books.putQueue(queue);
         pass.roomFreed(books.now());
     }
 
     void deleteQueue(String name) {
-        books.queues().remove(name);
+        books.removeQueue(name);
     }
 
     /**
@@ -135,7 +144,7 @@ final class ClusterIntake {
      * only from requests is remembered among the last {@link #REQUEST_ONLY_LIMIT} such pods.
      */
     Pod rememberFromRequest(Pod pod) {
-        Pod known = books.pods().get(pod.uid());
+        Pod known = books.pod(pod.uid());
         if (known != null && (known.isBound() || known.resourceVersion().equals(pod.resourceVersion()))) {
             return known;
         }
@@ -143,7 +152,7 @@ final class ClusterIntake {
             requestOnly.add(pod.uid());
         }
         observe(pod.isBound() ? pod : pod.withNode(null));
-        Pod remembered = books.pods().get(pod.uid());
+        Pod remembered = books.pod(pod.uid());
         trimRequestOnly();
         return remembered != null ? remembered : pod;
     }
@@ -152,10 +161,7 @@ final class ClusterIntake {
         for (Iterator<String> it = requestOnly.iterator(); requestOnly.size() > REQUEST_ONLY_LIMIT && it.hasNext(); ) {
             String uid = it.next();
             it.remove();
-            Pod p = books.pods().get(uid);
-            Gang g = p == null || p.gang() == null ? null : books.gang(p.gang());
-            boolean inUse = ledger.pod(uid) != null || books.bindsInFlight().contains(uid)
-                    || (g != null && (g.waiters().containsKey(uid) || g.held().containsKey(uid)));
+            boolean inUse = ledger.pod(uid) != null || books.binds().stageOf(uid) != null;
             if (!inUse) {
                 forgetPod(uid);
             }
@@ -163,9 +169,9 @@ final class ClusterIntake {
     }
 
     private void observe(Pod pod) {
-        Pod old = books.pods().put(pod.uid(), pod);
+        Pod old = books.putPod(pod);
         if (pod.phase().isTerminal()) {
-            books.pods().remove(pod.uid());
+            books.removePod(pod.uid());
         }
         if (old != null && old.gang() != null && !old.gang().equals(pod.gang())) {
             Gang og = books.gang(old.gang());
@@ -203,9 +209,7 @@ final class ClusterIntake {
                     ledger.putPod(fresh);
                 }
                 books.allocated(fresh);
-                if (g != null) {
-                    barrier.boundByCluster(g, pod);
-                }
+                barrier.boundByCluster(pod);
                 repair(pod.nodeName());
             } else if (!rec.node().equals(pod.nodeName()) || !rec.request().equals(pod.request())) {
                 ledger.removePod(pod.uid());
@@ -227,7 +231,7 @@ final class ClusterIntake {
         if (g != null) {
             if (!g.running() && g.spec() != null && g.bound() > 0 && g.bound() >= g.minMember()) {
                 books.outbox().emit(g.runs());
-            } else if (g.running() && g.bound() == 0 && g.waiters().isEmpty() && ledger.reservation(g.key()) == null
+            } else if (g.running() && g.bound() == 0 && books.binds().count(g.key(), PodBinds.Stage.WAITING) == 0 && ledger.reservation(g.key()) == null
                     && noMemberBound(g)) {
                 books.outbox().emit(g.finished()); // a new run assembles anew
             } else if (pod.phase().isTerminal() && rec == null) {
@@ -273,7 +277,7 @@ final class ClusterIntake {
                 if (!stillBroken || !s.node().equals(node) || ledger.reservation(r.gang()) != r) {
                     continue;
                 }
-                if (s.podUid() != null && books.bindsInFlight().contains(s.podUid())) {
+                if (s.podUid() != null && books.binds().inFlight(s.podUid())) {
                     continue; // being bound right now; the binding will show the truth
                 }
                 Gang g = books.gang(r.gang());
@@ -288,7 +292,7 @@ final class ClusterIntake {
                     Refusal why = Refusal.of(Refusal.Cause.RESERVATION_LOST, "gang " + g.key() + ": reservation lost, node " + node
                             + (outside ? " left the required topology domain " + r.requiredDomain() + " and no node inside it has room"
                             : " was taken by pods muster did not place and no other node has room"));
-                    barrier.dropReservation(g, why.text());
+                    barrier.dropReservation(g, why);
                     books.state(g, GangState.WAITING, why);
                 } else {
                     ledger.releaseSlot(r, s);

@@ -1,6 +1,11 @@
 package dev.muster.core.scheduler;
 
+import dev.muster.core.gang.Assumptions;
 import dev.muster.core.gang.BindBarrier;
+import dev.muster.core.gang.BindVerb;
+import dev.muster.core.gang.Bindings;
+import dev.muster.core.gang.HeldBinds;
+import dev.muster.core.gang.PodBinds;
 import dev.muster.core.gang.BindResult;
 import dev.muster.core.gang.Binder;
 import dev.muster.core.gang.Books;
@@ -77,6 +82,8 @@ public final class GangScheduler implements ClusterSink {
     private final Books books;
     private final Filtering filtering;
     private final BindBarrier barrier;
+    private final BindVerb bindVerb;
+    private final Assumptions assumptions;
     private final GangExpiry expiry;
     private final ClusterIntake intake;
     private final WaitingLine line;
@@ -91,15 +98,15 @@ public final class GangScheduler implements ClusterSink {
         SlotSteering steering = new SlotSteering(books.ledger(), config.policy(), config.topologyLevels());
         this.line = new WaitingLine(books, config.setAsideAfter());
         GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy(), config.topologyLevels()), config.gangDeadline(), line);
-        this.barrier = new BindBarrier(books, admission, steering, binder, config.admissionHold(),
-                action -> locked(() -> {
-                    action.run();
-                    return null;
-                }));
-        AdmissionPass pass = new AdmissionPass(books, line, barrier);
-        this.expiry = new GangExpiry(books, barrier, pass, config.backoff());
-        this.filtering = new Filtering(books, barrier, steering, admission, config.policy(), config.pickNode());
-        this.intake = new ClusterIntake(books, barrier, steering, pass);
+        Bindings bindings = new Bindings(books, binder, this::run);
+        this.barrier = new BindBarrier(books, steering, bindings);
+        HeldBinds held = new HeldBinds(books, admission, barrier);
+        this.assumptions = new Assumptions(books);
+        this.bindVerb = new BindVerb(books, bindings, barrier, held, assumptions, config.admissionHold());
+        AdmissionPass pass = new AdmissionPass(books, line, held);
+        this.expiry = new GangExpiry(books, barrier, held, assumptions, pass, config.backoff());
+        this.filtering = new Filtering(books, barrier, held, steering, admission, config.policy(), config.pickNode());
+        this.intake = new ClusterIntake(books, barrier, held, steering, pass);
     }
 
     public SchedulerConfig config() {
@@ -131,7 +138,7 @@ public final class GangScheduler implements ClusterSink {
      * {@link #filter(Pod, List, boolean)}, saying who binds the pod. {@code boundByKubeScheduler}: kube-scheduler binds
      * this pod itself, without Muster's bind verb (a pod without the gang marker where kube-scheduler binds through
      * Muster only marked pods); a single pod left exactly one node is then assumed there at once
-     * ({@link BindBarrier#expectBind}), as the bind verb would have recorded it.
+     * ({@link Assumptions#expectBind}), as the bind verb would have recorded it.
      */
     public FilterResult filter(Pod pod, List<String> candidates, boolean softPreferences, boolean boundByKubeScheduler) {
         return locked(() -> {
@@ -139,11 +146,11 @@ public final class GangScheduler implements ClusterSink {
             Pod p = intake.rememberFromRequest(pod);
             boolean assume = boundByKubeScheduler && p.gang() == null;
             if (assume) {
-                barrier.forgetExpected(p.uid());
+                assumptions.forgetExpected(p.uid(), "was filtered again: kube-scheduler did not bind it where expected");
             }
             FilterResult r = filtering.decide(p, candidates, softPreferences, now).result();
             if (assume && r.feasible().size() == 1) {
-                barrier.expectBind(p, r.feasible().getFirst());
+                assumptions.expectBind(p, r.feasible().getFirst());
             }
             return r;
         });
@@ -157,7 +164,7 @@ public final class GangScheduler implements ClusterSink {
      * verb (the chart's default; its own NodeResourcesFit scores single pods) places every pod just as well.
      */
     public int[] prioritize(Pod pod, List<String> candidates) {
-        return locked(() -> filtering.scores(books.pods().getOrDefault(pod.uid(), pod), candidates));
+        return locked(() -> filtering.scores(books.pod(pod.uid()) != null ? books.pod(pod.uid()) : pod, candidates));
     }
 
     /**
@@ -167,12 +174,12 @@ public final class GangScheduler implements ClusterSink {
      * waiter instead of counting twice.
      */
     public CompletableFuture<BindResult> bind(PodId podId, String node) {
-        return locked(() -> barrier.bind(podId, node, nanoTime.getAsLong()));
+        return locked(() -> bindVerb.bind(podId, node, nanoTime.getAsLong()));
     }
 
     /** Withdraws a waiting bind (its caller went away): the pod's slot is vacated for another try. */
     public void cancelBind(PodId podId) {
-        run(() -> barrier.cancel(podId));
+        run(() -> bindVerb.cancel(podId));
     }
 
     /**
@@ -204,8 +211,18 @@ public final class GangScheduler implements ClusterSink {
     }
 
     /**
-     * Expires what is due: reservations past their deadline, held binds past their hold, binds the cluster never
-     * confirmed. Call it periodically.
+     * Leadership is lost: every bind waiting at a barrier or held fails at once with {@code reason}, and their slots
+     * are vacated, so no caller waits on a process that no longer decides ({@link BindBarrier#leadershipLost}).
+     * Bindings already POSTed finish as they will.
+     */
+    public void leadershipLost(String reason) {
+        run(() -> barrier.leadershipLost(reason));
+    }
+
+    /**
+     * Expires what is due: reservations past their deadline, assumptions kube-scheduler never confirmed, the admission
+     * pass, held binds past their hold. Each step runs even when an earlier one failed (the first failure is rethrown
+     * after all ran). Call it periodically.
      */
     public void expireDue() {
         run(() -> expiry.expireDue(nanoTime.getAsLong()));
@@ -271,19 +288,25 @@ public final class GangScheduler implements ClusterSink {
         return locked(() -> {
             Map<GangState, Integer> byState = new EnumMap<>(GangState.class);
             Map<Refusal.Cause, Integer> byCause = new EnumMap<>(Refusal.Cause.class);
-            int waiting = 0;
-            for (Gang g : books.gangs().values()) {
-                if (g.spec() != null) {
-                    byState.merge(g.state(), 1, Integer::sum);
-                    if (g.why().cause() != Refusal.Cause.NONE) {
-                        byCause.merge(g.why().cause(), 1, Integer::sum);
-                    }
+            int idle = 0;
+            for (Gang g : books.gangs()) {
+                if (g.spec() == null) {
+                    continue;
                 }
-                waiting += g.waiters().size();
+                if (g.state() == GangState.WAITING && !g.hasPendingMember()) {
+                    idle++; // its run finished (or none started) and no member waits: not waiting for anything
+                    continue;
+                }
+                byState.merge(g.state(), 1, Integer::sum);
+                if (g.why().cause() != Refusal.Cause.NONE) {
+                    byCause.merge(g.why().cause(), 1, Integer::sum);
+                }
             }
+            Map<PodBinds.Stage, Integer> binds = books.binds().counts();
             Ledger l = books.ledger();
-            return new SchedulerStats(l.nodeCount(), l.overcommittedCount(), l.podCount(), l.reservationCount(), waiting,
-                    barrier.heldCount(), byState, byCause, synced, line.shares(), line.next() == null ? "" : line.next().toString());
+            return new SchedulerStats(l.nodeCount(), l.overcommittedCount(), l.podCount(), l.reservationCount(),
+                    binds.get(PodBinds.Stage.WAITING), binds.get(PodBinds.Stage.HELD), binds.get(PodBinds.Stage.BINDING), idle,
+                    byState, byCause, synced, line.shares(), line.next() == null ? "" : line.next().toString());
         });
     }
 
@@ -302,7 +325,7 @@ public final class GangScheduler implements ClusterSink {
                 }
             }
             return new GangView(key, g.spec() == null ? null : g.queue(), g.state(), g.why(), g.minMember(),
-                    g.memberCount(), g.bound(), g.waiters().size(), slots);
+                    g.memberCount(), g.bound(), books.binds().count(key, PodBinds.Stage.WAITING), slots);
         });
     }
 
@@ -343,7 +366,8 @@ public final class GangScheduler implements ClusterSink {
      */
     private <T> T locked(Supplier<T> body) {
         List<Runnable> todo;
-        T result;
+        T result = null;
+        Throwable failed = null;
         if (!lock.tryLock()) {
             long waitFrom = nanoTime.getAsLong();
             lock.lock();
@@ -352,16 +376,26 @@ public final class GangScheduler implements ClusterSink {
         }
         try {
             result = body.get();
+        } catch (RuntimeException | Error e) {
+            failed = e;
         } finally {
             todo = lock.getHoldCount() == 1 ? outbox.drain() : List.of();
             lock.unlock();
         }
+        // run even when the body threw: what it already did queued these (a Binding POST for a bind it marked in flight,
+        // a future it completed), and dropping them would leave the books holding work nobody finishes
         for (Runnable r : todo) {
             try {
                 r.run();
-            } catch (RuntimeException ex) {
+            } catch (RuntimeException | Error ex) {
                 LOG.log(System.Logger.Level.ERROR, "deferred action failed", ex);
             }
+        }
+        if (failed instanceof Error e) {
+            throw e;
+        }
+        if (failed != null) {
+            throw (RuntimeException) failed;
         }
         return result;
     }

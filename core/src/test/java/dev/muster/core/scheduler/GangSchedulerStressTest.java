@@ -237,7 +237,7 @@ class GangSchedulerStressTest {
      * whose one extender binds every pod): that bind is returned.
      */
     private static CompletableFuture<BindResult> scheduleBoundByKubeScheduler(GangScheduler s, Pod p, List<String> nodes, Random rnd) {
-        List<String> candidates = new ArrayList<>(nodes);
+        List<String> candidates = roomInKubeSchedulersView(s, p, nodes);
         java.util.Collections.shuffle(candidates, rnd);
         FilterResult f = s.filter(p, candidates, false, true);
         if (f.feasible().isEmpty()) {
@@ -254,10 +254,33 @@ class GangSchedulerStressTest {
         return null;
     }
 
+    /**
+     * The candidates kube-scheduler's own filters would pass: nodes where the pod fits beside what is used (it knows no
+     * gang reservations), read from Muster's ledger as a stand-in for kube-scheduler's cache.
+     */
+    private static List<String> roomInKubeSchedulersView(GangScheduler s, Pod p, List<String> nodes) {
+        java.util.Map<String, dev.muster.core.ledger.NodeSnapshot> byName = new java.util.HashMap<>();
+        for (dev.muster.core.ledger.NodeSnapshot n : s.ledger().nodes()) {
+            byName.put(n.name(), n);
+        }
+        List<String> out = new ArrayList<>();
+        for (String n : nodes) {
+            dev.muster.core.ledger.NodeSnapshot e = byName.get(n);
+            if (e != null && p.request().fitsIn(e.allocatable().minus(e.used()))) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
     private static CompletableFuture<BindResult> schedule(GangScheduler s, Pod p, List<String> nodes, Random rnd) {
         List<String> candidates = new ArrayList<>(nodes);
         java.util.Collections.shuffle(candidates, rnd);
         candidates = candidates.subList(0, 8 + rnd.nextInt(candidates.size() - 8)); // a sample, like percentageOfNodesToScore
+        candidates = roomInKubeSchedulersView(s, p, candidates);
+        if (candidates.isEmpty()) {
+            return CompletableFuture.completedFuture(BindResult.failed("unschedulable"));
+        }
         FilterResult f = s.filter(p, candidates);
         if (f.feasible().isEmpty()) {
             return CompletableFuture.completedFuture(BindResult.failed("unschedulable"));
