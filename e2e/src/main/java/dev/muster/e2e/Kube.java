@@ -83,6 +83,14 @@ public final class Kube {
                 () -> core.patchNode(name, new V1Patch("{\"spec\":{\"taints\":null}}")).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
     }
 
+    /** Sets a node's allocatable (and capacity) cpu and memory, as a kubelet that reserved more or less would. */
+    public void allocatable(String name, String cpu, String memory) {
+        String status = "{\"status\":{\"capacity\":{\"cpu\":\"" + cpu + "\",\"memory\":\"" + memory + "\"},"
+                + "\"allocatable\":{\"cpu\":\"" + cpu + "\",\"memory\":\"" + memory + "\"}}}";
+        call("set allocatable of node " + name, () -> PatchUtils.patch(V1Node.class,
+                () -> core.patchNodeStatus(name, new V1Patch(status)).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
     /** Sets (or, with a null value, removes) one label of a node. */
     public void labelNode(String name, String key, String value) {
         String patch = "{\"metadata\":{\"labels\":{\"" + key + "\":" + (value == null ? "null" : "\"" + value + "\"") + "}}}";

@@ -257,6 +257,12 @@ public final class Books {
                 problems.add("gang " + g.key() + " counts " + g.bound() + " members bound, the ledger holds " + held);
             }
             Reservation r = ledger.reservation(g.key());
+            java.util.Set<String> slotted = new java.util.HashSet<>();
+            for (Slot s : r == null ? List.<Slot>of() : r.slots()) {
+                if (s.podUid() != null && !slotted.add(s.podUid())) {
+                    problems.add("pod " + s.podUid() + " holds two slots of gang " + g.key());
+                }
+            }
             for (PodBinds.Bind w : binds.of(g.key(), PodBinds.Stage.WAITING)) {
                 Slot s = r == null ? null : r.slotOf(w.pod().uid());
                 if (s == null || s.state() != Slot.State.CLAIMED) {

@@ -90,6 +90,25 @@ public final class Gang {
         return members.size();
     }
 
+    /** The tasks with fewer pods than their minTaskMember, e.g. {@code task ps (0/1 pods exist)}; empty when none. */
+    public String tasksShort() {
+        if (spec == null || spec.minTaskMember().isEmpty()) {
+            return "";
+        }
+        Map<String, Integer> byTask = new java.util.HashMap<>();
+        for (Pod m : members.values()) {
+            byTask.merge(m.task(), 1, Integer::sum);
+        }
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, Integer> t : new java.util.TreeMap<>(spec.minTaskMember()).entrySet()) {
+            int have = byTask.getOrDefault(t.getKey(), 0);
+            if (have < t.getValue()) {
+                out.add("task " + t.getKey() + " (" + have + "/" + t.getValue() + " pods exist)");
+            }
+        }
+        return String.join(", ", out);
+    }
+
     /** Whether some member exists that is not bound yet (the gang has something to wait for). */
     public boolean hasPendingMember() {
         for (Pod m : members.values()) {

@@ -181,9 +181,14 @@ public final class GangAdmission {
         all.addAll(plan.placements());
         ledger.reserve(g.key(), g.queue(), now + deadline.toNanos(), all, plan.domain());
         books.state(g, GangState.ADMITTED, Refusal.NONE);
-        books.state(g, GangState.RESERVED, Refusal.note(all.size() + " slots held for " + deadline.toSeconds() + "s" + exist));
+        String held = all.size() + " slots held for " + deadline.toSeconds() + "s" + exist;
+        String tasks = g.tasksShort();
+        // reserved, but its barrier cannot open before a task's pods exist: say so (a PodGroup condition shows it)
+        books.state(g, GangState.RESERVED, tasks.isEmpty() ? Refusal.note(held)
+                : Refusal.of(Refusal.Cause.TASK_MEMBERS_MISSING, prefix + "waiting for pods of " + tasks + "; " + held));
         return null;
     }
+
 
     /**
      * Volcano's enqueue check: a PodGroup's {@code minResources} must fit in what its queue may still take and in

@@ -95,9 +95,9 @@ public final class WaitingLine {
             if (couldStart != null) {
                 FairShare.Share s = shares.get(q);
                 return dev.muster.core.model.Refusal.of(dev.muster.core.model.Refusal.Cause.IN_LINE, "gang " + g.key()
-                        + ": waiting for its turn: queue " + q + " is further below its fair share (holds "
-                        + FairShare.Share.percentOf(books.ledger().heldByQueue(q), clusterTotal) + "%, share "
-                        + FairShare.Share.percentOf(s.fairShare(), clusterTotal) + "%) and " + couldStart.key() + " could start");
+                        + ": waiting for its turn: queue " + q + " is further below its fair share of "
+                        + FairShare.Share.against(books.ledger().heldByQueue(q), s.fairShare(), clusterTotal) + " and "
+                        + couldStart.key() + " could start");
             }
         }
         return null;
@@ -372,9 +372,8 @@ public final class WaitingLine {
         FairShare.Share s = shares.get(g.queue());
         QueueSpec q = books.queue(g.queue());
         if (s != null && q != null && q.state() == QueueState.OPEN && s.ratio() > 1) {
-            b.append("; queue ").append(g.queue()).append(" is over its fair share (holds ")
-                    .append(FairShare.Share.percentOf(s.held(), clusterTotal)).append("%, share ")
-                    .append(FairShare.Share.percentOf(s.fairShare(), clusterTotal)).append("%)");
+            b.append("; queue ").append(g.queue()).append(" is over its fair share of ")
+                    .append(FairShare.Share.against(s.held(), s.fairShare(), clusterTotal));
         }
         return b.toString();
     }

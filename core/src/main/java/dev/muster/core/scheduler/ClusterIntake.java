@@ -188,6 +188,11 @@ final class ClusterIntake {
                 g.removeMember(pod.uid());
             } else {
                 g.putMember(pod);
+                if (g.state() == GangState.RESERVED && g.why().cause() == Refusal.Cause.TASK_MEMBERS_MISSING && g.tasksShort().isEmpty()) {
+                    // the task it waited for has its pods now: the reservation's note says so, and the condition goes
+                    books.state(g, GangState.RESERVED, Refusal.note("pods of every task exist (" + g.memberCount() + "/" + g.minMember()
+                            + " pods exist)"));
+                }
                 if (!pod.isBound()) {
                     pass.joined(g); // a gang that starts waiting counts in the line before its first filter
                 }

@@ -50,16 +50,23 @@ import java.util.function.Supplier;
  *
  * <p>The work is done by lock-confined parts, each owning one thing: {@link Filtering} (filter and prioritize),
  * {@link GangAdmission} (plan + reserve a whole gang), {@link SlotSteering} (which slot a member uses),
- * {@link BindBarrier} (binds, held binds, the barrier, binding completion), {@link GangExpiry} (deadlines,
- * holds, unconfirmed binds) and {@link ClusterIntake} (what the cluster reports, and repair). They share the
- * {@link Books}.
+ * {@link BindVerb} (where a bind starts), {@link BindBarrier} (a gang's barrier and every way a waiting bind leaves),
+ * {@link HeldBinds} (binds held while Muster retries), {@link Bindings} (Binding POSTs and their answers),
+ * {@link Assumptions} (pods kube-scheduler is expected to bind), {@link GangExpiry} (deadlines and the tick) and
+ * {@link ClusterIntake} (what the cluster reports, and repair). They share the {@link Books}; a pod's bind state has
+ * one owner, {@link PodBinds}, which draws its lifecycle.
  *
  * <p><b>Thread-safety.</b> This class is thread-safe. One lock, {@code lock}, guards the books and every part:
- * every public method runs under it. Futures of binds are completed, and the {@link Binder} is called, only after
- * the lock is released (the {@link Outbox}), so no foreign code ever runs under it; if the lock is ever
- * re-entered, only the outermost holder runs those actions. Journal appends happen under the lock (lock order:
- * this lock, then the journal's), which makes the stream's order the order in which state changed. Reads return
- * immutable copies. {@link #isSynced()} reads a volatile flag without the lock.
+ * every public method runs under it. Futures of binds are completed, the {@link Binder} is called and the journal's
+ * readers are woken only after the lock is released (the {@link Outbox}), so no foreign code ever runs under it; if
+ * the lock is ever re-entered, only the outermost holder runs those actions. Journal events are recorded under the
+ * lock (lock order: this lock, then the journal's), which makes the stream's order the order in which state changed.
+ * Reads return immutable copies. {@link #isSynced()} reads a volatile flag without the lock.
+ *
+ * <p><b>Whole or not at all.</b> An operation that throws still has the actions it queued run (a Binding POST for a
+ * bind it marked in flight, a future it completed), so the books never hold work nobody finishes; the bind parts
+ * move a pod out of one stage only as it enters the next, so a failure half-way leaves each pod in exactly one stage.
+ * The tick's steps run each even when one fails ({@link #expireDue}).
  *
  * <p><b>Gang lifecycle</b> (see {@link GangState}): the first filter of a member plans all members the gang still
  * needs and, if the queue admits and everything required fits, reserves slots with a deadline. Filter steers
@@ -327,6 +334,11 @@ public final class GangScheduler implements ClusterSink {
             return new GangView(key, g.spec() == null ? null : g.queue(), g.state(), g.why(), g.minMember(),
                     g.memberCount(), g.bound(), books.binds().count(key, PodBinds.Stage.WAITING), slots);
         });
+    }
+
+    /** Immutable copies of the ledger's nodes (what kube-scheduler's own fit would see, without reservations). */
+    public List<dev.muster.core.ledger.NodeSnapshot> nodes() {
+        return locked(() -> books.ledger().snapshots());
     }
 
     /** An immutable copy of the ledger (diagnostics, tests). */

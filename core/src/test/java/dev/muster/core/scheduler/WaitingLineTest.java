@@ -141,7 +141,7 @@ class WaitingLineTest {
         q.scheduler.expireDue();
         assertThat(reason(q, "poor-next")).contains("next in line");
         assertThat(reason(q, "rich-next")).contains("waiting behind default/poor-next (next in line in queue poor)")
-                .contains("queue rich is over its fair share (holds 75%, share 50%)");
+                .contains("queue rich is over its fair share of cpu (holds 75%, share 50%)");
         assertThat(q.invariantViolations()).isEmpty();
     }
 
