@@ -120,7 +120,8 @@ public final class Quantities {
     /**
      * Formats an amount for people: {@code 4} / {@code 500m} for cpu; byte resources by magnitude, so amounts told side
      * by side read in one unit: {@code Gi} from 1Gi up ({@code 16Gi}, {@code 12288Gi}, {@code 1.5Gi}), {@code Mi} below,
-     * then {@code Ki} and plain bytes. At most two decimals, trailing zeros dropped.
+     * then {@code Ki} and plain bytes — the next smaller unit when the amount needs more than two decimals in one, so
+     * the text always parses back to the exact amount.
      */
     public static String format(String resource, long amount) {
         if (ResourceNames.CPU.equals(resource)) {
@@ -134,9 +135,10 @@ public final class Quantities {
             for (int i = 0; i < suffixes.length; i++) {
                 long unit = 1L << shifts[i];
                 if (magnitude >= unit) {
-                    BigDecimal v = BigDecimal.valueOf(amount).divide(BigDecimal.valueOf(unit), 2, java.math.RoundingMode.HALF_UP)
-                            .stripTrailingZeros();
-                    return v.toPlainString() + suffixes[i];
+                    BigDecimal v = BigDecimal.valueOf(amount).divide(BigDecimal.valueOf(unit)).stripTrailingZeros(); // exact: 2^k divides into a finite decimal
+                    if (v.scale() <= 2) {
+                        return v.toPlainString() + suffixes[i];
+                    }
                 }
             }
         }
