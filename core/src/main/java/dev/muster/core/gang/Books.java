@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
 /**
  * Everything the scheduling core knows, in one place: the {@link Ledger} (capacity), the pods (latest
  * observation of each), the gangs, the queues, the binds in flight, and the {@link Outbox}. Each part of the
- * core ({@code GangAdmission}, {@code BindBarrier}, {@code GangExpiry}, cluster intake, filtering) works on
+ * core ({@code GangAdmission}, the bind parts, {@code GangExpiry}, cluster intake, filtering) works on
  * these books; none keeps state of its own that another part reads.
  *
  * <p><b>Ownership.</b> Not thread-safe: created and owned by

@@ -24,16 +24,16 @@ import java.util.function.Predicate;
  *     │            ┌──────────────────┴───────────────────┐
  *     │            ▼ gang reserved: slot claimed           ▼ gang not admitted, or no slot claimable yet
  *     │        WAITING (at the barrier) ◀──admitted──── HELD (no slot, until its hold ends)
- *     │            │ barrier opens (minMember bound or waiting)
- *     │            ▼
+ *     │            │ barrier opens (minMember bound or waiting);  a member of a gang that runs, or a single pod,
+ *     │            ▼                                              goes straight to BINDING
  *     │        BINDING (Binding POST under way) ──answered ok──▶ BOUND (assumed record) ──informer shows it──▶ confirmed (entry gone)
  *     │            └── answered with an error, or the pod is gone ──▶ lost (room released, gang settled)
  *     └─ single pod kube-scheduler binds itself, left one node ──▶ EXPECTED (assumed record)
  *                       ──informer shows it──▶ confirmed │ filtered again, bind verb after all, or not shown within its time ──▶ forgotten
  *
  *  ways out of WAITING and HELD, each failing the caller's future with a reason: deadline passed, pod deleted or
- *  finished, slot taken by pods Muster did not place, leadership lost, cancelled by the caller, replaced by a newer
- *  bind of the same pod, hold ended (HELD only).
+ *  finished, slot taken by pods Muster did not place, leadership lost, cancelled by the caller, the pod filtered again
+ *  (kube-scheduler gave that request up), replaced by a newer bind of the same pod, hold ended (HELD only).
  * </pre>
  *
  * Only EXPECTED expires: kube-scheduler was expected to bind the pod and may never have. A BOUND record stays until
