@@ -1,7 +1,6 @@
 package dev.muster.core.scheduler;
 
 import dev.muster.core.gang.BindBarrier;
-import dev.muster.core.gang.PodBinds;
 import dev.muster.core.gang.Books;
 import dev.muster.core.gang.Gang;
 import dev.muster.core.gang.GangAdmission;
