@@ -245,6 +245,22 @@ public final class Books {
      */
     public List<String> checkGangInvariants() {
         List<String> problems = new ArrayList<>(binds.checkInvariants());
+        // the ledger's half of a bind follows PodBinds: an assumed record is a bind under way, made, or expected; a
+        // claimed slot is a bind waiting at its barrier or under way
+        for (String uid : ledger.assumedPods()) {
+            PodBinds.Stage st = binds.stageOf(uid);
+            if (st != PodBinds.Stage.BINDING && st != PodBinds.Stage.BOUND && st != PodBinds.Stage.EXPECTED) {
+                problems.add("pod " + uid + " has an assumed record but its bind is " + st);
+            }
+        }
+        for (Reservation res : ledger.reservations()) {
+            for (Slot s : res.slots()) {
+                PodBinds.Stage st = s.state() == Slot.State.CLAIMED ? binds.stageOf(s.podUid()) : PodBinds.Stage.WAITING;
+                if (st != PodBinds.Stage.WAITING && st != PodBinds.Stage.BINDING) {
+                    problems.add("slot " + s + " of gang " + res.gang() + " is claimed but its pod's bind is " + st);
+                }
+            }
+        }
         Map<GangKey, Integer> records = ledger.recordsByGang();
         for (GangKey k : records.keySet()) {
             if (!gangs.containsKey(k)) {
