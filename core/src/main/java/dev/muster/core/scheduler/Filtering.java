@@ -242,8 +242,8 @@ final class Filtering {
      * gangs hold — and its bind is held while muster retries ({@link HeldBinds}). Nodes where muster's view is
      * fuller than kube-scheduler's (a delete muster has not seen yet, a node unschedulable or overcommitted in Muster's
      * view while kube-scheduler saw its update) pass too: kube-scheduler checked the pod's fit; the held bind re-checks
-     * against muster's books. Nodes whose room other gangs hold are refused only while another candidate passes, so
-     * the answer never leaves the member no node for a reason that may pass by itself.
+     * against muster's books. Nodes whose room other gangs hold stay refused, even when that leaves no node: passing there
+     * would put the member, in kube-scheduler's view, on the room set aside or reserved for another gang, and starve it.
      */
     private Decision hold(Pod p, List<String> candidates, String reason) {
         Decision d = new Decision();
@@ -260,9 +260,6 @@ final class Filtering {
             } else {
                 d.failed.put(n, texts.computeIfAbsent(why, w -> reason + "; " + w));
             }
-        }
-        if (d.feasible.isEmpty()) {
-            return passAll(candidates); // other gangs' holds end without any event kube-scheduler would retry on
         }
         return d;
     }
@@ -292,15 +289,15 @@ final class Filtering {
             steering.steer(mine, usable.get(target), p.uid());
         }
         if (target == null) {
-            // in Muster's view no candidate has a slot or room to move one: a view that may be behind kube-scheduler's
-            // (which found room on each) or room other gangs hold until they bind or expire — neither ends with an event
-            // kube-scheduler would retry the member on. The member passes on the candidates inside the gang's required
-            // domain (the domain is the gang's own, lasting constraint); its bind claims a slot on kube-scheduler's node
-            // or is held until one can be claimed there (HeldBinds), and fails when the hold ends
+            // in Muster's view no candidate has a slot or room to move one. Where that is only Muster's view of the node
+            // (unknown, unschedulable, overcommitted or fuller than kube-scheduler found it: a view that may be behind, and
+            // catching up is no event kube-scheduler would retry the member on), the member passes, inside its gang's
+            // required domain; its bind claims a slot on kube-scheduler's node or is held until one can be claimed there
+            // (HeldBinds), and fails when the hold ends. Room other gangs hold stays refused (it is theirs)
             Decision d = new Decision();
             for (int i = 0; i < candidates.size(); i++) {
                 NodeEntry e = ledger.candidate(candidates, i);
-                if (e == null || steering.inDomain(r, e)) {
+                if (e == null || (steering.inDomain(r, e) && !heldByGangs(e, p.request()))) {
                     d.feasible.add(candidates.get(i));
                 }
             }

@@ -159,6 +159,17 @@ class FilterRefusalsTest {
             h.scheduler.filter(ms.get(0), List.of("n0", "n1"));
             return new Filtered(ms.get(1), h.scheduler.filter(ms.get(1), List.of("full")));
         }));
+        cases.add(new Case("a member of a gang that does not fit, on room other gangs hold: kept — passing would put it, in"
+                + " kube-scheduler's view, on the room of the gang it is held for, and starve that gang", Answer.REFUSED,
+                "gang default/g: needs 1×(2 cpu, 1Gi memory), fits 0; room on this node is reserved for other gangs", h -> {
+            h.scheduler.upsertPodGroup(podGroup("default", "other", 2, "default"));
+            Pod o0 = pod("other-0").gang("other").requests("4", "1Gi").build();
+            h.scheduler.upsertPod(o0);
+            h.scheduler.upsertPod(pod("other-1").gang("other").requests("4", "1Gi").build());
+            h.scheduler.filter(o0, h.nodeNames); // reserves n0 and n1 whole
+            h.scheduler.upsertPodGroup(podGroup("default", "g", 1, "default"));
+            return filterFirst(h, "", 1, "2");
+        }));
         cases.add(new Case("single pod, a node Muster has not seen yet", Answer.PASSES, "", h -> single(h, "1", "brand-new")));
         cases.add(new Case("single pod, no room in Muster's view where kube-scheduler found some (a delete Muster has not seen)",
                 Answer.PASSES, "", h -> {
@@ -183,7 +194,9 @@ class FilterRefusalsTest {
                 TopologyLevels.of(List.of("rack")), SchedulerConfig.DEFAULT_SET_ASIDE_AFTER, true), 2, "4", "16Gi");
         Filtered f = c.scenario().apply(h);
         FilterResult r = f.result();
-        String said = said(h, r);
+        // what a person reads: for a refusal, the filter's reason (kube-scheduler's FailedScheduling event on the pod);
+        // for a pod that passes, its gang's reason (the PodGroup condition) or, once its hold ends, its bind's error
+        String said = r.feasible().isEmpty() ? refusal(r) : said(h, r);
         switch (c.answer()) {
             case PASSES -> assertThat(r.feasible()).as(said).isNotEmpty();
             case PASSES_AND_HOLDS -> {
@@ -214,6 +227,10 @@ class FilterRefusalsTest {
             assertThat(said).isEqualTo(c.text());
         }
         assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    private static String refusal(FilterResult r) {
+        return !r.unresolvable().isEmpty() ? r.unresolvable().values().iterator().next() : r.failed().values().iterator().next();
     }
 
     /** The sentence a person reads: the gang's reason (its PodGroup condition), else the filter's reason for a node. */
