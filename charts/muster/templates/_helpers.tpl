@@ -187,6 +187,11 @@ Rejects inconsistent values with a message naming them. Included from templates/
 {{- if and $v.extender.gangMarker (semverCompare "<1.36.0-0" .Capabilities.KubeVersion.Version) -}}
 {{- fail (printf "extender.gangMarker needs Kubernetes 1.36 or later (the gang marker is a MutatingAdmissionPolicy, admissionregistration.k8s.io/v1, GA in 1.36) and the cluster is %s: set extender.gangMarker=false (kube-scheduler then binds every pod through Muster), or, rendering offline, pass your cluster's --kube-version" .Capabilities.KubeVersion.Version) -}}
 {{- end -}}
+{{- range $gate := list "GenericWorkload" "GangScheduling" "TopologyAwareWorkloadScheduling" "WorkloadAwarePreemption" -}}
+{{- if eq (toString (index $v.scheduler.featureGates $gate)) "true" -}}
+{{- fail (printf "scheduler.featureGates.%s must not be true: with it Muster's kube-scheduler would schedule Kubernetes PodGroups itself (its pod-group cycle runs whatever the profile says) and write their status beside Muster's controller; turn the workload gates on for the API server only (extender-config/README.md)" $gate) -}}
+{{- end -}}
+{{- end -}}
 {{- if eq $v.scheduler.leaderElection.resourceName "kube-scheduler" -}}
 {{- fail "scheduler.leaderElection.resourceName must not be \"kube-scheduler\": that is the default scheduler's Lease, and the two schedulers would take turns instead of running side by side" -}}
 {{- end -}}
@@ -232,3 +237,16 @@ the component's values.
 {{/* The extended resource that marks gang members: the gang marker policy adds it, kube-scheduler's bind
 extender manages it (managedResources), the extender's --gang-marker expects it. */}}
 {{- define "muster.gangMarkerResource" -}}muster.dev/gang{{- end -}}
+
+{{/*
+kube-scheduler's --feature-gates value: scheduler.featureGates with GenericWorkload and GangScheduling false
+(kube-scheduler's own gang scheduling off; muster.validate refuses them true), sorted by gate.
+*/}}
+{{- define "muster.schedulerFeatureGates" -}}
+{{- $gates := merge (dict "GenericWorkload" false "GangScheduling" false) (deepCopy .Values.scheduler.featureGates) -}}
+{{- $out := list -}}
+{{- range $gate := keys $gates | sortAlpha -}}
+{{- $out = append $out (printf "%s=%t" $gate (index $gates $gate)) -}}
+{{- end -}}
+{{- join "," $out -}}
+{{- end -}}

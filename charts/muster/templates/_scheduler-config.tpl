@@ -18,6 +18,13 @@ profiles:
     {{- if not (kindIs "invalid" $s.percentageOfNodesToScore) }}
     percentageOfNodesToScore: {{ int $s.percentageOfNodesToScore }}
     {{- end }}
+    {{- /* kube-scheduler's native gang plugins stay off even when the workload gates are passed to it (extender-config/README.md) */}}
+    plugins:
+      multiPoint:
+        disabled:
+          - name: GangScheduling
+          - name: TopologyPlacementGenerator
+          - name: PodGroupPodsCount
     pluginConfig:
       - name: NodeResourcesFit
         args:

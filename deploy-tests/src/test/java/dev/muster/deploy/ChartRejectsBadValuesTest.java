@@ -40,6 +40,12 @@ class ChartRejectsBadValuesTest {
                         Install.with("extender.topologyLevels[0]", "my rack"), "topologyLevels"),
                 Arguments.of("JIT mode the JVM does not have",
                         Install.with("extender.compilationMode", "c2-only"), "compilationMode"),
+                Arguments.of("kube-scheduler's own gang scheduling",
+                        Install.with("scheduler.featureGates.GenericWorkload", true), "scheduler.featureGates.GenericWorkload must not be true"),
+                Arguments.of("kube-scheduler's own gang plugin",
+                        Install.with("scheduler.featureGates.GangScheduling", true), "scheduler.featureGates.GangScheduling must not be true"),
+                Arguments.of("a feature gate that is not a boolean",
+                        Install.with("scheduler.featureGates.SchedulerAsyncAPICalls", "yes"), "featureGates"),
                 Arguments.of("percentage above 100",
                         Install.with("scheduler.percentageOfNodesToScore", 150), "percentageOfNodesToScore"));
     }

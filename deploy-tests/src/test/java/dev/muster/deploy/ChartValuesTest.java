@@ -64,7 +64,16 @@ class ChartValuesTest {
                 "--flush-interval=1s", "--api-qps=20", "--api-burst=40", "--leader-elect=true",
                 "--lease-name=muster-controller", "--lease-namespace=$(POD_NAMESPACE)");
         assertThat(Tree.strings(chart.deployment("scheduler").container(), "command")).containsExactly(
-                "kube-scheduler", "--config=/etc/kubernetes/muster/scheduler-config.yaml", "--v=2");
+                "kube-scheduler", "--config=/etc/kubernetes/muster/scheduler-config.yaml", "--v=2",
+                "--feature-gates=GangScheduling=false,GenericWorkload=false");
+    }
+
+    @Test
+    void schedulerFeatureGatesKeepKubeSchedulersOwnGangSchedulingOff() {
+        Rendered chart = Chart.render(Install.with("scheduler.featureGates.SchedulerAsyncAPICalls", true,
+                "scheduler.featureGates.GenericWorkload", false));
+        assertThat(Tree.strings(chart.deployment("scheduler").container(), "command"))
+                .contains("--feature-gates=GangScheduling=false,GenericWorkload=false,SchedulerAsyncAPICalls=true");
     }
 
     @Test

@@ -66,6 +66,15 @@ class ExtenderConfigFilesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("configFiles")
+    void theProfileTurnsKubeSchedulersOwnGangPluginsOff(Path file) {
+        Map<String, Object> profile = Tree.maps(SchedulerConfigs.load(file), "profiles").get(0);
+        assertThat(Tree.maps(Tree.map(Tree.map(profile, "plugins"), "multiPoint"), "disabled"))
+                .extracting(plugin -> plugin.get("name"))
+                .containsExactly("GangScheduling", "TopologyPlacementGenerator", "PodGroupPodsCount");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("configFiles")
     void electsOnItsOwnLease(Path file) {
         Map<String, Object> election = Tree.map(SchedulerConfigs.load(file), "leaderElection");
         assertThat(election).containsEntry("leaderElect", true).containsEntry("resourceLock", "leases");

@@ -46,9 +46,18 @@ public final class KubeScheduler implements AutoCloseable {
      * @param name names its configuration file and log in the control plane's data directory: a second scheduler
      *             beside the first needs its own
      */
-    @SuppressWarnings("unchecked")
     public static KubeScheduler start(ControlPlane cp, Path projectConfig, String extenderUrl,
                                       java.util.function.Consumer<Map<String, Object>> customize, String name) {
+        return start(cp, projectConfig, extenderUrl, customize, name, List.of());
+    }
+
+    /**
+     * @param extraArgs further command-line flags, e.g. the feature gates a cluster admin passes to every control-plane
+     *                  component ({@code --feature-gates=GenericWorkload=true,GangScheduling=true})
+     */
+    @SuppressWarnings("unchecked")
+    public static KubeScheduler start(ControlPlane cp, Path projectConfig, String extenderUrl,
+                                      java.util.function.Consumer<Map<String, Object>> customize, String name, List<String> extraArgs) {
         try {
             Map<String, Object> cfg = new Yaml().load(Files.readString(projectConfig));
             cfg.put("clientConnection", new java.util.LinkedHashMap<>(Map.of("kubeconfig", cp.schedulerKubeconfig().toAbsolutePath().toString())));
@@ -71,6 +80,7 @@ public final class KubeScheduler implements AutoCloseable {
             List<String> cmd = new java.util.ArrayList<>(List.of(cp.bin("kube-scheduler"), "--config=" + file, "--bind-address=127.0.0.1",
                     "--secure-port=" + port, "--authentication-kubeconfig=" + cp.schedulerKubeconfig(),
                     "--authorization-kubeconfig=" + cp.schedulerKubeconfig(), "-v=1"));
+            cmd.addAll(extraArgs);
             Proc p = Proc.start(name, cmd, Map.of(), cp.dataDir().resolve(name + ".log"));
             KubeScheduler s = new KubeScheduler(p, port);
             p.awaitReady("healthy", Duration.ofSeconds(60), () -> Http.ok("https://127.0.0.1:" + port + "/healthz", null));

@@ -125,6 +125,21 @@ public final class MusterInstall {
                 new AuthenticationV1TokenRequest().spec(new V1TokenRequestSpec().expirationSeconds(3600L))).execute()).getStatus().getToken();
     }
 
+    /**
+     * The flags of the chart's kube-scheduler Deployment that start with {@code prefix} (e.g. {@code --feature-gates=}),
+     * so that the kube-scheduler process a test starts runs with them.
+     */
+    public List<String> schedulerFlags(String prefix) {
+        List<io.kubernetes.client.openapi.models.V1Deployment> found = Kube.call("list deployments", () ->
+                new io.kubernetes.client.openapi.apis.AppsV1Api(cp.adminClient()).listNamespacedDeployment(NAMESPACE)
+                        .labelSelector("app.kubernetes.io/component=scheduler").execute()).getItems();
+        if (found.size() != 1) {
+            throw new IllegalStateException("expected one scheduler Deployment in " + NAMESPACE + ", found " + found.size());
+        }
+        List<String> command = found.getFirst().getSpec().getTemplate().getSpec().getContainers().getFirst().getCommand();
+        return command == null ? List.of() : command.stream().filter(f -> f.startsWith(prefix)).toList();
+    }
+
     public V1ServiceAccount serviceAccount(String component) {
         List<V1ServiceAccount> found = Kube.call("list service accounts", () -> admin.core().listNamespacedServiceAccount(NAMESPACE)
                 .labelSelector("app.kubernetes.io/component=" + component).execute()).getItems();

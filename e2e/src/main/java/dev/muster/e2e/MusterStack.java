@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Muster as a user runs it against a cluster the chart is installed in ({@link MusterInstall}): the extender and the
  * controller from their packaged jars with their ServiceAccounts' tokens, and an unmodified kube-scheduler configured
- * from {@code extender-config/scheduler-config.yaml} with the extender on loopback. Closed in reverse order.
+ * from {@code extender-config/scheduler-config.yaml} with the extender on loopback and the feature gates of the chart's Deployment. Closed in reverse order.
  */
 public final class MusterStack implements AutoCloseable {
     private final MusterProcess extender;
@@ -41,7 +41,10 @@ public final class MusterStack implements AutoCloseable {
         MusterProcess controller = MusterProcess.start("controller", MusterProcess.jar(repo, "controller", version), List.of(
                 "--kubeconfig=" + install.kubeconfigFor("controller"), "--extender-address=127.0.0.1:" + grpcPort,
                 "--grpc-port=" + ControlPlane.freePort(), "--lease-namespace=" + MusterInstall.NAMESPACE), logDir, ControlPlane.freePort());
-        KubeScheduler scheduler = KubeScheduler.start(cp, repo.resolve("extender-config/scheduler-config.yaml"), "http://127.0.0.1:" + httpPort);
+        // kube-scheduler runs with the feature gates of the chart's Deployment (its own gang scheduling off) whatever the API
+        // server has: the gang decisions and the PodGroup status are Muster's alone
+        KubeScheduler scheduler = KubeScheduler.start(cp, repo.resolve("extender-config/scheduler-config.yaml"), "http://127.0.0.1:" + httpPort,
+                cfg -> {}, "kube-scheduler", install.schedulerFlags("--feature-gates="));
         return new MusterStack(extender, controller, scheduler, httpPort);
     }
 

@@ -41,9 +41,9 @@ final class E2eCluster {
         long t0 = System.nanoTime();
         ControlPlane.Options env = ControlPlane.Options.fromEnvironment(dir);
         // Kubernetes' own PodGroup API (scheduling.k8s.io/v1alpha2 in 1.36) is served only with its gate and API enabled;
-        // the kube-scheduler runs without the GangScheduling gate: the gang decisions are Muster's
+        // the admin turns the workload gates on for the control plane
         cp = ControlPlane.start(new ControlPlane.Options(env.binaries(), env.dataDir(), env.keepData(),
-                List.of("--feature-gates=GenericWorkload=true", "--runtime-config=scheduling.k8s.io/v1alpha2=true")));
+                List.of("--feature-gates=GenericWorkload=true,GangScheduling=true", "--runtime-config=scheduling.k8s.io/v1alpha2=true")));
         long apiReady = System.nanoTime();
         admin = new Kube(cp.adminClient());
         install = MusterInstall.install(cp, repo.resolve("charts/muster"));

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * Where each gang API's PodGroups live: API group, the versions Muster reads (newest first; discovery picks the
  * first one the API server serves, {@link GangApiDiscovery}) and the resource. Kubernetes' own PodGroup moved from
- * {@code v1alpha2} (1.36) to {@code v1beta1} (1.37); both are read the same way, field for field.
+ * {@code v1alpha2} (1.36) to {@code v1beta1} (1.37); each is read as its own types define it ({@link KubePodGroupVersion}).
  */
 public final class GangApiGroups {
     public static final String PODGROUPS = "podgroups";

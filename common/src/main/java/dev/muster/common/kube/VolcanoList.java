@@ -54,9 +54,21 @@ public class VolcanoList<T extends RawCustomObject> implements KubernetesListObj
         this.metadata = metadata;
     }
 
+    /**
+     * The items, each with an {@code apiVersion}: the API server leaves it out of the items of a built-in type's list
+     * (the list names it once), and a reader of several versions needs it per object ({@link KubePodGroupVersion}).
+     */
     @Override
     public List<T> getItems() {
-        return items == null ? List.of() : items;
+        if (items == null) {
+            return List.of();
+        }
+        for (T item : items) {
+            if (item.getApiVersion() == null) {
+                item.setApiVersion(apiVersion);
+            }
+        }
+        return items;
     }
 
     public void setItems(List<T> items) {

@@ -60,10 +60,42 @@ public final class KubeObjects {
     }
 
     /** A Kubernetes or scheduler-plugins PodGroup with this spec (JSON, may be null). */
+    /** A PodGroup of {@code pg}'s API; a Kubernetes one without an apiVersion is {@value #K8S_V1ALPHA2} (as 1.36 serves it). */
     public static <T extends RawCustomObject> T podGroup(T pg, String namespace, String name, String specJson) {
         pg.setMetadata(new V1ObjectMeta().namespace(namespace).name(name).uid("pg-" + namespace + "-" + name));
         pg.setSpec(json(specJson));
+        if (pg instanceof KubePodGroup && pg.getApiVersion() == null) {
+            pg.setApiVersion(K8S_V1ALPHA2);
+        }
         return pg;
+    }
+
+    public static final String K8S_V1ALPHA2 = "scheduling.k8s.io/v1alpha2";
+    public static final String K8S_V1BETA1 = "scheduling.k8s.io/v1beta1";
+
+    /** A golden object of {@code src/test/resources/kubernetes-podgroups} (see its README), as text. */
+    public static String golden(String file) {
+        try (var in = KubeObjects.class.getResourceAsStream("/kubernetes-podgroups/" + file)) {
+            if (in == null) {
+                throw new IllegalArgumentException("no golden file " + file);
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** A golden object decoded the way the informers decode it (client-java's Gson, by class). */
+    public static <T> T golden(String file, Class<T> type) {
+        new io.kubernetes.client.openapi.JSON(); // installs client-java's Gson
+        return io.kubernetes.client.openapi.JSON.deserialize(golden(file), type);
+    }
+
+    /** A Kubernetes PodGroup as {@code apiVersion} spells it. */
+    public static KubePodGroup kubePodGroup(String apiVersion, String namespace, String name, String specJson) {
+        KubePodGroup pg = new KubePodGroup();
+        pg.setApiVersion(apiVersion);
+        return podGroup(pg, namespace, name, specJson);
     }
 
     public static VolcanoQueue queue(String name, String specJson, String statusJson) {

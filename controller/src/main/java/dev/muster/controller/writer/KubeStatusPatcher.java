@@ -48,8 +48,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A PodGroup of another gang API ({@link GangClaims#owner} says which API's PodGroup is the gang) is patched at
  * its own group and the version {@link GangApiDiscovery} found served — {@code scheduling.k8s.io/v1alpha2} or
- * {@code v1beta1}, {@code scheduling.x-k8s.io/v1alpha1} — in its own status shape ({@link StatusJson#patchBody(GangApi,
- * DesiredStatus, DesiredStatus)}), to {@code /status} when discovery lists {@code podgroups/status} (both do).
+ * {@code v1beta1}, {@code scheduling.x-k8s.io/v1alpha1} — in its own status shape, that version's for Kubernetes
+ * ({@link StatusJson#patchBody(GangApi, String, DesiredStatus, DesiredStatus)}), to {@code /status} when discovery
+ * lists {@code podgroups/status} (both do).
  *
  * <p>Confined to the writer's thread (the writer calls one patch at a time); {@code ApiClient} is thread-safe.
  */
@@ -119,9 +120,9 @@ public final class KubeStatusPatcher implements StatusPatcher {
     }
 
     /**
-     * PodGroups compare in the shape of the API that owns them ({@link StatusJson#patchBody(GangApi, DesiredStatus,
-     * DesiredStatus)}): a Kubernetes PodGroup holds only its condition, a Volcano one no {@code scheduled}, so what the
-     * shape does not hold cannot make a write; Queues compare whole.
+     * PodGroups compare in the shape of the API (and version) that owns them ({@link StatusJson#patchBody(GangApi,
+     * String, DesiredStatus, DesiredStatus)}): a Kubernetes PodGroup holds only its condition, a Volcano one no
+     * {@code scheduled}, so what the shape does not hold cannot make a write; Queues compare whole.
      */
     @Override
     public boolean same(StatusKey key, DesiredStatus desired, DesiredStatus known) {
@@ -132,19 +133,27 @@ public final class KubeStatusPatcher implements StatusPatcher {
             return desired.equals(known);
         }
         GangApi owner = claims.owner(p.gang());
-        return StatusJson.patchBody(owner, StatusJson.heldPart(owner, desired, known), null).equals(StatusJson.patchBody(owner, known, null));
+        String version = owner == null || owner == GangApi.VOLCANO ? null : versionOf(owner);
+        return StatusJson.patchBody(owner, version, StatusJson.heldPart(owner, desired, known), null)
+                .equals(StatusJson.patchBody(owner, version, known, null));
+    }
+
+    /** The version of {@code owner}'s PodGroups served (the oldest Muster reads until discovery has told). */
+    private String versionOf(GangApi owner) {
+        GangApiDiscovery.Served served = gangApis == null ? null : gangApis.served(owner);
+        return served != null ? served.version() : GangApiGroups.versions(owner).getLast();
     }
 
     private void patchOther(GangApi owner, StatusKey.PodGroup key, DesiredStatus desired, DesiredStatus previous) throws StatusPatchException {
         GangApiDiscovery.Served served = gangApis == null ? null : gangApis.served(owner);
         String group = GangApiGroups.group(owner);
-        String version = served != null ? served.version() : GangApiGroups.versions(owner).getLast();
+        String version = versionOf(owner);
         boolean toStatus = served == null || served.statusSubresource();
         String ns = key.gang().namespace();
         String name = key.gang().name();
         String path = "/apis/" + group + "/" + version + "/namespaces/" + client.escapeString(ns) + "/podgroups/"
                 + client.escapeString(name) + (toStatus ? "/status" : "");
-        V1Patch body = new V1Patch(JSON_WITH_NULLS.toJson(StatusJson.patchBody(owner, desired, previous)));
+        V1Patch body = new V1Patch(JSON_WITH_NULLS.toJson(StatusJson.patchBody(owner, version, desired, previous)));
         try {
             PatchUtils.PatchCallFunc call = () -> toStatus
                     ? api.patchNamespacedCustomObjectStatus(group, version, ns, GangApiGroups.PODGROUPS, name, body).fieldManager(FIELD_MANAGER).buildCall(null)

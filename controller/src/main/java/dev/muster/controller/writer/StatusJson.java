@@ -31,13 +31,14 @@ import java.util.Map;
  * list, which a merge patch replaces whole; {@code allocated} is a map, which a merge patch merges, so
  * resources the previous status had and the new one lacks are written as {@code null} (deleted).
  *
- * <p>PodGroups of the other gang APIs get the same facts in their own shapes ({@link #patchBody(GangApi, DesiredStatus,
- * DesiredStatus)}):
+ * <p>PodGroups of the other gang APIs get the same facts in their own shapes ({@link #patchBody(GangApi, String,
+ * DesiredStatus, DesiredStatus)}):
  * <pre>
- * Kubernetes (scheduling.k8s.io):  {"status":{"conditions":[{"type":"PodGroupScheduled","status":"True","reason":"Scheduled",
- *                                   "message":"...","lastTransitionTime":"..."}]}}
- *     True/Scheduled once the gang is bound (Volcano's Scheduled=True); False/Unschedulable with Muster's reason as the
- *     message while it is refused (Volcano's Unschedulable=True); no condition before either.
+ * Kubernetes (scheduling.k8s.io):  {"status":{"conditions":[{"type":"PodGroupInitiallyScheduled","status":"True",
+ *                                   "reason":"Scheduled","message":"...","lastTransitionTime":"..."}]}}
+ *     the condition of the version served ({@link KubernetesStatusShape}: v1beta1's PodGroupInitiallyScheduled, True for
+ *     good from the first time the gang was bound; v1alpha2's PodGroupScheduled); False/Unschedulable with Muster's
+ *     reason as the message while it is refused; no condition before either.
  * scheduler-plugins (scheduling.x-k8s.io): {"status":{"phase":"Running","running":3,"succeeded":0,"failed":0,
  *                                   "scheduled":3,"occupiedBy":"ns/job-a","scheduleStartTime":"..."}}
  *     phase Pending (waiting or refused), Scheduling (bound, no member running yet), Running, Finished or Failed (completed,
@@ -63,40 +64,18 @@ public final class StatusJson {
         return body;
     }
 
-    /** The merge-patch body for an object of {@code api} (Queues are Volcano's whatever {@code api} says). */
-    public static Map<String, Object> patchBody(GangApi api, DesiredStatus desired, DesiredStatus previous) {
+    /**
+     * The merge-patch body for an object of {@code api} (Queues are Volcano's whatever {@code api} says).
+     *
+     * @param version the version served of {@code api} (it picks the Kubernetes PodGroup's shape), or null when unknown
+     */
+    public static Map<String, Object> patchBody(GangApi api, String version, DesiredStatus desired, DesiredStatus previous) {
         if (!(desired instanceof PodGroupStatus pg) || api == null || api == GangApi.VOLCANO) {
             return patchBody(desired, previous);
         }
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("status", api == GangApi.KUBERNETES ? kubernetesPodGroup(pg) : schedulerPluginsPodGroup(pg));
+        body.put("status", api == GangApi.KUBERNETES ? KubernetesStatusShape.of(version).status(pg) : schedulerPluginsPodGroup(pg));
         return body;
-    }
-
-    /** Kubernetes' condition type and reasons ({@code k8s.io/api/scheduling/v1alpha2}). */
-    public static final String K8S_SCHEDULED = "PodGroupScheduled";
-    public static final String K8S_REASON_SCHEDULED = "Scheduled";
-    public static final String K8S_REASON_UNSCHEDULABLE = "Unschedulable";
-
-    static Map<String, Object> kubernetesPodGroup(PodGroupStatus s) {
-        PodGroupCondition scheduled = trueCondition(s, PodGroupCondition.SCHEDULED);
-        PodGroupCondition refused = trueCondition(s, PodGroupCondition.UNSCHEDULABLE);
-        List<Map<String, Object>> conditions = new ArrayList<>(1);
-        if (scheduled != null || refused != null) {
-            PodGroupCondition c = scheduled != null ? scheduled : refused;
-            Map<String, Object> cm = new LinkedHashMap<>();
-            cm.put("type", K8S_SCHEDULED);
-            cm.put("status", scheduled != null ? PodGroupCondition.TRUE : PodGroupCondition.FALSE);
-            cm.put("reason", scheduled != null ? K8S_REASON_SCHEDULED : K8S_REASON_UNSCHEDULABLE);
-            cm.put("message", c.message());
-            if (c.lastTransitionTime() != null) {
-                cm.put("lastTransitionTime", c.lastTransitionTime().toString());
-            }
-            conditions.add(cm);
-        }
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("conditions", conditions);
-        return m;
     }
 
     static Map<String, Object> schedulerPluginsPodGroup(PodGroupStatus s) {
@@ -128,7 +107,7 @@ public final class StatusJson {
      */
     static DesiredStatus heldPart(GangApi api, DesiredStatus desired, DesiredStatus known) {
         if (api == GangApi.SCHEDULER_PLUGINS && desired instanceof PodGroupStatus d && known instanceof PodGroupStatus k && k.scheduled() == NOT_HELD) {
-            return new PodGroupStatus(d.phase(), d.conditions(), d.running(), d.succeeded(), d.failed(), NOT_HELD, d.occupiedBy());
+            return new PodGroupStatus(d.phase(), d.conditions(), d.running(), d.succeeded(), d.failed(), NOT_HELD, d.occupiedBy(), d.initiallyScheduled());
         }
         return desired;
     }
@@ -144,7 +123,7 @@ public final class StatusJson {
         };
     }
 
-    private static PodGroupCondition trueCondition(PodGroupStatus s, String type) {
+    static PodGroupCondition trueCondition(PodGroupStatus s, String type) {
         PodGroupCondition c = s.condition(type);
         return c != null && PodGroupCondition.TRUE.equals(c.status()) ? c : null;
     }
@@ -218,8 +197,8 @@ public final class StatusJson {
 
     /**
      * A PodGroup's observed {@code status} in the shape of {@code api}, or null when there is none or it cannot be read.
-     * For Kubernetes and scheduler-plugins the result holds what that shape holds, so that {@link #patchBody(GangApi,
-     * DesiredStatus, DesiredStatus)} of it gives the status back; what the shape does not hold is left at its zero, and
+     * For Kubernetes (either version) and scheduler-plugins the result holds what that shape holds, so that
+     * {@link #patchBody(GangApi, String, DesiredStatus, DesiredStatus)} of it gives the status back; what the shape does not hold is left at its zero, and
      * the conditions its phase implies carry its times, so that the fold keeps them. It is for telling whether a write
      * would change anything, and for seeding the fold on its first look at the object.
      */
@@ -231,25 +210,10 @@ public final class StatusJson {
             return null;
         }
         try {
-            return api == GangApi.KUBERNETES ? parseKubernetes(m) : parseSchedulerPlugins(m);
+            return api == GangApi.KUBERNETES ? KubernetesStatusShape.parse(m) : parseSchedulerPlugins(m);
         } catch (DateTimeParseException | IllegalArgumentException | ClassCastException e) {
             return null;
         }
-    }
-
-    private static PodGroupStatus parseKubernetes(Map<?, ?> m) {
-        List<PodGroupCondition> conditions = new ArrayList<>();
-        if (m.get("conditions") instanceof List<?> list) {
-            for (Object o : list) {
-                if (o instanceof Map<?, ?> c && K8S_SCHEDULED.equals(c.get("type"))) {
-                    boolean scheduled = PodGroupCondition.TRUE.equals(c.get("status"));
-                    Object t = c.get("lastTransitionTime");
-                    conditions.add(new PodGroupCondition(scheduled ? PodGroupCondition.SCHEDULED : PodGroupCondition.UNSCHEDULABLE,
-                            PodGroupCondition.TRUE, text(c.get("reason")), text(c.get("message")), t == null ? null : Instant.parse(t.toString())));
-                }
-            }
-        }
-        return new PodGroupStatus(PodGroupPhase.PENDING, conditions, 0, 0, 0);
     }
 
     private static PodGroupStatus parseSchedulerPlugins(Map<?, ?> m) {
@@ -301,7 +265,7 @@ public final class StatusJson {
         }
     }
 
-    private static String text(Object o) {
+    static String text(Object o) {
         return o == null ? "" : o.toString();
     }
 

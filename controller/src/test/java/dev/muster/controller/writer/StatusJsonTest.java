@@ -103,9 +103,9 @@ class StatusJsonTest {
     @MethodSource("otherShapes")
     void kubernetesAndSchedulerPluginsShapes(String name, PodGroupStatus status, String kubernetes, String schedulerPlugins) {
         com.google.gson.Gson gson = new com.google.gson.GsonBuilder().serializeNulls().disableHtmlEscaping().create();
-        assertThat(gson.toJson(StatusJson.patchBody(dev.muster.core.model.GangApi.KUBERNETES, status, null))).isEqualTo(kubernetes);
-        assertThat(gson.toJson(StatusJson.patchBody(dev.muster.core.model.GangApi.SCHEDULER_PLUGINS, status, null))).isEqualTo(schedulerPlugins);
-        assertThat(StatusJson.patchBody(dev.muster.core.model.GangApi.VOLCANO, status, null)).isEqualTo(StatusJson.patchBody(status, null));
+        assertThat(gson.toJson(StatusJson.patchBody(dev.muster.core.model.GangApi.KUBERNETES, "v1alpha2", status, null))).isEqualTo(kubernetes);
+        assertThat(gson.toJson(StatusJson.patchBody(dev.muster.core.model.GangApi.SCHEDULER_PLUGINS, null, status, null))).isEqualTo(schedulerPlugins);
+        assertThat(StatusJson.patchBody(dev.muster.core.model.GangApi.VOLCANO, null, status, null)).isEqualTo(StatusJson.patchBody(status, null));
     }
 
     @ParameterizedTest(name = "read back in each API's shape: {0}")
@@ -113,12 +113,12 @@ class StatusJsonTest {
     void eachApisShapeReadsBackToTheSameWrite(String name, PodGroupStatus status, String kubernetes, String schedulerPlugins) {
         com.google.gson.Gson gson = new com.google.gson.GsonBuilder().serializeNulls().disableHtmlEscaping().create();
         for (var api : List.of(dev.muster.core.model.GangApi.KUBERNETES, dev.muster.core.model.GangApi.SCHEDULER_PLUGINS)) {
-            Map<String, Object> written = StatusJson.patchBody(api, status, null);
+            Map<String, Object> written = StatusJson.patchBody(api, "v1alpha2", status, null);
             // as the informer hands it over: JSON decoded to maps (numbers as doubles), nulls dropped by the API server
             Object observed = gson.fromJson(gson.toJson(written.get("status")).replace(",\"occupiedBy\":null", ""), Map.class);
             PodGroupStatus back = StatusJson.parse(api, observed);
             assertThat(back).as(api.name()).isNotNull();
-            assertThat(StatusJson.patchBody(api, back, null)).as(api.name()).isEqualTo(written);
+            assertThat(StatusJson.patchBody(api, "v1alpha2", back, null)).as(api.name()).isEqualTo(written);
         }
     }
 

@@ -141,6 +141,14 @@ public final class Gang {
         return members.isEmpty() ? 0 : p;
     }
 
+    /**
+     * Whether the running gang may lose {@code taken} of its bound members to a preemption: its spec's disruption mode
+     * decides ({@link dev.muster.core.model.DisruptionMode#mayLose}); a gang whose PodGroup is unknown may lose any.
+     */
+    public boolean mayLose(int taken) {
+        return spec == null || spec.preemption().disruption().mayLose(taken, bound, spec.minMember());
+    }
+
     /** The barrier opened and no run has finished since. */
     public boolean running() {
         return running;

@@ -18,12 +18,15 @@ import java.util.Objects;
  * @param api               the API the PodGroup was written in
  * @param topology          where the members must (or should) land together, or null for anywhere
  * @param unresolved        why the spec cannot be used as it stands, or "" — the PodGroup refers to something the adapter
- *                          cannot find (a Kubernetes PodGroup's Workload template); such a gang is never admitted
- *                          (refused with {@link Refusal.Cause#PODGROUP_UNRESOLVED}) until an update resolves it
+ *                          cannot find (a Kubernetes PodGroup's Workload template) or asks for what Muster does not do
+ *                          (a group of groups); such a gang is never admitted (refused with
+ *                          {@link Refusal.Cause#PODGROUP_UNRESOLVED}) until an update resolves it
+ * @param preemption        its priority, preemption policy and disruption mode ({@link PreemptionTerms#DEFAULT} when the
+ *                          API has none)
  */
 public record PodGroupSpec(GangKey key, int minMember, Map<String, Integer> minTaskMember, Resources minResources,
                            String queue, String priorityClassName, Duration deadline, GangApi api, TopologyRequest topology,
-                           String unresolved) {
+                           String unresolved, PreemptionTerms preemption) {
     public static final String DEFAULT_QUEUE = "default";
 
     public PodGroupSpec {
@@ -37,6 +40,15 @@ public record PodGroupSpec(GangKey key, int minMember, Map<String, Integer> minT
         priorityClassName = priorityClassName == null ? "" : priorityClassName;
         api = api == null ? GangApi.VOLCANO : api;
         unresolved = unresolved == null ? "" : unresolved;
+        preemption = preemption == null ? PreemptionTerms.DEFAULT : preemption;
+    }
+
+    /** With the default preemption terms. */
+    public PodGroupSpec(GangKey key, int minMember, Map<String, Integer> minTaskMember, Resources minResources,
+                        String queue, String priorityClassName, Duration deadline, GangApi api, TopologyRequest topology,
+                        String unresolved) {
+        this(key, minMember, minTaskMember, minResources, queue, priorityClassName, deadline, api, topology, unresolved,
+                PreemptionTerms.DEFAULT);
     }
 
     /** A resolved spec. */

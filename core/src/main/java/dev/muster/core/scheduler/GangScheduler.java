@@ -190,8 +190,9 @@ public final class GangScheduler implements ClusterSink {
     }
 
     /**
-     * Filters kube-scheduler's preemption candidates: a node whose victims would take a running gang below its
-     * {@code minMember} is dropped; every other candidate is answered unchanged.
+     * Filters kube-scheduler's preemption candidates: a node whose victims would break a running gang — take it below
+     * its {@code minMember}, or take part of a gang whose disruption mode is {@code all} — is dropped; every other
+     * candidate is answered unchanged.
      */
     public Map<String, Victims> preempt(Pod preemptor, Map<String, Victims> candidates) {
         return locked(() -> {
@@ -207,7 +208,7 @@ public final class GangScheduler implements ClusterSink {
                 boolean breaksGang = false;
                 for (Map.Entry<GangKey, Integer> t : taken.entrySet()) {
                     Gang g = books.gang(t.getKey());
-                    breaksGang |= g != null && g.running() && g.bound() - t.getValue() < g.minMember();
+                    breaksGang |= g != null && g.running() && !g.mayLose(t.getValue());
                 }
                 if (!breaksGang) {
                     out.put(c.getKey(), c.getValue());

@@ -40,7 +40,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link PodGroupPhases} and {@link PodGroupConditions}; counts come from pod phases. A PodGroup's first
  * observation may carry the status the API shows: its phase seeds the phase rule's "previous" (so a
  * Completed group whose pods are gone stays Completed across controller restarts) and its conditions'
- * transition times are kept while their type and status stay the same.
+ * transition times are kept while their type and status stay the same, and its first {@code Scheduled=True}
+ * ({@link PodGroupStatus#initiallyScheduled}) is kept for good.
  *
  * <p>Cold start: a process that has just started learns the cluster piecemeal — PodGroups before their pods, the
  * allocation snapshot last. Stepping the phase rule on that half picture would lose what the observed status
@@ -142,6 +143,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         String countedQueue; // the queue whose byPhase counts this gang, or null
         PodGroupPhase countedPhase;
         String occupiedBy = ""; // the owners of the first member seen that has any (scheduler-plugins' occupiedBy)
+        PodGroupCondition initiallyScheduled; // the first Scheduled=True, kept from then on (or as observed), null before
     }
 
     // ---------------------------------------------------------------- allocation stream
@@ -292,6 +294,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
                 if (observed != null) {
                     g.phase = observed.phase();
                     g.conditions = observed.conditions();
+                    g.initiallyScheduled = observed.initiallyScheduled();
                 }
             }
             g.spec = spec;
@@ -313,6 +316,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
             g.desired = null;
             g.phase = null;
             g.conditions = List.of();
+            g.initiallyScheduled = null;
             observedPodGroups--;
             listener.removed(StatusKey.podGroup(key));
             if (g.members.total() == 0) {
@@ -523,13 +527,25 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         PodGroupPhase phase = PodGroupPhases.next(g.phase, minMember, state, g.members);
         g.phase = phase;
         g.conditions = stamp(PodGroupConditions.desired(phase, minMember, state, why, g.members), g.conditions);
+        if (g.initiallyScheduled == null) {
+            g.initiallyScheduled = trueCondition(g.conditions, PodGroupCondition.SCHEDULED);
+        }
         count(g, g.spec.queue(), phase);
         PodGroupStatus s = new PodGroupStatus(phase, g.conditions, g.members.running(), g.members.succeeded(), g.members.failed(),
-                g.members.active() + g.members.finished(), g.occupiedBy);
+                g.members.active() + g.members.finished(), g.occupiedBy, g.initiallyScheduled);
         if (!s.equals(g.desired)) {
             g.desired = s;
             listener.changed(StatusKey.podGroup(key));
         }
+    }
+
+    private static PodGroupCondition trueCondition(List<PodGroupCondition> conditions, String type) {
+        for (PodGroupCondition c : conditions) {
+            if (c.type().equals(type) && PodGroupCondition.TRUE.equals(c.status())) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** Keeps each condition's previous transition time while its type and status stay the same. */

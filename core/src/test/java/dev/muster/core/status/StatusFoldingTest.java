@@ -244,11 +244,43 @@ class StatusFoldingTest {
     @Test
     void observedStatusSeedsPhaseAndTransitionTimes() {
         Instant earlier = Instant.parse("2024-12-31T23:00:00Z");
-        PodGroupStatus observed = new PodGroupStatus(PodGroupPhase.COMPLETED, List.of(new PodGroupCondition(PodGroupCondition.SCHEDULED,
-                PodGroupCondition.TRUE, PodGroupCondition.GANG_BOUND, "at least 3 members bound together", earlier)), 0, 0, 0);
+        PodGroupCondition scheduled = new PodGroupCondition(PodGroupCondition.SCHEDULED, PodGroupCondition.TRUE,
+                PodGroupCondition.GANG_BOUND, "at least 3 members bound together", earlier);
+        PodGroupStatus observed = new PodGroupStatus(PodGroupPhase.COMPLETED, List.of(scheduled), 0, 0, 0, 0, "", scheduled);
         FoldDriver d = new FoldDriver().queue("q").podGroup("pg", 3, "q", observed);
         assertThat(d.pg("pg")).as("a completed group whose pods are gone stays completed after a restart").isEqualTo(observed);
         assertThat(d.q("q").completed()).isEqualTo(1);
+    }
+
+    @Test
+    void theFirstScheduledConditionStaysWhenMembersAreLostAndTheGangIsRefusedAgain() {
+        FoldDriver d = new FoldDriver().queue("q").podGroup("pg", 3, "q").pods("pg", 3, PodPhase.PENDING, false);
+        d.gang("pg", GangState.UNSCHEDULABLE, "fits 2");
+        assertThat(d.pg("pg").initiallyScheduled()).as("never scheduled yet").isNull();
+        d.clock.advance(Duration.ofSeconds(10));
+        d.gang("pg", GangState.BOUND, "").pods("pg", 3, PodPhase.RUNNING, true);
+        PodGroupCondition first = d.pg("pg").initiallyScheduled();
+        assertThat(first).isEqualTo(new PodGroupCondition(PodGroupCondition.SCHEDULED, PodGroupCondition.TRUE, PodGroupCondition.GANG_BOUND,
+                "at least 3 members bound together", T0.plusSeconds(10)));
+
+        d.clock.advance(Duration.ofSeconds(50));
+        d.deletePod("pg-0").deletePod("pg-1").pods("pg", 1, PodPhase.PENDING, false)
+                .gang("pg", GangState.UNSCHEDULABLE, "gang ns/pg: needs 3×(1 cpu), fits 1");
+        PodGroupStatus after = d.pg("pg");
+        assertThat(after.condition(PodGroupCondition.SCHEDULED)).as("no longer a gang of 3 bound").isNull();
+        assertThat(after.condition(PodGroupCondition.UNSCHEDULABLE)).isNotNull();
+        assertThat(after.initiallyScheduled()).as("the first time stays, whatever happens later").isEqualTo(first);
+    }
+
+    @Test
+    void anObservedInitialScheduleIsKeptEvenIfTheGangIsNotBoundNow() {
+        Instant earlier = Instant.parse("2024-12-31T23:00:00Z");
+        PodGroupCondition scheduled = new PodGroupCondition(PodGroupCondition.SCHEDULED, PodGroupCondition.TRUE, "Scheduled",
+                "at least 3 members bound together", earlier);
+        PodGroupStatus observed = new PodGroupStatus(PodGroupPhase.PENDING, List.of(scheduled), 0, 0, 0, 0, "", scheduled);
+        FoldDriver d = new FoldDriver().queue("q").podGroup("pg", 3, "q", observed).pods("pg", 1, PodPhase.PENDING, false)
+                .gang("pg", GangState.UNSCHEDULABLE, "gang ns/pg: 1/3 pods exist");
+        assertThat(d.pg("pg").initiallyScheduled()).isEqualTo(scheduled);
     }
 
     @Test
