@@ -1,5 +1,12 @@
 package dev.muster.core.scheduler;
 
+import dev.muster.core.model.DisruptionMode;
+import dev.muster.core.model.GangApi;
+import dev.muster.core.model.PodGroupSpec;
+import dev.muster.core.model.PreemptionPolicy;
+import dev.muster.core.model.PreemptionTerms;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import dev.muster.core.gang.BindResult;
 import dev.muster.core.gang.Binder;
 import static dev.muster.core.testing.Fixtures.node;
@@ -653,6 +660,23 @@ class GangSchedulerTest {
         } else {
             assertThat(answer).containsOnlyKeys("n1");
         }
+    }
+
+    @ParameterizedTest(name = "disruption mode {0}: a surplus member may be a victim: {1}")
+    @CsvSource({"SINGLE, true", "ALL, false"})
+    void preemptionTakesASurplusMemberOnlyFromAGangDisruptedMemberByMember(DisruptionMode mode, boolean surplusMayGo) {
+        SchedulerHarness h = cluster(2, "8", "32Gi");
+        PodGroupSpec spec = podGroup("default", "g", 2, "default");
+        h.scheduler.upsertPodGroup(new PodGroupSpec(spec.key(), 2, Map.of(), spec.minResources(), spec.queue(), "", null,
+                GangApi.KUBERNETES, null, "", new PreemptionTerms(null, PreemptionPolicy.PREEMPT_LOWER_PRIORITY, mode)));
+        List<Pod> pods = members("g", 3, "1", "1Gi");
+        pods.forEach(h.scheduler::upsertPod);
+        pods.forEach(p -> h.schedule(p));
+        assertThat(h.binder.bound()).as("minMember 2 and one more").hasSize(3);
+        String node = h.binder.bound().get(pods.getLast().uid());
+
+        Map<String, Victims> oneMember = Map.of(node, new Victims(List.of(pods.getLast().uid()), 0));
+        assertThat(h.scheduler.preempt(pod("vip").build(), oneMember)).hasSize(surplusMayGo ? 1 : 0);
     }
 
     @Test
