@@ -31,6 +31,16 @@ public final class MusterStack implements AutoCloseable {
      */
     public static MusterStack start(Path repo, String version, ControlPlane cp, MusterInstall install, List<String> extraExtenderArgs,
                                     Path logDir) {
+        return start(repo, version, cp, install, extraExtenderArgs, install.schedulerFlags("--feature-gates="), logDir);
+    }
+
+    /**
+     * As {@link #start(Path, String, ControlPlane, MusterInstall, List, Path)}, with kube-scheduler's flags given.
+     *
+     * @param schedulerArgs kube-scheduler's further flags (the chart's Deployment's feature gates, or others to try)
+     */
+    public static MusterStack start(Path repo, String version, ControlPlane cp, MusterInstall install, List<String> extraExtenderArgs,
+                                    List<String> schedulerArgs, Path logDir) {
         int httpPort = ControlPlane.freePort();
         int grpcPort = ControlPlane.freePort();
         List<String> extenderArgs = new ArrayList<>(List.of("--kubeconfig=" + install.kubeconfigFor("extender"), "--http-port=" + httpPort,
@@ -41,10 +51,8 @@ public final class MusterStack implements AutoCloseable {
         MusterProcess controller = MusterProcess.start("controller", MusterProcess.jar(repo, "controller", version), List.of(
                 "--kubeconfig=" + install.kubeconfigFor("controller"), "--extender-address=127.0.0.1:" + grpcPort,
                 "--grpc-port=" + ControlPlane.freePort(), "--lease-namespace=" + MusterInstall.NAMESPACE), logDir, ControlPlane.freePort());
-        // kube-scheduler runs with the feature gates of the chart's Deployment (its own gang scheduling off) whatever the API
-        // server has: the gang decisions and the PodGroup status are Muster's alone
         KubeScheduler scheduler = KubeScheduler.start(cp, repo.resolve("extender-config/scheduler-config.yaml"), "http://127.0.0.1:" + httpPort,
-                cfg -> {}, "kube-scheduler", install.schedulerFlags("--feature-gates="));
+                cfg -> {}, "kube-scheduler", schedulerArgs);
         return new MusterStack(extender, controller, scheduler, httpPort);
     }
 

@@ -19,6 +19,8 @@ final class E2eCluster {
     static final String NODE_MEMORY = "16Gi";
     /** The extender's topology levels; nodes carry no such labels unless a test sets them (TopologyE2eTest). */
     static final String RACK_LABEL = "e2e.muster.dev/rack";
+    /** System property: the kube-scheduler's --feature-gates instead of the chart's (e.g. GenericWorkload=true). */
+    static final String SCHEDULER_GATES = "muster.e2e.schedulerFeatureGates";
 
     private static E2eCluster instance;
 
@@ -48,7 +50,12 @@ final class E2eCluster {
         admin = new Kube(cp.adminClient());
         install = MusterInstall.install(cp, repo.resolve("charts/muster"));
         admin.nodes("node-", NODES, NODE_CPU, NODE_MEMORY);
-        muster = MusterStack.start(repo, version, cp, install, List.of("--topology-levels=" + RACK_LABEL + ",kubernetes.io/hostname"), dir);
+        // kube-scheduler runs with the feature gates of the chart's Deployment (its own gang scheduling off) while the API
+        // server has them on: the gang decisions and the PodGroup status are Muster's alone. -D{SCHEDULER_GATES} replaces
+        // them, to see what kube-scheduler does with other gates (extender-config/README.md)
+        String gates = System.getProperty(SCHEDULER_GATES);
+        muster = MusterStack.start(repo, version, cp, install, List.of("--topology-levels=" + RACK_LABEL + ",kubernetes.io/hostname"),
+                gates == null ? install.schedulerFlags("--feature-gates=") : List.of("--feature-gates=" + gates), dir);
         extender = muster.extender();
         controller = muster.controller();
         scheduler = muster.scheduler();

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The two gang APIs besides Volcano's on the real control plane: Kubernetes' own PodGroup ({@code scheduling.k8s.io/v1alpha2},
- * served because the API server runs with the GenericWorkload gate) and scheduler-plugins' ({@code scheduling.x-k8s.io/v1alpha1},
+ * served because the API server runs with the GenericWorkload and GangScheduling gates; kube-scheduler runs with the chart's
+ * flags, which keep them off, so Muster is the only gang scheduler and its controller the only status writer) and scheduler-plugins' ({@code scheduling.x-k8s.io/v1alpha1},
  * whose CRD is applied here, after Muster started, so Muster must discover it later). Each: a gang bound whole, a competing pair
  * that ends whole/zero, and status written in the API's own shape by the controller only (scheduler-plugins' with
  * {@code scheduled} and {@code occupiedBy}); a live {@code minMember} change; a Kubernetes PodGroup whose Workload template
@@ -42,6 +43,15 @@ class GangApisE2eTest extends RealClusterTest {
         Awaitility.await("PodGroupScheduled=True").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                 .until(() -> k8sConditions("train").stream().anyMatch(s -> s.startsWith("PodGroupScheduled=True Scheduled")));
         assertThat(statusWriters(Kube.K8S_GROUP, Kube.K8S_VERSION, "train")).containsExactly("muster-controller");
+    }
+
+    @Test
+    void kubeSchedulerRunsWithTheChartsGatesOffWhileTheApiServerHasThemOn() throws java.io.IOException {
+        assertThat(c.install.schedulerFlags("--feature-gates=")).containsExactly("--feature-gates=GangScheduling=false,GenericWorkload=false");
+        assertThat(java.nio.file.Files.readString(c.scheduler.log()))
+                .contains("FLAG: --feature-gates=\":GangScheduling=false,:GenericWorkload=false\"");
+        assertThat(java.nio.file.Files.readString(c.cp.dataDir().resolve("kube-apiserver.log")))
+                .contains("FLAG: --feature-gates=\":GenericWorkload=true,:GangScheduling=true\"");
     }
 
     @Test

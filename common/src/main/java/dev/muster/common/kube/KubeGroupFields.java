@@ -124,13 +124,4 @@ final class KubeGroupFields {
             }
         }
     }
-
-    /** A required non-empty string field of a reference. */
-    static String required(String where, CrdFields o, String field) {
-        String v = o.string(field);
-        if (v == null || v.isEmpty()) {
-            throw new ConversionException(where + ": " + field + " is required");
-        }
-        return v;
-    }
 }

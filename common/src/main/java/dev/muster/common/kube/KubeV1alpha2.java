@@ -14,25 +14,17 @@ import dev.muster.core.model.DisruptionMode;
  *   <li>no {@code preemptionPolicy} (the default, PreemptLowerPriority).</li>
  * </ul>
  */
-final class KubeV1alpha2 implements KubePodGroupVersion {
+final class KubeV1alpha2 extends KubePodGroupVersion {
     static final String VERSION = "v1alpha2";
     static final KubeV1alpha2 INSTANCE = new KubeV1alpha2();
     private static final String REF = "spec.podGroupTemplateRef";
 
-    private KubeV1alpha2() {}
-
-    @Override
-    public String version() {
-        return VERSION;
+    private KubeV1alpha2() {
+        super(VERSION, REF);
     }
 
     @Override
-    public String templateRefField() {
-        return REF;
-    }
-
-    @Override
-    public KubernetesPodGroupConverter.TemplateRef templateRef(String where, CrdFields spec) {
+    KubernetesPodGroupConverter.TemplateRef templateRef(String where, CrdFields spec) {
         JsonObject ref = spec.object("podGroupTemplateRef");
         if (ref == null) {
             return null;
@@ -41,17 +33,11 @@ final class KubeV1alpha2 implements KubePodGroupVersion {
         if (workload == null) {
             return null; // another kind of reference (none exists in v1alpha2): nothing Muster reads
         }
-        CrdFields w = new CrdFields(where + " " + REF + ".workload", workload);
-        String name = w.string("workloadName");
-        String template = w.string("podGroupTemplateName");
-        if (name == null || name.isEmpty() || template == null || template.isEmpty()) {
-            throw new ConversionException(where + " " + REF + ".workload: workloadName and podGroupTemplateName are required");
-        }
-        return new KubernetesPodGroupConverter.TemplateRef(name, template);
+        return reference(where + " " + REF + ".workload", workload, "podGroupTemplateName");
     }
 
     @Override
-    public KubeGroupFields.Parts parts(String where, JsonObject object) {
+    KubeGroupFields.Parts parts(String where, JsonObject object) {
         CrdFields o = new CrdFields(where, object);
         var topology = KubeGroupFields.topology(where, o, "topology", "key");
         if (topology == null && new CrdFields(where, o.object("schedulingConstraints")).raw("topology") == null) {
@@ -63,7 +49,7 @@ final class KubeV1alpha2 implements KubePodGroupVersion {
     }
 
     @Override
-    public String unsupported(String where, CrdFields spec) {
+    String unsupported(String where, CrdFields spec) {
         return "";
     }
 

@@ -18,40 +18,23 @@ import dev.muster.core.model.PreemptionPolicy;
  *       gang of its own ({@link #unsupported}).</li>
  * </ul>
  */
-final class KubeV1beta1 implements KubePodGroupVersion {
+final class KubeV1beta1 extends KubePodGroupVersion {
     static final String VERSION = "v1beta1";
     static final KubeV1beta1 INSTANCE = new KubeV1beta1();
     private static final String REF = "spec.workloadRef";
 
-    private KubeV1beta1() {}
-
-    @Override
-    public String version() {
-        return VERSION;
+    private KubeV1beta1() {
+        super(VERSION, REF);
     }
 
     @Override
-    public String templateRefField() {
-        return REF;
-    }
-
-    @Override
-    public KubernetesPodGroupConverter.TemplateRef templateRef(String where, CrdFields spec) {
+    KubernetesPodGroupConverter.TemplateRef templateRef(String where, CrdFields spec) {
         JsonObject ref = spec.object("workloadRef");
-        if (ref == null) {
-            return null;
-        }
-        CrdFields r = new CrdFields(where + " " + REF, ref);
-        String name = r.string("workloadName");
-        String template = r.string("templateName");
-        if (name == null || name.isEmpty() || template == null || template.isEmpty()) {
-            throw new ConversionException(where + " " + REF + ": workloadName and templateName are required");
-        }
-        return new KubernetesPodGroupConverter.TemplateRef(name, template);
+        return ref == null ? null : reference(where + " " + REF, ref, "templateName");
     }
 
     @Override
-    public KubeGroupFields.Parts parts(String where, JsonObject object) {
+    KubeGroupFields.Parts parts(String where, JsonObject object) {
         CrdFields o = new CrdFields(where, object);
         var topology = KubeGroupFields.topology(where, o, "topology", "key");
         KubeGroupFields.checkResourceClaims(where, o);
@@ -60,7 +43,7 @@ final class KubeV1beta1 implements KubePodGroupVersion {
     }
 
     @Override
-    public String unsupported(String where, CrdFields spec) {
+    String unsupported(String where, CrdFields spec) {
         String parent = spec.string("parentCompositePodGroupName");
         if (parent == null || parent.isEmpty()) {
             return "";
