@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The Workloads' PodGroup templates, for the Kubernetes PodGroups that refer to them ({@code spec.podGroupTemplateRef},
+ * The Workloads' PodGroup templates, for the Kubernetes PodGroups that refer to them ({@code spec.podGroupTemplateRef} in v1alpha2, {@code spec.workloadRef} in v1beta1,
  * {@link KubernetesPodGroupConverter}), and which PodGroups refer to which Workload, so that a Workload that arrives,
  * changes or goes away re-resolves exactly the gangs that name it.
  *
