@@ -18,7 +18,7 @@ profiles:
     {{- if not (kindIs "invalid" $s.percentageOfNodesToScore) }}
     percentageOfNodesToScore: {{ int $s.percentageOfNodesToScore }}
     {{- end }}
-    {{- /* kube-scheduler's native gang plugins stay off even when the workload gates are passed to it (extender-config/README.md) */}}
+    {{- /* kube-scheduler's own gang plugins off, a second guard beside --feature-gates (extender-config/README.md) */}}
     plugins:
       multiPoint:
         disabled:
