@@ -9,6 +9,8 @@ import dev.muster.controller.sync.ClusterObserver;
 import dev.muster.core.time.Backoff;
 import dev.muster.controller.writer.DirtyListener;
 import dev.muster.controller.writer.DirtySet;
+import dev.muster.controller.writer.EventRecorder;
+import dev.muster.controller.writer.GangEvents;
 import dev.muster.controller.writer.FlushLoop;
 import dev.muster.controller.writer.LastWritten;
 import dev.muster.controller.writer.StatusLanes;
@@ -16,6 +18,7 @@ import dev.muster.controller.writer.StatusPatcher;
 import dev.muster.controller.writer.StatusWriter;
 import dev.muster.controller.writer.TokenBucket;
 import dev.muster.controller.writer.WriterMetrics;
+import dev.muster.core.model.GangKey;
 import dev.muster.core.status.StatusChangeFanout;
 import dev.muster.core.status.StatusFolding;
 import dev.muster.core.status.StatusKey;
@@ -61,6 +64,7 @@ public final class Controller implements AutoCloseable {
     private final DirtySet<StatusKey> dirty;
     private final LastWritten lastWritten = new LastWritten();
     private final StatusWriter writer;
+    private final GangEvents gangEvents;
     private final QueueWatchHub hub;
     private final QueuesService queues;
     private final StreamTracker stream;
@@ -73,10 +77,22 @@ public final class Controller implements AutoCloseable {
     private boolean warm; // guarded by this; the fold has computed status from the whole first picture
     private final List<Runnable> onReady = new ArrayList<>(); // guarded by this
 
+    /** A controller that records no Events (the load driver, the demo, tests of status alone). */
     public Controller(Settings settings, StatusPatcher patcher, InstantSource clock, LongSupplier ticker, Executor watchExecutor,
                       WriterMetrics metrics) {
+        this(settings, patcher, change -> {}, clock, ticker, watchExecutor, metrics);
+    }
+
+    /**
+     * @param events where Events about gangs that fell below their minimum (or are whole again) go; they share the
+     *               status writes' budget
+     */
+    public Controller(Settings settings, StatusPatcher patcher, EventRecorder events, InstantSource clock, LongSupplier ticker,
+                      Executor watchExecutor, WriterMetrics metrics) {
         StatusChangeFanout fanout = new StatusChangeFanout();
-        this.fold = new StatusFolding(clock, fanout, false); // cold until the first list and stream sync: see synced()
+        TokenBucket budget = new TokenBucket(settings.apiQps(), settings.apiBurst(), ticker);
+        this.gangEvents = new GangEvents(events, budget, this::observed, ticker);
+        this.fold = new StatusFolding(clock, fanout, false, gangEvents); // cold until the first list and stream sync: see synced()
         this.ticker = ticker;
         this.dirty = StatusLanes.dirtySet(ticker);
         fanout.add(new DirtyListener(dirty, lastWritten));
@@ -84,8 +100,7 @@ public final class Controller implements AutoCloseable {
         this.hub = new QueueWatchHub(views, watchExecutor);
         fanout.add(hub);
         this.queues = new QueuesService(views, hub);
-        this.writer = new StatusWriter(fold, dirty, lastWritten, patcher, new TokenBucket(settings.apiQps(), settings.apiBurst(), ticker),
-                settings.backoff(), metrics, ticker);
+        this.writer = new StatusWriter(fold, dirty, lastWritten, patcher, budget, settings.backoff(), metrics, ticker);
         this.stream = new StreamTracker(fold, clock, () -> synced("stream"));
         this.cluster = new ClusterObserver(fold, lastWritten, () -> synced("cluster"));
     }
@@ -151,6 +166,11 @@ public final class Controller implements AutoCloseable {
 
     private void updateRole() { // lock held
         writer.setLeader(leading && warm);
+        gangEvents.setLeader(leading && warm);
+    }
+
+    private boolean observed(GangKey gang) {
+        return fold.desired(StatusKey.podGroup(gang)) != null;
     }
 
     /** Null when ready (cluster listed, stream synced, status computed), else what is missing — for /readyz. */
@@ -172,15 +192,22 @@ public final class Controller implements AutoCloseable {
         return writer.isLeader();
     }
 
-    /** One flush now (tests and the load driver call this instead of starting the loop). */
+    /** One flush now: status writes, then Events within what is left of the budget (tests and the load driver call this instead of starting the loop). */
     public StatusWriter.FlushResult flush() {
-        return writer.flush();
+        StatusWriter.FlushResult result = writer.flush();
+        gangEvents.flush();
+        return result;
+    }
+
+    /** Events waiting to be recorded (at most two per gang). */
+    public int pendingEvents() {
+        return gangEvents.pending();
     }
 
     /** Flushes every {@code interval} on a daemon thread until {@link #close}. */
     public synchronized void startFlushing(Duration interval) {
         if (loop == null) {
-            loop = new FlushLoop(writer, interval);
+            loop = new FlushLoop(this::flush, interval);
             loop.start();
         }
     }

@@ -13,6 +13,7 @@ import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.controller.stream.ExtenderStream;
 import dev.muster.controller.sync.ControllerInformers;
 import dev.muster.core.time.Backoff;
+import dev.muster.controller.writer.KubeEventRecorder;
 import dev.muster.controller.writer.KubeStatusPatcher;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.hotspot.DefaultExports;
@@ -141,7 +142,9 @@ public final class ControllerMain {
         dev.muster.common.kube.GangClaims gangClaims = new dev.muster.common.kube.GangClaims();
         dev.muster.common.kube.GangApiDiscovery gangApis = new dev.muster.common.kube.GangApiDiscovery(kube.requests());
         Controller controller = new Controller(new Controller.Settings(config.apiQps(), config.apiBurst(), Controller.Settings.WRITE_BACKOFF),
-                new KubeStatusPatcher(kube.requests(), System::nanoTime, gangClaims, gangApis), Clock.systemUTC(), System::nanoTime, watchExecutor, metrics);
+                new KubeStatusPatcher(kube.requests(), System::nanoTime, gangClaims, gangApis),
+                new KubeEventRecorder(kube.requests(), gangClaims, gangApis, Clock.systemUTC(), config.podName()), Clock.systemUTC(), System::nanoTime,
+                watchExecutor, metrics);
         metrics.bind(controller);
 
         OpsServer ops;

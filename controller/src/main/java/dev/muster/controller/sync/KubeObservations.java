@@ -38,7 +38,7 @@ public final class KubeObservations {
         boolean leaving = pod.getMetadata().getDeletionTimestamp() != null && !phase.isTerminal();
         GangKey gang = leaving ? null : PodConverter.membershipOf(id.namespace(), pod).gang();
         boolean bound = pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
-        return new PodObservation(id.uid(), gang, phase, bound, owners(id.namespace(), pod));
+        return new PodObservation(id.uid(), gang, phase, bound, owners(id.namespace(), pod), id.namespace() + "/" + id.name());
     }
 
     /** As scheduler-plugins' {@code occupiedBy}: each owner reference as {@code namespace/name}, sorted, comma-separated. */

@@ -8,13 +8,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Calls {@link StatusWriter#flush} every {@code --flush-interval} on one daemon thread (fixed delay, so a
+ * Runs one flush (status writes, then Events) every {@code --flush-interval} on one daemon thread (fixed delay, so a
  * slow flush is never overlapped). A flush that throws is logged and the loop goes on. Thread-safe.
  */
 public final class FlushLoop implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FlushLoop.class);
 
-    private final StatusWriter writer;
+    private final Runnable flush;
     private final Duration interval;
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "muster-status-flush");
@@ -22,11 +22,11 @@ public final class FlushLoop implements AutoCloseable {
         return t;
     });
 
-    public FlushLoop(StatusWriter writer, Duration interval) {
+    public FlushLoop(Runnable flush, Duration interval) {
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("--flush-interval must be positive, got " + interval);
         }
-        this.writer = writer;
+        this.flush = flush;
         this.interval = interval;
     }
 
@@ -37,7 +37,7 @@ public final class FlushLoop implements AutoCloseable {
 
     private void flushOnce() {
         try {
-            writer.flush();
+            flush.run();
         } catch (RuntimeException e) {
             log.error("status flush failed; the next one retries", e);
         }

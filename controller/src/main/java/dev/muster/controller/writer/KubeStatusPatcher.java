@@ -140,6 +140,11 @@ public final class KubeStatusPatcher implements StatusPatcher {
 
     /** The version of {@code owner}'s PodGroups served (the oldest Muster reads until discovery has told). */
     private String versionOf(GangApi owner) {
+        return versionOf(gangApis, owner);
+    }
+
+    /** The version of {@code owner}'s PodGroups {@code gangApis} found served, else the oldest Muster reads. */
+    static String versionOf(GangApiDiscovery gangApis, GangApi owner) {
         GangApiDiscovery.Served served = gangApis == null ? null : gangApis.served(owner);
         return served != null ? served.version() : GangApiGroups.versions(owner).getLast();
     }
@@ -202,7 +207,7 @@ public final class KubeStatusPatcher implements StatusPatcher {
         }
     }
 
-    private static StatusPatchException failure(StatusKey key, String path, ApiException e) {
+    static StatusPatchException failure(Object key, String path, ApiException e) {
         int code = e.getCode();
         Kind kind;
         if (code == 0) {

@@ -12,12 +12,24 @@ import java.util.Objects;
  * @param bound  {@code spec.nodeName} is set
  * @param owners the pod's owner references as {@code namespace/name}, sorted, comma-separated ("" when none) — what
  *               scheduler-plugins reports as a PodGroup's {@code occupiedBy}
+ * @param name   {@code namespace/name}, for reports that name a member (the uid when not known)
  */
-public record PodObservation(String uid, GangKey gang, PodPhase phase, boolean bound, String owners) {
+public record PodObservation(String uid, GangKey gang, PodPhase phase, boolean bound, String owners, String name) {
     public PodObservation {
         Objects.requireNonNull(uid, "uid");
         phase = phase == null ? PodPhase.PENDING : phase;
         owners = owners == null ? "" : owners;
+        name = name == null || name.isEmpty() ? uid : name;
+    }
+
+    /** A pod known by its uid only. */
+    public PodObservation(String uid, GangKey gang, PodPhase phase, boolean bound, String owners) {
+        this(uid, gang, phase, bound, owners, null);
+    }
+
+    /** Holds its place in the gang: bound (or running) and not failed, or succeeded. */
+    public boolean holding() {
+        return phase == PodPhase.SUCCEEDED || (phase != PodPhase.FAILED && (bound || phase == PodPhase.RUNNING));
     }
 
     /** A pod without owner references. */

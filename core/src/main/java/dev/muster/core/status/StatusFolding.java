@@ -14,6 +14,7 @@ import dev.muster.core.stream.SequencedEvent;
 import java.time.InstantSource;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -29,8 +30,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Inputs: the allocation stream ({@link AllocationListener}: per-queue allocated and per-gang state, through
  * the shared {@link AllocationTotals} fold), Queue and PodGroup observations (spec; deletion), and pod
  * observations (gang, phase, bound; deletion — the stream carries no pod phases). Outputs:
- * {@link #desired(StatusKey)}, the views served over gRPC, and a {@link StatusChangeListener} call for every
- * object whose desired status (or served view) changed. An object gets a desired status only once its Queue
+ * {@link #desired(StatusKey)}, the views served over gRPC, a {@link StatusChangeListener} call for every
+ * object whose desired status (or served view) changed, and a {@link GangMembershipListener} call each time a gang
+ * that was scheduled whole falls below its minimum or is whole again (see {@link #refreshGang}). An object gets a desired status only once its Queue
  * or PodGroup has been observed; stream facts about objects not (yet) observed are kept in the totals and
  * apply when the object appears.
  *
@@ -58,6 +60,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
     private final ReentrantLock lock = new ReentrantLock();
     private final InstantSource clock;
     private final StatusChangeListener listener;
+    private final GangMembershipListener membership;
 
     private final AllocationTotals totals = new AllocationTotals(); // guarded by lock
     private final Map<String, QueueRecord> queues = new HashMap<>(); // guarded by lock
@@ -79,8 +82,16 @@ public final class StatusFolding implements AllocationListener, StatusSource {
      * @param warm false for a fold that only gathers inputs until {@link #warmUp()} (see the class comment)
      */
     public StatusFolding(InstantSource clock, StatusChangeListener listener, boolean warm) {
+        this(clock, listener, warm, GangMembershipListener.NONE);
+    }
+
+    /**
+     * @param membership told when a scheduled gang falls below its minimum or is whole again
+     */
+    public StatusFolding(InstantSource clock, StatusChangeListener listener, boolean warm, GangMembershipListener membership) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.listener = Objects.requireNonNull(listener, "listener");
+        this.membership = Objects.requireNonNull(membership, "membership");
         this.warm = warm;
     }
 
@@ -144,6 +155,16 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         PodGroupPhase countedPhase;
         String occupiedBy = ""; // the owners of the first member seen that has any (scheduler-plugins' occupiedBy)
         PodGroupCondition initiallyScheduled; // the first Scheduled=True, kept from then on (or as observed), null before
+        Strength strength = Strength.UNPROVEN;
+        final ArrayDeque<String> lost = new ArrayDeque<>(); // members that stopped holding since the gang was last whole; ≤ MAX_LOST
+    }
+
+    /** Where a gang stands against its minimum, for membership reports. */
+    private enum Strength {
+        /** Not yet seen whole after it was scheduled: nothing to lose (also after a restart, until it is seen whole). */
+        UNPROVEN,
+        WHOLE,
+        SHORT
     }
 
     // ---------------------------------------------------------------- allocation stream
@@ -317,6 +338,8 @@ public final class StatusFolding implements AllocationListener, StatusSource {
             g.phase = null;
             g.conditions = List.of();
             g.initiallyScheduled = null;
+            g.strength = Strength.UNPROVEN;
+            g.lost.clear();
             observedPodGroups--;
             listener.removed(StatusKey.podGroup(key));
             if (g.members.total() == 0) {
@@ -335,11 +358,15 @@ public final class StatusFolding implements AllocationListener, StatusSource {
             if (pod.equals(old)) {
                 return;
             }
+            boolean sameGang = old != null && pod.gang() != null && pod.gang().equals(old.gang());
             if (old != null && old.gang() != null) {
-                leave(old);
+                leave(old, !sameGang); // within one gang: one refresh below, never a moment without the pod
             }
             if (pod.gang() != null) {
                 GangRecord g = gangs.computeIfAbsent(pod.gang(), k -> new GangRecord());
+                if (sameGang && old.holding() && !pod.holding()) {
+                    noteLost(g, pod);
+                }
                 g.members = g.members.plus(pod);
                 if (g.occupiedBy.isEmpty()) {
                     g.occupiedBy = pod.owners();
@@ -356,20 +383,34 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         try {
             PodObservation old = pods.remove(uid);
             if (old != null && old.gang() != null) {
-                leave(old);
+                leave(old, true);
             }
         } finally {
             lock.unlock();
         }
     }
 
-    private void leave(PodObservation old) {
+    /** Takes {@code old} out of its gang; with {@code refresh}, recomputes the gang (and drops an unused record). */
+    private void leave(PodObservation old, boolean refresh) {
         GangRecord g = gangs.get(old.gang());
         g.members = g.members.minus(old);
+        if (!refresh) {
+            return;
+        }
+        if (old.holding()) {
+            noteLost(g, old);
+        }
         refreshGang(old.gang(), g);
         if (g.spec == null && g.members.total() == 0) {
             gangs.remove(old.gang());
         }
+    }
+
+    private static void noteLost(GangRecord g, PodObservation pod) {
+        if (g.lost.size() == GangMembership.MAX_LOST) {
+            g.lost.removeFirst();
+        }
+        g.lost.addLast(pod.name());
     }
 
     // ---------------------------------------------------------------- reads
@@ -531,11 +572,38 @@ public final class StatusFolding implements AllocationListener, StatusSource {
             g.initiallyScheduled = trueCondition(g.conditions, PodGroupCondition.SCHEDULED);
         }
         count(g, g.spec.queue(), phase);
+        measure(key, g, phase, minMember);
         PodGroupStatus s = new PodGroupStatus(phase, g.conditions, g.members.running(), g.members.succeeded(), g.members.failed(),
                 g.members.active() + g.members.finished(), g.occupiedBy, g.initiallyScheduled);
         if (!s.equals(g.desired)) {
             g.desired = s;
             listener.changed(StatusKey.podGroup(key));
+        }
+    }
+
+    /**
+     * Membership reports: once a gang has been scheduled ({@link PodGroupStatus#initiallyScheduled}) and seen whole —
+     * at least {@code max(1, minMember)} members holding their place ({@link PodObservation#holding}) — falling below
+     * that is reported once ({@code whole=false}, naming the members lost since it was last whole), and being whole
+     * again once more. A Completed gang whose members go away has lost nothing. A gang first seen short (say, after a
+     * restart) is reported only after it has been seen whole.
+     */
+    private void measure(GangKey key, GangRecord g, PodGroupPhase phase, int minMember) {
+        int need = Math.max(1, minMember);
+        int holding = g.members.active() + g.members.succeeded();
+        boolean whole = holding >= need;
+        Strength was = g.strength;
+        if (whole) {
+            g.lost.clear();
+            if (was == Strength.SHORT || (was == Strength.UNPROVEN && g.initiallyScheduled != null)) {
+                g.strength = Strength.WHOLE;
+            }
+            if (was == Strength.SHORT) {
+                membership.crossed(new GangMembership(key, true, holding, need, List.of()));
+            }
+        } else if (was == Strength.WHOLE && phase != PodGroupPhase.COMPLETED) {
+            g.strength = Strength.SHORT;
+            membership.crossed(new GangMembership(key, false, holding, need, List.copyOf(g.lost)));
         }
     }
 

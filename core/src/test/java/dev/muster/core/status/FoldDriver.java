@@ -38,6 +38,11 @@ public final class FoldDriver {
         this.fold = new StatusFolding(clock, listener);
     }
 
+    /** A warm fold that reports membership crossings to {@code membership}. */
+    public FoldDriver(GangMembershipListener membership) {
+        this.fold = new StatusFolding(clock, listener, true, membership);
+    }
+
     public static GangKey key(String podGroup) {
         return new GangKey(NS, podGroup);
     }
@@ -73,7 +78,7 @@ public final class FoldDriver {
     }
 
     public FoldDriver pod(String uid, String podGroup, PodPhase phase, boolean bound) {
-        fold.observePod(new PodObservation(uid, podGroup == null ? null : key(podGroup), phase, bound));
+        fold.observePod(new PodObservation(uid, podGroup == null ? null : key(podGroup), phase, bound, "", NS + "/" + uid));
         return this;
     }
 
