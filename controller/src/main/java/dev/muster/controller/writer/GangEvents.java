@@ -1,8 +1,8 @@
 package dev.muster.controller.writer;
 
 import dev.muster.core.model.GangKey;
-import dev.muster.core.status.GangMembership;
-import dev.muster.core.status.GangMembershipListener;
+import dev.muster.core.status.GangShortfall;
+import dev.muster.core.status.GangShortfallListener;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns membership crossings ({@link GangMembership}: a scheduled gang fell below its minimum, or is whole again)
+ * Turns membership crossings ({@link GangShortfall}: a scheduled gang fell below its minimum, or is whole again)
  * into Kubernetes Events, one per crossing, on the status write path's terms:
  * <ul>
  *   <li>Bounded: at most {@link #PER_GANG} crossings wait per gang (a newer one pushes out the oldest), so pending
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * fold whether the PodGroup still exists and calls the recorder without holding {@code this}, so the lock order is
  * always fold, then this.
  */
-public final class GangEvents implements GangMembershipListener {
+public final class GangEvents implements GangShortfallListener {
     private static final Logger log = LoggerFactory.getLogger(GangEvents.class);
     /** Crossings kept per gang: a loss and the recovery after it. */
     static final int PER_GANG = 2;
@@ -41,7 +41,7 @@ public final class GangEvents implements GangMembershipListener {
     private final TokenBucket budget;
     private final Predicate<GangKey> exists;
     private final LongSupplier ticker;
-    private final Map<GangKey, ArrayDeque<GangMembership>> pending = new LinkedHashMap<>(); // guarded by this
+    private final Map<GangKey, ArrayDeque<GangShortfall>> pending = new LinkedHashMap<>(); // guarded by this
     private boolean leader; // guarded by this
     private long recorded; // guarded by this
     private long dropped; // guarded by this
@@ -60,11 +60,11 @@ public final class GangEvents implements GangMembershipListener {
     }
 
     @Override
-    public synchronized void crossed(GangMembership change) {
+    public synchronized void crossed(GangShortfall change) {
         if (!leader) {
             return;
         }
-        ArrayDeque<GangMembership> q = pending.computeIfAbsent(change.gang(), k -> new ArrayDeque<>(PER_GANG));
+        ArrayDeque<GangShortfall> q = pending.computeIfAbsent(change.gang(), k -> new ArrayDeque<>(PER_GANG));
         if (q.size() == PER_GANG) {
             q.removeFirst();
             dropped++;
@@ -83,7 +83,7 @@ public final class GangEvents implements GangMembershipListener {
     /** Records waiting Events, oldest gang first, while the budget lasts. Returns how many were recorded. */
     public int flush() {
         int done = 0;
-        GangMembership next;
+        GangShortfall next;
         while ((next = take()) != null) {
             if (!exists.test(next.gang())) { // outside our lock: the fold calls crossed() holding its own
                 synchronized (this) {
@@ -107,14 +107,14 @@ public final class GangEvents implements GangMembershipListener {
     }
 
     /** The next Event to record within the budget, or null (nothing waits, or no budget left). */
-    private synchronized GangMembership take() {
-        Iterator<Map.Entry<GangKey, ArrayDeque<GangMembership>>> it = pending.entrySet().iterator();
+    private synchronized GangShortfall take() {
+        Iterator<Map.Entry<GangKey, ArrayDeque<GangShortfall>>> it = pending.entrySet().iterator();
         if (leader && it.hasNext()) {
-            Map.Entry<GangKey, ArrayDeque<GangMembership>> e = it.next();
+            Map.Entry<GangKey, ArrayDeque<GangShortfall>> e = it.next();
             if (!budget.tryAcquire()) {
                 return null;
             }
-            GangMembership m = e.getValue().removeFirst();
+            GangShortfall m = e.getValue().removeFirst();
             if (e.getValue().isEmpty()) {
                 it.remove();
             }
@@ -123,7 +123,7 @@ public final class GangEvents implements GangMembershipListener {
         return null;
     }
 
-    private synchronized void failed(GangMembership m, StatusPatchException e) {
+    private synchronized void failed(GangShortfall m, StatusPatchException e) {
         dropped++;
         long now = ticker.getAsLong();
         if (loggedFailure && now - lastFailureLog < FAILURE_LOG_INTERVAL) {
@@ -140,7 +140,7 @@ public final class GangEvents implements GangMembershipListener {
     /** Crossings waiting to be recorded: at most {@link #PER_GANG} per gang. */
     public synchronized int pending() {
         int n = 0;
-        for (ArrayDeque<GangMembership> q : pending.values()) {
+        for (ArrayDeque<GangShortfall> q : pending.values()) {
             n += q.size();
         }
         return n;

@@ -5,7 +5,7 @@ import dev.muster.common.kube.GangApiGroups;
 import dev.muster.common.kube.GangClaims;
 import dev.muster.core.model.GangApi;
 import dev.muster.core.model.GangKey;
-import dev.muster.core.status.GangMembership;
+import dev.muster.core.status.GangShortfall;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
@@ -56,7 +56,7 @@ public final class KubeEventRecorder implements EventRecorder {
     }
 
     @Override
-    public void record(GangMembership change) throws StatusPatchException {
+    public void record(GangShortfall change) throws StatusPatchException {
         GangKey gang = change.gang();
         Map<String, Object> body = body(change, apiVersionOf(claims.owner(gang)), clock.instant(), instance);
         try {
@@ -76,7 +76,7 @@ public final class KubeEventRecorder implements EventRecorder {
     }
 
     /** The Event object (see the class comment). */
-    static Map<String, Object> body(GangMembership change, String apiVersion, Instant now, String instance) {
+    static Map<String, Object> body(GangShortfall change, String apiVersion, Instant now, String instance) {
         GangKey gang = change.gang();
         String prefix = gang.name().length() > MAX_NAME_PREFIX ? gang.name().substring(0, MAX_NAME_PREFIX) : gang.name();
         long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();

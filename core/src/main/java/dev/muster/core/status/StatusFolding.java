@@ -31,7 +31,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * the shared {@link AllocationTotals} fold), Queue and PodGroup observations (spec; deletion), and pod
  * observations (gang, phase, bound; deletion — the stream carries no pod phases). Outputs:
  * {@link #desired(StatusKey)}, the views served over gRPC, a {@link StatusChangeListener} call for every
- * object whose desired status (or served view) changed, and a {@link GangMembershipListener} call each time a gang
+ * object whose desired status (or served view) changed, and a {@link GangShortfallListener} call each time a gang
  * that was scheduled whole falls below its minimum or is whole again (see {@link #refreshGang}). An object gets a desired status only once its Queue
  * or PodGroup has been observed; stream facts about objects not (yet) observed are kept in the totals and
  * apply when the object appears.
@@ -60,7 +60,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
     private final ReentrantLock lock = new ReentrantLock();
     private final InstantSource clock;
     private final StatusChangeListener listener;
-    private final GangMembershipListener membership;
+    private final GangShortfallListener shortfalls;
 
     private final AllocationTotals totals = new AllocationTotals(); // guarded by lock
     private final Map<String, QueueRecord> queues = new HashMap<>(); // guarded by lock
@@ -82,16 +82,16 @@ public final class StatusFolding implements AllocationListener, StatusSource {
      * @param warm false for a fold that only gathers inputs until {@link #warmUp()} (see the class comment)
      */
     public StatusFolding(InstantSource clock, StatusChangeListener listener, boolean warm) {
-        this(clock, listener, warm, GangMembershipListener.NONE);
+        this(clock, listener, warm, GangShortfallListener.NONE);
     }
 
     /**
-     * @param membership told when a scheduled gang falls below its minimum or is whole again
+     * @param shortfalls told when a scheduled gang falls below its minimum or is whole again
      */
-    public StatusFolding(InstantSource clock, StatusChangeListener listener, boolean warm, GangMembershipListener membership) {
+    public StatusFolding(InstantSource clock, StatusChangeListener listener, boolean warm, GangShortfallListener shortfalls) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.listener = Objects.requireNonNull(listener, "listener");
-        this.membership = Objects.requireNonNull(membership, "membership");
+        this.shortfalls = Objects.requireNonNull(shortfalls, "shortfalls");
         this.warm = warm;
     }
 
@@ -159,7 +159,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         final ArrayDeque<String> lost = new ArrayDeque<>(); // members that stopped holding since the gang was last whole; ≤ MAX_LOST
     }
 
-    /** Where a gang stands against its minimum, for membership reports. */
+    /** Where a gang stands against its minimum, for shortfall reports. */
     private enum Strength {
         /** Not yet seen whole after it was scheduled: nothing to lose (also after a restart, until it is seen whole). */
         UNPROVEN,
@@ -407,7 +407,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
     }
 
     private static void noteLost(GangRecord g, PodObservation pod) {
-        if (g.lost.size() == GangMembership.MAX_LOST) {
+        if (g.lost.size() == GangShortfall.MAX_LOST) {
             g.lost.removeFirst();
         }
         g.lost.addLast(pod.name());
@@ -599,11 +599,11 @@ public final class StatusFolding implements AllocationListener, StatusSource {
                 g.strength = Strength.WHOLE;
             }
             if (was == Strength.SHORT) {
-                membership.crossed(new GangMembership(key, true, holding, need, List.of()));
+                shortfalls.crossed(new GangShortfall(key, true, holding, need, List.of()));
             }
         } else if (was == Strength.WHOLE && phase != PodGroupPhase.COMPLETED) {
             g.strength = Strength.SHORT;
-            membership.crossed(new GangMembership(key, false, holding, need, List.copyOf(g.lost)));
+            shortfalls.crossed(new GangShortfall(key, false, holding, need, List.copyOf(g.lost)));
         }
     }
 

@@ -39,7 +39,7 @@ public final class FoldDriver {
     }
 
     /** A warm fold that reports membership crossings to {@code membership}. */
-    public FoldDriver(GangMembershipListener membership) {
+    public FoldDriver(GangShortfallListener membership) {
         this.fold = new StatusFolding(clock, listener, true, membership);
     }
 

@@ -1,13 +1,13 @@
 package dev.muster.core.status;
 
 /**
- * Told when a scheduled gang falls below its minimum or is whole again ({@link GangMembership}).
+ * Told when a scheduled gang falls below its minimum or is whole again ({@link GangShortfall}).
  * {@link StatusFolding} calls it while holding its lock, in the order the crossings happen: implementations must be
  * quick, must not block, and must not call back into the fold.
  */
 @FunctionalInterface
-public interface GangMembershipListener {
-    void crossed(GangMembership change);
+public interface GangShortfallListener {
+    void crossed(GangShortfall change);
 
-    GangMembershipListener NONE = change -> {};
+    GangShortfallListener NONE = change -> {};
 }

@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * A scheduled gang crossed its minimum: it fell below {@code minMember} members holding their place (bound and
  * not failed, or succeeded) after it had been scheduled whole, or it is whole again after such a loss. One value per
- * crossing, never per input: {@link StatusFolding} reports it to a {@link GangMembershipListener}. Immutable.
+ * crossing, never per input: {@link StatusFolding} reports it to a {@link GangShortfallListener}. Immutable.
  *
  * @param whole     true when the gang is whole again, false when it fell short
  * @param holding   members bound and not failed, plus succeeded ones
@@ -15,11 +15,11 @@ import java.util.Objects;
  * @param lost      the members ({@code namespace/name}) that stopped holding their place since the gang was last
  *                  whole, most recent last, at most {@link #MAX_LOST}; empty when whole
  */
-public record GangMembership(GangKey gang, boolean whole, int holding, int minMember, List<String> lost) {
+public record GangShortfall(GangKey gang, boolean whole, int holding, int minMember, List<String> lost) {
     /** How many lost members a report names at most. */
     public static final int MAX_LOST = 8;
 
-    public GangMembership {
+    public GangShortfall {
         Objects.requireNonNull(gang, "gang");
         lost = lost == null ? List.of() : List.copyOf(lost);
     }

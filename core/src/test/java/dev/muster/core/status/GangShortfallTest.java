@@ -9,8 +9,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Membership crossings: a scheduled gang that falls below its minimum is reported once, and once when whole again. */
-class GangMembershipTest {
-    private final List<GangMembership> crossings = new ArrayList<>();
+class GangShortfallTest {
+    private final List<GangShortfall> crossings = new ArrayList<>();
 
     private FoldDriver boundWhole(int members, int minMember) {
         FoldDriver d = new FoldDriver(crossings::add).queue("q").podGroup("pg", minMember, "q");
@@ -25,7 +25,7 @@ class GangMembershipTest {
         assertThat(crossings).as("binding whole is not a crossing").isEmpty();
 
         d.deletePod("pg-2");
-        assertThat(crossings).containsExactly(new GangMembership(FoldDriver.key("pg"), false, 3, 4, List.of("ns/pg-2")));
+        assertThat(crossings).containsExactly(new GangShortfall(FoldDriver.key("pg"), false, 3, 4, List.of("ns/pg-2")));
         assertThat(crossings.getFirst().reason()).isEqualTo("GangBelowMinimum");
         assertThat(crossings.getFirst().note()).isEqualTo("3 of minimum 4 members bound; lost: ns/pg-2");
 
@@ -38,13 +38,13 @@ class GangMembershipTest {
     void aFailedMemberIsALossAndAReplacementMakesTheGangWholeAgain() {
         FoldDriver d = boundWhole(3, 3);
         d.pod("pg-1", "pg", PodPhase.FAILED, true);
-        assertThat(crossings).containsExactly(new GangMembership(FoldDriver.key("pg"), false, 2, 3, List.of("ns/pg-1")));
+        assertThat(crossings).containsExactly(new GangShortfall(FoldDriver.key("pg"), false, 2, 3, List.of("ns/pg-1")));
 
         d.pod("pg-9", "pg", PodPhase.PENDING, false);
         assertThat(crossings).as("a replacement not yet bound holds no place").hasSize(1);
         d.pod("pg-9", "pg", PodPhase.RUNNING, true);
         assertThat(crossings).hasSize(2);
-        GangMembership whole = crossings.get(1);
+        GangShortfall whole = crossings.get(1);
         assertThat(whole.whole()).isTrue();
         assertThat(whole.reason()).isEqualTo("GangWhole");
         assertThat(whole.note()).isEqualTo("3 of minimum 3 members bound; whole again");
@@ -97,7 +97,7 @@ class GangMembershipTest {
     void aRaisedMinimumThatTheMembersDoNotMeetIsReported() {
         FoldDriver d = boundWhole(3, 3);
         d.podGroup("pg", 4, "q");
-        assertThat(crossings).containsExactly(new GangMembership(FoldDriver.key("pg"), false, 3, 4, List.of()));
+        assertThat(crossings).containsExactly(new GangShortfall(FoldDriver.key("pg"), false, 3, 4, List.of()));
         assertThat(crossings.getFirst().note()).isEqualTo("3 of minimum 4 members bound");
     }
 
