@@ -184,4 +184,28 @@ class ControllerTest {
         assertThat(c.foldStats().gangRecords()).isEqualTo(10);
         assertThat(c.pendingWrites()).isZero();
     }
+
+    @Test
+    void aLeaderRecordsOneEventWhenARunningGangLosesAMemberAndAStandbyNone() {
+        world.queue("a");
+        java.util.List<dev.muster.core.status.GangShortfall> events = new java.util.ArrayList<>();
+        Controller c = new Controller(new Controller.Settings(1000, 1000, Controller.Settings.WRITE_BACKOFF), world.api, events::add,
+                clock, ticker, watchExecutor, new WriterCounters());
+        world.start(c);
+        world.stream();
+        world.runGang("train", 3, "a", CPU);
+        world.stream();
+        world.deletePod("train-1");
+        flush(c);
+        assertThat(events).as("standing by: nothing recorded").isEmpty();
+
+        c.setLeading(true);
+        world.pod("train-1", "train", PodPhase.RUNNING, true);
+        world.deletePod("train-2");
+        flush(c);
+        flush(c);
+        assertThat(events).extracting(dev.muster.core.status.GangShortfall::note)
+                .containsExactly("3 of minimum 3 members bound; whole again", "2 of minimum 3 members bound; lost: train-2");
+        assertThat(c.pendingEvents()).isZero();
+    }
 }
