@@ -31,8 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller's parts wired together, without transports: the fold, the dirty set, the writer, the Queues
- * service, and the three input ports — {@link #allocations()} (the allocation stream's listener),
+ * The controller's parts wired together, without transports: the fold, the dirty set, the writer (status, then Events
+ * about gangs below their minimum), the Queues service, and the three input ports — {@link #allocations()} (the allocation stream's listener),
  * {@link #cluster()} (informer observations) and {@link #setLeading} (leader election). {@link ControllerMain}
  * connects these to gRPC, the API server and the Lease.
  *

@@ -50,6 +50,8 @@ final class AllowedRbac {
                     allowed.add(Permission.of(group, "podgroups/status", "patch"));
                 }
                 allowed.addAll(read("scheduling.k8s.io", "workloads"));
+                // Events on a PodGroup whose scheduled gang fell below its minimum (or is whole again): created, never patched
+                allowed.add(Permission.of("events.k8s.io", "events", "create"));
             }
             default -> throw new IllegalArgumentException("unknown component " + component);
         }

@@ -10,6 +10,10 @@
  * A failed write backs off per object ({@link dev.muster.core.time.Backoff}) and stays one entry.
  * Pending work is bounded by the number of objects, never by the number of events.
  *
+ * <p>Events: {@link dev.muster.controller.writer.GangEvents} records a Kubernetes Event for each time a scheduled gang
+ * falls below its minimum or is whole again, within the same token bucket, at most two waiting per gang, one attempt
+ * each ({@link dev.muster.controller.writer.KubeEventRecorder} is its adapter).
+ *
  * <p>{@link dev.muster.controller.writer.KubeStatusPatcher} is the client-java adapter: merge patch, no
  * resourceVersion, to {@code /status} or to the object itself depending on API discovery.
  */
