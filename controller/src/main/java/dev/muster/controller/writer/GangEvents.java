@@ -45,9 +45,7 @@ public final class GangEvents implements GangShortfallListener {
     private boolean leader; // guarded by this
     private long recorded; // guarded by this
     private long dropped; // guarded by this
-    private long lastFailureLog; // guarded by this
-    private boolean loggedFailure; // guarded by this
-    private long suppressedFailures; // guarded by this
+    private final LogGate failureLog = new LogGate(FAILURE_LOG_INTERVAL); // guarded by this
 
     /**
      * @param exists whether the PodGroup is still observed (a crossing of a deleted one is not recorded)
@@ -125,16 +123,11 @@ public final class GangEvents implements GangShortfallListener {
 
     private synchronized void failed(GangShortfall m, StatusPatchException e) {
         dropped++;
-        long now = ticker.getAsLong();
-        if (loggedFailure && now - lastFailureLog < FAILURE_LOG_INTERVAL) {
-            suppressedFailures++;
-            return;
+        long quiet = failureLog.pass(ticker.getAsLong());
+        if (quiet >= 0) {
+            log.warn("event {} for podgroup {} not recorded ({} {}): {}; dropped{}", m.reason(), m.gang(), e.kind(), e.httpStatus(),
+                    e.getMessage(), LogGate.quietSince(quiet));
         }
-        log.warn("event {} for podgroup {} not recorded ({} {}): {}; dropped{}", m.reason(), m.gang(), e.kind(), e.httpStatus(),
-                e.getMessage(), suppressedFailures == 0 ? "" : "; " + suppressedFailures + " more since the last report");
-        loggedFailure = true;
-        lastFailureLog = now;
-        suppressedFailures = 0;
     }
 
     /** Crossings waiting to be recorded: at most {@link #PER_GANG} per gang. */

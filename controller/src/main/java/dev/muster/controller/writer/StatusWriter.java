@@ -38,9 +38,7 @@ public final class StatusWriter {
     private final LongSupplier ticker;
     private volatile boolean leader;
     private static final long FAILURE_LOG_INTERVAL = 10_000_000_000L;
-    private boolean loggedFailure; // guarded by this
-    private long lastFailureLog; // guarded by this
-    private long suppressedFailures; // guarded by this
+    private final LogGate failureLog = new LogGate(FAILURE_LOG_INTERVAL); // guarded by this
 
     public StatusWriter(StatusSource source, DirtySet<StatusKey> dirty, LastWritten written, StatusPatcher patcher,
                         TokenBucket budget, Backoff backoff, WriterMetrics metrics, LongSupplier ticker) {
@@ -105,17 +103,11 @@ public final class StatusWriter {
 
     /** At most one line per {@link #FAILURE_LOG_INTERVAL}: an API outage must not turn into one line per object. */
     private void logFailure(StatusKey key, StatusPatchException failure, long delayNanos, int attempt) { // flush lock held
-        long now = ticker.getAsLong();
-        if (loggedFailure && now - lastFailureLog < FAILURE_LOG_INTERVAL) {
-            suppressedFailures++;
-            return;
+        long quiet = failureLog.pass(ticker.getAsLong());
+        if (quiet >= 0) {
+            log.warn("status write for {} failed ({} {}): {}; retrying in {} ms (attempt {}){}", key, failure.kind(), failure.httpStatus(),
+                    failure.getMessage(), delayNanos / 1_000_000, attempt, LogGate.quietSince(quiet));
         }
-        log.warn("status write for {} failed ({} {}): {}; retrying in {} ms (attempt {}){}", key, failure.kind(), failure.httpStatus(),
-                failure.getMessage(), delayNanos / 1_000_000, attempt,
-                suppressedFailures == 0 ? "" : "; " + suppressedFailures + " more failures since the last report");
-        loggedFailure = true;
-        lastFailureLog = now;
-        suppressedFailures = 0;
     }
 
     private boolean write(DirtySet.Entry<StatusKey> entry, DesiredStatus desired, DesiredStatus previous) {
