@@ -31,17 +31,17 @@ class KubeObservationsTest {
         GangKey train = new GangKey("team", "train");
         return Stream.of(
                 Arguments.of("member, bound, running", pod(Map.of("scheduling.k8s.io/group-name", "train"), "n1", "Running"),
-                        new PodObservation("u1", train, PodPhase.RUNNING, true)),
+                        new PodObservation("u1", train, PodPhase.RUNNING, true, "", "team/w0")),
                 Arguments.of("Volcano's annotation, not bound", pod(Map.of("scheduling.volcano.sh/group-name", "train"), null, "Pending"),
-                        new PodObservation("u1", train, PodPhase.PENDING, false)),
+                        new PodObservation("u1", train, PodPhase.PENDING, false, "", "team/w0")),
                 Arguments.of("empty node name is unbound", pod(Map.of("scheduling.k8s.io/group-name", "train"), "", null),
-                        new PodObservation("u1", train, PodPhase.PENDING, false)),
-                Arguments.of("not a member", pod(null, "n1", "Succeeded"), new PodObservation("u1", null, PodPhase.SUCCEEDED, true)),
+                        new PodObservation("u1", train, PodPhase.PENDING, false, "", "team/w0")),
+                Arguments.of("not a member", pod(null, "n1", "Succeeded"), new PodObservation("u1", null, PodPhase.SUCCEEDED, true, "", "team/w0")),
                 Arguments.of("a running member being deleted has left its gang", deleted(pod(Map.of("scheduling.k8s.io/group-name", "train"), "n1", "Running")),
-                        new PodObservation("u1", null, PodPhase.RUNNING, true)),
+                        new PodObservation("u1", null, PodPhase.RUNNING, true, "", "team/w0")),
                 Arguments.of("a finished member being deleted still counts as finished",
                         deleted(pod(Map.of("scheduling.k8s.io/group-name", "train"), "n1", "Succeeded")),
-                        new PodObservation("u1", train, PodPhase.SUCCEEDED, true)));
+                        new PodObservation("u1", train, PodPhase.SUCCEEDED, true, "", "team/w0")));
     }
 
     private static V1Pod deleted(V1Pod pod) {
