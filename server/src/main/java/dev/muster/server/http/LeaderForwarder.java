@@ -1,11 +1,11 @@
 package dev.muster.server.http;
 
+import dev.muster.common.tls.CertificateFiles;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import javax.net.ssl.SSLContext;
 
 /**
  * Forwards a verb a standby received to the leader, so kube-scheduler's one Service address always
@@ -23,11 +23,16 @@ public final class LeaderForwarder {
     private final HttpClient client;
     private final Duration timeout;
 
-    /** {@code tls} trusts the leader's certificate when the verbs use HTTPS; null for plain HTTP. */
-    public LeaderForwarder(SSLContext tls, Duration timeout) {
+    /**
+     * @param tls this replica's own verbs certificate, when the verbs use HTTPS (null for plain HTTP): presented to the
+     *            leader as the client certificate its verbs port asks for, and its CA file, when given, checks the
+     *            leader's certificate. The leader is dialled at its pod IP, which no certificate names, so the check is
+     *            the chain to that CA (Muster's own, which signs only Muster's components), not the host name.
+     */
+    public LeaderForwarder(CertificateFiles tls, Duration timeout) {
         HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1);
         if (tls != null) {
-            b.sslContext(tls);
+            b.sslContext(tls.context(false));
         }
         this.client = b.build();
         this.timeout = timeout;

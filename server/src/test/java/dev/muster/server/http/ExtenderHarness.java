@@ -25,7 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import javax.net.ssl.SSLContext;
+import dev.muster.common.tls.CertificateFiles;
 
 /** A real extender HTTP server on loopback around a GangScheduler with a fake clock and a recording binder. */
 final class ExtenderHarness implements AutoCloseable {
@@ -42,12 +42,12 @@ final class ExtenderHarness implements AutoCloseable {
         this(SchedulerConfig.DEFAULT, null, Leadership.ALWAYS, 1 << 20);
     }
 
-    ExtenderHarness(SchedulerConfig config, SSLContext tls, Leadership gate, long maxBody) throws Exception {
+    ExtenderHarness(SchedulerConfig config, CertificateFiles tls, Leadership gate, long maxBody) throws Exception {
         this(config, tls, gate, maxBody, 0);
     }
 
     /** On {@code 127.0.0.1:port} (0: any free port). */
-    ExtenderHarness(SchedulerConfig config, SSLContext tls, Leadership gate, long maxBody, int port) throws Exception {
+    ExtenderHarness(SchedulerConfig config, CertificateFiles tls, Leadership gate, long maxBody, int port) throws Exception {
         scheduler = new GangScheduler(config, binder, journal, clock);
         ExtenderMetrics metrics = new ExtenderMetrics(registry, scheduler, journal);
         OpsEndpoints ops = new OpsEndpoints(registry, () -> scheduler.isSynced() ? null : "first sync not finished");
