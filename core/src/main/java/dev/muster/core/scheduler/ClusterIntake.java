@@ -19,26 +19,19 @@ import dev.muster.core.model.PodPhase;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.model.Refusal;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
-import java.util.Set;
 
 /**
  * What the cluster tells the core: nodes, pods, PodGroups and Queues as cluster sync observes them, folded
  * into the books; slots that pods muster did not place invalidated are repaired; every change that may admit
- * a gang with held binds retries it. Also remembers pods seen only in extender requests (informer lag), in a
- * bounded set so that request input cannot grow the core without limit. Confined to the core's lock.
+ * a gang with held binds retries it. Only the cluster adds pods: a verb's request never does ({@link VerbGuard}).
+ * Confined to the core's lock.
  */
 final class ClusterIntake {
-    /** Pods known only from extender requests are forgotten beyond this many (oldest first). */
-    static final int REQUEST_ONLY_LIMIT = 10_000;
-
     private final Books books;
     private final Ledger ledger;
     private final BindBarrier barrier;
     private final SlotSteering steering;
     private final AdmissionPass pass;
-    private final Set<String> requestOnly = new LinkedHashSet<>(); // uids seen in requests, not yet from the cluster
 
     ClusterIntake(Books books, BindBarrier barrier, SlotSteering steering, AdmissionPass pass) {
         this.books = books;
@@ -62,12 +55,10 @@ final class ClusterIntake {
     }
 
     void upsertPod(Pod pod) {
-        requestOnly.remove(pod.uid());
         observe(pod);
     }
 
     void deletePod(String uid) {
-        requestOnly.remove(uid);
         forgetPod(uid);
         pass.roomFreed(books.now());
     }
@@ -128,38 +119,6 @@ final class ClusterIntake {
 
     void deleteQueue(String name) {
         books.queues().remove(name);
-    }
-
-    /**
-     * A pod seen in a filter request: remembered as pending unless the cluster already told us more. A pod known
-     * only from requests is remembered among the last {@link #REQUEST_ONLY_LIMIT} such pods.
-     */
-    Pod rememberFromRequest(Pod pod) {
-        Pod known = books.pods().get(pod.uid());
-        if (known != null && (known.isBound() || known.resourceVersion().equals(pod.resourceVersion()))) {
-            return known;
-        }
-        if (known == null) {
-            requestOnly.add(pod.uid());
-        }
-        observe(pod.isBound() ? pod : pod.withNode(null));
-        Pod remembered = books.pods().get(pod.uid());
-        trimRequestOnly();
-        return remembered != null ? remembered : pod;
-    }
-
-    private void trimRequestOnly() {
-        for (Iterator<String> it = requestOnly.iterator(); requestOnly.size() > REQUEST_ONLY_LIMIT && it.hasNext(); ) {
-            String uid = it.next();
-            it.remove();
-            Pod p = books.pods().get(uid);
-            Gang g = p == null || p.gang() == null ? null : books.gang(p.gang());
-            boolean inUse = ledger.pod(uid) != null || books.bindsInFlight().contains(uid)
-                    || (g != null && (g.waiters().containsKey(uid) || g.held().containsKey(uid)));
-            if (!inUse) {
-                forgetPod(uid);
-            }
-        }
     }
 
     private void observe(Pod pod) {

@@ -80,6 +80,7 @@ public final class GangScheduler implements ClusterSink {
     private final GangExpiry expiry;
     private final ClusterIntake intake;
     private final WaitingLine line;
+    private final VerbGuard guard;
     // ---- written under lock, read without it ----
     private volatile boolean synced;
 
@@ -100,6 +101,7 @@ public final class GangScheduler implements ClusterSink {
         this.expiry = new GangExpiry(books, barrier, pass, config.backoff());
         this.filtering = new Filtering(books, barrier, steering, admission, config.policy(), config.pickNode());
         this.intake = new ClusterIntake(books, barrier, steering, pass);
+        this.guard = new VerbGuard(books, config.schedulerName());
     }
 
     public SchedulerConfig config() {
@@ -122,6 +124,9 @@ public final class GangScheduler implements ClusterSink {
      * pod only on the node Muster picks ({@link SchedulerConfig#pickNode}) unless {@code softPreferences} — the pod
      * has preferences kube-scheduler's own score plugins weigh — then on every node that fits. A candidate that is
      * in none of the result's lists fits but was passed over for the picked node.
+     *
+     * @throws VerbRefusedException when the cluster has not shown {@code pod} (by uid), or shows it bound, being deleted
+     *                              or of another scheduler: nothing changed ({@link VerbGuard})
      */
     public FilterResult filter(Pod pod, List<String> candidates, boolean softPreferences) {
         return filter(pod, candidates, softPreferences, false);
@@ -136,7 +141,7 @@ public final class GangScheduler implements ClusterSink {
     public FilterResult filter(Pod pod, List<String> candidates, boolean softPreferences, boolean boundByKubeScheduler) {
         return locked(() -> {
             long now = nanoTime.getAsLong();
-            Pod p = intake.rememberFromRequest(pod);
+            Pod p = guard.filterable(pod); // the cluster's pod, real and pending, of this profile; else refused, nothing changed
             boolean assume = boundByKubeScheduler && p.gang() == null;
             if (assume) {
                 barrier.forgetExpected(p.uid());
@@ -145,6 +150,7 @@ public final class GangScheduler implements ClusterSink {
             if (assume && r.feasible().size() == 1) {
                 barrier.expectBind(p, r.feasible().getFirst());
             }
+            guard.filtered(p.uid(), r.feasible());
             return r;
         });
     }
@@ -164,10 +170,18 @@ public final class GangScheduler implements ClusterSink {
      * Binds {@code pod} to {@code node}. A single pod (or a member of a gang that already runs) is bound at once;
      * a gang member waits at the barrier. The future completes when the pod is bound or the bind failed; it is
      * never completed while this scheduler's lock is held. A repeated bind of the same pod replaces the earlier
-     * waiter instead of counting twice.
+     * waiter instead of counting twice. Only a pod the cluster shows pending, of this profile and not being deleted, onto
+     * a node its last filter passed (or a slot of its gang), is bound; any other bind fails at once saying why, and
+     * changes nothing ({@link VerbGuard}).
      */
     public CompletableFuture<BindResult> bind(PodId podId, String node) {
-        return locked(() -> barrier.bind(podId, node, nanoTime.getAsLong()));
+        return locked(() -> {
+            String why = guard.whyNotBindable(podId, node);
+            if (why != null) {
+                return CompletableFuture.completedFuture(BindResult.failed(why)); // nothing changed
+            }
+            return barrier.bind(podId, node, nanoTime.getAsLong());
+        });
     }
 
     /** Withdraws a waiting bind (its caller went away): the pod's slot is vacated for another try. */
@@ -227,12 +241,20 @@ public final class GangScheduler implements ClusterSink {
 
     @Override
     public void upsertPod(Pod pod) {
-        run(() -> intake.upsertPod(pod));
+        run(() -> {
+            intake.upsertPod(pod);
+            if (pod.isBound() || pod.phase().isTerminal() || pod.terminating()) {
+                guard.forget(pod.uid());
+            }
+        });
     }
 
     @Override
     public void deletePod(String uid) {
-        run(() -> intake.deletePod(uid));
+        run(() -> {
+            intake.deletePod(uid);
+            guard.forget(uid);
+        });
     }
 
     @Override

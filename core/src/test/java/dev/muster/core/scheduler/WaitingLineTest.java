@@ -92,7 +92,7 @@ class WaitingLineTest {
         h.scheduler.expireDue();
         h.scheduler.deletePod(hogs.get(0).uid()); // n0's room is set aside for big
 
-        FilterResult f = h.scheduler.filter(pod("web").requests("2", "1Gi").build(), h.nodeNames);
+        FilterResult f = h.scheduler.filter(h.seen(pod("web").requests("2", "1Gi").build()), h.nodeNames);
         assertThat(f.feasible()).isEmpty();
         assertThat(f.failed().get("n0")).isEqualTo("insufficient cpu (after gang reservations): room on this node is set aside for gang default/big (next in line)");
         assertThat(f.failed().get("n1")).isEqualTo("insufficient cpu (after gang reservations)"); // used by a pod, not held by a gang
