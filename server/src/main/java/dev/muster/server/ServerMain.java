@@ -10,6 +10,7 @@ import dev.muster.common.tls.CertificateFiles;
 import dev.muster.core.time.Backoff;
 import dev.muster.core.ledger.TopologyLevels;
 import dev.muster.core.scheduler.SchedulerConfig;
+import dev.muster.server.bind.BindOptions;
 import dev.muster.server.bind.KubeBinder;
 import dev.muster.server.leader.Leadership;
 import dev.muster.server.sync.ClusterSync;
@@ -69,7 +70,6 @@ public final class ServerMain {
         }
         CollectorRegistry registry = CollectorRegistry.defaultRegistry;
         DefaultExports.initialize();
-        KubeBinder binder = new KubeBinder(kube.requests());
 
         AtomicReference<ExtenderProcess> process = new AtomicReference<>();
         LeaderElector elector = null;
@@ -85,7 +85,11 @@ public final class ServerMain {
 
                         @Override
                         public void onStoppedLeading() {
-                            LOG.log(System.Logger.Level.WARNING, "lost leadership: forwarding verbs to the new leader");
+                            LOG.log(System.Logger.Level.WARNING, "lost leadership: every waiting and held bind fails now, verbs go to the new leader");
+                            ExtenderProcess p = process.get();
+                            if (p != null) {
+                                p.scheduler().stepDown("this muster extender lost its Lease; kube-scheduler retries the pod with the new leader");
+                            }
                             notifyChange(process);
                         }
 
@@ -96,6 +100,9 @@ public final class ServerMain {
                     });
             leadership = Leadership.of(elector);
         }
+        // every Binding POST first asks whether this process still holds the Lease (time-bounded: a leader that was
+        // frozen past its renew deadline does not, whatever its election thread has not noticed yet)
+        KubeBinder binder = new KubeBinder(kube.requests(), BindOptions.DEFAULTS, KubeBinder.Encoding.PROTOBUF, leadership::leading);
         SchedulerConfig schedulerConfig = SchedulerConfig.DEFAULT
                 .withPolicy(cfg.scoring())
                 .withPickNode(cfg.pickNode())

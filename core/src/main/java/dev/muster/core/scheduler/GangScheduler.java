@@ -225,6 +225,25 @@ public final class GangScheduler implements ClusterSink {
         run(() -> expiry.expireDue(nanoTime.getAsLong()));
     }
 
+    /**
+     * This process no longer leads (its Lease was lost or not renewed in time): every bind waiting at a barrier and
+     * every held bind fails now with {@code reason}, and every reservation is released ({@link BindBarrier#dropReservation}
+     * for each gang), so nothing decided from these books binds later; the new leader plans from the cluster. Bindings
+     * already posted answer as they come (the binder posts no new one without the Lease).
+     */
+    public void stepDown(String reason) {
+        run(() -> {
+            for (Gang g : new ArrayList<>(books.gangs().values())) {
+                if (!g.waiters().isEmpty() || !g.held().isEmpty() || books.ledger().reservation(g.key()) != null) {
+                    barrier.dropReservation(g, reason);
+                    if (!g.running()) {
+                        books.state(g, GangState.WAITING, Refusal.of(Refusal.Cause.RESERVATION_LOST, reason));
+                    }
+                }
+            }
+        });
+    }
+
     // ---- cluster sync (ClusterSink) ------------------------------------------------------------------
 
     /** Records the node, keeping only the labels of the configured topology levels (the ledger holds 5,000s of nodes). */

@@ -115,7 +115,10 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
                 timer.done("no-leader");
                 return json(503, error("this muster extender is a standby and " + route.problem() + "; retry"));
             }
-            LeaderForwarder.Forwarded f = forwarder.forward(url.get(), path, body, leadership.identity());
+            String leaderUrl = url.get();
+            // abandoned as soon as the Lease names another leader (a frozen leader must not hold the bind until the timeout)
+            LeaderForwarder.Forwarded f = forwarder.forward(leaderUrl, path, body, leadership.identity(),
+                    () -> !leadership.leading() && leadership.route().httpUrl(scheme).filter(leaderUrl::equals).isPresent());
             timer.done("forwarded");
             return json(f.status(), f.body());
         }
