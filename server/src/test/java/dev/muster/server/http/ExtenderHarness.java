@@ -58,6 +58,18 @@ final class ExtenderHarness implements AutoCloseable {
         scheduler.upsertQueue(queue("default"));
     }
 
+    /**
+     * The cluster shows the pod of each filter request, pending and of this extender's profile (an informer event), as it
+     * has before kube-scheduler asks about it: Muster's verbs act only on pods the cluster showed.
+     */
+    ExtenderHarness seen(byte[]... filterRequests) {
+        for (byte[] body : filterRequests) {
+            dev.muster.server.http.wire.WirePod pod = dev.muster.server.http.wire.WireDecoder.decodeExtenderArgs(body).pod();
+            scheduler.upsertPod(pod.pod().withNode(null).asInCluster(scheduler.config().schedulerName(), false));
+        }
+        return this;
+    }
+
     ExtenderHarness nodes(Node... nodes) {
         for (Node n : nodes) {
             scheduler.upsertNode(n);

@@ -42,6 +42,8 @@ class ExtenderOperationsTest {
             assertThat(h.client.get("/healthz").status()).isEqualTo(200);
 
             h.scheduler.markSynced();
+
+            h.seen(FILTER); // the cluster showed the pod
             assertThat(h.client.get("/readyz").status()).isEqualTo(200);
             assertThat(h.client.post("/filter", FILTER).status()).isEqualTo(200);
         }
@@ -52,6 +54,7 @@ class ExtenderOperationsTest {
         try (ExtenderHarness h = new ExtenderHarness()) {
             h.nodes(node("node-1", "8", "32Gi"), node("node-2", "8", "32Gi"), node("node-3", "8", "32Gi"));
             h.scheduler.markSynced();
+            h.seen(FILTER); // the cluster showed the pod
             h.client.post("/filter", FILTER);
             h.client.post("/prioritize", FILTER);
             String metrics = new String(h.client.get("/metrics").body());
@@ -73,6 +76,7 @@ class ExtenderOperationsTest {
         try (ExtenderHarness h = new ExtenderHarness(SchedulerConfig.DEFAULT, server, Leadership.ALWAYS, 1 << 20)) {
             h.nodes(node("node-1", "8", "32Gi"));
             h.scheduler.markSynced();
+            h.seen(FILTER); // the cluster showed the pod
             HttpClient client = HttpClient.newBuilder().sslContext(PemTls.clientContext(tls("ca.crt"))).build();
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + h.server.port() + "/filter"))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(FILTER)).build(), HttpResponse.BodyHandlers.ofString());
@@ -91,6 +95,7 @@ class ExtenderOperationsTest {
                 pki.caFile()), Leadership.ALWAYS, 1 << 20)) {
             h.nodes(node("node-1", "8", "32Gi"));
             h.scheduler.markSynced();
+            h.seen(FILTER); // the cluster showed the pod
             assertThat(post(h, client(pki.caFile(), scheduler), "/filter").statusCode()).isEqualTo(200);
 
             for (SSLContext refused : List.of(PemTls.clientContext(pki.caFile()), client(pki.caFile(), stranger))) {
@@ -113,6 +118,7 @@ class ExtenderOperationsTest {
                 Leadership.ALWAYS, 1 << 20)) {
             h.nodes(node("node-1", "8", "32Gi"));
             h.scheduler.markSynced();
+            h.seen(FILTER); // the cluster showed the pod
             assertThat(post(h, oldClient, "/filter").statusCode()).isEqualTo(200);
 
             TestPki after = new TestPki(dir, "after"); // a new CA, as a helm upgrade that regenerates them writes
@@ -144,6 +150,7 @@ class ExtenderOperationsTest {
         try (ExtenderHarness leader = new ExtenderHarness()) {
             leader.nodes(node("node-1", "8", "32Gi"), node("node-2", "8", "32Gi"), node("node-3", "8", "32Gi"));
             leader.scheduler.markSynced();
+            leader.seen(FILTER); // the cluster showed the pod
             // both on 127.0.0.1, on different ports: the standby must use the port the Lease names, not its own
             int port = ExtenderHarness.freePort();
             Leadership standbyGate = ExtenderHarness.standby("standby", port, ExtenderHarness.identity("leader", leader.server.port()).toString());
@@ -233,6 +240,7 @@ class ExtenderOperationsTest {
         try (ExtenderHarness leader = new ExtenderHarness()) {
             leader.nodes(node("node-1", "8", "32Gi"));
             leader.scheduler.markSynced();
+            leader.seen(FILTER); // the cluster showed the pod
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(leader.url() + "/filter"))
                     .header(LeaderForwarder.FORWARDED_BY, "replica-b_http=8888,grpc=9090_10.0.0.2")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(FILTER)).build(), HttpResponse.BodyHandlers.ofString());
