@@ -131,6 +131,18 @@ class MutualTlsE2eTest extends RealClusterTest {
             } finally {
                 scheduler.close();
             }
+        } finally {
+            if (!Boolean.getBoolean("muster.e2e.keep")) {
+                deleteTree(dir); // private keys and logs: nothing stays behind unless asked to
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 
@@ -140,7 +152,7 @@ class MutualTlsE2eTest extends RealClusterTest {
         Http.Answer plain = Http.post("http://127.0.0.1:" + http + "/bind", "application/json",
                 GhostPodsE2eTest.bindBody(ns, "target", uid, "node-0"));
         assertThat(plain.status()).as("plain HTTP to the TLS port: " + plain.body()).isNotEqualTo(200);
-        Path selfSigned = Files.createTempDirectory("muster-stranger-");
+        Path selfSigned = Files.createTempDirectory(ext.getParent(), "stranger-");
         Pki.ServingCert stranger = Pki.servingCert(selfSigned);
         assertThatThrownBy(() -> post(http, selfSignedDir(stranger), ext.resolve("ca.crt"))).as("a certificate of another CA")
                 .isInstanceOf(IOException.class);
