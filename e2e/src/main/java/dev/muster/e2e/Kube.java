@@ -83,6 +83,14 @@ public final class Kube {
                 () -> core.patchNode(name, new V1Patch("{\"spec\":{\"taints\":null}}")).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
     }
 
+    /** Sets a node's allocatable (and capacity) cpu and memory, as a kubelet that reserved more or less would. */
+    public void allocatable(String name, String cpu, String memory) {
+        String status = "{\"status\":{\"capacity\":{\"cpu\":\"" + cpu + "\",\"memory\":\"" + memory + "\"},"
+                + "\"allocatable\":{\"cpu\":\"" + cpu + "\",\"memory\":\"" + memory + "\"}}}";
+        call("set allocatable of node " + name, () -> PatchUtils.patch(V1Node.class,
+                () -> core.patchNodeStatus(name, new V1Patch(status)).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
     /** Sets (or, with a null value, removes) one label of a node. */
     public void labelNode(String name, String key, String value) {
         String patch = "{\"metadata\":{\"labels\":{\"" + key + "\":" + (value == null ? "null" : "\"" + value + "\"") + "}}}";
@@ -98,12 +106,39 @@ public final class Kube {
 
     // ---- namespaces, queues, podgroups -----------------------------------------------------------------
 
-    /** A namespace with its {@code default} ServiceAccount (pods are refused without it). */
+    /**
+     * A namespace with its {@code default} ServiceAccount (pods are refused without it): created here unless
+     * kube-controller-manager's ServiceAccount controller made it first.
+     */
     public String namespace(String name) {
         call("create namespace " + name, () -> core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(name))).execute());
-        call("create default service account in " + name, () -> core.createNamespacedServiceAccount(name,
-                new V1ServiceAccount().metadata(new V1ObjectMeta().name("default"))).execute());
+        try {
+            core.createNamespacedServiceAccount(name, new V1ServiceAccount().metadata(new V1ObjectMeta().name("default"))).execute();
+        } catch (ApiException e) {
+            if (e.getCode() != 409) {
+                throw new IllegalStateException("create default service account in " + name + ": HTTP " + e.getCode() + " "
+                        + e.getResponseBody(), e);
+            }
+        }
         return name;
+    }
+
+    /** Deletes a namespace (the namespace controller then deletes everything in it, and the namespace last). */
+    public void deleteNamespace(String name) {
+        call("delete namespace " + name, () -> core.deleteNamespace(name).execute());
+    }
+
+    /** Whether the namespace still exists (a deleted one stays, terminating, until it is empty). */
+    public boolean namespaceExists(String name) {
+        try {
+            core.readNamespace(name).execute();
+            return true;
+        } catch (ApiException e) {
+            if (e.getCode() == 404) {
+                return false;
+            }
+            throw new IllegalStateException("read namespace " + name + ": HTTP " + e.getCode() + " " + e.getResponseBody(), e);
+        }
     }
 
     public void queue(String name, Map<String, Object> spec) {
@@ -182,6 +217,11 @@ public final class Kube {
         }
     }
 
+    /** The pods of {@code ns} matching {@code labelSelector} (e.g. {@code job=train}). */
+    public List<V1Pod> pods(String ns, String labelSelector) {
+        return call("list pods " + labelSelector + " in " + ns, () -> core.listNamespacedPod(ns).labelSelector(labelSelector).execute()).getItems();
+    }
+
     public List<V1Pod> pods(String ns) {
         return call("list pods in " + ns, () -> core.listNamespacedPod(ns).execute()).getItems();
     }
@@ -213,6 +253,16 @@ public final class Kube {
     /** Deletes with the default grace period (a pod with a finalizer becomes terminating and stays). */
     public void delete(String ns, String name) {
         call("delete pod " + ns + "/" + name, () -> core.deleteNamespacedPod(name, ns).execute());
+    }
+
+    /**
+     * Sets a running pod's {@code spec.activeDeadlineSeconds} (it may be set or shortened on a live pod): its kubelet then
+     * kills it and reports it {@code Failed} with reason {@code DeadlineExceeded} — a real failure, reported by the kubelet.
+     */
+    public void activeDeadline(String ns, String name, long seconds) {
+        call("set activeDeadlineSeconds of " + ns + "/" + name, () -> PatchUtils.patch(V1Pod.class,
+                () -> core.patchNamespacedPod(name, ns, new V1Patch("{\"spec\":{\"activeDeadlineSeconds\":" + seconds + "}}")).buildCall(null),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
     }
 
     /** Sets a pod's phase through the status subresource, as a kubelet would. */

@@ -10,8 +10,7 @@ import org.awaitility.Awaitility;
 /**
  * The one real cluster all end-to-end tests share (started once per test JVM, stopped at its end): etcd and
  * kube-apiserver, the chart installed with Helm, Muster's extender and controller from their jars with their
- * ServiceAccounts' tokens, an unmodified kube-scheduler configured from extender-config/ (its plain-HTTP variant, the
- * extender started with --insecure-unauthenticated-verbs), and 8 fake Ready nodes
+ * ServiceAccounts' tokens, an unmodified kube-scheduler configured from extender-config/, and 8 fake Ready nodes
  * of 4 cpu / 16Gi. Tests use their own namespaces and leave no pods behind ({@link #cleanUp}).
  */
 final class E2eCluster {
@@ -31,11 +30,10 @@ final class E2eCluster {
     final ControlPlane cp;
     final Kube admin;
     final MusterInstall install;
+    final MusterStack muster;
     final MusterProcess extender;
     final MusterProcess controller;
     final KubeScheduler scheduler;
-    final int extenderHttpPort = ControlPlane.freePort();
-    final int extenderGrpcPort = ControlPlane.freePort();
     private int namespaces;
 
     private E2eCluster() throws Exception {
@@ -50,16 +48,10 @@ final class E2eCluster {
         admin = new Kube(cp.adminClient());
         install = MusterInstall.install(cp, repo.resolve("charts/muster"));
         admin.nodes("node-", NODES, NODE_CPU, NODE_MEMORY);
-        extender = MusterProcess.start("extender", MusterProcess.jar(repo, "server", version), List.of(
-                "--kubeconfig=" + install.kubeconfigFor("extender"), "--http-port=" + extenderHttpPort, "--grpc-port=" + extenderGrpcPort,
-                "--lease-namespace=" + MusterInstall.NAMESPACE, "--topology-levels=" + RACK_LABEL + ",kubernetes.io/hostname",
-                // plain HTTP keeps the tests' own calls to the verbs simple; MutualTlsE2eTest runs the chart's mTLS
-                "--insecure-unauthenticated-verbs"),
-                dir, ControlPlane.freePort());
-        controller = MusterProcess.start("controller", MusterProcess.jar(repo, "controller", version), List.of(
-                "--kubeconfig=" + install.kubeconfigFor("controller"), "--extender-address=127.0.0.1:" + extenderGrpcPort,
-                "--grpc-port=" + ControlPlane.freePort(), "--lease-namespace=" + MusterInstall.NAMESPACE), dir, ControlPlane.freePort());
-        scheduler = KubeScheduler.start(cp, repo.resolve("extender-config/scheduler-config-insecure.yaml"), "http://127.0.0.1:" + extenderHttpPort);
+        muster = MusterStack.start(repo, version, cp, install, List.of("--topology-levels=" + RACK_LABEL + ",kubernetes.io/hostname"), dir);
+        extender = muster.extender();
+        controller = muster.controller();
+        scheduler = muster.scheduler();
         System.out.printf("e2e: API server ready in %.1f s, everything (chart, %d nodes, extender, controller, kube-scheduler) in %.1f s; data in %s%n",
                 (apiReady - t0) / 1e9, NODES, (System.nanoTime() - t0) / 1e9, dir);
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "e2e-cluster-stop"));
@@ -87,7 +79,7 @@ final class E2eCluster {
     }
 
     String extenderUrl() {
-        return "http://127.0.0.1:" + extenderHttpPort;
+        return "http://127.0.0.1:" + muster.extenderHttpPort();
     }
 
     /** Deletes every pod of {@code ns} and waits until Muster's books show no pod and no reservation of any gang. */
@@ -160,9 +152,7 @@ final class E2eCluster {
     }
 
     private void close() {
-        scheduler.close();
-        controller.close();
-        extender.close();
+        muster.close();
         cp.close();
     }
 }

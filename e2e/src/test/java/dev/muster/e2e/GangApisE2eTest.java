@@ -136,10 +136,10 @@ class GangApisE2eTest extends RealClusterTest {
     @Test
     void aPodNamingTwoDifferentGroupsIsNotScheduledAndSaysWhy() {
         c.admin.kubernetesPodGroup(ns, "k", 1, Map.of());
-        c.admin.podIn(ns, "torn", "v", null, "k", "1", "1Gi");
+        c.admin.podIn(ns, "torn", "v", "k", null, "1", "1Gi");
         Awaitility.await("a FailedScheduling event naming both groups").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
                 .until(() -> c.admin.events(ns, "torn").stream().anyMatch(e -> e.startsWith("FailedScheduling")
-                        && e.contains("pod names two different groups: \"v\" (annotation scheduling.k8s.io/group-name) and \"k\" (spec.schedulingGroup.podGroupName)")));
+                        && e.contains("pod names two different groups: \"v\" (annotation scheduling.k8s.io/group-name) and \"k\" (label scheduling.x-k8s.io/pod-group)")));
         assertThat(c.admin.bound(ns, "torn")).isEmpty();
     }
 

@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 
 /**
  * The extender process, assembled from its parts and independent of where the cluster comes from: the
@@ -57,7 +58,7 @@ public final class ExtenderProcess implements AutoCloseable {
     private final ManagedGrpcServer grpc;
     private final AllocationsService allocations;
     private final ExecutorService streamDrains = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("allocations-drain-", 0).factory());
-    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("muster-ticker").factory());
+    private final Ticker ticker;
     private volatile boolean announcedServing;
 
     /**
@@ -92,22 +93,18 @@ public final class ExtenderProcess implements AutoCloseable {
         this.allocations = new AllocationsService(journal, leadership, streamDrains);
         this.grpc = GrpcServers.build(GrpcServers.netty(new InetSocketAddress(s.bindHost(), s.grpcPort()), s.grpcTls()),
                 allocations, new ExtenderGrpcService(scheduler, leadership, metrics)).start();
-        ticker.scheduleWithFixedDelay(this::tick, s.tick().toMillis(), s.tick().toMillis(), TimeUnit.MILLISECONDS);
+        this.ticker = new Ticker("muster-ticker", s.tick(), this::tick);
         LOG.log(System.Logger.Level.INFO, "muster extender listening: verbs " + scheme + " :" + http.port() + ", ops :" + ops.port()
                 + ", grpc :" + grpc.port());
     }
 
     private void tick() {
-        try {
-            scheduler.expireDue();
-            if (!announcedServing && scheduler.isSynced()) {
-                announcedServing = true;
-                grpc.setServing(true);
-                LOG.log(System.Logger.Level.INFO, "first full sync done: serving");
-            }
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "ticker failed (will run again)", e);
+        if (!announcedServing && scheduler.isSynced()) {
+            announcedServing = true;
+            grpc.setServing(true);
+            LOG.log(System.Logger.Level.INFO, "first full sync done: serving");
         }
+        scheduler.expireDue(); // whatever it throws, the Ticker logs and runs it again next time
     }
 
     private String notReadyReason() {
@@ -145,7 +142,7 @@ public final class ExtenderProcess implements AutoCloseable {
 
     @Override
     public void close() {
-        ticker.shutdownNow();
+        ticker.close();
         http.close();
         ops.close();
         try {

@@ -88,7 +88,7 @@ public final class ServerMain {
                             LOG.log(System.Logger.Level.WARNING, "lost leadership: every waiting and held bind fails now, verbs go to the new leader");
                             ExtenderProcess p = process.get();
                             if (p != null) {
-                                p.scheduler().stepDown("this muster extender lost its Lease; kube-scheduler retries the pod with the new leader");
+                                p.scheduler().leadershipLost("this muster extender lost its Lease; kube-scheduler retries the pod with the new leader");
                             }
                             notifyChange(process);
                         }

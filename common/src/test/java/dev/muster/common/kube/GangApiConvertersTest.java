@@ -91,13 +91,13 @@ class GangApiConvertersTest {
     }
 
     @Test
-    void podsJoinByLabelOrSchedulingGroupAndTwoNamesAreAConflict() {
+    void podsJoinByLabelOrSchedulingGroupAndTheLabelWinsOverAControllersSchedulingGroup() {
         Pod byLabel = PodConverter.toCore(KubeObjects.pod("ns", "a").label(GangMembership.POD_GROUP_LABEL, "pg").build());
         Pod byField = PodConverter.toCore(KubeObjects.pod("ns", "b").schedulingGroup("pg").build());
-        Pod torn = PodConverter.toCore(KubeObjects.pod("ns", "c").schedulingGroup("pg").label(GangMembership.POD_GROUP_LABEL, "other").build());
+        Pod both = PodConverter.toCore(KubeObjects.pod("ns", "c").schedulingGroup("other").label(GangMembership.POD_GROUP_LABEL, "pg").build());
         assertThat(byLabel.gang()).isEqualTo(KEY);
         assertThat(byField.gang()).isEqualTo(KEY);
-        assertThat(torn.gang()).isNull();
-        assertThat(torn.membershipConflict()).contains("\"pg\" (spec.schedulingGroup.podGroupName)").contains("\"other\" (label scheduling.x-k8s.io/pod-group)");
+        assertThat(both.gang()).isEqualTo(KEY);
+        assertThat(both.membershipConflict()).isEmpty();
     }
 }

@@ -24,11 +24,19 @@ public final class KubeObservations {
 
     private KubeObservations() {}
 
-    /** @throws dev.muster.common.kube.ConversionException when the pod has no uid or name */
+    /**
+     * The pod as its gang's status counts it. A pod being deleted that has not finished (a {@code deletionTimestamp},
+     * phase neither Succeeded nor Failed: a deleted member its kubelet is terminating, or one evicted from a dead node
+     * that stays until the node is gone) has left its gang — it is neither running nor waiting, as Volcano counts a
+     * releasing task — so a gang that lost members is reported short at once, not when their kubelet confirms.
+     *
+     * @throws dev.muster.common.kube.ConversionException when the pod has no uid or name
+     */
     public static PodObservation pod(V1Pod pod) {
         PodId id = PodConverter.idOf(pod);
-        GangKey gang = PodConverter.membershipOf(id.namespace(), pod).gang();
         PodPhase phase = PodPhase.parse(pod.getStatus() == null ? null : pod.getStatus().getPhase());
+        boolean leaving = pod.getMetadata().getDeletionTimestamp() != null && !phase.isTerminal();
+        GangKey gang = leaving ? null : PodConverter.membershipOf(id.namespace(), pod).gang();
         boolean bound = pod.getSpec() != null && pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
         return new PodObservation(id.uid(), gang, phase, bound, owners(id.namespace(), pod));
     }

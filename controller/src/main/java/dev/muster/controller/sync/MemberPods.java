@@ -10,7 +10,7 @@ import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodStatus;
 
 /**
- * Informer transform for the controller's pod cache: keeps only identity, the gang annotations, label and scheduling group, the owners' names, the node name and
+ * Informer transform for the controller's pod cache: keeps only identity, the deletion timestamp, the gang annotations, label and scheduling group, the owners' names, the node name and
  * the phase — what {@link KubeObservations#pod} reads. Everything else is dropped before it is cached (the pod
  * cache is the controller's largest memory user). Other objects pass through unchanged. Stateless, thread-safe.
  */
@@ -22,7 +22,7 @@ final class MemberPods implements TransformFunc {
         }
         V1ObjectMeta m = pod.getMetadata();
         V1ObjectMeta meta = m == null ? null : new V1ObjectMeta().name(m.getName()).namespace(m.getNamespace()).uid(m.getUid())
-                .resourceVersion(m.getResourceVersion()).annotations(GangMembership.relevantOnly(m.getAnnotations()))
+                .resourceVersion(m.getResourceVersion()).deletionTimestamp(m.getDeletionTimestamp()).annotations(GangMembership.relevantOnly(m.getAnnotations()))
                 .labels(GangMembership.relevantLabelsOnly(m.getLabels())).ownerReferences(owners(m));
         V1PodSpec spec = pod.getSpec() == null ? null : new V1PodSpec().nodeName(pod.getSpec().getNodeName())
                 .schedulingGroup(pod.getSpec().getSchedulingGroup());

@@ -36,7 +36,17 @@ class KubeObservationsTest {
                         new PodObservation("u1", train, PodPhase.PENDING, false)),
                 Arguments.of("empty node name is unbound", pod(Map.of("scheduling.k8s.io/group-name", "train"), "", null),
                         new PodObservation("u1", train, PodPhase.PENDING, false)),
-                Arguments.of("not a member", pod(null, "n1", "Succeeded"), new PodObservation("u1", null, PodPhase.SUCCEEDED, true)));
+                Arguments.of("not a member", pod(null, "n1", "Succeeded"), new PodObservation("u1", null, PodPhase.SUCCEEDED, true)),
+                Arguments.of("a running member being deleted has left its gang", deleted(pod(Map.of("scheduling.k8s.io/group-name", "train"), "n1", "Running")),
+                        new PodObservation("u1", null, PodPhase.RUNNING, true)),
+                Arguments.of("a finished member being deleted still counts as finished",
+                        deleted(pod(Map.of("scheduling.k8s.io/group-name", "train"), "n1", "Succeeded")),
+                        new PodObservation("u1", train, PodPhase.SUCCEEDED, true)));
+    }
+
+    private static V1Pod deleted(V1Pod pod) {
+        pod.getMetadata().deletionTimestamp(java.time.OffsetDateTime.parse("2026-01-01T00:00:00Z"));
+        return pod;
     }
 
     @ParameterizedTest(name = "{0}")

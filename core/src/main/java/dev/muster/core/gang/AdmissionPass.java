@@ -39,16 +39,16 @@ public final class AdmissionPass {
     private final Books books;
     private final Ledger ledger;
     private final WaitingLine line;
-    private final BindBarrier barrier;
+    private final HeldBinds held;
     /** When the gang next in line changes, this many gangs behind it are told so again (the rest keep their reason). */
     static final int RETELL_BEHIND = 64;
     private long pass; // numbers full passes (a gang's place remembers the last one that visited it)
 
-    public AdmissionPass(Books books, WaitingLine line, BindBarrier barrier) {
+    public AdmissionPass(Books books, WaitingLine line, HeldBinds held) {
         this.books = books;
         this.ledger = books.ledger();
         this.line = line;
-        this.barrier = barrier;
+        this.held = held;
     }
 
     /**
@@ -59,17 +59,19 @@ public final class AdmissionPass {
     public void roomFreed(long now) {
         GangKey next = line.next();
         Gang g = next == null ? null : books.gang(next);
-        if (g != null && line.waiting(g, now) && barrier.admit(g, now) == null) {
+        if (g != null && line.waiting(g, now) && held.admit(g, now) == null) {
             line.next(null);
         }
         // then the gangs kube-scheduler is waiting on (their binds are held), in line order
-        WaitingLine.Order held = line.orderOf(barrier.holdingGangs());
-        while (!held.isEmpty()) {
-            Gang h = held.poll();
+        WaitingLine.Order holding = line.orderOf(held.holdingGangs());
+        while (!holding.isEmpty()) {
+            Gang h = holding.poll();
             if (line.waiting(h, now)) {
-                barrier.admitHeld(h, now);
+                held.admitHeld(h, now);
             }
         }
+        // and held members of admitted gangs, whose slot Muster could not claim on kube-scheduler's node until now
+        held.adoptHeldOfAdmitted(now);
     }
 
     /** A pending member joined {@code g}: if the gang now waits, its queue counts as having gangs waiting. */
@@ -116,7 +118,7 @@ public final class AdmissionPass {
             Gang g = order.poll();
             g.place.pass = pass;
             Resources need = line.needOf(g);
-            boolean atHand = !g.held().isEmpty(); // kube-scheduler is waiting on it: its binds are held
+            boolean atHand = held.holds(g); // kube-scheduler is waiting on it: its binds are held
             if ((nextChosen || blocked) && (!atHand || !need.fitsIn(free))) {
                 // behind a gang that does not fit: admitted at its members' filter if it fits then (backfill), or
                 // here once its binds are held and it fits on what is left; told whom it waits behind
@@ -151,13 +153,13 @@ public final class AdmissionPass {
             blocked |= ledger.reservation(g.key()) == null && GangAdmission.waitsForRoom(g.why()) && need.fitsIn(cluster);
         }
         // the rest of the line keeps its reasons; further back, only gangs whose binds are held (kube-scheduler is waiting on them) are tried now
-        List<Gang> held = new ArrayList<>();
-        for (Gang g : barrier.holdingGangs()) {
+        List<Gang> holding = new ArrayList<>();
+        for (Gang g : held.holdingGangs()) {
             if (g.place.pass != pass && line.waiting(g, now) && line.needOf(g).fitsIn(free)) {
-                held.add(g);
+                holding.add(g);
             }
         }
-        WaitingLine.Order inOrder = line.orderOf(held);
+        WaitingLine.Order inOrder = line.orderOf(holding);
         while (!inOrder.isEmpty()) {
             Gang g = inOrder.poll();
             Resources need = line.needOf(g);
@@ -165,7 +167,7 @@ public final class AdmissionPass {
                 free = admit(g, now, need, free, false);
             }
         }
-        barrier.adoptHeldOfAdmitted();
+        held.adoptHeldOfAdmitted(now);
     }
 
     /** Tries to admit {@code g} (maybe as next in line); returns the free room left after it. */
@@ -176,7 +178,7 @@ public final class AdmissionPass {
         if (mayBeNext) {
             line.next(g);
         }
-        Refusal why = barrier.admit(g, now);
+        Refusal why = held.admit(g, now);
         if (why == null) {
             if (mayBeNext) {
                 line.next(null);
@@ -191,7 +193,7 @@ public final class AdmissionPass {
             line.next(null);
         }
         if (GangAdmission.Outlook.of(why) != GangAdmission.Outlook.HOLD) {
-            barrier.failHeld(g, why.text());
+            held.failHeld(g, why.text());
         }
         return free;
     }
@@ -213,7 +215,7 @@ public final class AdmissionPass {
             books.state(g, GangState.UNSCHEDULABLE, why);
         }
         if (GangAdmission.Outlook.of(why) != GangAdmission.Outlook.HOLD) {
-            barrier.failHeld(g, why.text());
+            held.failHeld(g, why.text());
         }
         return true;
     }

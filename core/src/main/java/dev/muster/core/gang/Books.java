@@ -14,16 +14,14 @@ import dev.muster.core.resources.Resources;
 import dev.muster.core.stream.AllocationEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
  * Everything the scheduling core knows, in one place: the {@link Ledger} (capacity), the pods (latest
  * observation of each), the gangs, the queues, the binds in flight, and the {@link Outbox}. Each part of the
- * core ({@code GangAdmission}, {@code BindBarrier}, {@code GangExpiry}, cluster intake, filtering) works on
+ * core ({@code GangAdmission}, the bind parts, {@code GangExpiry}, cluster intake, filtering) works on
  * these books; none keeps state of its own that another part reads.
  *
  * <p><b>Ownership.</b> Not thread-safe: created and owned by
@@ -35,8 +33,8 @@ public final class Books {
     private final Map<String, Pod> pods = new HashMap<>(); // uid → latest observation (pending or bound)
     private final Map<GangKey, Gang> gangs = new HashMap<>();
     private final Map<String, QueueSpec> queues = new HashMap<>();
-    private final Set<String> bindsInFlight = new HashSet<>(); // uids whose Binding POST is under way
     private final Outbox outbox;
+    private final PodBinds binds;
     private final LongSupplier nanoTime;
     private long arrivals; // numbers gangs in the order they were first named
     private final Map<String, QuotaAside> quotaAside = new HashMap<>(); // queue → quota kept for its first waiting gang
@@ -46,6 +44,7 @@ public final class Books {
 
     public Books(Outbox outbox, LongSupplier nanoTime) {
         this.outbox = outbox;
+        this.binds = new PodBinds(outbox);
         this.nanoTime = nanoTime;
     }
 
@@ -58,13 +57,45 @@ public final class Books {
         return ledger;
     }
 
-    /** Latest observation of each pod, by uid. */
-    public Map<String, Pod> pods() {
-        return pods;
+    /** The latest observation of the pod (pending or bound), or null. */
+    public Pod pod(String uid) {
+        return pods.get(uid);
     }
 
-    public Map<GangKey, Gang> gangs() {
-        return gangs;
+    public boolean hasPod(String uid) {
+        return pods.containsKey(uid);
+    }
+
+    /** Records the latest observation of a pod; returns the one it replaces, or null. */
+    public Pod putPod(Pod p) {
+        return pods.put(p.uid(), p);
+    }
+
+    /** Forgets the pod's observation; returns it, or null. */
+    public Pod removePod(String uid) {
+        return pods.remove(uid);
+    }
+
+    /** Every gang known, read-only (iterate under the core's lock only). */
+    public java.util.Collection<Gang> gangs() {
+        return java.util.Collections.unmodifiableCollection(gangs.values());
+    }
+
+    public int gangCount() {
+        return gangs.size();
+    }
+
+    /** Every pod's bind (the one owner of a pod's bind state). */
+    public PodBinds binds() {
+        return binds;
+    }
+
+    /**
+     * Whether the gang is admitted: it holds a reservation or runs. A gang with a PodGroup that is not admitted is
+     * waiting for admission (if it has members and is not backing off: {@link WaitingLine#waiting}).
+     */
+    public boolean admitted(Gang g) {
+        return g.running() || ledger.reservation(g.key()) != null;
     }
 
     public Gang gang(GangKey key) {
@@ -76,12 +107,21 @@ public final class Books {
         return gangs.computeIfAbsent(key, k -> new Gang(k, ++arrivals));
     }
 
-    public Map<String, QueueSpec> queues() {
-        return queues;
+    public QueueSpec queue(String name) {
+        return queues.get(name);
     }
 
-    public Set<String> bindsInFlight() {
-        return bindsInFlight;
+    /** Every queue known, read-only (iterate under the core's lock only). */
+    public java.util.Collection<QueueSpec> queues() {
+        return java.util.Collections.unmodifiableCollection(queues.values());
+    }
+
+    public void putQueue(QueueSpec q) {
+        queues.put(q.name(), q);
+    }
+
+    public void removeQueue(String name) {
+        queues.remove(name);
     }
 
     public Outbox outbox() {
@@ -204,7 +244,23 @@ public final class Books {
      * they balance.
      */
     public List<String> checkGangInvariants() {
-        List<String> problems = new ArrayList<>();
+        List<String> problems = new ArrayList<>(binds.checkInvariants());
+        // the ledger's half of a bind follows PodBinds: an assumed record is a bind under way, made, or expected; a
+        // claimed slot is a bind waiting at its barrier or under way
+        for (String uid : ledger.assumedPods()) {
+            PodBinds.Stage st = binds.stageOf(uid);
+            if (st != PodBinds.Stage.BINDING && st != PodBinds.Stage.BOUND && st != PodBinds.Stage.EXPECTED) {
+                problems.add("pod " + uid + " has an assumed record but its bind is " + st);
+            }
+        }
+        for (Reservation res : ledger.reservations()) {
+            for (Slot s : res.slots()) {
+                PodBinds.Stage st = s.state() == Slot.State.CLAIMED ? binds.stageOf(s.podUid()) : PodBinds.Stage.WAITING;
+                if (st != PodBinds.Stage.WAITING && st != PodBinds.Stage.BINDING) {
+                    problems.add("slot " + s + " of gang " + res.gang() + " is claimed but its pod's bind is " + st);
+                }
+            }
+        }
         Map<GangKey, Integer> records = ledger.recordsByGang();
         for (GangKey k : records.keySet()) {
             if (!gangs.containsKey(k)) {
@@ -215,6 +271,22 @@ public final class Books {
             int held = records.getOrDefault(g.key(), 0);
             if (g.bound() != held) {
                 problems.add("gang " + g.key() + " counts " + g.bound() + " members bound, the ledger holds " + held);
+            }
+            Reservation r = ledger.reservation(g.key());
+            java.util.Set<String> slotted = new java.util.HashSet<>();
+            for (Slot s : r == null ? List.<Slot>of() : r.slots()) {
+                if (s.podUid() != null && !slotted.add(s.podUid())) {
+                    problems.add("pod " + s.podUid() + " holds two slots of gang " + g.key());
+                }
+            }
+            for (PodBinds.Bind w : binds.of(g.key(), PodBinds.Stage.WAITING)) {
+                Slot s = r == null ? null : r.slotOf(w.pod().uid());
+                if (s == null || s.state() != Slot.State.CLAIMED) {
+                    problems.add("bind of " + w.pod() + " waits at gang " + g.key() + "'s barrier without a claimed slot");
+                }
+            }
+            if (!g.running() && g.spec() != null && r == null && (g.state() == GangState.RESERVED || g.state() == GangState.ADMITTED)) {
+                problems.add("gang " + g.key() + " is " + g.state() + " but holds no reservation and does not run");
             }
             if (!g.running() || g.spec() == null) {
                 continue;
@@ -239,7 +311,7 @@ public final class Books {
     private int bindingsUnanswered(Gang g) {
         int n = 0;
         for (Pod m : g.members()) {
-            if (bindsInFlight.contains(m.uid()) && ledger.pod(m.uid()) == null && pods.containsKey(m.uid())) {
+            if (binds.inFlight(m.uid()) && ledger.pod(m.uid()) == null && pods.containsKey(m.uid())) {
                 n++;
             }
         }
@@ -266,7 +338,7 @@ public final class Books {
 
     /** Drops the gang's bookkeeping once nothing refers to it any more. */
     public void forgetIfDone(Gang g) {
-        if (g.isEmpty() && ledger.reservation(g.key()) == null && g.bound() == 0) {
+        if (g.isEmpty() && !binds.anyFor(g.key()) && ledger.reservation(g.key()) == null && g.bound() == 0) {
             gangs.remove(g.key());
         }
     }

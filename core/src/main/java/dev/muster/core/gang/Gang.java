@@ -16,9 +16,8 @@ import java.util.Map;
 
 /**
  * One gang's bookkeeping: its PodGroup spec (null until the PodGroup is seen), the member pods that exist
- * (pending or bound, not finished), how many hold resources, the binds waiting at its barrier (each on a
- * claimed slot), the binds held before admission (no slot yet), its state and its backoff. Its capacity (the
- * reservation) lives in the ledger.
+ * (pending or bound, not finished), how many hold resources, its state and its backoff. Its capacity (the
+ * reservation) lives in the ledger; its members' binds in {@link PodBinds}.
  *
  * <p>State changes only through the transitions below; each returns the event it causes (null when nothing
  * changed or the PodGroup is unknown) for the caller to journal. Mutable and confined to the scheduling
@@ -33,8 +32,6 @@ public final class Gang {
     private final long arrival; // order in which the core first heard of the gang: older gangs go first
     private PodGroupSpec spec;
     private final Map<String, Pod> members = new LinkedHashMap<>();
-    private final Map<String, BindWaiter> waiters = new LinkedHashMap<>();
-    private final Map<String, HeldBind> held = new LinkedHashMap<>();
     private int bound; // members holding resources (bound, or assumed by us)
     private int succeededInRun; // members of this run that were bound and have succeeded since
     private boolean running; // the barrier opened: minMember were bound or waiting together
@@ -93,6 +90,35 @@ public final class Gang {
         return members.size();
     }
 
+    /** The tasks with fewer pods than their minTaskMember, e.g. {@code task ps (0/1 pods exist)}; empty when none. */
+    public String tasksShort() {
+        if (spec == null || spec.minTaskMember().isEmpty()) {
+            return "";
+        }
+        Map<String, Integer> byTask = new java.util.HashMap<>();
+        for (Pod m : members.values()) {
+            byTask.merge(m.task(), 1, Integer::sum);
+        }
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, Integer> t : new java.util.TreeMap<>(spec.minTaskMember()).entrySet()) {
+            int have = byTask.getOrDefault(t.getKey(), 0);
+            if (have < t.getValue()) {
+                out.add("task " + t.getKey() + " (" + have + "/" + t.getValue() + " pods exist)");
+            }
+        }
+        return String.join(", ", out);
+    }
+
+    /** Whether some member exists that is not bound yet (the gang has something to wait for). */
+    public boolean hasPendingMember() {
+        for (Pod m : members.values()) {
+            if (!m.isBound()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public int bound() {
         return bound;
     }
@@ -145,12 +171,12 @@ public final class Gang {
         return failures > 0 && now - notBeforeNanos < 0;
     }
 
-    /** Nothing left to track: no spec, no members, no binds. */
+    /** No spec and no members (its binds are {@link PodBinds}'; {@link Books#forgetIfDone} asks both). */
     public boolean isEmpty() {
-        return spec == null && members.isEmpty() && waiters.isEmpty() && held.isEmpty();
+        return spec == null && members.isEmpty();
     }
 
-    // ---- members and binds (confined collections the barrier works on) ------------------------------------
+    // ---- members -------------------------------------------------------------------------------------------
 
     public void putMember(Pod p) {
         members.put(p.uid(), p);
@@ -166,16 +192,6 @@ public final class Gang {
     /** Changes whenever the members, how many are bound, or the spec change: values derived from them may be cached by it. */
     public int version() {
         return version;
-    }
-
-    /** Binds waiting at the barrier, by pod uid; each holds a claimed slot. */
-    public Map<String, BindWaiter> waiters() {
-        return waiters;
-    }
-
-    /** Binds of members that could not be admitted yet, by pod uid: no slot, held until admitted or timed out. */
-    public Map<String, HeldBind> held() {
-        return held;
     }
 
     /** A member that held resources in this run has succeeded (call before its resources are given back). */

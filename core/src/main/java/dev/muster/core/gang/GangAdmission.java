@@ -27,7 +27,7 @@ public final class GangAdmission {
     public enum Outlook {
         /**
          * May pass at any moment (backing off, not fitting now, members or PodGroup missing): members pass filter
-         * and their binds are held ({@link HeldBind}).
+         * and their binds are held ({@link HeldBinds}).
          */
         HOLD,
         /**
@@ -130,9 +130,9 @@ public final class GangAdmission {
         Map<String, Resources> taken = new HashMap<>();
         List<Ledger.Placement> pinned = new ArrayList<>();
         Set<String> pinnedUids = new HashSet<>();
-        for (HeldBind h : pinHeld ? g.held().values() : List.<HeldBind>of()) {
-            Pod m = books.pods().get(h.waiter().pod().uid());
-            NodeEntry e = ledger.node(h.waiter().node());
+        for (PodBinds.Bind h : pinHeld ? books.binds().of(g.key(), PodBinds.Stage.HELD) : List.<PodBinds.Bind>of()) {
+            Pod m = books.pod(h.pod().uid());
+            NodeEntry e = ledger.node(h.node());
             if (m == null || ledger.pod(m.uid()) != null || e == null
                     || !e.accepts(taken.getOrDefault(e.name(), Resources.ZERO).plus(m.request()))) {
                 continue; // not pinned: it is offered a slot (or fails) once the gang is reserved
@@ -181,9 +181,14 @@ public final class GangAdmission {
         all.addAll(plan.placements());
         ledger.reserve(g.key(), g.queue(), now + deadline.toNanos(), all, plan.domain());
         books.state(g, GangState.ADMITTED, Refusal.NONE);
-        books.state(g, GangState.RESERVED, Refusal.note(all.size() + " slots held for " + deadline.toSeconds() + "s" + exist));
+        String held = all.size() + " slots held for " + deadline.toSeconds() + "s" + exist;
+        String tasks = g.tasksShort();
+        // reserved, but its barrier cannot open before a task's pods exist: say so (a PodGroup condition shows it)
+        books.state(g, GangState.RESERVED, tasks.isEmpty() ? Refusal.note(held)
+                : Refusal.of(Refusal.Cause.TASK_MEMBERS_MISSING, prefix + "waiting for pods of " + tasks + "; " + held));
         return null;
     }
+
 
     /**
      * Volcano's enqueue check: a PodGroup's {@code minResources} must fit in what its queue may still take and in

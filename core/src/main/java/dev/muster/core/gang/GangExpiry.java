@@ -17,18 +17,48 @@ public final class GangExpiry {
     private final Books books;
     private final Ledger ledger;
     private final BindBarrier barrier;
+    private final HeldBinds held;
+    private final Assumptions assumptions;
     private final AdmissionPass pass;
     private final Backoff backoff;
 
-    public GangExpiry(Books books, BindBarrier barrier, AdmissionPass pass, Backoff backoff) {
+    public GangExpiry(Books books, BindBarrier barrier, HeldBinds held, Assumptions assumptions, AdmissionPass pass, Backoff backoff) {
         this.pass = pass;
         this.books = books;
         this.ledger = books.ledger();
         this.barrier = barrier;
+        this.held = held;
+        this.assumptions = assumptions;
         this.backoff = backoff;
     }
 
+    /**
+     * Runs every step — reservation deadlines, expected binds, the admission pass, hold ends — each even when an earlier
+     * one threw (one failure must not stop the others for good); the first failure is rethrown once all ran.
+     */
     public void expireDue(long now) {
+        Throwable first = null;
+        for (Runnable step : new Runnable[] {() -> expireReservations(now), () -> assumptions.expireDue(now), () -> pass.tick(now),
+                () -> held.endDueHolds(now)}) {
+            try {
+                step.run();
+            } catch (RuntimeException | Error e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first instanceof Error e) {
+            throw e;
+        }
+        if (first != null) {
+            throw (RuntimeException) first;
+        }
+    }
+
+    private void expireReservations(long now) {
         for (Reservation r : ledger.reservations()) {
             if (now - r.deadlineNanos() < 0) {
                 continue;
@@ -44,15 +74,12 @@ public final class GangExpiry {
                 }
             } else {
                 Refusal why = Refusal.of(Refusal.Cause.DEADLINE_PASSED, "gang " + g.key() + ": deadline passed with "
-                        + (g.bound() + g.waiters().size()) + "/" + g.minMember() + " members bound or waiting");
-                barrier.dropReservation(g, why.text());
+                        + (g.bound() + books.binds().count(g.key(), PodBinds.Stage.WAITING)) + "/" + g.minMember() + " members bound or waiting");
+                barrier.dropReservation(g, why);
                 for (var e : g.expired(why, now + backoff.delayAfter(g.failures() + 1).toNanos())) {
                     books.outbox().emit(e);
                 }
             }
         }
-        barrier.expireUnconfirmed(now);
-        pass.tick(now);
-        barrier.endDueHolds(now);
     }
 }

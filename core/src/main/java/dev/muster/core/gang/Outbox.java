@@ -7,14 +7,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What the scheduling core says to the outside while it holds its lock: journal events are appended at once
- * (lock order: the core's lock, then the journal's, so the stream's order is the order state changed);
- * everything else that would run foreign code — completing a bind's future, calling the {@link Binder} — is
- * queued here and run by the lock's owner after the lock is released. Confined to the core's lock.
+ * What the scheduling core says to the outside while it holds its lock: journal events are recorded at once
+ * (lock order: the core's lock, then the journal's, so the stream's order is the order state changed), but the
+ * journal's listeners are woken only after the lock is released; everything else that would run foreign code —
+ * completing a bind's future, calling the {@link Binder} — is queued here too. The lock's owner runs all of it
+ * after unlocking, so no foreign code runs under the core's lock. Confined to the core's lock.
  */
 public final class Outbox {
     private final AllocationJournal journal;
     private final List<Runnable> deferred = new ArrayList<>();
+    private boolean recorded; // an event was recorded since the last drain: the journal's readers are woken after it
 
     public Outbox(AllocationJournal journal) {
         this.journal = journal;
@@ -23,7 +25,8 @@ public final class Outbox {
     /** Appends {@code e} (null: nothing happened) to the journal. */
     public void emit(AllocationEvent e) {
         if (e != null) {
-            journal.append(e);
+            journal.record(e);
+            recorded = true;
         }
     }
 
@@ -39,10 +42,15 @@ public final class Outbox {
 
     /** Takes every queued action (the lock's owner runs them after unlocking). */
     public List<Runnable> drain() {
-        if (deferred.isEmpty()) {
+        if (deferred.isEmpty() && !recorded) {
             return List.of();
         }
-        List<Runnable> out = new ArrayList<>(deferred);
+        List<Runnable> out = new ArrayList<>(deferred.size() + 1);
+        if (recorded) {
+            out.add(journal::wake);
+            recorded = false;
+        }
+        out.addAll(deferred);
         deferred.clear();
         return out;
     }

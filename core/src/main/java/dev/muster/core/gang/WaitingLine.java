@@ -95,9 +95,9 @@ public final class WaitingLine {
             if (couldStart != null) {
                 FairShare.Share s = shares.get(q);
                 return dev.muster.core.model.Refusal.of(dev.muster.core.model.Refusal.Cause.IN_LINE, "gang " + g.key()
-                        + ": waiting for its turn: queue " + q + " is further below its fair share (holds "
-                        + FairShare.Share.percentOf(books.ledger().heldByQueue(q), clusterTotal) + "%, share "
-                        + FairShare.Share.percentOf(s.fairShare(), clusterTotal) + "%) and " + couldStart.key() + " could start");
+                        + ": waiting for its turn: queue " + q + " is further below its fair share of "
+                        + FairShare.Share.against(books.ledger().heldByQueue(q), s.fairShare(), clusterTotal) + " and "
+                        + couldStart.key() + " could start");
             }
         }
         return null;
@@ -125,8 +125,7 @@ public final class WaitingLine {
 
     /** Whether the gang waits for admission now: PodGroup known, members exist, not running, not reserved, not backing off. */
     public boolean waiting(Gang g, long now) {
-        return g.spec() != null && !g.running() && g.memberCount() > 0 && !g.backingOff(now)
-                && books.ledger().reservation(g.key()) == null;
+        return g.spec() != null && g.memberCount() > 0 && !g.backingOff(now) && !books.admitted(g);
     }
 
     /**
@@ -135,13 +134,13 @@ public final class WaitingLine {
      */
     public Order refresh(long now) {
         Ledger ledger = books.ledger();
-        Gang[] waiting = new Gang[books.gangs().size()];
+        Gang[] waiting = new Gang[books.gangCount()];
         int n = 0;
         Map<String, long[]> asks = new HashMap<>();
         // queues with waiting work their capability allows now (less the quota kept for the queue's first gang in line)
         java.util.Set<String> wantMore = new java.util.HashSet<>();
         waitingByQueue.clear();
-        for (Gang g : books.gangs().values()) {
+        for (Gang g : books.gangs()) {
             if (!waiting(g, now)) {
                 g.place.since = Long.MIN_VALUE;
             } else {
@@ -167,7 +166,7 @@ public final class WaitingLine {
         Resources total = ledger.schedulableAllocatable();
         clusterTotal = total;
         List<FairShare.Demand> demands = new ArrayList<>();
-        for (QueueSpec q : books.queues().values()) {
+        for (QueueSpec q : books.queues()) {
             Resources held = ledger.heldByQueue(q.name());
             demands.add(new FairShare.Demand(q, held, held.plus(resources(asks.get(q.name()))), wantMore.contains(q.name())));
         }
@@ -371,11 +370,10 @@ public final class WaitingLine {
             b.append("; waiting behind ").append(kept.gang()).append(" (first in line for queue ").append(g.queue()).append("'s capability)");
         }
         FairShare.Share s = shares.get(g.queue());
-        QueueSpec q = books.queues().get(g.queue());
+        QueueSpec q = books.queue(g.queue());
         if (s != null && q != null && q.state() == QueueState.OPEN && s.ratio() > 1) {
-            b.append("; queue ").append(g.queue()).append(" is over its fair share (holds ")
-                    .append(FairShare.Share.percentOf(s.held(), clusterTotal)).append("%, share ")
-                    .append(FairShare.Share.percentOf(s.fairShare(), clusterTotal)).append("%)");
+            b.append("; queue ").append(g.queue()).append(" is over its fair share of ")
+                    .append(FairShare.Share.against(s.held(), s.fairShare(), clusterTotal));
         }
         return b.toString();
     }

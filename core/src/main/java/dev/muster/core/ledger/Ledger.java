@@ -40,7 +40,7 @@ public final class Ledger {
     private NodeEntry[] byId = new NodeEntry[0]; // the same entries by NodeNames id (those that have one), for candidate()
     private final Map<String, PodRecord> pods = new HashMap<>();
     private final Map<GangKey, Reservation> reservations = new HashMap<>();
-    private final Map<String, Resources> heldByQueue = new HashMap<>(); // used + reserved, per queue
+    private final Map<String, dev.muster.core.resources.ExactSum> heldByQueue = new HashMap<>(); // used + reserved, per queue (exact)
     private Reservation setAside; // room set aside for the gang next in line (charged to no queue), or null
     private Set<String> setAsideNodes = Set.of(); // the nodes of setAside's slots (its slots never change), for filter
     private Resources schedulableAllocatable = Resources.ZERO; // Σ allocatable of known, schedulable nodes, kept as nodes change
@@ -370,21 +370,27 @@ public final class Ledger {
     }
 
     private void hold(String queue, Resources r) {
-        heldByQueue.merge(queue, r, Resources::plus);
+        heldByQueue.computeIfAbsent(queue, q -> new dev.muster.core.resources.ExactSum()).add(r);
     }
 
     private void unhold(String queue, Resources r) {
-        Resources left = heldByQueue.getOrDefault(queue, Resources.ZERO).minus(r);
-        if (left.isZero()) {
+        dev.muster.core.resources.ExactSum sum = heldByQueue.computeIfAbsent(queue, q -> new dev.muster.core.resources.ExactSum());
+        sum.subtract(r);
+        if (sum.value().isZero()) {
             heldByQueue.remove(queue);
-        } else {
-            heldByQueue.put(queue, left);
         }
+    }
+
+    private Map<String, Resources> heldByQueues() {
+        Map<String, Resources> out = new HashMap<>();
+        heldByQueue.forEach((q, sum) -> out.put(q, sum.value()));
+        return out;
     }
 
     /** What a queue holds: requests of its pods on nodes plus its gangs' reserved slots. */
     public Resources heldByQueue(String queue) {
-        return heldByQueue.getOrDefault(queue, Resources.ZERO);
+        dev.muster.core.resources.ExactSum sum = heldByQueue.get(queue);
+        return sum == null ? Resources.ZERO : sum.value();
     }
 
 
@@ -408,7 +414,7 @@ public final class Ledger {
         for (Reservation r : reservations.values()) {
             held.add(r.snapshot());
         }
-        return new LedgerSnapshot(snapshots(), records, held, heldByQueue);
+        return new LedgerSnapshot(snapshots(), records, held, heldByQueues());
     }
 
     public List<NodeSnapshot> snapshots() {
@@ -488,8 +494,8 @@ public final class Ledger {
             }
         }
         held.values().removeIf(Resources::isZero);
-        if (!held.equals(heldByQueue)) {
-            problems.add("queues hold " + heldByQueue + " but records and slots sum to " + held);
+        if (!held.equals(heldByQueues())) {
+            problems.add("queues hold " + heldByQueues() + " but records and slots sum to " + held);
         }
         for (String n : used.keySet()) {
             if (!nodes.containsKey(n)) {

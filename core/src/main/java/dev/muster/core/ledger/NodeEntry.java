@@ -25,6 +25,9 @@ public final class NodeEntry {
     private boolean known; // false: only referenced by pods so far (seen before its Node object, or deleted)
     private Resources used = Resources.ZERO;
     private Resources reserved = Resources.ZERO;
+    // exact running sums behind used and reserved: a release after a sum saturated gives the true sum back
+    private final dev.muster.core.resources.ExactSum usedSum = new dev.muster.core.resources.ExactSum();
+    private final dev.muster.core.resources.ExactSum reservedSum = new dev.muster.core.resources.ExactSum();
     private int pods;
     // derived from the fields above, recomputed on every change (filter reads them for thousands of nodes per pod)
     private Resources free = Resources.ZERO;
@@ -187,24 +190,28 @@ public final class NodeEntry {
     }
 
     void addUsed(Resources r) {
-        used = used.plus(r);
+        usedSum.add(r);
+        used = usedSum.value();
         pods++;
         derive();
     }
 
     void removeUsed(Resources r) {
-        used = used.minus(r);
+        usedSum.subtract(r);
+        used = usedSum.value();
         pods--;
         derive();
     }
 
     void addReserved(Resources r) {
-        reserved = reserved.plus(r);
+        reservedSum.add(r);
+        reserved = reservedSum.value();
         derive();
     }
 
     void removeReserved(Resources r) {
-        reserved = reserved.minus(r);
+        reservedSum.subtract(r);
+        reserved = reservedSum.value();
         derive();
     }
 

@@ -12,9 +12,13 @@ import java.util.Map;
  *   <li>Kubernetes ({@code scheduling.k8s.io} PodGroup): {@code spec.schedulingGroup.podGroupName};</li>
  *   <li>scheduler-plugins (coscheduling): the label {@code scheduling.x-k8s.io/pod-group}.</li>
  * </ul>
- * A gang is identified by namespace and name whichever way a pod names it ({@link GangKey}). A pod that names two
- * different groups belongs to none: {@link #membershipOf} reports the conflict, and the scheduler refuses the pod
- * with that text until it is fixed.
+ * A gang is identified by namespace and name whichever way a pod names it ({@link GangKey}). The annotation and the
+ * label are written by whoever writes the pod template; {@code spec.schedulingGroup} is also filled in by workload
+ * controllers on their own (Kubernetes' Job controller with {@code WorkloadWithJob} sets it on the pods of every
+ * Indexed Job in 1.36, of every Job from 1.37, pointing at a PodGroup it made), so an annotation or label that names a
+ * group wins over a different {@code spec.schedulingGroup}. A pod whose annotation and label name two different
+ * groups belongs to none: {@link #membershipOf} reports the conflict, and the scheduler refuses the pod with that text
+ * until it is fixed.
  */
 public final class GangMembership {
     public static final String GROUP_NAME = "scheduling.k8s.io/group-name";
@@ -81,7 +85,8 @@ public final class GangMembership {
     }
 
     /**
-     * The gang of a pod in {@code namespace}, from all three ways of naming one.
+     * The gang of a pod in {@code namespace}, from all three ways of naming one: the annotation or the label (a
+     * conflict when they differ), else {@code spec.schedulingGroup}.
      *
      * @param annotations        the pod's annotations (Volcano), or null
      * @param labels             the pod's labels (scheduler-plugins), or null
@@ -95,12 +100,12 @@ public final class GangMembership {
             String how = annotations.get(GROUP_NAME) != null && !annotations.get(GROUP_NAME).isEmpty() ? GROUP_NAME : VOLCANO_GROUP_NAME;
             named.add(new String[] {volcano.name(), "annotation " + how});
         }
-        if (schedulingGroup != null && !schedulingGroup.isEmpty()) {
-            named.add(new String[] {schedulingGroup, SCHEDULING_GROUP_FIELD});
-        }
         String label = labels == null ? null : labels.get(POD_GROUP_LABEL);
         if (label != null && !label.isEmpty()) {
             named.add(new String[] {label, "label " + POD_GROUP_LABEL});
+        }
+        if (named.isEmpty() && schedulingGroup != null && !schedulingGroup.isEmpty()) {
+            named.add(new String[] {schedulingGroup, SCHEDULING_GROUP_FIELD}); // only when neither annotation nor label names one
         }
         if (named.isEmpty()) {
             return Membership.NONE;

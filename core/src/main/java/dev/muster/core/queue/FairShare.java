@@ -58,6 +58,36 @@ public final class FairShare {
      * @param wantsMore whether it has waiting work its capability allows now ({@link Demand#wantsMore()})
      */
     public record Share(String queue, Resources fairShare, Resources held, Resources borrowed, double ratio, boolean wantsMore) {
+        /**
+         * How a queue stands against its fair share, told on one resource — the one its {@link #ratio} is decided by
+         * (the largest held ÷ fair share; with nothing held, the one its share is largest of) — with both numbers as
+         * percent of the cluster's amount of that same resource: {@code "cpu (holds 41%, share 35%)"}. Empty when the
+         * cluster is empty.
+         */
+        public static String against(Resources held, Resources fair, Resources total) {
+            int best = -1;
+            double bestRatio = -1;
+            boolean holds = false;
+            for (int r = 0; r < total.width(); r++) {
+                if (r == ResourceNames.PODS_INDEX || total.get(r) <= 0) {
+                    continue;
+                }
+                boolean h = held.get(r) > 0;
+                double ratio = h ? (fair.get(r) <= 0 ? Double.POSITIVE_INFINITY : (double) held.get(r) / fair.get(r))
+                        : (double) fair.get(r) / total.get(r);
+                if ((h && !holds) || (h == holds && ratio > bestRatio)) {
+                    best = r;
+                    bestRatio = ratio;
+                    holds |= h;
+                }
+            }
+            if (best < 0) {
+                return "";
+            }
+            return ResourceNames.nameOf(best) + " (holds " + Math.round(100.0 * held.get(best) / total.get(best)) + "%, share "
+                    + Math.round(100.0 * fair.get(best) / total.get(best)) + "%)";
+        }
+
         /** The dominant resource's share of the cluster, in percent (held or fair share, 0 when the cluster is empty). */
         public static int percentOf(Resources amount, Resources total) {
             double max = 0;

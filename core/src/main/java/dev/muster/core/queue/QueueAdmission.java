@@ -43,7 +43,20 @@ public final class QueueAdmission {
         if (capability == null) {
             return new Verdict.Admitted();
         }
-        Resources after = held.plus(gangRequest);
+        String over = over(held.plus(gangRequest), capability);
+        if (over.isEmpty()) {
+            return new Verdict.Admitted();
+        }
+        if (gangRequest.fitsIn(capabilityWithoutPods(capability))) {
+            return new Verdict.Refused(Refusal.of(Refusal.Cause.QUEUE_FULL, "queue " + queueName + " is full for now: it holds "
+                    + held + " of its capability " + capability + ", and the gang needs " + gangRequest + " more (" + over + " over)"));
+        }
+        return new Verdict.Refused(Refusal.of(Refusal.Cause.QUEUE_CAPABILITY, "queue " + queueName + "'s capability " + capability
+                + " is less than the gang alone needs, " + gangRequest + " (" + over(gangRequest, capability) + " over)"));
+    }
+
+    /** By how much {@code amount} exceeds {@code capability}, per resource it names ({@code "cpu by 2"}); empty when it does not. */
+    private static String over(Resources amount, Resources capability) {
         StringBuilder over = new StringBuilder();
         for (var e : capability.asMap().entrySet()) {
             int i = ResourceNames.indexOf(e.getKey());
@@ -51,21 +64,14 @@ public final class QueueAdmission {
                 continue;
             }
             long cap = e.getValue();
-            if (after.get(i) > cap) {
+            if (amount.get(i) > cap) {
                 if (!over.isEmpty()) {
                     over.append(", ");
                 }
-                over.append(e.getKey()).append(" by ")
-                        .append(dev.muster.core.resources.Quantities.format(e.getKey(), after.get(i) - cap));
+                over.append(e.getKey()).append(" by ").append(dev.muster.core.resources.Quantities.format(e.getKey(), amount.get(i) - cap));
             }
         }
-        if (over.isEmpty()) {
-            return new Verdict.Admitted();
-        }
-        boolean everFits = gangRequest.fitsIn(capabilityWithoutPods(capability));
-        return new Verdict.Refused(Refusal.of(everFits ? Refusal.Cause.QUEUE_FULL : Refusal.Cause.QUEUE_CAPABILITY,
-                "queue " + queueName + ": holds " + held + ", gang needs " + gangRequest + ", capability " + capability
-                        + " would be exceeded (" + over + ")"));
+        return over.toString();
     }
 
     private static Resources capabilityWithoutPods(Resources capability) {

@@ -117,19 +117,28 @@ public final class Quantities {
         return s.length() <= 24 ? s : s.substring(0, 21) + "...";
     }
 
-    /** Formats an amount for people: {@code 4} / {@code 500m} for cpu, {@code 16Gi} for byte resources. */
+    /**
+     * Formats an amount for people: {@code 4} / {@code 500m} for cpu; byte resources by magnitude, so amounts told side
+     * by side read in one unit: {@code Gi} from 1Gi up ({@code 16Gi}, {@code 12288Gi}, {@code 1.5Gi}), {@code Mi} below,
+     * then {@code Ki} and plain bytes — the next smaller unit when the amount needs more than two decimals in one, so
+     * the text always parses back to the exact amount.
+     */
     public static String format(String resource, long amount) {
         if (ResourceNames.CPU.equals(resource)) {
             return amount % 1000 == 0 ? Long.toString(amount / 1000) : amount + "m";
         }
         if (ResourceNames.MEMORY.equals(resource) || ResourceNames.EPHEMERAL_STORAGE.equals(resource)
                 || resource.startsWith("hugepages-")) {
-            String[] suffixes = {"Ei", "Pi", "Ti", "Gi", "Mi", "Ki"};
-            int[] shifts = {60, 50, 40, 30, 20, 10};
+            String[] suffixes = {"Gi", "Mi", "Ki"};
+            int[] shifts = {30, 20, 10};
+            long magnitude = Math.abs(amount == Long.MIN_VALUE ? Long.MAX_VALUE : amount);
             for (int i = 0; i < suffixes.length; i++) {
                 long unit = 1L << shifts[i];
-                if (amount != 0 && amount % unit == 0) {
-                    return (amount / unit) + suffixes[i];
+                if (magnitude >= unit) {
+                    BigDecimal v = BigDecimal.valueOf(amount).divide(BigDecimal.valueOf(unit)).stripTrailingZeros(); // exact: 2^k divides into a finite decimal
+                    if (v.scale() <= 2) {
+                        return v.toPlainString() + suffixes[i];
+                    }
                 }
             }
         }

@@ -9,8 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * indexes so that {@link Resources} can be a plain {@code long[]}.
  *
  * <p>This class is thread-safe. The four standard resources have fixed indexes; extended resources are
- * appended on first sight and never removed (the set of resource names in a cluster is small).
- * Writers synchronize on the class lock; readers see the {@code volatile} array that is replaced whole.
+ * appended on first sight and never removed, at most {@link #MAX_EXTENDED} of them: a name seen after that is counted
+ * under {@link #UNKNOWN} (and logged once), so pods that name ever new resources cannot grow the table — nor the
+ * width of every resource vector built from it — for ever. Writers synchronize on the class lock; readers see the
+ * {@code volatile} array that is replaced whole.
  */
 public final class ResourceNames {
     /**
@@ -39,7 +41,14 @@ public final class ResourceNames {
      */
     public static final String UNKNOWN = "resources-no-node-offers";
 
+    /**
+     * How many extended resource names are given their own index (a cluster offers a handful: GPUs, hugepages, RDMA);
+     * further names share {@link #UNKNOWN}'s.
+     */
+    public static final int MAX_EXTENDED = 64;
+
     private static final Map<String, Integer> INDEX = new ConcurrentHashMap<>();
+    private static boolean toldFull; // guarded by the class lock
     private static volatile String[] names = {CPU, MEMORY, EPHEMERAL_STORAGE, PODS};
 
     static {
@@ -72,6 +81,15 @@ public final class ResourceNames {
         Integer known = INDEX.get(name);
         if (known != null) {
             return known;
+        }
+        if (names.length >= STANDARD_COUNT + MAX_EXTENDED && !UNKNOWN.equals(name)) {
+            if (!toldFull) {
+                toldFull = true;
+                System.getLogger(ResourceNames.class.getName()).log(System.Logger.Level.WARNING, "more than " + MAX_EXTENDED
+                        + " extended resource names seen; " + name + " and later new names are counted as " + UNKNOWN
+                        + " (no node offers them)");
+            }
+            return register(UNKNOWN);
         }
         String[] grown = Arrays.copyOf(names, names.length + 1);
         grown[names.length] = name;

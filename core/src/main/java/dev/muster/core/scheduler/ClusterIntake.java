@@ -4,6 +4,8 @@ import dev.muster.core.gang.AdmissionPass;
 import dev.muster.core.gang.BindBarrier;
 import dev.muster.core.gang.Books;
 import dev.muster.core.gang.Gang;
+import dev.muster.core.gang.HeldBinds;
+import dev.muster.core.gang.PodBinds;
 import dev.muster.core.ledger.Ledger;
 import dev.muster.core.ledger.NodeEntry;
 import dev.muster.core.ledger.PodRecord;
@@ -30,14 +32,16 @@ final class ClusterIntake {
     private final Books books;
     private final Ledger ledger;
     private final BindBarrier barrier;
+    private final HeldBinds held;
     private final SlotSteering steering;
     private final AdmissionPass pass;
 
-    ClusterIntake(Books books, BindBarrier barrier, SlotSteering steering, AdmissionPass pass) {
+    ClusterIntake(Books books, BindBarrier barrier, HeldBinds held, SlotSteering steering, AdmissionPass pass) {
         this.books = books;
         this.pass = pass;
         this.ledger = books.ledger();
         this.barrier = barrier;
+        this.held = held;
         this.steering = steering;
     }
 
@@ -64,14 +68,15 @@ final class ClusterIntake {
     }
 
     private void forgetPod(String uid) {
-        Pod old = books.pods().remove(uid);
-        String how = books.bindsInFlight().contains(uid) ? "was deleted while its Binding was in flight" : "was deleted";
+        Pod old = books.removePod(uid);
+        String how = books.binds().inFlight(uid) ? "was deleted while its Binding was in flight" : "was deleted";
         PodRecord r = books.removeAllocation(uid, how); // settles the record's gang
+        books.binds().forget(uid); // a BOUND or EXPECTED entry: nothing left to confirm
         if (old != null && old.gang() != null) {
             Gang g = books.gang(old.gang());
             if (g != null) {
                 g.removeMember(uid);
-                barrier.memberGone(g, uid, "pod " + old.id() + " was deleted");
+                books.binds().fail(uid, "pod " + old.id() + " was deleted"); // its slot is settled below
                 if (g.running()) {
                     books.releaseSlotOf(g.key(), uid); // the gang runs: nothing will wait for this room
                     if (r == null || !g.key().equals(r.gang())) {
@@ -79,7 +84,11 @@ final class ClusterIntake {
                     }
                 } else if (g.memberCount() == 0) {
                     // the last member is gone (the job was deleted): nobody will use the room before the deadline
-                    barrier.dropReservation(g, "every member of gang " + g.key() + " was deleted");
+                    Refusal why = Refusal.note("every member of gang " + g.key() + " was deleted");
+                    barrier.dropReservation(g, why);
+                    if (g.spec() != null && (g.state() == GangState.RESERVED || g.state() == GangState.ADMITTED)) {
+                        books.state(g, GangState.WAITING, why); // never "reserved" without a reservation
+                    }
                 } else {
                     books.vacateSlotOf(g.key(), uid);  // still assembling: the room waits for a replacement
                 }
@@ -98,7 +107,7 @@ final class ClusterIntake {
         books.settle(g, g.minMember() > minMemberBefore ? "podgroup " + g.key() + " now asks minMember " + g.minMember() : null);
         barrier.openIfReady(g);
         pass.joined(g);
-        barrier.admitHeld(g, books.now()); // its members' binds may have waited for the PodGroup
+        held.admitHeld(g, books.now()); // its members' binds may have waited for the PodGroup
     }
 
     void deletePodGroup(GangKey key) {
@@ -106,25 +115,25 @@ final class ClusterIntake {
         if (g == null || g.spec() == null) {
             return;
         }
-        barrier.dropReservation(g, "podgroup " + key + " was deleted");
+        barrier.dropReservation(g, Refusal.note("podgroup " + key + " was deleted"));
         books.outbox().emit(g.podGroupDeleted());
         books.forgetIfDone(g);
         pass.roomFreed(books.now());
     }
 
     void upsertQueue(QueueSpec queue) {
-        books.queues().put(queue.name(), queue);
+        books.putQueue(queue);
         pass.roomFreed(books.now());
     }
 
     void deleteQueue(String name) {
-        books.queues().remove(name);
+        books.removeQueue(name);
     }
 
     private void observe(Pod pod) {
-        Pod old = books.pods().put(pod.uid(), pod);
+        Pod old = books.putPod(pod);
         if (pod.phase().isTerminal()) {
-            books.pods().remove(pod.uid());
+            books.removePod(pod.uid());
         }
         if (old != null && old.gang() != null && !old.gang().equals(pod.gang())) {
             Gang og = books.gang(old.gang());
@@ -141,6 +150,11 @@ final class ClusterIntake {
                 g.removeMember(pod.uid());
             } else {
                 g.putMember(pod);
+                if (g.state() == GangState.RESERVED && g.why().cause() == Refusal.Cause.TASK_MEMBERS_MISSING && g.tasksShort().isEmpty()) {
+                    // the task it waited for has its pods now: the reservation's note says so, and the condition goes
+                    books.state(g, GangState.RESERVED, Refusal.note("pods of every task exist (" + g.memberCount() + "/" + g.minMember()
+                            + " pods exist)"));
+                }
                 if (!pod.isBound()) {
                     pass.joined(g); // a gang that starts waiting counts in the line before its first filter
                 }
@@ -162,9 +176,7 @@ final class ClusterIntake {
                     ledger.putPod(fresh);
                 }
                 books.allocated(fresh);
-                if (g != null) {
-                    barrier.boundByCluster(g, pod);
-                }
+                barrier.boundByCluster(pod);
                 repair(pod.nodeName());
             } else if (!rec.node().equals(pod.nodeName()) || !rec.request().equals(pod.request())) {
                 ledger.removePod(pod.uid());
@@ -186,7 +198,7 @@ final class ClusterIntake {
         if (g != null) {
             if (!g.running() && g.spec() != null && g.bound() > 0 && g.bound() >= g.minMember()) {
                 books.outbox().emit(g.runs());
-            } else if (g.running() && g.bound() == 0 && g.waiters().isEmpty() && ledger.reservation(g.key()) == null
+            } else if (g.running() && g.bound() == 0 && books.binds().count(g.key(), PodBinds.Stage.WAITING) == 0 && ledger.reservation(g.key()) == null
                     && noMemberBound(g)) {
                 books.outbox().emit(g.finished()); // a new run assembles anew
             } else if (pod.phase().isTerminal() && rec == null) {
@@ -232,7 +244,7 @@ final class ClusterIntake {
                 if (!stillBroken || !s.node().equals(node) || ledger.reservation(r.gang()) != r) {
                     continue;
                 }
-                if (s.podUid() != null && books.bindsInFlight().contains(s.podUid())) {
+                if (s.podUid() != null && books.binds().inFlight(s.podUid())) {
                     continue; // being bound right now; the binding will show the truth
                 }
                 Gang g = books.gang(r.gang());
@@ -247,7 +259,7 @@ final class ClusterIntake {
                     Refusal why = Refusal.of(Refusal.Cause.RESERVATION_LOST, "gang " + g.key() + ": reservation lost, node " + node
                             + (outside ? " left the required topology domain " + r.requiredDomain() + " and no node inside it has room"
                             : " was taken by pods muster did not place and no other node has room"));
-                    barrier.dropReservation(g, why.text());
+                    barrier.dropReservation(g, why);
                     books.state(g, GangState.WAITING, why);
                 } else {
                     ledger.releaseSlot(r, s);

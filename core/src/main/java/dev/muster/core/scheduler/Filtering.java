@@ -4,7 +4,7 @@ import dev.muster.core.gang.BindBarrier;
 import dev.muster.core.gang.Books;
 import dev.muster.core.gang.Gang;
 import dev.muster.core.gang.GangAdmission;
-import dev.muster.core.gang.HeldBind;
+import dev.muster.core.gang.HeldBinds;
 import dev.muster.core.ledger.Ledger;
 import dev.muster.core.ledger.NodeEntry;
 import dev.muster.core.ledger.Reservation;
@@ -36,15 +36,17 @@ final class Filtering {
     private final Books books;
     private final Ledger ledger;
     private final BindBarrier barrier;
+    private final HeldBinds held;
     private final SlotSteering steering;
     private final GangAdmission admission;
     private final ScoringPolicy policy;
     private final boolean pickNode;
 
-    Filtering(Books books, BindBarrier barrier, SlotSteering steering, GangAdmission admission, ScoringPolicy policy, boolean pickNode) {
+    Filtering(Books books, BindBarrier barrier, HeldBinds held, SlotSteering steering, GangAdmission admission, ScoringPolicy policy, boolean pickNode) {
         this.books = books;
         this.ledger = books.ledger();
         this.barrier = barrier;
+        this.held = held;
         this.steering = steering;
         this.admission = admission;
         this.policy = policy;
@@ -59,6 +61,12 @@ final class Filtering {
 
         FilterResult result() {
             return new FilterResult(feasible, failed, unresolvable);
+        }
+
+        static Decision only(String node) {
+            Decision d = new Decision();
+            d.feasible.add(node);
+            return d;
         }
 
         static Decision allFailed(List<String> nodes, String reason, boolean unresolvable) {
@@ -118,6 +126,7 @@ final class Filtering {
             }
             // nothing fits: every candidate gets its reason below
         }
+        List<String> behind = new ArrayList<>(); // candidates Muster refuses only because its view may be behind
         for (int i = 0; i < candidates.size(); i++) {
             String n = candidates.get(i);
             NodeEntry e = ledger.candidate(candidates, i);
@@ -126,9 +135,28 @@ final class Filtering {
                 d.feasible.add(n);
             } else {
                 d.failed.put(n, why);
+                if (e == null || !heldByGangs(e, p.request())) {
+                    behind.add(n);
+                }
+            }
+        }
+        if (d.feasible.isEmpty() && !behind.isEmpty()) {
+            // kube-scheduler found room where Muster's view (not a gang's hold) says there is none: a view that may be
+            // behind, and catching up is no event kube-scheduler would retry the pod on. Its view decides.
+            for (String n : behind) {
+                d.failed.remove(n);
+                d.feasible.add(n);
             }
         }
         return d;
+    }
+
+    /**
+     * Whether only room gangs hold (reservations, the set-aside) keeps {@code request} off {@code e} in Muster's view:
+     * the node takes placements and the request fits beside what is used.
+     */
+    private static boolean heldByGangs(NodeEntry e, Resources request) {
+        return e.takesPlacements() && request.fitsIn(e.allocatable().minus(e.used()));
     }
 
     /**
@@ -178,6 +206,11 @@ final class Filtering {
 
     private Decision member(Pod p, List<String> candidates, boolean pick, long now) {
         Gang g = books.gang(p.gang());
+        if (g != null && books.binds().waitingOrHeld(p.uid())) {
+            // kube-scheduler schedules the pod again, so its earlier bind request ended (its httpTimeout may be shorter
+            // than the barrier's wait): that bind is withdrawn and its slot vacated before the pod is steered anew
+            barrier.fail(g, p.uid(), "pod " + p.id() + " is being scheduled again: this bind request was given up");
+        }
         if (g == null || g.spec() == null) {
             return hold(p, candidates, "podgroup " + p.gang() + " does not exist (yet)");
         }
@@ -186,7 +219,7 @@ final class Filtering {
             return single(p, candidates, g.queue(), pick); // the gang runs: further members bind like single pods
         }
         if (r == null) {
-            Refusal why = barrier.admit(g, now);
+            Refusal why = held.admit(g, now);
             if (why != null) {
                 return switch (GangAdmission.Outlook.of(why)) {
                     case HOLD -> hold(p, candidates, why.text());
@@ -206,9 +239,11 @@ final class Filtering {
      * A member whose gang cannot be admitted now, for a reason that may pass (backing off, not fitting, PodGroup
      * not seen yet). Refusing it here could park it in kube-scheduler's unschedulable queue until an unrelated
      * cluster event, so it passes on every candidate kube-scheduler found room on — except nodes whose room other
-     * gangs hold — and its bind is held while muster retries ({@link HeldBind}). Nodes where muster's view is
-     * fuller than kube-scheduler's (a delete muster has not seen yet) pass too: kube-scheduler checked the pod's
-     * fit; the held bind re-checks against muster's books.
+     * gangs hold — and its bind is held while muster retries ({@link HeldBinds}). Nodes where muster's view is
+     * fuller than kube-scheduler's (a delete muster has not seen yet, a node unschedulable or overcommitted in Muster's
+     * view while kube-scheduler saw its update) pass too: kube-scheduler checked the pod's fit; the held bind re-checks
+     * against muster's books. Nodes whose room other gangs hold stay refused, even when that leaves no node: passing there
+     * would put the member, in kube-scheduler's view, on the room set aside or reserved for another gang, and starve it.
      */
     private Decision hold(Pod p, List<String> candidates, String reason) {
         Decision d = new Decision();
@@ -217,12 +252,8 @@ final class Filtering {
             String n = candidates.get(i);
             NodeEntry e = ledger.candidate(candidates, i);
             String why = null;
-            if (e != null && e.known()) {
-                if (!e.takesPlacements()) {
-                    why = e.whyNot(p.request());
-                } else if (!p.request().fitsIn(e.free()) && p.request().fitsIn(e.allocatable().minus(e.used()))) {
-                    why = "room on this node is reserved for other gangs";
-                }
+            if (e != null && e.known() && e.takesPlacements() && !p.request().fitsIn(e.free()) && heldByGangs(e, p.request())) {
+                why = "room on this node is reserved for other gangs";
             }
             if (why == null) {
                 d.feasible.add(n);
@@ -240,6 +271,11 @@ final class Filtering {
      */
     private Decision slots(Gang g, Reservation r, Pod p, List<String> candidates) {
         Slot mine = r.slotOf(p.uid());
+        if (mine != null && mine.state() == Slot.State.CLAIMED) {
+            // its Binding is under way (a waiting or held bind was withdrawn above): it keeps its one slot, never earmarks
+            // a second; the bind verb answers a second bind of it
+            return candidates.contains(mine.node()) ? Decision.only(mine.node()) : passAll(candidates);
+        }
         Map<String, Slot> usable = steering.usable(r, p.uid(), p.task(), p.request());
         String target = null;
         for (String n : candidates) {
@@ -253,11 +289,30 @@ final class Filtering {
             steering.steer(mine, usable.get(target), p.uid());
         }
         if (target == null) {
+            // in Muster's view no candidate has a slot or room to move one. Where that is only Muster's view of the node
+            // (unknown, unschedulable, overcommitted or fuller than kube-scheduler found it: a view that may be behind, and
+            // catching up is no event kube-scheduler would retry the member on), the member passes, inside its gang's
+            // required domain; its bind claims a slot on kube-scheduler's node or is held until one can be claimed there
+            // (HeldBinds), and fails when the hold ends. Room other gangs hold stays refused (it is theirs)
+            Decision d = new Decision();
+            for (int i = 0; i < candidates.size(); i++) {
+                NodeEntry e = ledger.candidate(candidates, i);
+                if (e == null || (steering.inDomain(r, e) && !heldByGangs(e, p.request()))) {
+                    d.feasible.add(candidates.get(i));
+                }
+            }
+            if (!d.feasible.isEmpty()) {
+                return d;
+            }
             return Decision.allFailed(candidates, "gang " + g.key() + ": no reserved slot on these nodes and none has room to move one"
                     + (r.requiredDomain() == null ? "" : " inside its required topology domain " + r.requiredDomain()), false);
         }
+        return Decision.only(target); // the other candidates are left out (see the class comment)
+    }
+
+    private static Decision passAll(List<String> candidates) {
         Decision d = new Decision();
-        d.feasible.add(target); // the other candidates are left out (see the class comment)
+        d.feasible.addAll(candidates);
         return d;
     }
 

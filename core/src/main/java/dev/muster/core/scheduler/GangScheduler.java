@@ -1,6 +1,11 @@
 package dev.muster.core.scheduler;
 
+import dev.muster.core.gang.Assumptions;
 import dev.muster.core.gang.BindBarrier;
+import dev.muster.core.gang.BindVerb;
+import dev.muster.core.gang.Bindings;
+import dev.muster.core.gang.HeldBinds;
+import dev.muster.core.gang.PodBinds;
 import dev.muster.core.gang.BindResult;
 import dev.muster.core.gang.Binder;
 import dev.muster.core.gang.Books;
@@ -45,16 +50,23 @@ import java.util.function.Supplier;
  *
  * <p>The work is done by lock-confined parts, each owning one thing: {@link Filtering} (filter and prioritize),
  * {@link GangAdmission} (plan + reserve a whole gang), {@link SlotSteering} (which slot a member uses),
- * {@link BindBarrier} (binds, held binds, the barrier, binding completion), {@link GangExpiry} (deadlines,
- * holds, unconfirmed binds) and {@link ClusterIntake} (what the cluster reports, and repair). They share the
- * {@link Books}.
+ * {@link BindVerb} (where a bind starts), {@link BindBarrier} (a gang's barrier and every way a waiting bind leaves),
+ * {@link HeldBinds} (binds held while Muster retries), {@link Bindings} (Binding POSTs and their answers),
+ * {@link Assumptions} (pods kube-scheduler is expected to bind), {@link GangExpiry} (deadlines and the tick) and
+ * {@link ClusterIntake} (what the cluster reports, and repair). They share the {@link Books}; a pod's bind state has
+ * one owner, {@link PodBinds}, which draws its lifecycle.
  *
  * <p><b>Thread-safety.</b> This class is thread-safe. One lock, {@code lock}, guards the books and every part:
- * every public method runs under it. Futures of binds are completed, and the {@link Binder} is called, only after
- * the lock is released (the {@link Outbox}), so no foreign code ever runs under it; if the lock is ever
- * re-entered, only the outermost holder runs those actions. Journal appends happen under the lock (lock order:
- * this lock, then the journal's), which makes the stream's order the order in which state changed. Reads return
- * immutable copies. {@link #isSynced()} reads a volatile flag without the lock.
+ * every public method runs under it. Futures of binds are completed, the {@link Binder} is called and the journal's
+ * readers are woken only after the lock is released (the {@link Outbox}), so no foreign code ever runs under it; if
+ * the lock is ever re-entered, only the outermost holder runs those actions. Journal events are recorded under the
+ * lock (lock order: this lock, then the journal's), which makes the stream's order the order in which state changed.
+ * Reads return immutable copies. {@link #isSynced()} reads a volatile flag without the lock.
+ *
+ * <p><b>Whole or not at all.</b> An operation that throws still has the actions it queued run (a Binding POST for a
+ * bind it marked in flight, a future it completed), so the books never hold work nobody finishes; the bind parts
+ * move a pod out of one stage only as it enters the next, so a failure half-way leaves each pod in exactly one stage.
+ * The tick's steps run each even when one fails ({@link #expireDue}).
  *
  * <p><b>Gang lifecycle</b> (see {@link GangState}): the first filter of a member plans all members the gang still
  * needs and, if the queue admits and everything required fits, reserves slots with a deadline. Filter steers
@@ -77,6 +89,8 @@ public final class GangScheduler implements ClusterSink {
     private final Books books;
     private final Filtering filtering;
     private final BindBarrier barrier;
+    private final BindVerb bindVerb;
+    private final Assumptions assumptions;
     private final GangExpiry expiry;
     private final ClusterIntake intake;
     private final WaitingLine line;
@@ -92,15 +106,15 @@ public final class GangScheduler implements ClusterSink {
         SlotSteering steering = new SlotSteering(books.ledger(), config.policy(), config.topologyLevels());
         this.line = new WaitingLine(books, config.setAsideAfter());
         GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy(), config.topologyLevels()), config.gangDeadline(), line);
-        this.barrier = new BindBarrier(books, admission, steering, binder, config.admissionHold(),
-                action -> locked(() -> {
-                    action.run();
-                    return null;
-                }));
-        AdmissionPass pass = new AdmissionPass(books, line, barrier);
-        this.expiry = new GangExpiry(books, barrier, pass, config.backoff());
-        this.filtering = new Filtering(books, barrier, steering, admission, config.policy(), config.pickNode());
-        this.intake = new ClusterIntake(books, barrier, steering, pass);
+        Bindings bindings = new Bindings(books, binder, this::run);
+        this.barrier = new BindBarrier(books, steering, bindings);
+        HeldBinds held = new HeldBinds(books, admission, barrier);
+        this.assumptions = new Assumptions(books);
+        this.bindVerb = new BindVerb(books, bindings, barrier, held, assumptions, config.admissionHold());
+        AdmissionPass pass = new AdmissionPass(books, line, held);
+        this.expiry = new GangExpiry(books, barrier, held, assumptions, pass, config.backoff());
+        this.filtering = new Filtering(books, barrier, held, steering, admission, config.policy(), config.pickNode());
+        this.intake = new ClusterIntake(books, barrier, held, steering, pass);
         this.guard = new VerbGuard(books, config.schedulerName());
     }
 
@@ -136,7 +150,7 @@ public final class GangScheduler implements ClusterSink {
      * {@link #filter(Pod, List, boolean)}, saying who binds the pod. {@code boundByKubeScheduler}: kube-scheduler binds
      * this pod itself, without Muster's bind verb (a pod without the gang marker where kube-scheduler binds through
      * Muster only marked pods); a single pod left exactly one node is then assumed there at once
-     * ({@link BindBarrier#expectBind}), as the bind verb would have recorded it.
+     * ({@link Assumptions#expectBind}), as the bind verb would have recorded it.
      */
     public FilterResult filter(Pod pod, List<String> candidates, boolean softPreferences, boolean boundByKubeScheduler) {
         return locked(() -> {
@@ -144,11 +158,11 @@ public final class GangScheduler implements ClusterSink {
             Pod p = guard.filterable(pod); // the cluster's pod, real and pending, of this profile; else refused, nothing changed
             boolean assume = boundByKubeScheduler && p.gang() == null;
             if (assume) {
-                barrier.forgetExpected(p.uid());
+                assumptions.forgetExpected(p.uid(), "was filtered again: kube-scheduler did not bind it where expected");
             }
             FilterResult r = filtering.decide(p, candidates, softPreferences, now).result();
             if (assume && r.feasible().size() == 1) {
-                barrier.expectBind(p, r.feasible().getFirst());
+                assumptions.expectBind(p, r.feasible().getFirst());
             }
             guard.filtered(p.uid(), r.feasible());
             return r;
@@ -163,7 +177,7 @@ public final class GangScheduler implements ClusterSink {
      * verb (the chart's default; its own NodeResourcesFit scores single pods) places every pod just as well.
      */
     public int[] prioritize(Pod pod, List<String> candidates) {
-        return locked(() -> filtering.scores(books.pods().getOrDefault(pod.uid(), pod), candidates));
+        return locked(() -> filtering.scores(books.pod(pod.uid()) != null ? books.pod(pod.uid()) : pod, candidates));
     }
 
     /**
@@ -180,13 +194,13 @@ public final class GangScheduler implements ClusterSink {
             if (why != null) {
                 return CompletableFuture.completedFuture(BindResult.failed(why)); // nothing changed
             }
-            return barrier.bind(podId, node, nanoTime.getAsLong());
+            return bindVerb.bind(podId, node, nanoTime.getAsLong());
         });
     }
 
     /** Withdraws a waiting bind (its caller went away): the pod's slot is vacated for another try. */
     public void cancelBind(PodId podId) {
-        run(() -> barrier.cancel(podId));
+        run(() -> bindVerb.cancel(podId));
     }
 
     /**
@@ -218,8 +232,9 @@ public final class GangScheduler implements ClusterSink {
     }
 
     /**
-     * Expires what is due: reservations past their deadline, held binds past their hold, binds the cluster never
-     * confirmed. Call it periodically.
+     * Expires what is due: reservations past their deadline, assumptions kube-scheduler never confirmed, the admission
+     * pass, held binds past their hold. Each step runs even when an earlier one failed (the first failure is rethrown
+     * after all ran). Call it periodically.
      */
     public void expireDue() {
         run(() -> expiry.expireDue(nanoTime.getAsLong()));
@@ -227,17 +242,19 @@ public final class GangScheduler implements ClusterSink {
 
     /**
      * This process no longer leads (its Lease was lost or not renewed in time): every bind waiting at a barrier and
-     * every held bind fails now with {@code reason}, and every reservation is released ({@link BindBarrier#dropReservation}
-     * for each gang), so nothing decided from these books binds later; the new leader plans from the cluster. Bindings
-     * already posted answer as they come (the binder posts no new one without the Lease).
+     * every held bind fails now with {@code reason} ({@link BindBarrier#leadershipLost}), and every reservation is
+     * released ({@link BindBarrier#dropReservation}), so nothing decided from these books binds later; the new leader
+     * plans from the cluster. Bindings already POSTed answer as they come (the binder posts no new one without the Lease).
      */
-    public void stepDown(String reason) {
+    public void leadershipLost(String reason) {
         run(() -> {
-            for (Gang g : new ArrayList<>(books.gangs().values())) {
-                if (!g.waiters().isEmpty() || !g.held().isEmpty() || books.ledger().reservation(g.key()) != null) {
-                    barrier.dropReservation(g, reason);
+            barrier.leadershipLost(reason);
+            Refusal why = Refusal.of(Refusal.Cause.RESERVATION_LOST, reason);
+            for (Gang g : new ArrayList<>(books.gangs())) {
+                if (books.ledger().reservation(g.key()) != null) {
+                    barrier.dropReservation(g, why);
                     if (!g.running()) {
-                        books.state(g, GangState.WAITING, Refusal.of(Refusal.Cause.RESERVATION_LOST, reason));
+                        books.state(g, GangState.WAITING, why);
                     }
                 }
             }
@@ -312,19 +329,25 @@ public final class GangScheduler implements ClusterSink {
         return locked(() -> {
             Map<GangState, Integer> byState = new EnumMap<>(GangState.class);
             Map<Refusal.Cause, Integer> byCause = new EnumMap<>(Refusal.Cause.class);
-            int waiting = 0;
-            for (Gang g : books.gangs().values()) {
-                if (g.spec() != null) {
-                    byState.merge(g.state(), 1, Integer::sum);
-                    if (g.why().cause() != Refusal.Cause.NONE) {
-                        byCause.merge(g.why().cause(), 1, Integer::sum);
-                    }
+            int idle = 0;
+            for (Gang g : books.gangs()) {
+                if (g.spec() == null) {
+                    continue;
                 }
-                waiting += g.waiters().size();
+                if (g.state() == GangState.WAITING && !g.hasPendingMember()) {
+                    idle++; // its run finished (or none started) and no member waits: not waiting for anything
+                    continue;
+                }
+                byState.merge(g.state(), 1, Integer::sum);
+                if (g.why().cause() != Refusal.Cause.NONE) {
+                    byCause.merge(g.why().cause(), 1, Integer::sum);
+                }
             }
+            Map<PodBinds.Stage, Integer> binds = books.binds().counts();
             Ledger l = books.ledger();
-            return new SchedulerStats(l.nodeCount(), l.overcommittedCount(), l.podCount(), l.reservationCount(), waiting,
-                    barrier.heldCount(), byState, byCause, synced, line.shares(), line.next() == null ? "" : line.next().toString());
+            return new SchedulerStats(l.nodeCount(), l.overcommittedCount(), l.podCount(), l.reservationCount(),
+                    binds.get(PodBinds.Stage.WAITING), binds.get(PodBinds.Stage.HELD), binds.get(PodBinds.Stage.BINDING), idle,
+                    byState, byCause, synced, line.shares(), line.next() == null ? "" : line.next().toString());
         });
     }
 
@@ -343,8 +366,13 @@ public final class GangScheduler implements ClusterSink {
                 }
             }
             return new GangView(key, g.spec() == null ? null : g.queue(), g.state(), g.why(), g.minMember(),
-                    g.memberCount(), g.bound(), g.waiters().size(), slots);
+                    g.memberCount(), g.bound(), books.binds().count(key, PodBinds.Stage.WAITING), slots);
         });
+    }
+
+    /** Immutable copies of the ledger's nodes (what kube-scheduler's own fit would see, without reservations). */
+    public List<dev.muster.core.ledger.NodeSnapshot> nodes() {
+        return locked(() -> books.ledger().snapshots());
     }
 
     /** An immutable copy of the ledger (diagnostics, tests). */
@@ -384,7 +412,8 @@ public final class GangScheduler implements ClusterSink {
      */
     private <T> T locked(Supplier<T> body) {
         List<Runnable> todo;
-        T result;
+        T result = null;
+        Throwable failed = null;
         if (!lock.tryLock()) {
             long waitFrom = nanoTime.getAsLong();
             lock.lock();
@@ -393,16 +422,26 @@ public final class GangScheduler implements ClusterSink {
         }
         try {
             result = body.get();
+        } catch (RuntimeException | Error e) {
+            failed = e;
         } finally {
             todo = lock.getHoldCount() == 1 ? outbox.drain() : List.of();
             lock.unlock();
         }
+        // run even when the body threw: what it already did queued these (a Binding POST for a bind it marked in flight,
+        // a future it completed), and dropping them would leave the books holding work nobody finishes
         for (Runnable r : todo) {
             try {
                 r.run();
-            } catch (RuntimeException ex) {
+            } catch (RuntimeException | Error ex) {
                 LOG.log(System.Logger.Level.ERROR, "deferred action failed", ex);
             }
+        }
+        if (failed instanceof Error e) {
+            throw e;
+        }
+        if (failed != null) {
+            throw (RuntimeException) failed;
         }
         return result;
     }

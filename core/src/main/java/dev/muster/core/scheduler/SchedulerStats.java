@@ -6,14 +6,17 @@ import dev.muster.core.model.GangState;
 import java.util.Map;
 
 /**
- * A consistent, immutable picture of the core for metrics and readiness. {@code waitingBinds} are binds at a
- * gang's barrier (on a claimed slot); {@code heldBinds} are binds of members whose gang is not admitted yet;
+ * A consistent, immutable picture of the core for metrics and readiness, read from the books under the core's lock
+ * (so its numbers agree with each other). {@code waitingBinds} are binds at a gang's barrier (on a claimed slot);
+ * {@code heldBinds} are binds held while Muster retries (gang not admitted, or no slot claimable on kube-scheduler's
+ * node yet); {@code bindingsInFlight} are Binding POSTs not answered yet; {@code idleGangs} are gangs with a PodGroup
+ * that wait for nothing (no member pending: a finished run, or no pods yet) and are not counted in {@code gangsByState};
  * {@code gangsByCause} counts gangs (with a PodGroup) whose state carries a refusal, by its cause; {@code queueShares}
  * are each queue's held, fair share and borrowed amounts as of the last admission pass; {@code nextInLine} is the gang
  * room is set aside for ("" when none).
  */
 public record SchedulerStats(int nodes, int overcommittedNodes, int podsHoldingResources, int reservations,
-                             int waitingBinds, int heldBinds, Map<GangState, Integer> gangsByState,
+                             int waitingBinds, int heldBinds, int bindingsInFlight, int idleGangs, Map<GangState, Integer> gangsByState,
                              Map<Refusal.Cause, Integer> gangsByCause, boolean synced, Map<String, FairShare.Share> queueShares,
                              String nextInLine) {
     public SchedulerStats {

@@ -94,7 +94,7 @@ final class VerbGuard {
     }
 
     private Pod known(PodId id) {
-        Pod known = books.pods().get(id.uid());
+        Pod known = books.pod(id.uid());
         if (known == null || !known.id().equals(id)) {
             throw new VerbRefusedException("pod " + id + " (uid " + id.uid() + ") has not been seen in the cluster by muster"
                     + (known == null ? "" : " (that uid is " + known.id() + ")") + ": muster acts only on pods its informers have shown;"

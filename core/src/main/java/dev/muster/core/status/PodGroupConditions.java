@@ -19,7 +19,9 @@ import java.util.List;
  *       reason follows Volcano's from the extender's refusal cause: {@code NotEnoughTasks} (members missing, or a
  *       member failed to bind), {@code NotEnoughPodsOfTask} (a task short of its minTaskMember),
  *       {@code NotInqueueable} (the queue refused: missing, closed, capability, full), else
- *       {@code NotEnoughResources}. The message is the extender's text, as {@code kubectl describe} shows it.</li>
+ *       {@code NotEnoughResources}. The message is the extender's text, as {@code kubectl describe} shows it.
+ *       Also while the gang is RESERVED but waits for the pods of a task short of its minTaskMember (its barrier cannot
+ *       open before they exist): {@code NotEnoughPodsOfTask}, naming the task.</li>
  * </ul>
  * Stateless and thread-safe.
  */
@@ -35,7 +37,8 @@ public final class PodGroupConditions {
             out.add(new PodGroupCondition(PodGroupCondition.SCHEDULED, PodGroupCondition.TRUE, PodGroupCondition.GANG_BOUND,
                     "at least " + need + " members bound together", null));
         }
-        if (gang == GangState.UNSCHEDULABLE || gang == GangState.EXPIRED || gang == GangState.BACKED_OFF) {
+        boolean waitsForTask = gang == GangState.RESERVED && why != null && why.cause() == Refusal.Cause.TASK_MEMBERS_MISSING;
+        if (gang == GangState.UNSCHEDULABLE || gang == GangState.EXPIRED || gang == GangState.BACKED_OFF || waitsForTask) {
             Refusal r = why == null ? Refusal.NONE : why;
             out.add(new PodGroupCondition(PodGroupCondition.UNSCHEDULABLE, PodGroupCondition.TRUE, reasonOf(r.cause(), members, minMember),
                     r.text().isEmpty() ? defaultMessage(gang, members, minMember) : r.text(), null));

@@ -17,8 +17,9 @@ import java.time.InstantSource;
  * size plus O(queues + gangs), whatever the event rate and however slow the readers are: readers pull
  * ({@link #readAfter}) and are only <em>notified</em> of appends, never pushed into a buffer.
  *
- * <p>Listeners run on the appending thread after the lock is released; they must not block (schedule a
- * drain, flip a flag).
+ * <p>Listeners run on the appending thread after the lock is released ({@link #append}), or when the appender
+ * says so ({@link #record} then {@link #wake}: the scheduling core records under its own lock and wakes the readers
+ * once that lock is released, so no listener runs under it); they must not block (schedule a drain, flip a flag).
  *
  * <p>Sequences only mean something within one journal: a new journal (the extender restarted, or another
  * replica became the leader) counts from 1 again over a different history. {@link #id()} names this
@@ -61,6 +62,13 @@ public final class AllocationJournal {
 
     /** Appends {@code event}, returns its sequence, and wakes the listeners (a listener that throws is logged). */
     public long append(AllocationEvent event) {
+        long seq = record(event);
+        wake();
+        return seq;
+    }
+
+    /** Appends {@code event} and returns its sequence without waking the listeners: the caller {@link #wake}s them. */
+    public long record(AllocationEvent event) {
         long seq;
         lock.lock();
         try {
@@ -70,6 +78,11 @@ public final class AllocationJournal {
         } finally {
             lock.unlock();
         }
+        return seq;
+    }
+
+    /** Wakes the listeners (a listener that throws is logged, and the others are still woken). */
+    public void wake() {
         for (Runnable l : listeners) {
             try {
                 l.run();
@@ -79,7 +92,6 @@ public final class AllocationJournal {
                 LOG.log(System.Logger.Level.WARNING, "allocation journal listener failed", e);
             }
         }
-        return seq;
     }
 
     public long lastSequence() {

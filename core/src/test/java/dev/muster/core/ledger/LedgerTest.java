@@ -20,6 +20,23 @@ class LedgerTest {
     }
 
     @Test
+    void podsWhoseRequestsSaturateTheSumsGiveTheTrueSumBackWhenTheyLeave() {
+        ledger.upsertNode(node("n", "8", "32Gi"));
+        Resources huge = req("1", "5E");
+        ledger.putPod(new PodRecord(new PodId("a-uid", "default", "a"), "n", huge, null, "q", false));
+        ledger.putPod(new PodRecord(new PodId("b-uid", "default", "b"), "n", huge, null, "q", false));
+        assertThat(ledger.node("n").used().memoryBytes()).isEqualTo(Long.MAX_VALUE);
+
+        ledger.removePod("b-uid");
+        assertThat(ledger.node("n").used()).isEqualTo(huge);
+        assertThat(ledger.heldByQueue("q")).isEqualTo(huge);
+        ledger.removePod("a-uid");
+        assertThat(ledger.node("n").used().isZero()).isTrue();
+        assertThat(ledger.heldByQueue("q").isZero()).isTrue();
+        assertThat(ledger.checkInvariants()).isEmpty();
+    }
+
+    @Test
     void allocatableShrinkingBelowUseMarksTheNodeOvercommittedAndItRecovers() {
         ledger.upsertNode(node("n", "8", "32Gi"));
         ledger.putPod(pod("a", "n", req("4", "8Gi")));

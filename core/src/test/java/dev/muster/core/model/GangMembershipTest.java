@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The three ways a pod names its gang, and the conflict when they disagree. */
+/** The three ways a pod names its gang, which wins, and the conflict when annotation and label disagree. */
 class GangMembershipTest {
     private static final Map<String, String> VOLCANO_A = Map.of(GangMembership.GROUP_NAME, "a");
     private static final Map<String, String> LABEL_A = Map.of(GangMembership.POD_GROUP_LABEL, "a");
@@ -22,6 +22,8 @@ class GangMembershipTest {
                 Arguments.of(Named.of("Kubernetes schedulingGroup", null), null, "a", "a"),
                 Arguments.of(Named.of("scheduler-plugins label", null), LABEL_A, null, "a"),
                 Arguments.of(Named.of("all three naming the same group", VOLCANO_A), LABEL_A, "a", "a"),
+                Arguments.of(Named.of("the annotation wins over a controller's schedulingGroup", VOLCANO_A), null, "job-made", "a"),
+                Arguments.of(Named.of("the label wins over a controller's schedulingGroup", null), LABEL_A, "job-made", "a"),
                 Arguments.of(Named.of("empty values name nothing", Map.of(GangMembership.GROUP_NAME, "")),
                         Map.of(GangMembership.POD_GROUP_LABEL, ""), "", null));
     }
@@ -37,12 +39,10 @@ class GangMembershipTest {
 
     static Stream<Arguments> conflicting() {
         return Stream.of(
-                Arguments.of(Named.of("annotation vs schedulingGroup", VOLCANO_A), null, "b",
-                        "\"a\" (annotation scheduling.k8s.io/group-name) and \"b\" (spec.schedulingGroup.podGroupName)"),
                 Arguments.of(Named.of("annotation vs label", VOLCANO_A), LABEL_B, null,
                         "\"a\" (annotation scheduling.k8s.io/group-name) and \"b\" (label scheduling.x-k8s.io/pod-group)"),
-                Arguments.of(Named.of("schedulingGroup vs label", null), LABEL_B, "a",
-                        "\"a\" (spec.schedulingGroup.podGroupName) and \"b\" (label scheduling.x-k8s.io/pod-group)"));
+                Arguments.of(Named.of("annotation vs label, whatever schedulingGroup says", VOLCANO_A), LABEL_B, "a",
+                        "\"a\" (annotation scheduling.k8s.io/group-name) and \"b\" (label scheduling.x-k8s.io/pod-group)"));
     }
 
     @ParameterizedTest(name = "{0}")

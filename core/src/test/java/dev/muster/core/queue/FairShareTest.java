@@ -106,4 +106,13 @@ class FairShareTest {
         assertThat(shares.get("at-capability").wantsMore()).isFalse();
         assertThat(shares.get("idle").wantsMore()).isFalse();
     }
+
+    @org.junit.jupiter.api.Test
+    void aQueuesStandingIsToldOnTheResourceItsRatioIsDecidedByWithBothNumbersOfThatResource() {
+        // holds 30% of the cpu against a 20% share (ratio 1.5) and 41% of the memory against a 46% share (0.89): it is
+        // over its share on cpu, so both numbers are cpu's — never 41% of memory beside 46% of another resource
+        Resources total = res("100", "100Gi");
+        assertThat(FairShare.Share.against(res("30", "41Gi"), res("20", "46Gi"), total)).isEqualTo("cpu (holds 30%, share 20%)");
+        assertThat(FairShare.Share.against(Resources.ZERO, res("20", "46Gi"), total)).isEqualTo("memory (holds 0%, share 46%)");
+    }
 }

@@ -24,9 +24,9 @@ class QueueAdmissionTest {
                 Arguments.of("closing queue never admits", q(QueueState.CLOSING, null), Resources.ZERO, res("1", "1Gi"), "unresolvable: queue q is Closing and admits no new gangs"),
                 Arguments.of("within capability admits", q(QueueState.OPEN, res("10", "10Gi")), res("4", "4Gi"), res("6", "6Gi"), "admitted"),
                 Arguments.of("over capability waits and says by how much", q(QueueState.OPEN, res("10", "10Gi")), res("8", "1Gi"), res("4", "1Gi"),
-                        "retry: queue q: holds 8 cpu, 1Gi memory, gang needs 4 cpu, 1Gi memory, capability 10 cpu, 10Gi memory would be exceeded (cpu by 2)"),
+                        "retry: queue q is full for now: it holds 8 cpu, 1Gi memory of its capability 10 cpu, 10Gi memory, and the gang needs 4 cpu, 1Gi memory more (cpu by 2 over)"),
                 Arguments.of("larger than capability itself never fits", q(QueueState.OPEN, res("10", "10Gi")), Resources.ZERO, res("12", "1Gi"),
-                        "unresolvable: queue q: holds nothing, gang needs 12 cpu, 1Gi memory, capability 10 cpu, 10Gi memory would be exceeded (cpu by 2)"),
+                        "unresolvable: queue q's capability 10 cpu, 10Gi memory is less than the gang alone needs, 12 cpu, 1Gi memory (cpu by 2 over)"),
                 Arguments.of("unnamed resources are unlimited", q(QueueState.OPEN, res("10", null)), res("1", "1Ti"), res("1", "1Ti"), "admitted"));
     }
 

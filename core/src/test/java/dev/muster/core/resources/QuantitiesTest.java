@@ -69,6 +69,12 @@ class QuantitiesTest {
                 Arguments.of("cpu", 500L, "500m"),
                 Arguments.of("memory", 17_179_869_184L, "16Gi"),
                 Arguments.of("memory", 1000L, "1000"),
+                // by magnitude, so amounts told side by side share a unit: never "4992Gi … 12Ti" in one sentence
+                Arguments.of("memory", 12L << 40, "12288Gi"),
+                Arguments.of("memory", 4992L << 30, "4992Gi"),
+                Arguments.of("memory", 1536L << 20, "1.5Gi"),
+                Arguments.of("memory", 512L << 20, "512Mi"),
+                Arguments.of("memory", Long.MAX_VALUE, "9223372036854775807"), // no unit holds it exactly: bytes
                 Arguments.of("nvidia.com/gpu", 8L, "8"));
     }
 }

@@ -4,7 +4,7 @@ import static dev.muster.core.testing.Fixtures.pod;
 import static dev.muster.core.testing.Fixtures.req;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.muster.core.gang.BindBarrier;
+import dev.muster.core.gang.Assumptions;
 import dev.muster.core.ledger.PodRecord;
 import dev.muster.core.model.Pod;
 import java.time.Duration;
@@ -41,7 +41,7 @@ class BoundByKubeSchedulerTest {
         String node = only(h.scheduler.filter(h.seen(a), h.nodeNames, false, true));
 
         h.scheduler.upsertPod(a.withNode(node).withPhase(dev.muster.core.model.PodPhase.RUNNING));
-        h.clock.advance(BindBarrier.CONFIRM_WITHIN.plusSeconds(1));
+        h.clock.advance(Assumptions.EXPECT_WITHIN.plusSeconds(1));
         h.scheduler.expireDue();
 
         assertThat(record(h, a)).hasValueSatisfying(r -> assertThat(r.assumed()).isFalse());
@@ -67,7 +67,7 @@ class BoundByKubeSchedulerTest {
         Pod a = pod("a").requests("1500m", "1Gi").build();
         only(h.scheduler.filter(h.seen(a), h.nodeNames, false, true));
 
-        h.clock.advance(BindBarrier.CONFIRM_WITHIN.minus(Duration.ofSeconds(1)));
+        h.clock.advance(Assumptions.EXPECT_WITHIN.minus(Duration.ofSeconds(1)));
         h.scheduler.expireDue();
         assertThat(record(h, a)).isPresent();
         h.clock.advance(Duration.ofSeconds(2));

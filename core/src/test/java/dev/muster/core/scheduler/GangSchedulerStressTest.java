@@ -32,7 +32,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Many threads hammer one GangScheduler with mixed operations (node updates, single pods, gangs whose members
  * arrive over time, binds — answered by the API server later, so deletes land while Bindings are in flight —,
- * held binds, deletions, completions, expiry, reads) while a checker verifies the ledger's books throughout;
+ * Bindings that fail and a Binder that throws instead of answering, held binds, re-filters and second binds of
+ * members whose bind is still waiting (kube-scheduler's httpTimeout shorter than the barrier's wait), leadership lost
+ * with binds waiting, deletions, completions, expiry, reads) while a checker verifies the books throughout;
  * at the end every pod is removed and every reservation expires, and nothing may be left over: no capacity,
  * no waiting or held bind, no unanswered bind.
  */
@@ -87,7 +89,7 @@ class GangSchedulerStressTest {
             return null;
         });
         for (Future<?> w : workers) {
-            w.get(5, TimeUnit.MINUTES); // rethrows any assertion failure from the worker
+            w.get(15, TimeUnit.MINUTES); // a guard against a hang on a busy machine, not a time limit; rethrows any assertion failure from the worker
         }
         checker.get(1, TimeUnit.MINUTES);
         pool.shutdown();
@@ -116,6 +118,7 @@ class GangSchedulerStressTest {
         assertThat(totals.allocatedByQueue()).isEmpty();
         assertThat(s.stats().waitingBinds()).isZero();
         assertThat(s.stats().heldBinds()).isZero();
+        assertThat(s.stats().bindingsInFlight()).isZero();
     }
 
     private static void worker(GangScheduler s, FakeClock clock, RecordingBinder binder, List<String> nodes, Random rnd,
@@ -131,7 +134,9 @@ class GangSchedulerStressTest {
             } else if (op < 30) {
                 Pod p = pod(prefix + "-s" + i).requests(String.valueOf(1 + rnd.nextInt(4)), "1Gi").build();
                 if (rnd.nextInt(10) == 0) {
-                    binder.failFor(p.uid());
+                    binder.failFor(p.uid()); // its Binding answers with an error
+                } else if (rnd.nextInt(20) == 0) {
+                    binder.throwFor(p.uid()); // the Binder throws instead of answering
                 }
                 s.upsertPod(p);
                 mine.add(p);
@@ -151,6 +156,11 @@ class GangSchedulerStressTest {
                 List<Pod> members = new ArrayList<>();
                 for (int m = 0; m < size; m++) {
                     Pod p = pod(pg + "-" + m).gang(pg).requests(String.valueOf(1 + rnd.nextInt(2)), "2Gi").build();
+                    if (rnd.nextInt(25) == 0) {
+                        binder.failFor(p.uid());
+                    } else if (rnd.nextInt(25) == 0) {
+                        binder.throwFor(p.uid());
+                    }
                     s.upsertPod(p);
                     members.add(p);
                     allUids.add(p.uid());
@@ -198,11 +208,23 @@ class GangSchedulerStressTest {
                 if (node != null) {
                     s.upsertPod(p.withNode(node).withPhase(PodPhase.RUNNING)); // the informer confirms our bind
                 }
-            } else if (op < 90 && !mine.isEmpty()) {
+            } else if (op < 88 && !mine.isEmpty()) {
                 Pod p = mine.get(rnd.nextInt(mine.size()));
                 if (p.gang() != null) {
                     s.cancelBind(p.id());
                 }
+            } else if (op < 91 && !mine.isEmpty()) {
+                // kube-scheduler's httpTimeout is shorter than the barrier's wait: it gave up the bind (the server may or may
+                // not have noticed and cancelled it) and schedules the member again — re-filter, then a second bind
+                Pod p = mine.get(rnd.nextInt(mine.size()));
+                if (p.gang() != null) {
+                    if (rnd.nextBoolean()) {
+                        s.cancelBind(p.id());
+                    }
+                    pending.add(schedule(s, p, nodes, rnd));
+                }
+            } else if (op < 92 && rnd.nextInt(20) == 0) {
+                s.leadershipLost("leadership lost (stress)"); // every waiting and held bind fails at once
             } else {
                 Pod p = mine.isEmpty() ? pod("probe").build() : mine.get(rnd.nextInt(mine.size()));
                 s.prioritize(p, nodes);
@@ -237,7 +259,7 @@ class GangSchedulerStressTest {
      * whose one extender binds every pod): that bind is returned.
      */
     private static CompletableFuture<BindResult> scheduleBoundByKubeScheduler(GangScheduler s, Pod p, List<String> nodes, Random rnd) {
-        List<String> candidates = new ArrayList<>(nodes);
+        List<String> candidates = roomInKubeSchedulersView(s, p, nodes);
         java.util.Collections.shuffle(candidates, rnd);
         FilterResult f = s.filter(p, candidates, false, true);
         if (f.feasible().isEmpty()) {
@@ -254,10 +276,33 @@ class GangSchedulerStressTest {
         return null;
     }
 
+    /**
+     * The candidates kube-scheduler's own filters would pass: nodes where the pod fits beside what is used (it knows no
+     * gang reservations), read from Muster's ledger as a stand-in for kube-scheduler's cache.
+     */
+    private static List<String> roomInKubeSchedulersView(GangScheduler s, Pod p, List<String> nodes) {
+        java.util.Map<String, dev.muster.core.ledger.NodeSnapshot> byName = new java.util.HashMap<>();
+        for (dev.muster.core.ledger.NodeSnapshot n : s.nodes()) {
+            byName.put(n.name(), n);
+        }
+        List<String> out = new ArrayList<>();
+        for (String n : nodes) {
+            dev.muster.core.ledger.NodeSnapshot e = byName.get(n);
+            if (e != null && p.request().fitsIn(e.allocatable().minus(e.used()))) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
     private static CompletableFuture<BindResult> schedule(GangScheduler s, Pod p, List<String> nodes, Random rnd) {
         List<String> candidates = new ArrayList<>(nodes);
         java.util.Collections.shuffle(candidates, rnd);
         candidates = candidates.subList(0, 8 + rnd.nextInt(candidates.size() - 8)); // a sample, like percentageOfNodesToScore
+        candidates = roomInKubeSchedulersView(s, p, candidates);
+        if (candidates.isEmpty()) {
+            return CompletableFuture.completedFuture(BindResult.failed("unschedulable"));
+        }
         FilterResult f = s.filter(p, candidates);
         if (f.feasible().isEmpty()) {
             return CompletableFuture.completedFuture(BindResult.failed("unschedulable"));

@@ -91,16 +91,17 @@ class NodePickTest {
     }
 
     @Test
-    void whenNothingFitsEveryCandidateCarriesItsReason() {
+    void whenNothingFitsInMustersViewKubeSchedulersViewDecides() {
+        // kube-scheduler offers only nodes it found room on; where Muster sees none (and no gang holds it), Muster's view
+        // is behind (a delete, a node update it has not applied yet), and catching up is no event kube-scheduler would
+        // retry the pod on: refusing could park the pod for minutes
         SchedulerHarness h = cluster(SchedulerConfig.DEFAULT);
         Pod p = pod("p").requests("9", "1Gi").build();
 
         FilterResult r = h.scheduler.filter(h.seen(p), List.of("a", "b", "c", "unknown"));
 
-        assertThat(r.feasible()).isEmpty();
-        assertThat(r.failed()).containsOnlyKeys("a", "b", "c", "unknown");
-        assertThat(r.failed().get("a")).contains("insufficient cpu");
-        assertThat(r.failed().get("unknown")).contains("not known to muster");
+        assertThat(r.feasible()).containsExactly("a", "b", "c", "unknown");
+        assertThat(r.failed()).isEmpty();
     }
 
     @Test

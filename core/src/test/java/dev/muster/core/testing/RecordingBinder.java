@@ -20,6 +20,7 @@ import java.util.function.Predicate;
 public final class RecordingBinder implements Binder {
     private final Map<String, String> bound = new LinkedHashMap<>(); // uid → node
     private final Set<String> failing = new HashSet<>();
+    private final Set<String> throwing = new HashSet<>();
     private final List<Held> held = new ArrayList<>();
     private boolean hold;
     private int calls;
@@ -30,6 +31,9 @@ public final class RecordingBinder implements Binder {
         Runnable finish;
         synchronized (this) {
             calls++;
+            if (throwing.contains(pod.uid())) {
+                throw new IllegalStateException("binder threw for " + pod + ": injected");
+            }
             if (failing.contains(pod.uid())) {
                 finish = () -> f.completeExceptionally(new IllegalStateException("binding " + pod + " failed: injected"));
             } else {
@@ -54,6 +58,11 @@ public final class RecordingBinder implements Binder {
 
     public synchronized void failFor(String uid) {
         failing.add(uid);
+    }
+
+    /** The bind of {@code uid} throws at once instead of answering (a broken Binder). */
+    public synchronized void throwFor(String uid) {
+        throwing.add(uid);
     }
 
     public synchronized void holdAll() {

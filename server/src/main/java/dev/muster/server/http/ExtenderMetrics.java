@@ -71,12 +71,14 @@ public final class ExtenderMetrics {
         public List<MetricFamilySamples> collect() {
             SchedulerStats s = scheduler.stats();
             List<MetricFamilySamples> out = new ArrayList<>();
-            GaugeMetricFamily gangs = new GaugeMetricFamily("muster_gangs", "Gangs (PodGroups known to the extender) by state.", List.of("state"));
+            GaugeMetricFamily gangs = new GaugeMetricFamily("muster_gangs", "Gangs (PodGroups known to the extender) by state;"
+                    + " idle: waiting for nothing (no member pending).", List.of("state"));
             for (GangState state : GangState.values()) {
                 if (state != GangState.DELETED) {
                     gangs.addMetric(List.of(state.name().toLowerCase()), s.gangsByState().getOrDefault(state, 0));
                 }
             }
+            gangs.addMetric(List.of("idle"), s.idleGangs());
             out.add(gangs);
             GaugeMetricFamily refused = new GaugeMetricFamily("muster_gangs_refused",
                     "Gangs whose state carries a refusal, by cause (resources, members_missing, queue_full, ...).", List.of("cause"));
@@ -112,6 +114,7 @@ public final class ExtenderMetrics {
             }
             out.add(next);
             out.add(new GaugeMetricFamily("muster_waiting_binds", "Binds held at a gang barrier.", s.waitingBinds()));
+            out.add(new GaugeMetricFamily("muster_bindings_in_flight", "Binding POSTs sent and not answered yet.", s.bindingsInFlight()));
             out.add(new GaugeMetricFamily("muster_held_binds", "Binds of gang members whose gang is not admitted yet, held while muster retries.",
                     s.heldBinds()));
             out.add(new GaugeMetricFamily("muster_reservations", "Gangs holding a reservation.", s.reservations()));

@@ -31,9 +31,10 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The four kube-scheduler verbs over bytes: decode with the wire codec, decide with the
  * {@link GangScheduler}, encode. No HTTP here, so the golden and fuzz tests drive it directly.
- * A {@link WireFormatException} becomes a 400 naming the problem and changes nothing in the core; a filter about a pod
- * the core may not act on ({@link VerbRefusedException}) is answered with the extender result's error, and changes
- * nothing either.
+ * A {@link WireFormatException} becomes a 400 naming the problem and changes nothing in the core — except one about
+ * the pod's own content (a request Muster cannot read), which filter answers with the problem in its {@code Error}
+ * field, so the pod's FailedScheduling event names it. A filter about a pod the core may not act on
+ * ({@link VerbRefusedException}) is answered with the extender result's error, and changes nothing either.
  * Thread-safe (the only state is the last decoded filter, swapped atomically; the scheduler is thread-safe). Bind blocks its caller — the connection's thread —
  * until the gang barrier answers.
  *
@@ -73,6 +74,9 @@ public final class ExtenderVerbs {
         try {
             args = WireDecoder.decodeExtenderArgs(body);
         } catch (WireFormatException e) {
+            if (e.aboutPod()) {
+                return new Reply(200, WireEncoder.encodeFilterFailure("muster cannot schedule this pod: " + e.getMessage()), "bad-pod");
+            }
             return badRequest(WireEncoder.encodeFilterFailure("bad filter request: " + e.getMessage()));
         }
         lastFilter.set(new Decoded(body, args));

@@ -59,7 +59,7 @@ class ClusterEventHandlerTest {
         handler.podUpserted(null, pod("ns", "a").uid("ua").container("main", "cpu=1,memory=1Gi")
                 .label(dev.muster.core.model.GangMembership.POD_GROUP_LABEL, "pg").build());
         handler.podUpserted(null, pod("ns", "b").uid("ub").container("main", "cpu=1,memory=1Gi").schedulingGroup("pg").build());
-        handler.podUpserted(null, pod("ns", "c").uid("uc").container("main", "cpu=1,memory=1Gi").schedulingGroup("pg")
+        handler.podUpserted(null, pod("ns", "c").uid("uc").container("main", "cpu=1,memory=1Gi").annotation("scheduling.k8s.io/group-name", "pg")
                 .label(dev.muster.core.model.GangMembership.POD_GROUP_LABEL, "other").build());
         assertThat(sink.state().pods().get("ua").gang()).isEqualTo(new GangKey("ns", "pg"));
         assertThat(sink.state().pods().get("ub").gang()).isEqualTo(new GangKey("ns", "pg"));

@@ -53,7 +53,7 @@ final class ResourceListReader {
                     list.put(name, in.text());
                 }
             } catch (InvalidQuantityException e) {
-                throw in.error(e.getMessage());
+                throw WireFormatException.aboutPod(in.error(e.getMessage()));
             }
         }
         return list;

@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** A process that loses its Lease fails everything waiting or held at once and keeps no reservation. */
-class StepDownTest {
+class LeadershipLostTest {
     @Test
     void everyWaitingAndHeldBindFailsAtOnceAndNoReservationIsLeft() {
         SchedulerHarness h = SchedulerHarness.cluster(4, "4", "16Gi");
@@ -29,7 +29,7 @@ class StepDownTest {
         assertThat(binds).noneMatch(CompletableFuture::isDone);
         assertThat(h.scheduler.ledger().reservations()).hasSize(1);
 
-        h.scheduler.stepDown("lost the Lease");
+        h.scheduler.leadershipLost("lost the Lease");
 
         assertThat(binds).allSatisfy(b -> assertThat(b.join().error()).isEqualTo("lost the Lease"));
         assertThat(h.scheduler.ledger().reservations()).isEmpty();

@@ -1,0 +1,73 @@
+package dev.muster.e2e;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Muster as a user runs it against a cluster the chart is installed in ({@link MusterInstall}): the extender and the
+ * controller from their packaged jars with their ServiceAccounts' tokens, and an unmodified kube-scheduler configured
+ * from {@code extender-config/scheduler-config-insecure.yaml} with the extender on loopback, without the chart's mTLS
+ * ({@code --insecure-unauthenticated-verbs}: the tests call the verbs themselves; MutualTlsE2eTest runs the mTLS). Closed in reverse order.
+ */
+public final class MusterStack implements AutoCloseable {
+    private final MusterProcess extender;
+    private final MusterProcess controller;
+    private final KubeScheduler scheduler;
+    private final int extenderHttpPort;
+
+    private MusterStack(MusterProcess extender, MusterProcess controller, KubeScheduler scheduler, int extenderHttpPort) {
+        this.extender = extender;
+        this.controller = controller;
+        this.scheduler = scheduler;
+        this.extenderHttpPort = extenderHttpPort;
+    }
+
+    /**
+     * Starts the extender (and waits until it is ready), the controller fed by its allocation stream, then kube-scheduler.
+     *
+     * @param repo              the repository's root (jars under server/target and controller/target, extender-config/)
+     * @param extraExtenderArgs further extender flags (e.g. {@code --topology-levels=...})
+     * @param logDir            where the processes' logs go
+     */
+    public static MusterStack start(Path repo, String version, ControlPlane cp, MusterInstall install, List<String> extraExtenderArgs,
+                                    Path logDir) {
+        int httpPort = ControlPlane.freePort();
+        int grpcPort = ControlPlane.freePort();
+        List<String> extenderArgs = new ArrayList<>(List.of("--kubeconfig=" + install.kubeconfigFor("extender"), "--http-port=" + httpPort,
+                "--grpc-port=" + grpcPort, "--lease-namespace=" + MusterInstall.NAMESPACE,
+                // plain HTTP keeps the tests' own calls to the verbs simple; MutualTlsE2eTest runs the chart's mTLS
+                "--insecure-unauthenticated-verbs"));
+        extenderArgs.addAll(extraExtenderArgs);
+        MusterProcess extender = MusterProcess.start("extender", MusterProcess.jar(repo, "server", version), extenderArgs, logDir,
+                ControlPlane.freePort());
+        MusterProcess controller = MusterProcess.start("controller", MusterProcess.jar(repo, "controller", version), List.of(
+                "--kubeconfig=" + install.kubeconfigFor("controller"), "--extender-address=127.0.0.1:" + grpcPort,
+                "--grpc-port=" + ControlPlane.freePort(), "--lease-namespace=" + MusterInstall.NAMESPACE), logDir, ControlPlane.freePort());
+        KubeScheduler scheduler = KubeScheduler.start(cp, repo.resolve("extender-config/scheduler-config-insecure.yaml"), "http://127.0.0.1:" + httpPort);
+        return new MusterStack(extender, controller, scheduler, httpPort);
+    }
+
+    public MusterProcess extender() {
+        return extender;
+    }
+
+    public MusterProcess controller() {
+        return controller;
+    }
+
+    public KubeScheduler scheduler() {
+        return scheduler;
+    }
+
+    public int extenderHttpPort() {
+        return extenderHttpPort;
+    }
+
+    @Override
+    public void close() {
+        scheduler.close();
+        controller.close();
+        extender.close();
+    }
+}
