@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Captures the fixtures in this folder from a real kube-apiserver v1.36.3 (see README.md here).
-# Usage: MUSTER_K8S_BINARIES=$(/work/shared/k8s/unpack) ./capture.sh [OUT_DIR]
+# Usage: MUSTER_K8S_BINARIES=/path/to/k8s/bin ./capture.sh [OUT_DIR]
 set -euo pipefail
 BIN=${MUSTER_K8S_BINARIES:?set MUSTER_K8S_BINARIES to the folder holding etcd and kube-apiserver}
 OUT=$(cd "${1:-$(dirname "$0")}" && pwd)

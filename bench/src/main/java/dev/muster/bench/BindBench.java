@@ -39,7 +39,7 @@ import okhttp3.Protocol;
  * Alternates the clients per round after one unreported warm-up round of each.
  *
  * <pre>
- * MUSTER_K8S_BINARIES=$(../shared/k8s/unpack) mvn -q -pl bench -am verify -DskipTests -Pbench \
+ * MUSTER_K8S_BINARIES=/path/to/k8s/bin mvn -q -pl bench -am verify -DskipTests -Pbench \
  *   -Dbench.main=dev.muster.bench.BindBench -Dbench.args="--pods 2000 --concurrency 16 --rounds 3"
  * </pre>
  */

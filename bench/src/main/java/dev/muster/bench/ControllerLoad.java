@@ -31,10 +31,10 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Load driver for the controller's write path (issue 6): synthetic gang lifecycles ({@link ControllerLoadWorkload})
+ * Load driver for the controller's write path: synthetic gang lifecycles ({@link ControllerLoadWorkload})
  * pushed through the real {@link Controller} — fold, dirty set, writer, token bucket, backoff — with a counting
  * fake API, on a simulated clock, faster than real time with the same event counts. For each rate it then runs
- * the same stream through {@link ControllerLoadSeedModel} (seed 000's per-event, conflict-and-requeue design).
+ * the same stream through {@link ControllerLoadSeedModel} (Volcano's per-event, conflict-and-requeue design).
  *
  * <p>Reports per rate: live heap after GC every simulated minute, status writes per second and per flush (checked
  * against the dirty objects at each flush), write lag (first change → write, simulated) p50/p99/max for Queues and
@@ -422,7 +422,7 @@ public final class ControllerLoad {
                     r.deleted() == 0 ? 0.0 : 100.0 * r.deletedUnwritten() / r.deleted(), r.maxPending(), r.maxObjects(),
                     r.failures(), r.wallSeconds()));
         }
-        sb.append("\nSeed 000's design on the same stream (per-event Queue updates, 409 on a stale cache, re-queued through a 10 QPS limiter):\n\n");
+        sb.append("\nVolcano's design on the same stream (per-event Queue updates, 409 on a stale cache, re-queued through a 10 QPS limiter):\n\n");
         sb.append("| pods/min | Queue update requests | conflicts | backlog after each minute (requests) | live heap after GC each minute (MB) | wall time |\n");
         sb.append("|---:|---:|---:|---|---|---:|\n");
         for (SeedResult r : seed) {

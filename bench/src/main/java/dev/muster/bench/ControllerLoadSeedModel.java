@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A model of the design seed 000 describes (Volcano's controller and scheduler both writing Queue status), fed
+ * A model of Volcano's design (its controller and scheduler both writing Queue status), fed
  * the same event stream as Muster's writer, for contrast:
  *
  * <ul>

@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  * Muster's per-verb latency, and CPU seconds of every process during the run.
  *
  * <pre>
- * MUSTER_K8S_BINARIES=$(../shared/k8s/unpack) mvn -q -pl bench -am verify -DskipTests -Pbench \
+ * MUSTER_K8S_BINARIES=/path/to/k8s/bin mvn -q -pl bench -am verify -DskipTests -Pbench \
  *   -Dbench.main=dev.muster.bench.RealLoopBench -Dbench.args="--nodes 1000 --pods 2000 --gang 0 --rounds 3"
  * </pre>
  * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config-insecure.yaml; {@code --scheduler-qps}

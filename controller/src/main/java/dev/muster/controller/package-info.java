@@ -1,5 +1,5 @@
 /**
- * The controller process: the only writer of Volcano Queue and PodGroup status (seed 000: one writer, merge
+ * The controller process: the only writer of Volcano Queue and PodGroup status (one writer, merge
  * patches, pending work bounded by objects).
  *
  * <p>{@link dev.muster.controller.Controller} wires the parts without transports (fold, dirty set, writer,

@@ -28,11 +28,21 @@ final class DemoCommand {
 
     private DemoCommand() {}
 
-    static int run(List<String> args, Map<String, String> env, Path workDir, PrintStream out, PrintStream err) throws Exception {
+    /** What {@code demo} was asked for. */
+    record Options(Scenario scenario, Path report) {}
+
+    /** The arguments read and checked, nothing run: a bad flag or scenario throws, naming it. */
+    static Options options(List<String> args, Map<String, String> env, Path workDir) {
         Flags flags = Flags.parse(args, Set.of("scenario", "report", "speed"), env);
         Scenario scenario = scenario(flags, workDir);
         String given = flags.optional("report");
-        Path report = given == null ? Path.of(DEFAULT_REPORT).toAbsolutePath() : resolve(given, workDir);
+        return new Options(scenario, given == null ? Path.of(DEFAULT_REPORT).toAbsolutePath() : resolve(given, workDir));
+    }
+
+    static int run(List<String> args, Map<String, String> env, Path workDir, PrintStream out, PrintStream err) throws Exception {
+        Options options = options(args, env, workDir);
+        Scenario scenario = options.scenario();
+        Path report = options.report();
         Path log = report.resolveSibling("muster-demo.log");
         PrintStream userErr = DemoLogging.toFile(log);
         WorkloadPlan plan = WorkloadPlan.of(scenario);
@@ -80,12 +90,34 @@ final class DemoCommand {
         return s.withSpeed(speed);
     }
 
-    private static Scenario load(String file, Path workDir) {
+    /** The scenarios shipped in the jar, by the name {@code --scenario} takes for them. */
+    static final List<String> BUILT_IN = List.of("default", "contended", "idle-queue");
+
+    /**
+     * {@code --scenario}'s value: a file (relative to where the user started), else the name of a built-in scenario
+     * ({@code idle-queue}, or {@code idle-queue.yaml}).
+     */
+    static Scenario load(String file, Path workDir) {
         Path path = resolve(file, workDir);
-        if (!Files.exists(path)) {
-            throw new ScenarioException(file, 0, "", "no such file: " + path
-                    + (Path.of(file).isAbsolute() ? "" : " (relative to " + workDir.toAbsolutePath() + ", where muster-demo was started)"));
+        if (Files.exists(path)) {
+            return ScenarioReader.load(path);
         }
-        return ScenarioReader.load(path);
+        String name = builtInName(file);
+        if (BUILT_IN.contains(name)) {
+            return ScenarioReader.builtIn("/scenarios/" + name + ".yaml");
+        }
+        throw new ScenarioException(file, 0, "", notFound(file, path, workDir, BUILT_IN));
+    }
+
+    /** {@code idle-queue} for {@code idle-queue}, {@code idle-queue.yaml} or a path ending in it. */
+    static String builtInName(String file) {
+        String name = Path.of(file).getFileName().toString();
+        return name.endsWith(".yaml") ? name.substring(0, name.length() - ".yaml".length()) : name;
+    }
+
+    /** "no such file: /abs/path (relative to …); the built-in scenarios are a, b, c" — one line. */
+    static String notFound(String file, Path path, Path workDir, List<String> builtIn) {
+        return "no such file: " + path + (Path.of(file).isAbsolute() ? "" : " (relative to " + workDir.toAbsolutePath()
+                + ", where muster-demo was started)") + "; the built-in scenarios are " + String.join(", ", builtIn);
     }
 }

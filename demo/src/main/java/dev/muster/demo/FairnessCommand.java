@@ -23,7 +23,7 @@ final class FairnessCommand {
     static int run(List<String> args, Map<String, String> env, Path workDir, PrintStream out) {
         Flags flags = Flags.parse(args, Set.of("scenario"), env);
         String file = flags.optional("scenario");
-        Scenario s = file == null ? ScenarioReader.builtIn(BUILT_IN) : ScenarioReader.load(DemoCommand.resolve(file, workDir));
+        Scenario s = file == null ? ScenarioReader.builtIn(BUILT_IN) : DemoCommand.load(file, workDir);
         DemoLogging.warningsOnly();
         out.print(FairShareReport.render(s, FairShareSimulation.run(s)));
         out.flush();

@@ -29,8 +29,11 @@ import java.util.concurrent.CountDownLatch;
 final class ServeCommand {
     private ServeCommand() {}
 
-    static int run(List<String> args, Map<String, String> env, Path workDir, PrintStream out, PrintStream err) throws Exception {
-        ProcessLogging.install(); // the processes' logs on stderr, in the deployed format
+    /** What {@code serve} was asked for. */
+    record Options(Scenario scenario, EmbeddedMuster.Ports ports, boolean workload) {}
+
+    /** The arguments read and checked, nothing started: a bad flag or scenario throws, naming it. */
+    static Options options(List<String> args, Map<String, String> env, Path workDir) {
         Flags flags = Flags.parse(args, Set.of("embedded", "scenario", "workload", "http-port", "ops-port", "grpc-port",
                 "controller-grpc-port", "speed"), env);
         if (!flags.bool("embedded", false)) {
@@ -41,7 +44,15 @@ final class ServeCommand {
         EmbeddedMuster.Ports ports = new EmbeddedMuster.Ports("127.0.0.1", port(flags, "http-port", ServerDefaults.HTTP_PORT),
                 port(flags, "ops-port", ServerDefaults.OPS_PORT), port(flags, "grpc-port", ServerDefaults.GRPC_PORT),
                 port(flags, "controller-grpc-port", 9091));
-        boolean workload = flags.bool("workload", false);
+        return new Options(scenario, ports, flags.bool("workload", false));
+    }
+
+    static int run(List<String> args, Map<String, String> env, Path workDir, PrintStream out, PrintStream err) throws Exception {
+        ProcessLogging.install(); // the processes' logs on stderr, in the deployed format
+        Options options = options(args, env, workDir);
+        Scenario scenario = options.scenario();
+        EmbeddedMuster.Ports ports = options.ports();
+        boolean workload = options.workload();
 
         SimClock clock = new SimClock(scenario.settings().speed());
         EmbeddedCluster cluster = new EmbeddedCluster(clock::nanos);

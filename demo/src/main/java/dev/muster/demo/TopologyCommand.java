@@ -22,12 +22,24 @@ final class TopologyCommand {
     static int run(List<String> args, Map<String, String> env, Path workDir, PrintStream out) {
         Flags flags = Flags.parse(args, Set.of("scenario"), env);
         String file = flags.optional("scenario");
-        TopologyScenario s = file == null ? TopologyScenarioReader.builtIn() : TopologyScenarioReader.load(DemoCommand.resolve(file, workDir));
+        TopologyScenario s = file == null ? TopologyScenarioReader.builtIn() : load(file, workDir);
         DemoLogging.warningsOnly();
         TopologySimulation.Run aware = TopologySimulation.run(s, true);
         TopologySimulation.Run unaware = TopologySimulation.run(s, false);
         out.print(TopologyReport.render(s, aware, unaware));
         out.flush();
         return 0;
+    }
+
+    /** A file (relative to where the user started), else {@code topology} (or {@code topology.yaml}): the built-in one. */
+    private static TopologyScenario load(String file, Path workDir) {
+        Path path = DemoCommand.resolve(file, workDir);
+        if (java.nio.file.Files.exists(path)) {
+            return TopologyScenarioReader.load(path);
+        }
+        if (DemoCommand.builtInName(file).equals("topology")) {
+            return TopologyScenarioReader.builtIn();
+        }
+        throw new dev.muster.demo.scenario.ScenarioException(file, 0, "", DemoCommand.notFound(file, path, workDir, List.of("topology")));
     }
 }

@@ -78,5 +78,9 @@ class DemoEndToEndTest {
         String html = HtmlReport.render(result);
         assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg", "all invariants hold").doesNotContain("<script", "src=", "href=", "@import")
                 .endsWith("</body></html>\n");
+        assertThat(html).as("share against fair share, per queue, as a chart").contains("<h2>Share against fair share</h2>",
+                "Share of the cluster per queue: held (solid) and fair share (dashed)");
+        assertThat(text).as("the fair-share table is never empty").contains("Queue share of the cluster while")
+                .doesNotContainPattern("\\n  \\w+ +0 +0% +0%");
     }
 }

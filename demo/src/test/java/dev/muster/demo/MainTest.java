@@ -67,7 +67,16 @@ class MainTest {
 
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).isEqualTo("muster-demo: bad scenario: my.yaml: no such file: " + startedIn.resolve("my.yaml")
-                + " (relative to " + startedIn + ", where muster-demo was started)\n");
+                + " (relative to " + startedIn + ", where muster-demo was started); the built-in scenarios are default, contended, idle-queue\n");
+    }
+
+    @Test
+    void aBuiltInScenarioIsFoundByNameOrByItsPathInTheSourceTree() {
+        for (String given : List.of("idle-queue", "idle-queue.yaml", "demo/src/main/resources/scenarios/idle-queue.yaml")) {
+            Scenario s = DemoCommand.scenario(Flags.parse(List.of("--scenario", given), Set.of("scenario", "speed"), Map.of()), startedIn);
+
+            assertThat(s.name()).as(given).isEqualTo(ScenarioReader.builtIn("/scenarios/idle-queue.yaml").name());
+        }
     }
 
     @Test

@@ -28,9 +28,12 @@ import java.util.stream.Stream;
 public final class ControlPlane implements AutoCloseable {
     /** The environment variable naming the folder that holds etcd, kube-apiserver and kube-scheduler (envtest's convention). */
     public static final String BINARIES_ENV = "MUSTER_K8S_BINARIES";
-    /** How a developer gets the binaries; shown when they are missing. */
-    public static final String HOW_TO_GET = "the end-to-end tests need etcd, kube-apiserver and kube-scheduler v1.36: run "
-            + "../shared/k8s/unpack (it prints a folder) and export " + BINARIES_ENV + "=<that folder> (see README, Develop)";
+    /** What the end-to-end tests need and where such binaries come from; shown (once) when they are missing. */
+    public static final String HOW_TO_GET = "the end-to-end tests need Kubernetes v1.36 control-plane binaries in one folder "
+            + "named by " + BINARIES_ENV + ": etcd (3.5), kube-apiserver, kube-scheduler, kube-controller-manager and kubemark. "
+            + "The Kubernetes ones come from the Kubernetes release downloads (the server binaries of v1.36) or from building "
+            + "Kubernetes v1.36 from source (make WHAT=\"cmd/kube-apiserver cmd/kube-scheduler cmd/kube-controller-manager cmd/kubemark\"); etcd from the etcd project's "
+            + "releases. Then: export " + BINARIES_ENV + "=/path/to/that/folder and run the tests again";
 
     /**
      * @param binaries        folder with etcd, kube-apiserver, kube-scheduler

@@ -63,7 +63,7 @@ class CapacityE2eTest extends RealClusterTest {
 
     @Test
     void podsPlacedByOthersIntoReservedRoomNeverLeaveAGangPartlyBound() {
-        // seed 003: pods that name their node bypass every scheduler, also into room Muster reserved
+        // overcommit is a state: pods that name their node bypass every scheduler, also into room Muster reserved
         c.admin.podGroup(ns, "g", 4, "default", Map.of());
         c.admin.members(ns, "g", 0, 3, "4", "1Gi"); // waits for its 4th member, holding 4 whole nodes
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> c.extender.gauge("muster_waiting_binds") == 3);

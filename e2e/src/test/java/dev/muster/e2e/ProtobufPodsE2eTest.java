@@ -18,7 +18,7 @@ import okhttp3.Response;
 import org.junit.jupiter.api.Test;
 
 /**
- * The informers' pods come from the real API server as protobuf (issue 13: the API server then encodes each pod event
+ * The informers' pods come from the real API server as protobuf (the API server then encodes each pod event
  * once for kube-scheduler and Muster), and decode to what the same objects give in JSON. The rest of the e2e suite
  * proves the extender and controller schedule and write status on top of them.
  */

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Runs a test class only where the control-plane binaries are available ({@link ControlPlane#BINARIES_ENV});
- * elsewhere it is skipped with a message saying how to get them.
+ * elsewhere it is skipped, and the first skip of a test run says what the tests need and where to get it.
  */
 @java.lang.annotation.Inherited
 @Target(ElementType.TYPE)
@@ -19,14 +19,18 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 @ExtendWith(RealControlPlane.Condition.class)
 @interface RealControlPlane {
     final class Condition implements ExecutionCondition {
+        /** The skip is explained once per test run, not once per class. */
+        private static final java.util.concurrent.atomic.AtomicBoolean EXPLAINED = new java.util.concurrent.atomic.AtomicBoolean();
+
         @Override
         public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
             if (ControlPlane.binariesFromEnvironment().isPresent()) {
                 return ConditionEvaluationResult.enabled("control-plane binaries in $" + ControlPlane.BINARIES_ENV);
             }
-            String message = "skipped: " + ControlPlane.HOW_TO_GET;
-            System.out.println("e2e " + context.getDisplayName() + " " + message);
-            return ConditionEvaluationResult.disabled(message);
+            if (!EXPLAINED.getAndSet(true)) {
+                System.out.println("end-to-end tests skipped: " + ControlPlane.HOW_TO_GET);
+            }
+            return ConditionEvaluationResult.disabled("no control-plane binaries ($" + ControlPlane.BINARIES_ENV + " is not set)");
         }
     }
 }

@@ -65,12 +65,31 @@ public final class ProcessStart {
         this.err = Objects.requireNonNull(err, "err");
     }
 
-    /** Parses {@code args} and {@code env}, then builds the clients from the configured kubeconfig or in-cluster. */
+    /** Whether {@code --kubeconfig} is given, as a flag or as {@code MUSTER_KUBECONFIG}. */
+    private static boolean namesKubeconfig(List<String> args, Map<String, String> env) {
+        String fromEnv = env.get("MUSTER_KUBECONFIG");
+        return (fromEnv != null && !fromEnv.isBlank()) || args.stream().anyMatch(a -> a.equals("--kubeconfig") || a.startsWith("--kubeconfig="));
+    }
+
+    /**
+     * Parses {@code args} and {@code env}, then builds the clients from the configured kubeconfig or in-cluster.
+     * Started without arguments, with neither a kubeconfig nor in-cluster configuration, it says only that (one line).
+     */
     public <C> Begun<C> begin(List<String> args, Map<String, String> env, Parser<C> parser, Function<C, String> kubeconfig,
             KubeClients.InCluster inCluster) throws Exit {
         if (args.contains("--help") || args.contains("-h")) {
             out.print(usage);
             throw new Exit(0);
+        }
+        if (args.isEmpty() && !namesKubeconfig(args, env) && !inCluster.missing().isEmpty()) {
+            // started bare outside a cluster: what is missing is a cluster to talk to, so say that alone, before any
+            // complaint about what in-cluster configuration would have given (a Lease namespace) and without the flag list
+            try {
+                KubeClients.create(null, inCluster);
+            } catch (KubeClients.ConfigException e) {
+                err.println(process + ": " + e.getMessage());
+                throw new Exit(2);
+            }
         }
         C config;
         try {

@@ -35,7 +35,7 @@ import javax.net.ssl.SSLServerSocket;
  * thread's read parks it, and the next request's bytes wake the JDK's poller thread, which hands the virtual thread
  * to a carrier thread — two more wake-ups per request, each ~0.1 ms of latency on a busy two-core node; in the real
  * loop the platform threads spent half what the carriers and the poller had, ~40 % less of Muster's CPU per pod
- * (docs/benchmarks.md, "Platform threads for the busy connections"). kube-scheduler's
+ * (docs/benchmarks.md, "A server of our own"). kube-scheduler's
  * serial filter calls use one or two keep-alive connections, which come first and stay, so they get platform
  * threads; the thousands of binds a big gang holds at its barrier each hold a connection, and beyond the first few
  * they park virtual threads, not platform threads.

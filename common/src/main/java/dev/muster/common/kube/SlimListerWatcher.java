@@ -39,7 +39,7 @@ import okhttp3.ResponseBody;
  *
  * <p>Why protobuf: a field Muster does not keep (managed fields, volumes, env, a node's images) is skipped by its length
  * instead of character by character, and the API server, which caches one serialisation of each watch event per
- * encoding, encodes every pod event once for kube-scheduler and Muster instead of twice (issue 13).
+ * encoding, encodes every pod event once for kube-scheduler and Muster instead of twice.
  *
  * <p>The requests are built with client-java's {@link KubeClients#call} (client-java's authentication, TLS and the
  * client's timeouts) with the parameters client-java's generated list/watch call sends: {@code watch} and

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.common.kube.KubeClients;
 import dev.muster.common.testing.ConsoleRun;
-import java.nio.file.Files;
+import dev.muster.common.testing.Kubeconfigs;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -63,15 +63,25 @@ class ProcessStartTest {
     }
 
     @Test
+    void startedBareOutsideAClusterSaysOnlyThatAKubeconfigIsMissing() throws Exception {
+        ConsoleRun r = ConsoleRun.of((out, err) -> {
+            try {
+                new ProcessStart("muster-x", USAGE, out, err).begin(List.of(), Map.of(), (a, env) -> {
+                    throw new IllegalArgumentException("--lease-namespace is not set");
+                }, c -> null, nowhere());
+                return -1;
+            } catch (ProcessStart.Exit e) {
+                return e.code();
+            }
+        });
+
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.errLines()).singleElement().asString().startsWith("muster-x: no Kubernetes configuration").endsWith("(or set MUSTER_KUBECONFIG)");
+    }
+
+    @Test
     void aKubeconfigGivesTheClients() throws Exception {
-        Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), """
-                apiVersion: v1
-                kind: Config
-                clusters: [{name: c, cluster: {server: "http://127.0.0.1:1"}}]
-                users: [{name: u, user: {token: t}}]
-                contexts: [{name: c, context: {cluster: c, user: u}}]
-                current-context: c
-                """);
+        Path kubeconfig = Kubeconfigs.pointingNowhere(dir);
 
         ConsoleRun r = begin(List.of("--kubeconfig", kubeconfig.toString()), nowhere());
 

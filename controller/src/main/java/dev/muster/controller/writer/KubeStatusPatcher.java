@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * Writes Volcano Queue and PodGroup status with client-java: one {@code PATCH} per write, content type
  * {@code application/merge-patch+json}, body {@code {"status":{...}}} ({@link StatusJson}), no
  * resourceVersion — the controller is the only writer of these fields, so there is nothing to conflict with
- * (seed 000), and no read is needed before a write.
+ * and no read is needed before a write.
  *
  * <p>Where status goes depends on the CRD: with a status subresource, status is written only through
  * {@code .../status} (a patch of the main object silently drops it); without one (Volcano's own PodGroup CRD),

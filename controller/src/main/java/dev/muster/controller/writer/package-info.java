@@ -8,7 +8,7 @@
  * dev.muster.controller.writer.LastWritten}), and otherwise issues one merge patch through the {@link
  * dev.muster.controller.writer.StatusPatcher} port within a {@link dev.muster.controller.writer.TokenBucket}.
  * A failed write backs off per object ({@link dev.muster.core.time.Backoff}) and stays one entry.
- * Pending work is bounded by the number of objects, never by the number of events (seed 000).
+ * Pending work is bounded by the number of objects, never by the number of events.
  *
  * <p>{@link dev.muster.controller.writer.KubeStatusPatcher} is the client-java adapter: merge patch, no
  * resourceVersion, to {@code /status} or to the object itself depending on API discovery.

@@ -23,7 +23,7 @@ import java.util.Set;
  * object reachable from it ({@link NodeEntry}, {@link Reservation}, {@link Slot}). Everything that leaves
  * the lock is an immutable copy ({@link NodeSnapshot}, {@link PodRecord}).
  *
- * <p><b>Seed 003.</b> Observations are recorded even when "impossible": a pod on an unknown node creates
+ * <p><b>Overcommit is a state.</b> Observations are recorded even when "impossible": a pod on an unknown node creates
  * that node's entry (not schedulable until the Node is seen), a node whose use exceeds allocatable is
  * {@linkplain NodeEntry#overcommitted() overcommitted} (no new placements, recovers as use falls), and no
  * arithmetic here throws on shortage.

@@ -94,7 +94,7 @@ public final class NodeEntry {
         return schedulable;
     }
 
-    /** Observed use exceeds allocatable (seed 003): a state, not an error. No new placements until it falls. */
+    /** Observed use exceeds allocatable: a state, not an error. No new placements until it falls. */
     public boolean overcommitted() {
         return overcommitted;
     }
@@ -226,7 +226,7 @@ public final class NodeEntry {
         memoryInUse = inUse.memoryBytes();
         boolean was = overcommitted;
         overcommitted = !used.fitsIn(allocatable);
-        if (was != overcommitted && known) { // once per transition (the brief asks for it), never per request
+        if (was != overcommitted && known) { // once per transition, never per request
             if (overcommitted) {
                 LOG.log(System.Logger.Level.WARNING, "node {0} is overcommitted: its pods use {1} of allocatable {2}"
                         + " (short {3}); muster places nothing new there until use falls", name, used, allocatable,

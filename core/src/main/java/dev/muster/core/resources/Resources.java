@@ -9,7 +9,7 @@ import java.util.Map;
  * ephemeral-storage in bytes, pods as a count, extended resources (e.g. {@code nvidia.com/gpu}) in
  * their integer units.
  *
- * <p>Arithmetic never throws on shortage (seed 003): {@link #minus} may produce negative amounts, and
+ * <p>Arithmetic never throws on shortage: {@link #minus} may produce negative amounts, and
  * callers ask {@link #fitsIn} or {@link #shortageAgainst} instead of asserting. Sums saturate at
  * {@link Long#MAX_VALUE} rather than overflow.
  */

@@ -9,7 +9,7 @@ import dev.muster.core.model.QueueSpec;
 /**
  * What cluster sync (informers, or the embedded cluster) tells the scheduling core. Every method is an
  * observation of the truth and is idempotent: the same upsert twice, a delete of something never seen,
- * or an update that arrives out of order is absorbed, never thrown (seed 003). Implementations are
+ * or an update that arrives out of order is absorbed, never thrown. Implementations are
  * thread-safe.
  */
 public interface ClusterSink {

@@ -11,7 +11,7 @@ import dev.muster.core.resources.Resources;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Seed 003: the ledger records "impossible" truths instead of throwing. */
+/** The ledger records "impossible" truths instead of throwing. */
 class LedgerTest {
     private final Ledger ledger = new Ledger();
 

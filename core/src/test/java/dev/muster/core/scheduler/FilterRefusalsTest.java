@@ -29,11 +29,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every reason Muster's filter may have to turn a pod away, one row each: what the filter answers, and the sentence a
- * person reads. kube-scheduler retries a refused pod only on a cluster event it acts on (or its 5-minute flush), so a
- * refusal whose cause may pass <em>without</em> such an event — Muster's own view catching up, room only gangs hold
- * being given back — must not leave the pod without a node: such a pod passes, and its bind is held while Muster
- * re-checks (a failed bind is always retried). A refusal is kept only where its cause ends with an event kube-scheduler
- * acts on itself, or where holding would take room other queues could use (a full queue; see docs/architecture.md).
+ * person reads. kube-scheduler parks a pod Muster refused until a cluster event it watches (any pod or node change),
+ * a failed bind of a pod it had assumed, or its 5-minute flush; a failed bind of the pod itself is retried from its
+ * backoff. So a refusal whose cause may pass <em>without</em> such an event — Muster's own view catching up — must
+ * not leave the pod without a node: such a pod passes, and its bind is held while Muster re-checks. A refusal is kept
+ * where its cause ends with such an event (a reservation ends in failed or completed binds), or where passing would
+ * take room others are kept (a gang's reservation) or other queues could use (a full queue); the row says which
+ * event un-parks it. A Queue edit is no such event (docs/architecture.md, "Why no member is refused for a passing
+ * reason").
  */
 class FilterRefusalsTest {
     /** What the filter does with the pod. */
@@ -42,9 +45,9 @@ class FilterRefusalsTest {
         PASSES_AND_HOLDS,
         /** Passes (kube-scheduler's view, which found room, decides where Muster's may be behind). */
         PASSES,
-        /** Refused on every candidate, retried from kube-scheduler's backoff (an extender-only refusal). */
+        /** Refused on every candidate: parked until a cluster event kube-scheduler watches, or a failed bind. */
         REFUSED,
-        /** Refused as unresolvable: only a change of the pod, or of an object, resolves it. */
+        /** Refused as unresolvable: only a change of the pod, or of an object, resolves it (then as REFUSED). */
         UNRESOLVABLE
     }
 
@@ -122,7 +125,8 @@ class FilterRefusalsTest {
             h.scheduler.expireDue(); // the deadline passes with 1/2: the gang backs off
             return new Filtered(ms.get(1), h.scheduler.filter(ms.get(1), h.nodeNames));
         }));
-        cases.add(new Case("QUEUE_FULL: kept — holding would take room in kube-scheduler's view other queues could use",
+        cases.add(new Case("QUEUE_FULL: kept — holding would take room in kube-scheduler's view other queues could use; un-parked by its"
+                + " queue's pods finishing (pod events), not by a capability raised (the next unrelated event, else the 5-minute flush)",
                 Answer.REFUSED, "gang default/g: queue small is full for now: it holds 2 cpu, 1Gi memory of its capability 2 cpu, 64Gi memory,"
                 + " and the gang needs 1 cpu, 1Gi memory more (cpu by 1 over)", h -> {
             h.scheduler.upsertQueue(queue("small", req("2", "64Gi")));
@@ -132,19 +136,22 @@ class FilterRefusalsTest {
             h.scheduler.upsertPodGroup(podGroup("default", "g", 1, "small"));
             return filterFirst(h, "", 1, "1");
         }));
-        cases.add(new Case("QUEUE_CAPABILITY: the gang alone exceeds its queue's capability", Answer.UNRESOLVABLE,
+        cases.add(new Case("QUEUE_CAPABILITY: the gang alone exceeds its queue's capability; a Queue edit is no event kube-scheduler"
+                + " watches (the next unrelated event, else the 5-minute flush)", Answer.UNRESOLVABLE,
                 "gang default/g: queue small's capability 2 cpu, 64Gi memory is less than the gang alone needs, 4 cpu, 2Gi memory"
                 + " (cpu by 2 over)", h -> {
             h.scheduler.upsertQueue(queue("small", req("2", "64Gi")));
             h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "small"));
             return filterFirst(h, "", 2, "2");
         }));
-        cases.add(new Case("QUEUE_CLOSED", Answer.UNRESOLVABLE, "gang default/g: queue shut is Closed and admits no new gangs", h -> {
+        cases.add(new Case("QUEUE_CLOSED: opening it is no event kube-scheduler watches (the next unrelated event, else the 5-minute flush)",
+                Answer.UNRESOLVABLE, "gang default/g: queue shut is Closed and admits no new gangs", h -> {
             h.scheduler.upsertQueue(new QueueSpec("shut", QueueState.CLOSED, 1, null, null, null, true));
             h.scheduler.upsertPodGroup(podGroup("default", "g", 1, "shut"));
             return filterFirst(h, "", 1, "1");
         }));
-        cases.add(new Case("QUEUE_MISSING", Answer.UNRESOLVABLE, "gang default/g: queue nowhere does not exist", h -> {
+        cases.add(new Case("QUEUE_MISSING: creating it is no event kube-scheduler watches (the next unrelated event, else the 5-minute flush)",
+                Answer.UNRESOLVABLE, "gang default/g: queue nowhere does not exist", h -> {
             h.scheduler.upsertPodGroup(podGroup("default", "g", 1, "nowhere"));
             return filterFirst(h, "", 1, "1");
         }));
@@ -160,7 +167,8 @@ class FilterRefusalsTest {
             return new Filtered(ms.get(1), h.scheduler.filter(ms.get(1), List.of("full")));
         }));
         cases.add(new Case("a member of a gang that does not fit, on room other gangs hold: kept — passing would put it, in"
-                + " kube-scheduler's view, on the room of the gang it is held for, and starve that gang", Answer.REFUSED,
+                + " kube-scheduler's view, on the room of the gang it is held for, and starve that gang; un-parked when the reservation"
+                + " ends: its waiting binds fail at the deadline (kube-scheduler requeues after a failed bind) or bind", Answer.REFUSED,
                 "gang default/g: needs 1×(2 cpu, 1Gi memory), fits 0; room on this node is reserved for other gangs", h -> {
             h.scheduler.upsertPodGroup(podGroup("default", "other", 2, "default"));
             Pod o0 = pod("other-0").gang("other").requests("4", "1Gi").build();
@@ -176,7 +184,8 @@ class FilterRefusalsTest {
             h.scheduler.upsertPod(pod("going").requests("4", "1Gi").on("n0").phase(PodPhase.RUNNING).build());
             return single(h, "2", "n0");
         }));
-        cases.add(new Case("single pod, room only gangs hold: kept — passing would break the gang's whole reservation",
+        cases.add(new Case("single pod, room only gangs hold: kept — passing would break the gang's whole reservation; un-parked when"
+                + " the reservation ends in failed binds (ReservationEndE2eTest) or bound ones",
                 Answer.REFUSED, "insufficient cpu (after gang reservations): room on this node is reserved for gangs", h -> {
             h.scheduler.upsertPodGroup(podGroup("default", "other", 2, "default"));
             Pod o0 = h.seen(pod("other-0").gang("other").requests("4", "1Gi").build());

@@ -117,7 +117,7 @@ class RefusalsAndBoundsTest {
         assertThat(why(h, "g").cause()).isEqualTo(Refusal.Cause.RESOURCES);
         assertThat(why(h, "g").text()).contains("minResources", "exceed the cluster's free capacity", "short 8 cpu");
         assertThat(h.scheduler.ledger().reservations()).isEmpty();
-        assertThat(f.feasible()).isNotEmpty(); // a passing reason: the member passes and its bind is held (issue 12)
+        assertThat(f.feasible()).isNotEmpty(); // a passing reason: the member passes and its bind is held
     }
 
     @Test

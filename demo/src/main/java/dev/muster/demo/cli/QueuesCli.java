@@ -124,10 +124,12 @@ public final class QueuesCli {
 
     static String table(List<QueueInfo> queues) {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"NAME", "STATE", "WEIGHT", "ALLOCATED", "CAPABILITY", "PENDING", "INQUEUE", "RUNNING", "COMPLETED", "RESERVATIONS"});
+        rows.add(new String[] {"NAME", "STATE", "WEIGHT", "ALLOCATED", "CAPABILITY", "FAIR SHARE", "BORROWED", "PENDING", "INQUEUE", "RUNNING",
+            "COMPLETED", "RESERVATIONS"});
         for (QueueInfo q : queues) {
             rows.add(new String[] {q.getName(), q.getState(), Integer.toString(q.getWeight()), resources(q.getAllocated(), q.getCapability()),
-                q.hasCapability() ? resources(q.getCapability(), q.getAllocated()) : "unlimited", Integer.toString(q.getPending()), Integer.toString(q.getInqueue()),
+                q.hasCapability() ? resources(q.getCapability(), q.getAllocated()) : "unlimited", fairShare(q), borrowed(q),
+                Integer.toString(q.getPending()), Integer.toString(q.getInqueue()),
                 Integer.toString(q.getRunning()), Integer.toString(q.getCompleted()), Integer.toString(q.getReservations())});
         }
         int[] widths = new int[rows.getFirst().length];
@@ -152,8 +154,22 @@ public final class QueuesCli {
             return q.getName() + " deleted";
         }
         return q.getName() + " " + q.getState() + " allocated " + resources(q.getAllocated(), q.getCapability()) + " of "
-                + (q.hasCapability() ? resources(q.getCapability(), q.getAllocated()) : "unlimited") + "; podgroups pending " + q.getPending() + ", inqueue "
+                + (q.hasCapability() ? resources(q.getCapability(), q.getAllocated()) : "unlimited") + "; fair share " + fairShare(q)
+                + ", borrowed " + borrowed(q) + "; podgroups pending " + q.getPending() + ", inqueue "
                 + q.getInqueue() + ", running " + q.getRunning() + ", completed " + q.getCompleted() + "; reservations " + q.getReservations();
+    }
+
+    /**
+     * The queue's fair share by weight as the extender last reported it (in the units of its allocation), or "-" before
+     * the extender has reported one.
+     */
+    static String fairShare(QueueInfo q) {
+        return q.hasFairShare() ? resources(q.getFairShare(), q.getAllocated()) : "-";
+    }
+
+    /** What the queue holds beyond its fair share ("0": nothing borrowed; "-" before the extender reported a share). */
+    static String borrowed(QueueInfo q) {
+        return q.hasFairShare() || q.hasBorrowed() ? resources(q.getBorrowed(), q.getAllocated()) : "-";
     }
 
     /**

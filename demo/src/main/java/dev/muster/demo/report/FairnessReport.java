@@ -68,16 +68,30 @@ final class FairnessReport {
         if (all.isEmpty()) {
             return;
         }
-        sb.append("\nQueue share of the cluster while every queue had waiting work its capability allows (resource that decides its place in line; ")
-                .append(ShareGaps.counted(all)).append(" of ").append(all.size()).append(" samples)\n");
-        sb.append("  queue        held mean   fair share mean   borrowed (samples)   worst 5-min gap held - fair\n");
+        long counted = ShareGaps.counted(all);
+        Map<String, ShareGaps.QueueGap> gaps;
+        if (counted > 0) {
+            sb.append("\nQueue share of the cluster while every queue had waiting work its capability allows (resource that decides its place in line; ")
+                    .append(counted).append(" of ").append(all.size()).append(" samples)\n");
+            gaps = ShareGaps.of(all, r.allocatable());
+        } else {
+            // the queues never all wanted more at once (one sat at its capability, say): compare each while it wanted more
+            sb.append("\nQueue share of the cluster while the queue had waiting work its capability allows (resource that decides its place in line; ")
+                    .append("no sample of ").append(all.size()).append(" in which every queue did)\n");
+            gaps = ShareGaps.ofEachWanting(all, r.allocatable());
+        }
+        sb.append("  queue        samples   held mean   fair share mean   borrowed (samples)   worst 5-min gap held - fair\n");
         TreeSet<String> queues = new TreeSet<>();
-        ShareGaps.of(all, r.allocatable()).forEach((q, g) -> {
+        gaps.forEach((q, g) -> {
             queues.add(q);
-            sb.append(String.format("  %-12s %8.0f%%   %14.0f%%   %18d   %s%n", q, g.heldMean(), g.fairMean(), g.borrowing(),
-                    ShareGaps.format(g.worstGap())));
+            sb.append(g.samples() == 0 ? String.format("  %-12s %7d   %9s   %15s   %18s   %s%n", q, 0, "-", "-", "-", "-")
+                    : String.format("  %-12s %7d   %8.0f%%   %14.0f%%   %18d   %s%n", q, g.samples(), g.heldMean(), g.fairMean(), g.borrowing(),
+                            ShareGaps.format(g.worstGap())));
         });
         timeline(sb, r, queues);
+        for (ShareShortfall.Explanation e : ShareShortfall.of(r)) {
+            sb.append(e.text()).append('\n');
+        }
     }
 
     /** Each queue's held / fair share (percent of the cluster) every two simulated minutes, over all samples. */

@@ -1,6 +1,7 @@
 package dev.muster.demo.report;
 
 import dev.muster.core.model.GangKey;
+import dev.muster.core.resources.Resources;
 import dev.muster.demo.cluster.ClusterPod;
 import dev.muster.demo.cluster.PodGroupObject;
 import java.util.ArrayList;
@@ -18,19 +19,31 @@ import java.util.Map;
  *
  * @param startedAt   when its {@code minMember}-th pod was bound
  * @param bindSpread  from its first bind to its {@code minMember}-th (the barrier releases them together)
+ * @param member      one member's requests (all members of a demo gang have one shape); zero when it had no pods
  */
 public record GangOutcome(GangKey key, String queue, int size, int minMember, long createdAt, int everBound, long startedAt,
-                          long bindSpread, Kind kind, dev.muster.core.model.GangApi api) {
+                          long bindSpread, Kind kind, dev.muster.core.model.GangApi api, Resources member) {
     public enum Kind { WHOLE, PARTIAL, NEVER_STARTED }
 
     public GangOutcome {
         api = api == null ? dev.muster.core.model.GangApi.VOLCANO : api;
+        member = member == null ? Resources.ZERO : member;
     }
 
-    /** A Volcano gang. */
+    /** A Volcano gang whose members' shape is not known. */
     public GangOutcome(GangKey key, String queue, int size, int minMember, long createdAt, int everBound, long startedAt,
                        long bindSpread, Kind kind) {
-        this(key, queue, size, minMember, createdAt, everBound, startedAt, bindSpread, kind, null);
+        this(key, queue, size, minMember, createdAt, everBound, startedAt, bindSpread, kind, null, null);
+    }
+
+    /** What it needs to start: {@code minMember} (at least one) members' requests. */
+    public Resources need() {
+        return member.times(Math.max(1, minMember));
+    }
+
+    /** Whether it was waiting at simulated time {@code at}: created, not started. */
+    public boolean waitingAt(long at) {
+        return createdAt <= at && (startedAt < 0 || startedAt > at);
     }
 
     public long waitNanos() {
@@ -66,7 +79,8 @@ public record GangOutcome(GangKey key, String queue, int size, int minMember, lo
             }
             long spread = started < 0 ? -1 : started - bound[0];
             out.add(new GangOutcome(pg.key(), pg.spec().queue(), m.size(), pg.spec().minMember(), pg.createdAt(), bound.length,
-                    kind == Kind.WHOLE ? started : -1, kind == Kind.WHOLE ? spread : -1, kind, pg.spec().api()));
+                    kind == Kind.WHOLE ? started : -1, kind == Kind.WHOLE ? spread : -1, kind, pg.spec().api(),
+                    m.isEmpty() ? null : m.getFirst().request()));
         }
         return out;
     }

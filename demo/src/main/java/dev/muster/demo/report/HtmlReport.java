@@ -25,7 +25,7 @@ public final class HtmlReport {
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Muster demo: ").append(Svg.esc(r.scenario().name()))
                 .append("</title>\n<style>\n")
                 .append("body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;max-width:1000px;color:#222}\n")
-                .append("pre{background:#f6f8fa;padding:1em;overflow-x:auto;font-size:12px;line-height:1.35}\n")
+                .append("pre{background:#f6f8fa;padding:1em;white-space:pre-wrap;font-size:12px;line-height:1.35}\n")
                 .append("h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em}.note{color:#555;font-size:.9em}\n")
                 .append("svg{display:block;margin:.5em 0 1.2em}.title{font-size:13px;font-weight:600}.tick{font-size:10px;fill:#555}\n")
                 .append(".legend{font-size:11px}.axis{stroke:#888}.grid{stroke:#eee}\n")
@@ -74,6 +74,8 @@ public final class HtmlReport {
             sb.append(Svg.lineChart("Allocated " + label(res) + " per queue", "", max * 1.05, xmax, lines));
         }
 
+        fairShare(sb, r, xmax);
+
         sb.append("<h2>Gangs</h2>\n");
         List<Svg.Series> gangs = List.of(
                 series(r, "running (a member holds resources)", PALETTE[2], false, 1, s -> s.usage().gangsRunning()),
@@ -106,6 +108,46 @@ public final class HtmlReport {
             sb.append("</ul>\n");
         }
         return sb.append("</body></html>\n").toString();
+    }
+
+    /**
+     * Each queue's share of the cluster against its fair share over time (percent of the resource that decides its place
+     * in line, as the extender computed them), and why a queue sat below its share.
+     */
+    private static void fairShare(StringBuilder sb, RunResult r, double xmax) {
+        if (r.samples().stream().allMatch(s -> s.shares().isEmpty())) {
+            return;
+        }
+        sb.append("<h2>Share against fair share</h2>\n<p class=\"note\">Solid: what the queue held (bound pods and reservations). ")
+                .append("Dashed: its fair share by weight, capped by its capability and by what it asked for. Both in percent of the cluster, ")
+                .append("of the resource that decides the queue's place in line (the one it holds most of relative to its share). A queue ")
+                .append("below its share is served first; one above it borrowed room others left idle, and gives it back as its pods finish.</p>\n");
+        List<Svg.Series> lines = new ArrayList<>();
+        int q = 0;
+        for (QueueObject queue : r.queues()) {
+            String color = PALETTE[q++ % PALETTE.length];
+            String name = queue.name();
+            lines.add(series(r, name, color, false, 1, s -> heldAndFair(r, s, name)[0]));
+            lines.add(series(r, "", color, true, 0.8, s -> heldAndFair(r, s, name)[1]));
+        }
+        sb.append(Svg.lineChart("Share of the cluster per queue: held (solid) and fair share (dashed)", "%", 100, xmax, lines));
+        List<ShareShortfall.Explanation> why = ShareShortfall.of(r);
+        if (why.isEmpty()) {
+            sb.append("<p>No queue sat ").append(ShareShortfall.POINTS).append(" points or more below its fair share at any sample.</p>\n");
+        }
+        for (ShareShortfall.Explanation e : why) {
+            List<String> items = e.text().lines().toList();
+            sb.append("<p>").append(Svg.esc(items.getFirst())).append(":</p>\n<ul>\n");
+            for (String l : items.subList(1, items.size())) {
+                sb.append("<li>").append(Svg.esc(l.strip())).append("</li>\n");
+            }
+            sb.append("</ul>\n");
+        }
+    }
+
+    private static double[] heldAndFair(RunResult r, Sample s, String queue) {
+        dev.muster.core.queue.FairShare.Share share = s.shares().get(queue);
+        return share == null ? new double[2] : ShareGaps.heldAndFair(share, r.allocatable());
     }
 
     private interface Value {

@@ -1,6 +1,7 @@
 package dev.muster.demo.report;
 
 import dev.muster.core.queue.FairShare;
+import dev.muster.core.resources.ResourceNames;
 import dev.muster.core.resources.Resources;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,10 +40,19 @@ public final class ShareGaps {
      * for), and its largest fair share need not be of the resource it holds most of.
      */
     public static double[] heldAndFair(FairShare.Share share, Resources total) {
+        int best = decidingResource(share, total);
+        if (best < 0) {
+            return new double[] {0, 0};
+        }
+        return new double[] {Math.round(100.0 * share.held().get(best) / total.get(best)), Math.round(100.0 * share.fairShare().get(best) / total.get(best))};
+    }
+
+    /** The index of the resource {@link #heldAndFair} compares on, or -1 when the queue neither holds nor has a share of any. */
+    public static int decidingResource(FairShare.Share share, Resources total) {
         int best = -1;
         double bestRatio = -1;
         for (int r = 0; r < Math.min(share.held().width(), total.width()); r++) {
-            if (r == dev.muster.core.resources.ResourceNames.PODS_INDEX || total.get(r) <= 0 || share.held().get(r) <= 0) {
+            if (r == ResourceNames.PODS_INDEX || total.get(r) <= 0 || share.held().get(r) <= 0) {
                 continue;
             }
             double ratio = share.fairShare().get(r) <= 0 ? Double.POSITIVE_INFINITY : (double) share.held().get(r) / share.fairShare().get(r);
@@ -54,18 +64,15 @@ public final class ShareGaps {
             }
         }
         if (best < 0) {
-            double most = -1;
+            double most = 0;
             for (int r = 0; r < Math.min(share.fairShare().width(), total.width()); r++) {
-                if (r != dev.muster.core.resources.ResourceNames.PODS_INDEX && total.get(r) > 0 && (double) share.fairShare().get(r) / total.get(r) > most) {
+                if (r != ResourceNames.PODS_INDEX && total.get(r) > 0 && (double) share.fairShare().get(r) / total.get(r) > most) {
                     best = r;
                     most = (double) share.fairShare().get(r) / total.get(r);
                 }
             }
         }
-        if (best < 0) {
-            return new double[] {0, 0};
-        }
-        return new double[] {Math.round(100.0 * share.held().get(best) / total.get(best)), Math.round(100.0 * share.fairShare().get(best) / total.get(best))};
+        return best;
     }
 
     /** Whether every queue wants more than it holds at this sample (the condition). */
@@ -80,6 +87,18 @@ public final class ShareGaps {
 
     /** Per queue (by name), over the samples (in time order) that meet the condition. */
     public static Map<String, QueueGap> of(List<At> samples, Resources total) {
+        return of(samples, total, true);
+    }
+
+    /**
+     * Per queue (by name), over the samples (in time order) in which that queue wanted more than it held — whatever the
+     * other queues wanted; for a run in which the queues never all want more at once.
+     */
+    public static Map<String, QueueGap> ofEachWanting(List<At> samples, Resources total) {
+        return of(samples, total, false);
+    }
+
+    private static Map<String, QueueGap> of(List<At> samples, Resources total, boolean everyQueue) {
         TreeSet<String> queues = new TreeSet<>();
         samples.forEach(s -> queues.addAll(s.shares().keySet()));
         Map<String, QueueGap> out = new TreeMap<>();
@@ -91,7 +110,7 @@ public final class ShareGaps {
             for (int i = 0; i < samples.size(); i++) {
                 At s = samples.get(i);
                 FairShare.Share share = s.shares().get(q);
-                if (share == null || !allWantMore(s.shares())) {
+                if (share == null || !(everyQueue ? allWantMore(s.shares()) : share.wantsMore())) {
                     continue;
                 }
                 double[] hf = heldAndFair(share, total);

@@ -53,7 +53,19 @@ class QueuesCliOutputTest {
         QueueInfo q = queue("etl", 12_500, 1536 * MI, 3);
 
         assertThat(QueuesCli.line(q)).contains("allocated cpu=12.5,memory=1.5Gi of cpu=16,memory=64Gi;");
-        assertThat(QueuesCli.table(List.of(q))).containsPattern("etl +Open +1 +cpu=12.5,memory=1.5Gi +cpu=16,memory=64Gi +0 +0 +3 ");
+        assertThat(QueuesCli.table(List.of(q))).containsPattern("etl +Open +1 +cpu=12.5,memory=1.5Gi +cpu=16,memory=64Gi +- +- +0 +0 +3 ");
+    }
+
+    @Test
+    void fairShareAndBorrowingAreShownOnceTheExtenderReportedThem() {
+        QueueInfo q = queue("etl", 12_500, 1536 * MI, 3).toBuilder()
+                .setFairShare(ResourceList.newBuilder().putAllAmounts(Map.of("cpu", 10_000L, "memory", 2 * GI)))
+                .setBorrowed(ResourceList.newBuilder().putAllAmounts(Map.of("cpu", 2_500L))).build();
+
+        assertThat(QueuesCli.table(List.of(q))).contains("FAIR SHARE", "BORROWED")
+                .containsPattern("etl +Open +1 +cpu=12.5,memory=1.5Gi +cpu=16,memory=64Gi +cpu=10,memory=2Gi +cpu=2.5 +0 +0 +3 ");
+        assertThat(QueuesCli.line(q)).contains("; fair share cpu=10,memory=2Gi, borrowed cpu=2.5;");
+        assertThat(QueuesCli.line(q.toBuilder().clearBorrowed().build())).as("a share and nothing borrowed").contains("borrowed 0;");
     }
 
     @Test
@@ -71,10 +83,10 @@ class QueuesCliOutputTest {
         QueuesCli.printChanges(updates.iterator(), new PrintStream(out, true, StandardCharsets.UTF_8), () -> "t" + tick.incrementAndGet());
 
         assertThat(out.toString(StandardCharsets.UTF_8).lines()).containsExactly(
-                "t1  etl Open allocated cpu=1,memory=1Gi of cpu=16,memory=64Gi; podgroups pending 0, inqueue 0, running 1, completed 0; reservations 0",
-                "t2  ml Open allocated 0 of cpu=16,memory=64Gi; podgroups pending 0, inqueue 0, running 0, completed 0; reservations 0",
-                "t3  etl Open allocated cpu=2,memory=2Gi of cpu=16,memory=64Gi; podgroups pending 0, inqueue 0, running 2, completed 0; reservations 0",
+                "t1  etl Open allocated cpu=1,memory=1Gi of cpu=16,memory=64Gi; fair share -, borrowed -; podgroups pending 0, inqueue 0, running 1, completed 0; reservations 0",
+                "t2  ml Open allocated 0 of cpu=16,memory=64Gi; fair share -, borrowed -; podgroups pending 0, inqueue 0, running 0, completed 0; reservations 0",
+                "t3  etl Open allocated cpu=2,memory=2Gi of cpu=16,memory=64Gi; fair share -, borrowed -; podgroups pending 0, inqueue 0, running 2, completed 0; reservations 0",
                 "t4  ml deleted",
-                "t5  ml Open allocated 0 of cpu=16,memory=64Gi; podgroups pending 0, inqueue 0, running 0, completed 0; reservations 0");
+                "t5  ml Open allocated 0 of cpu=16,memory=64Gi; fair share -, borrowed -; podgroups pending 0, inqueue 0, running 0, completed 0; reservations 0");
     }
 }

@@ -55,8 +55,8 @@ class QueuesCliTest {
         ConsoleRun r = cli("queues", "--controller", controller);
 
         assertThat(r.exit()).isZero();
-        assertThat(r.out().lines().toList()).first().asString().startsWith("NAME").contains("ALLOCATED", "CAPABILITY", "RESERVATIONS");
-        assertThat(r.out()).containsPattern("research +Open +1 +0 +cpu=16,memory=64Gi +1 ");
+        assertThat(r.out().lines().toList()).first().asString().startsWith("NAME").contains("ALLOCATED", "CAPABILITY", "FAIR SHARE", "BORROWED", "RESERVATIONS");
+        assertThat(r.out()).containsPattern("research +Open +1 +0 +cpu=16,memory=64Gi +\\S+ +\\S+ +1 ");
     }
 
     @Test

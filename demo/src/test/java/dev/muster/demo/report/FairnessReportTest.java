@@ -76,4 +76,25 @@ class FairnessReportTest {
         FairShare.Share idle = new FairShare.Share("i", Resources.builder().set("cpu", 170).build(), Resources.ZERO, Resources.ZERO, 0, true);
         assertThat(ShareGaps.heldAndFair(idle, total)).containsExactly(0, 17);
     }
+
+    @org.junit.jupiter.api.Test
+    void whenTheQueuesNeverAllWantMoreEachIsComparedWhileItWantsMore() {
+        Resources total = Resources.builder().set("cpu", 1000).build();
+        Resources fair = Resources.builder().set("cpu", 500).build();
+        // "a" waits for room in every sample; "b" sits at its capability (wants no more): never all at once
+        List<ShareGaps.At> samples = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            samples.add(new ShareGaps.At(i * 15 * SECOND, Map.of(
+                    "a", new FairShare.Share("a", fair, Resources.builder().set("cpu", 300).build(), Resources.ZERO, 0.6, true),
+                    "b", new FairShare.Share("b", fair, Resources.builder().set("cpu", 500).build(), Resources.ZERO, 1, false))));
+        }
+
+        assertThat(ShareGaps.counted(samples)).isZero();
+        assertThat(ShareGaps.of(samples, total).get("a").samples()).as("the goal's condition: no sample").isZero();
+        Map<String, ShareGaps.QueueGap> each = ShareGaps.ofEachWanting(samples, total);
+        assertThat(each.get("a").samples()).isEqualTo(4);
+        assertThat(each.get("a").heldMean()).isEqualTo(30);
+        assertThat(each.get("a").fairMean()).isEqualTo(50);
+        assertThat(each.get("b").samples()).as("b never wanted more").isZero();
+    }
 }

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *       resolved against the Workloads seen, and resolved again when its Workload arrives, changes or is deleted.</li>
  * </ul>
  *
- * <p>Failure policy (seed 002): an object that cannot be converted, or a sink call that throws, is logged with the
+ * <p>Failure policy: an object that cannot be converted, or a sink call that throws, is logged with the
  * object's name, counted in {@link #skippedObjects()}, and skipped — the sink keeps what it had for that object.
  * Nothing ever propagates to the informer. Thread-safe (stateless apart from the counter); informers call it from
  * one thread per resource type.
