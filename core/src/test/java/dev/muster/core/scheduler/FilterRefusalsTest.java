@@ -35,8 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * not leave the pod without a node: such a pod passes, and its bind is held while Muster re-checks. A refusal is kept
  * where its cause ends with such an event (a reservation ends in failed or completed binds), or where passing would
  * take room others are kept (a gang's reservation) or other queues could use (a full queue); the row says which
- * event un-parks it. A Queue edit is no such event (docs/architecture.md, "Why no member is refused for a passing
- * reason").
+ * event un-parks it. A Queue edit is no such event
+ * (docs/architecture.md, "Why no member is refused for a passing reason").
  */
 class FilterRefusalsTest {
     /** What the filter does with the pod. */
