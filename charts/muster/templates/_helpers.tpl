@@ -65,15 +65,31 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "%s.%s.svc" (include "muster.componentName" (dict "root" . "component" "extender")) .Release.Namespace -}}
 {{- end -}}
 
-{{/* urlPrefix kube-scheduler calls: http(s)://<extender service>.<namespace>.svc:<httpPort>. */}}
+{{/* urlPrefix kube-scheduler calls: https://<extender service>.<namespace>.svc:<httpPort> (http:// when insecure). */}}
 {{- define "muster.extenderUrl" -}}
-{{- $scheme := ternary "https" "http" .Values.extender.tls.enabled -}}
+{{- $scheme := ternary "https" "http" (include "muster.mtls" . | eq "true") -}}
 {{- printf "%s://%s:%d" $scheme (include "muster.extenderHost" .) (int .Values.extender.httpPort) -}}
 {{- end -}}
 
-{{/* Where kube-scheduler finds the CA of the extender's HTTPS certificate (same path as
-extender-config/scheduler-config-tls.yaml). */}}
-{{- define "muster.extenderCaDir" -}}/etc/muster/extender-ca{{- end -}}
+{{/* "true" unless tls.insecureUnauthenticatedVerbs: the extender's verbs and stream require client certificates. */}}
+{{- define "muster.mtls" -}}{{ not .Values.tls.insecureUnauthenticatedVerbs }}{{- end -}}
+
+{{/* The Secrets of the chart's certificates (each holds tls.crt, tls.key and ca.crt, the CA of all three):
+the extender's (serving the verbs and gRPC, and its client certificate when a standby forwards to the leader),
+kube-scheduler's client certificate, the controller's client certificate. Takes the root context. */}}
+{{- define "muster.extenderTlsSecret" -}}{{ include "muster.componentName" (dict "root" . "component" "extender") }}-tls{{- end -}}
+{{- define "muster.schedulerTlsSecret" -}}{{ include "muster.componentName" (dict "root" . "component" "scheduler") }}-client-tls{{- end -}}
+{{- define "muster.controllerTlsSecret" -}}{{ include "muster.componentName" (dict "root" . "component" "controller") }}-client-tls{{- end -}}
+
+{{/* The DNS names the extender's certificate is valid for: its Service, short and long. */}}
+{{- define "muster.extenderDnsNames" -}}
+{{- $svc := include "muster.componentName" (dict "root" . "component" "extender") -}}
+{{- list $svc (printf "%s.%s" $svc .Release.Namespace) (printf "%s.%s.svc" $svc .Release.Namespace) (printf "%s.%s.svc.cluster.local" $svc .Release.Namespace) | toJson -}}
+{{- end -}}
+
+{{/* Where kube-scheduler finds its client certificate and the CA of the extender's (same paths as
+extender-config/scheduler-config.yaml). */}}
+{{- define "muster.extenderClientDir" -}}/etc/muster/extender-client{{- end -}}
 
 {{/* Mount points of certificate Secrets inside the extender and controller containers. */}}
 {{- define "muster.tlsDir" -}}/etc/muster/tls{{- end -}}
@@ -180,9 +196,6 @@ Rejects inconsistent values with a message naming them. Included from templates/
 {{- end -}}
 {{- if not (has $v.extender.scoring (list "binpack" "spread")) -}}
 {{- fail (printf "extender.scoring must be \"binpack\" or \"spread\", not %q" (toString $v.extender.scoring)) -}}
-{{- end -}}
-{{- if and $v.extender.grpcTls.enabled (not $v.controller.grpcTls.enabled) -}}
-{{- fail "extender.grpcTls.enabled requires controller.grpcTls.enabled: the controller needs a client certificate (from controller.grpcTls.secretName) to reach the extender's mTLS gRPC port" -}}
 {{- end -}}
 {{- if and $v.extender.gangMarker (semverCompare "<1.36.0-0" .Capabilities.KubeVersion.Version) -}}
 {{- fail (printf "extender.gangMarker needs Kubernetes 1.36 or later (the gang marker is a MutatingAdmissionPolicy, admissionregistration.k8s.io/v1, GA in 1.36) and the cluster is %s: set extender.gangMarker=false (kube-scheduler then binds every pod through Muster), or, rendering offline, pass your cluster's --kube-version" .Capabilities.KubeVersion.Version) -}}

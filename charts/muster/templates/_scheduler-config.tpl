@@ -1,7 +1,7 @@
 {{/*
 The KubeSchedulerConfiguration of the second kube-scheduler. Its extender entries must stay field for
-field the same as extender-config/scheduler-config.yaml (and scheduler-config-tls.yaml when
-extender.tls.enabled); deploy-tests checks this. Field reasons: extender-config/README.md. With
+field the same as extender-config/scheduler-config.yaml (scheduler-config-insecure.yaml with
+tls.insecureUnauthenticatedVerbs); deploy-tests checks this. Field reasons: extender-config/README.md. With
 extender.gangMarker false the two entries become the one that binds every pod (filter, bind, preempt).
 */}}
 {{- define "muster.schedulerConfig" -}}
@@ -62,10 +62,14 @@ extenders:
 {{/* How kube-scheduler reaches the extender: the same in every extender entry. */}}
 {{- define "muster.extenderConnection" -}}
 {{- $s := .Values.scheduler -}}
-enableHTTPS: {{ .Values.extender.tls.enabled }}
-{{- if .Values.extender.tls.enabled }}
+{{- if eq (include "muster.mtls" .) "true" }}
+enableHTTPS: true
 tlsConfig:
-  caFile: {{ include "muster.extenderCaDir" . }}/ca.crt
+  certFile: {{ include "muster.extenderClientDir" . }}/tls.crt
+  keyFile: {{ include "muster.extenderClientDir" . }}/tls.key
+  caFile: {{ include "muster.extenderClientDir" . }}/ca.crt
+{{- else }}
+enableHTTPS: false
 {{- end }}
 nodeCacheCapable: {{ $s.extender.nodeCacheCapable }}
 ignorable: false

@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
  * MUSTER_K8S_BINARIES=/path/to/k8s/bin mvn -q -pl bench -am verify -DskipTests -Pbench \
  *   -Dbench.main=dev.muster.bench.RealLoopBench -Dbench.args="--nodes 1000 --pods 2000 --gang 0 --rounds 3"
  * </pre>
- * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config.yaml; {@code --scheduler-qps}
+ * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config-insecure.yaml; {@code --scheduler-qps}
  * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,idle,start,fresh-plain,start-plain,fresh-after-pods (fresh-after-pods: the fresh
  * Muster is started once the batch's pods exist, just before kube-scheduler, so its first sync lists them; start: a fresh Muster started and stopped, its ready time and CPU at readiness; idle: kube-scheduler alone while the warm Muster
  * watches the same pods without being asked anything — what its informers cost),
@@ -100,7 +100,7 @@ public final class RealLoopBench {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> defaults = new LinkedHashMap<>(Map.of("nodes", "1000", "pods", "2000", "gang", "0", "rounds", "3",
-                "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "extender-config/scheduler-config.yaml", "scheduler-qps", "1000", "muster-jvm", ""));
+                "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "extender-config/scheduler-config-insecure.yaml", "scheduler-qps", "1000", "muster-jvm", ""));
         defaults.put("muster-args", "");
         defaults.put("warmup", "6");
         defaults.put("class-data-archive", "true");
@@ -224,7 +224,8 @@ public final class RealLoopBench {
         }
         MusterProcess m = MusterProcess.start("extender-" + name, MusterProcess.jar(repo, "server", version),
                 List.copyOf(jvm), java.util.stream.Stream.concat(java.util.stream.Stream.of("--kubeconfig=" + install.kubeconfigFor("extender"),
-                        "--http-port=" + http, "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false"), musterArgs.stream()).toList(),
+                        "--http-port=" + http, "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false",
+                        "--insecure-unauthenticated-verbs"), musterArgs.stream()).toList(),
                 cp.dataDir(), ControlPlane.freePort());
         System.out.printf(Locale.ROOT, "muster %s ready in %.2f s (JVM start to /readyz after the first full sync of %d nodes)%n", name,
                 (System.nanoTime() - t0) / 1e9, nodes);

@@ -94,6 +94,9 @@ final class Chart {
                 .withName(install.release())
                 .withNamespace(install.namespace())
                 .withKubeVersion(kubeVersion);
+        if (!install.values().containsKey("tls.keepGenerated")) {
+            command.set("tls.keepGenerated", false); // helm-java's template has no cluster for Helm's lookup, which then fails
+        }
         install.values().forEach(command::set);
         return command;
     }

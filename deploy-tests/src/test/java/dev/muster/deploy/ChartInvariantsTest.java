@@ -260,9 +260,9 @@ class ChartInvariantsTest {
         assertThat(Tree.maps(config, "profiles")).hasSize(1);
         assertThat(Tree.string(profile(chart), "schedulerName")).isEqualTo(install.value("scheduler.name", "muster"));
 
-        boolean tls = Boolean.parseBoolean(install.value("extender.tls.enabled", false));
+        boolean tls = !Boolean.parseBoolean(install.value("tls.insecureUnauthenticatedVerbs", false));
         boolean gangMarker = Boolean.parseBoolean(install.value("extender.gangMarker", true));
-        String file = tls ? "scheduler-config-tls.yaml" : "scheduler-config.yaml";
+        String file = tls ? "scheduler-config.yaml" : "scheduler-config-insecure.yaml";
         Map<String, Object> fromFile = SchedulerConfigs.load(RepoLayout.find().extenderConfig().resolve(file));
         // extender.gangMarker false: the one entry that binds every pod, made from the file's two
         List<Map<String, Object>> expected = (gangMarker ? SchedulerConfigs.extenders(fromFile)
@@ -278,9 +278,11 @@ class ChartInvariantsTest {
         if (tls) {
             Map<String, Object> scheduler = chart.deployment("scheduler").container();
             for (Map<String, Object> extender : rendered) {
-                String caFile = Tree.string(extender, "tlsConfig", "caFile");
-                assertThat(Tree.maps(scheduler, "volumeMounts")).as("kube-scheduler mounts the directory of %s", caFile)
-                        .anyMatch(m -> caFile.equals(Tree.string(m, "mountPath") + "/ca.crt"));
+                for (String field : List.of("certFile", "keyFile", "caFile")) {
+                    String path = Tree.string(extender, "tlsConfig", field);
+                    assertThat(Tree.maps(scheduler, "volumeMounts")).as("kube-scheduler mounts the directory of %s", path)
+                            .anyMatch(m -> path.startsWith(Tree.string(m, "mountPath") + "/"));
+                }
             }
         }
     }

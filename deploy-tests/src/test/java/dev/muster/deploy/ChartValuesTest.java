@@ -58,11 +58,16 @@ class ChartValuesTest {
         assertThat(Tree.strings(chart.deployment("extender").container(), "args")).containsExactly(
                 "--scheduler-name=muster", "--http-port=8888", "--ops-port=8080", "--grpc-port=9090",
                 "--gang-deadline=60s", "--scoring=binpack", "--pick-node=true", "--gang-marker=true", "--max-body-bytes=67108864", "--journal-window=65536",
-                "--leader-elect=true", "--lease-name=muster-extender", "--lease-namespace=$(POD_NAMESPACE)");
+                "--leader-elect=true", "--lease-name=muster-extender", "--lease-namespace=$(POD_NAMESPACE)",
+                "--tls-cert-file=/etc/muster/tls/tls.crt", "--tls-key-file=/etc/muster/tls/tls.key", "--tls-client-ca-file=/etc/muster/tls/ca.crt",
+                "--grpc-tls-cert-file=/etc/muster/tls/tls.crt", "--grpc-tls-key-file=/etc/muster/tls/tls.key",
+                "--grpc-tls-client-ca-file=/etc/muster/tls/ca.crt");
         assertThat(Tree.strings(chart.deployment("controller").container(), "args")).containsExactly(
                 "--extender-address=muster-extender.muster-system.svc:9090", "--ops-port=8080", "--grpc-port=9091",
                 "--flush-interval=1s", "--api-qps=20", "--api-burst=40", "--leader-elect=true",
-                "--lease-name=muster-controller", "--lease-namespace=$(POD_NAMESPACE)");
+                "--lease-name=muster-controller", "--lease-namespace=$(POD_NAMESPACE)",
+                "--extender-tls-ca-file=/etc/muster/extender-client/ca.crt", "--extender-tls-cert-file=/etc/muster/extender-client/tls.crt",
+                "--extender-tls-key-file=/etc/muster/extender-client/tls.key");
         assertThat(Tree.strings(chart.deployment("scheduler").container(), "command")).containsExactly(
                 "kube-scheduler", "--config=/etc/kubernetes/muster/scheduler-config.yaml", "--v=2",
                 "--feature-gates=GangScheduling=false,GenericWorkload=false");
@@ -106,55 +111,127 @@ class ChartValuesTest {
     }
 
     @Test
-    void httpsToTheExtenderMountsOnlyTheCaIntoKubeScheduler() {
-        Rendered chart = Chart.render(Install.with("extender.tls.enabled", true, "extender.tls.secretName", "ext-cert"));
+    void byDefaultKubeSchedulerAndTheControllerReachTheExtenderWithCertificatesOfOneCaHelmMade() throws Exception {
+        Rendered chart = Chart.render(Install.defaults());
         assertThat(SchedulerConfigs.extenders(chart.schedulerConfig())).hasSize(2).allSatisfy(extender -> {
             assertThat(extender).containsEntry("enableHTTPS", true).containsEntry("urlPrefix", "https://muster-extender.muster-system.svc:8888");
-            assertThat(Tree.string(extender, "tlsConfig", "caFile")).isEqualTo("/etc/muster/extender-ca/ca.crt");
+            assertThat(Tree.map(extender, "tlsConfig")).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    "certFile", "/etc/muster/extender-client/tls.crt", "keyFile", "/etc/muster/extender-client/tls.key",
+                    "caFile", "/etc/muster/extender-client/ca.crt"));
         });
+        assertThat(Tree.string(volume(chart.deployment("scheduler"), "extender-client"), "secret", "secretName"))
+                .isEqualTo("muster-scheduler-client-tls");
 
-        Map<String, Object> caVolume = volume(chart.deployment("scheduler"), "extender-ca");
-        assertThat(Tree.string(caVolume, "secret", "secretName")).isEqualTo("ext-cert");
-        assertThat(Tree.maps(caVolume, "secret", "items")).containsExactly(Map.of("key", "ca.crt", "path", "ca.crt"));
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains(
+                "--tls-cert-file=/etc/muster/tls/tls.crt", "--tls-key-file=/etc/muster/tls/tls.key", "--tls-client-ca-file=/etc/muster/tls/ca.crt",
+                "--grpc-tls-cert-file=/etc/muster/tls/tls.crt", "--grpc-tls-key-file=/etc/muster/tls/tls.key",
+                "--grpc-tls-client-ca-file=/etc/muster/tls/ca.crt").doesNotContain("--" + ServerConfig.INSECURE);
+        Map<String, Object> extenderTls = volume(chart.deployment("extender"), "tls");
+        assertThat(Tree.string(extenderTls, "secret", "secretName")).isEqualTo("muster-extender-tls");
+        assertThat(Tree.map(extenderTls, "secret")).as("the whole Secret as a directory, so renewals reach the files")
+                .doesNotContainKey("items");
+        assertThat(Tree.strings(chart.deployment("controller").container(), "args")).contains(
+                "--extender-tls-ca-file=/etc/muster/extender-client/ca.crt",
+                "--extender-tls-cert-file=/etc/muster/extender-client/tls.crt",
+                "--extender-tls-key-file=/etc/muster/extender-client/tls.key");
+        assertThat(Tree.string(volume(chart.deployment("controller"), "extender-client"), "secret", "secretName"))
+                .isEqualTo("muster-controller-client-tls");
 
-        assertThat(Tree.strings(chart.deployment("extender").container(), "args"))
-                .contains("--tls-cert-file=/etc/muster/tls/tls.crt", "--tls-key-file=/etc/muster/tls/tls.key");
-        assertThat(Tree.string(volume(chart.deployment("extender"), "tls"), "secret", "secretName")).isEqualTo("ext-cert");
+        // the three Secrets: one CA, each certificate signed by it and matching its key; the extender's names its Service
+        java.security.cert.CertificateFactory x509 = java.security.cert.CertificateFactory.getInstance("X.509");
+        java.util.Set<String> cas = new java.util.HashSet<>();
+        for (String name : List.of("muster-extender-tls", "muster-scheduler-client-tls", "muster-controller-client-tls")) {
+            Manifest secret = chart.one("Secret", name);
+            assertThat(Tree.string(secret.body(), "type")).isEqualTo("kubernetes.io/tls");
+            Map<String, Object> data = Tree.map(secret.body(), "data");
+            cas.add((String) data.get("ca.crt"));
+            var ca = (java.security.cert.X509Certificate) x509.generateCertificate(new java.io.ByteArrayInputStream(decode(data, "ca.crt")));
+            var cert = (java.security.cert.X509Certificate) x509.generateCertificate(new java.io.ByteArrayInputStream(decode(data, "tls.crt")));
+            cert.verify(ca.getPublicKey());
+            assertThat(new String(decode(data, "tls.key"), java.nio.charset.StandardCharsets.US_ASCII)).contains("PRIVATE KEY");
+            if (name.equals("muster-extender-tls")) {
+                assertThat(cert.getSubjectAlternativeNames().stream().map(san -> String.valueOf(san.get(1))).toList())
+                        .contains("muster-extender.muster-system.svc");
+            }
+        }
+        assertThat(cas).as("one CA for all three").hasSize(1);
+        assertThat(chart.ofKind("Certificate")).isEmpty();
     }
 
     @Test
-    void plainHttpMountsNoCertificates() {
-        Rendered chart = Chart.render(Install.defaults());
+    void theInsecureModeIsPlainHttpWithoutCertificatesAndTheFlagSaysSo() {
+        Rendered chart = Chart.render(Install.with("tls.insecureUnauthenticatedVerbs", true));
         for (Manifest deployment : chart.ofKind("Deployment")) {
-            assertThat(Tree.maps(deployment.podSpec(), "volumes")).as(deployment.id())
-                    .noneMatch(v -> v.containsKey("secret"));
+            assertThat(Tree.maps(deployment.podSpec(), "volumes")).as(deployment.id()).noneMatch(v -> v.containsKey("secret"));
         }
+        assertThat(chart.ofKind("Secret")).isEmpty();
         assertThat(SchedulerConfigs.extenders(chart.schedulerConfig())).hasSize(2)
                 .allSatisfy(e -> assertThat(e).containsEntry("enableHTTPS", false).doesNotContainKey("tlsConfig"));
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains("--" + ServerConfig.INSECURE + "=true")
+                .noneMatch(a -> a.startsWith("--tls-") || a.startsWith("--grpc-tls-"));
+        assertThat(Tree.strings(chart.deployment("controller").container(), "args")).noneMatch(a -> a.startsWith("--extender-tls-"));
     }
 
     @Test
-    void grpcMutualTlsGivesTheControllerAClientCertificateForTheExtender() {
-        Rendered chart = Chart.render(Install.with("extender.grpcTls.enabled", true, "controller.grpcTls.enabled", true));
-        assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains(
-                "--grpc-tls-cert-file=/etc/muster/grpc-tls/tls.crt",
-                "--grpc-tls-key-file=/etc/muster/grpc-tls/tls.key",
-                "--grpc-tls-client-ca-file=/etc/muster/grpc-tls/ca.crt");
-        assertThat(Tree.strings(chart.deployment("controller").container(), "args")).contains(
-                "--grpc-tls-cert-file=/etc/muster/grpc-tls/tls.crt",
-                "--extender-tls-ca-file=/etc/muster/grpc-tls/ca.crt",
-                "--extender-tls-cert-file=/etc/muster/grpc-tls/tls.crt",
-                "--extender-tls-key-file=/etc/muster/grpc-tls/tls.key");
-        assertThat(Tree.string(volume(chart.deployment("extender"), "grpc-tls"), "secret", "secretName")).isEqualTo("muster-extender-grpc-tls");
-        assertThat(Tree.string(volume(chart.deployment("controller"), "grpc-tls"), "secret", "secretName")).isEqualTo("muster-controller-grpc-tls");
+    void certManagerIssuesTheSameSecretsFromOneCaIssuer() {
+        Rendered own = Chart.render(Install.with("tls.source", "cert-manager"));
+        assertThat(own.ofKind("Secret")).as("cert-manager writes them").isEmpty();
+        assertThat(own.ofKind("Certificate").stream().map(Manifest::name)).containsExactlyInAnyOrder(
+                "muster-ca", "muster-extender-tls", "muster-scheduler-client-tls", "muster-controller-client-tls");
+        assertThat(own.ofKind("Issuer").stream().map(Manifest::name)).containsExactlyInAnyOrder("muster-selfsigned", "muster-ca");
+        Manifest extender = own.one("Certificate", "muster-extender-tls");
+        assertThat(extender.spec()).containsEntry("secretName", "muster-extender-tls");
+        assertThat(Tree.strings(extender.spec(), "dnsNames")).contains("muster-extender.muster-system.svc");
+        assertThat(Tree.strings(extender.spec(), "usages")).containsExactlyInAnyOrder("server auth", "client auth");
+        assertThat(Tree.map(extender.spec(), "issuerRef")).containsEntry("name", "muster-ca");
+        assertThat(Tree.strings(own.one("Certificate", "muster-scheduler-client-tls").spec(), "usages")).containsExactly("client auth");
+
+        Rendered corp = Chart.render(Install.with("tls.source", "cert-manager", "tls.certManager.issuerRef.name", "corp-ca",
+                "tls.certManager.issuerRef.kind", "ClusterIssuer"));
+        assertThat(corp.ofKind("Issuer")).isEmpty();
+        assertThat(corp.ofKind("Certificate")).hasSize(3).allSatisfy(c -> assertThat(Tree.map(c.spec(), "issuerRef"))
+                .containsEntry("name", "corp-ca").containsEntry("kind", "ClusterIssuer"));
     }
 
     @Test
-    void controllerServerTlsAloneDoesNotMakeItDialTheExtenderWithTls() {
-        Rendered chart = Chart.render(Install.with("controller.grpcTls.enabled", true));
-        assertThat(Tree.strings(chart.deployment("controller").container(), "args"))
-                .contains("--grpc-tls-cert-file=/etc/muster/grpc-tls/tls.crt")
-                .noneMatch(a -> a.startsWith("--extender-tls-"));
+    void theNetworkPolicyLetsOnlyKubeSchedulerReachTheVerbsAndOnlyTheControllerTheStream() {
+        Rendered chart = Chart.render(Install.with("extender.httpPort", 9443, "extender.grpcPort", 9444, "extender.opsPort", 9445));
+        Manifest policy = chart.one("NetworkPolicy", "muster-extender");
+        assertThat(Tree.map(policy.spec(), "podSelector", "matchLabels")).isEqualTo(chart.deployment("extender").podLabels().entrySet().stream()
+                .filter(e -> Tree.map(policy.spec(), "podSelector", "matchLabels").containsKey(e.getKey()))
+                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+        assertThat(Tree.strings(policy.spec(), "policyTypes")).containsExactly("Ingress");
+        List<Map<String, Object>> rules = Tree.maps(policy.spec(), "ingress");
+        assertThat(rules).hasSize(3);
+        assertThat(allowedComponents(chart, rules.get(0))).containsExactlyInAnyOrder("scheduler", "extender"); // standbys forward
+        assertThat(ports(rules.get(0))).containsExactly(9443);
+        assertThat(allowedComponents(chart, rules.get(1))).containsExactly("controller");
+        assertThat(ports(rules.get(1))).containsExactly(9444);
+        assertThat(rules.get(2)).as("probes and Prometheus from anywhere").doesNotContainKey("from");
+        assertThat(ports(rules.get(2))).containsExactly(9445);
+
+        assertThat(Chart.render(Install.with("networkPolicy.enabled", false)).ofKind("NetworkPolicy")).isEmpty();
+    }
+
+    /** The components whose pods a rule's {@code from} peers select (each peer must select exactly one Deployment's pods). */
+    private static List<String> allowedComponents(Rendered chart, Map<String, Object> rule) {
+        return Tree.maps(rule, "from").stream().map(peer -> {
+            assertThat(peer).containsOnlyKeys("podSelector"); // same namespace only
+            Map<String, Object> selector = Tree.map(peer, "podSelector", "matchLabels");
+            List<String> selected = chart.ofKind("Deployment").stream()
+                    .filter(d -> d.podLabels().entrySet().containsAll(selector.entrySet()))
+                    .map(d -> (String) d.podLabels().get("app.kubernetes.io/component")).toList();
+            assertThat(selected).as("pods selected by %s", selector).hasSize(1);
+            return selected.getFirst();
+        }).toList();
+    }
+
+    private static List<Integer> ports(Map<String, Object> rule) {
+        return Tree.maps(rule, "ports").stream().map(p -> (Integer) p.get("port")).toList();
+    }
+
+    private static byte[] decode(Map<String, Object> data, String key) {
+        return java.util.Base64.getDecoder().decode((String) data.get(key));
     }
 
     static Stream<Named<Install>> renamedInstalls() {
@@ -173,7 +250,7 @@ class ChartValuesTest {
         assertThat(chart.ofKind("Deployment").stream().map(Manifest::name))
                 .containsExactlyInAnyOrder(prefix + "-scheduler", prefix + "-extender", prefix + "-controller");
         assertThat(SchedulerConfigs.extenders(chart.schedulerConfig())).hasSize(2)
-                .allSatisfy(e -> assertThat(e).containsEntry("urlPrefix", "http://" + prefix + "-extender.batch.svc:8888"));
+                .allSatisfy(e -> assertThat(e).containsEntry("urlPrefix", "https://" + prefix + "-extender.batch.svc:8888"));
         assertThat(chart.ofKind("MutatingAdmissionPolicy").stream().map(Manifest::name)).containsExactly(prefix + "-gang-marker");
         for (Manifest m : chart.manifests()) {
             if (CLUSTER_SCOPED.contains(m.kind())) {
@@ -294,7 +371,7 @@ class ChartValuesTest {
             Manifest d = chart.deployment(component);
             assertThat(javaToolOptions(d).orElse("")).as(component + ": the entrypoint maps the archive").doesNotContain("-Xshare");
             assertThat(Tree.maps(d.podSpec(), "volumes")).as(component + ": the archive is in the image, no volume")
-                    .extracting(v -> v.get("name")).containsExactly("tmp");
+                    .extracting(v -> v.get("name")).doesNotContain("cds", "jsa").contains("tmp");
         }
         Rendered off = Chart.render(Install.with("extender.classDataArchive", false, "controller.classDataArchive", false,
                 "controller.javaToolOptions", "-Xss512k"));

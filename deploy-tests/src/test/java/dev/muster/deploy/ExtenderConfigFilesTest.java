@@ -43,9 +43,9 @@ class ExtenderConfigFilesTest {
 
     @Test
     void thePlainAndTheTlsVariantAndThePolicyExist() throws IOException {
-        assertThat(configFiles().map(Named::getName)).containsExactly("scheduler-config-tls.yaml", "scheduler-config.yaml");
+        assertThat(configFiles().map(Named::getName)).containsExactly("scheduler-config-insecure.yaml", "scheduler-config.yaml");
         assertThat(yamlFiles().map(Named::getName)).containsExactlyInAnyOrder(
-                "scheduler-config-tls.yaml", "scheduler-config.yaml", GangMarkerPolicy.file().getFileName().toString());
+                "scheduler-config-insecure.yaml", "scheduler-config.yaml", GangMarkerPolicy.file().getFileName().toString());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -152,7 +152,9 @@ class ExtenderConfigFilesTest {
                 .isEqualTo("muster-extender." + Chart.DEFAULT_NAMESPACE + ".svc");
         assertThat(url.getPath()).isEmpty();
         if (https) {
-            assertThat(Tree.string(extender, "tlsConfig", "caFile")).isNotBlank();
+            for (String field : List.of("certFile", "keyFile", "caFile")) { // mutual TLS: kube-scheduler presents a certificate
+                assertThat(Tree.string(extender, "tlsConfig", field)).as(field).isNotBlank();
+            }
             assertThat(Tree.map(extender, "tlsConfig")).doesNotContainEntry("insecure", true);
         } else {
             assertThat(extender).doesNotContainKey("tlsConfig");
@@ -162,8 +164,8 @@ class ExtenderConfigFilesTest {
     @Test
     void tlsVariantDiffersFromThePlainOneOnlyInTransport() {
         Path dir = RepoLayout.find().extenderConfig();
-        Map<String, Object> plain = SchedulerConfigs.load(dir.resolve("scheduler-config.yaml"));
-        Map<String, Object> tls = SchedulerConfigs.load(dir.resolve("scheduler-config-tls.yaml"));
+        Map<String, Object> plain = SchedulerConfigs.load(dir.resolve("scheduler-config-insecure.yaml"));
+        Map<String, Object> tls = SchedulerConfigs.load(dir.resolve("scheduler-config.yaml"));
         assertThat(withoutTransport(tls)).isEqualTo(withoutTransport(plain));
     }
 
@@ -172,8 +174,8 @@ class ExtenderConfigFilesTest {
         Path dir = RepoLayout.find().extenderConfig();
         assertThat(Chart.render(Chart.Install.defaults()).schedulerConfig())
                 .isEqualTo(SchedulerConfigs.load(dir.resolve("scheduler-config.yaml")));
-        assertThat(Chart.render(Chart.Install.with("extender.tls.enabled", true)).schedulerConfig())
-                .isEqualTo(SchedulerConfigs.load(dir.resolve("scheduler-config-tls.yaml")));
+        assertThat(Chart.render(Chart.Install.with("tls.insecureUnauthenticatedVerbs", true)).schedulerConfig())
+                .isEqualTo(SchedulerConfigs.load(dir.resolve("scheduler-config-insecure.yaml")));
     }
 
     @Test

@@ -53,7 +53,7 @@ class GangMarkerPolicyTest {
                 .contains("requests: {\"" + ResourceNames.GANG_MARKER + "\": \"0\"}")
                 .contains("limits: {\"" + ResourceNames.GANG_MARKER + "\": \"0\"}")
                 .as("the first container only").contains("name: object.spec.containers[0].name"));
-        for (String file : List.of("scheduler-config.yaml", "scheduler-config-tls.yaml")) {
+        for (String file : List.of("scheduler-config.yaml", "scheduler-config-insecure.yaml")) {
             Map<String, Object> binder = SchedulerConfigs.bindExtender(SchedulerConfigs.load(RepoLayout.find().extenderConfig().resolve(file)));
             assertThat(Tree.maps(binder, "managedResources")).as(file)
                     .containsExactly(Map.of("name", ResourceNames.GANG_MARKER, "ignoredByScheduler", true));

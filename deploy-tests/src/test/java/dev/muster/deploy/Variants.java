@@ -11,21 +11,20 @@ final class Variants {
     static Stream<Named<Install>> all() {
         return Stream.of(
                 Named.of("defaults", Install.defaults()),
-                Named.of("HTTPS between kube-scheduler and the extender", Install.with("extender.tls.enabled", true)),
-                Named.of("gRPC mTLS between extender and controller", Install.with(
-                        "extender.grpcTls.enabled", true, "controller.grpcTls.enabled", true)),
-                Named.of("mTLS on the controller's own gRPC port only", Install.with("controller.grpcTls.enabled", true)),
-                Named.of("all TLS on", Install.with(
-                        "extender.tls.enabled", true, "extender.grpcTls.enabled", true,
-                        "controller.grpcTls.enabled", true)),
+                Named.of("INSECURE: plain HTTP, no client certificates", Install.with("tls.insecureUnauthenticatedVerbs", true)),
+                Named.of("certificates from cert-manager, the chart's own CA", Install.with("tls.source", "cert-manager")),
+                Named.of("certificates from cert-manager, the user's issuer", Install.with("tls.source", "cert-manager",
+                        "tls.certManager.issuerRef.name", "corp-ca", "tls.certManager.issuerRef.kind", "ClusterIssuer")),
+                Named.of("mTLS on the controller's own gRPC port too", Install.with("controller.grpcTls.enabled", true)),
+                Named.of("no NetworkPolicy", Install.with("networkPolicy.enabled", false)),
                 Named.of("one replica each", Install.with(
                         "scheduler.replicas", 1, "extender.replicas", 1, "controller.replicas", 1)),
                 Named.of("spread scoring", Install.with("extender.scoring", "spread")),
                 Named.of("kube-scheduler picks single pods' nodes", Install.with("extender.pickNode", false)),
                 Named.of("Muster's prioritize verb", Install.with("scheduler.extender.prioritize", true, "scheduler.extender.weight", 3)),
                 Named.of("no gang marker: one extender binds every pod", Install.with("extender.gangMarker", false)),
-                Named.of("no gang marker, HTTPS, prioritize", Install.with("extender.gangMarker", false,
-                        "extender.tls.enabled", true, "scheduler.extender.prioritize", true)),
+                Named.of("no gang marker, plain HTTP, prioritize", Install.with("extender.gangMarker", false,
+                        "tls.insecureUnauthenticatedVerbs", true, "scheduler.extender.prioritize", true)),
                 Named.of("topology levels", Install.with("extender.topologyLevels[0]", "topology.kubernetes.io/zone",
                         "extender.topologyLevels[1]", "example.com/rack", "extender.topologyLevels[2]", "kubernetes.io/hostname")),
                 Named.of("release name without the chart name", Install.defaults().in("prod", "batch-system")),
@@ -39,8 +38,7 @@ final class Variants {
                                 "controller.grpcPort", 9446, "controller.opsPort", 9447,
                                 "scheduler.serviceAccount.name", "sa-sched",
                                 "extender.serviceAccount.name", "sa-ext",
-                                "controller.serviceAccount.name", "sa-ctl",
-                                "extender.tls.enabled", true)
+                                "controller.serviceAccount.name", "sa-ctl")
                         .in("jobs", "team-a")),
                 Named.of("no PDBs, no default queue, node cache off", Install.with(
                         "scheduler.podDisruptionBudget.enabled", false,

@@ -191,13 +191,23 @@ public final class ControlPlane implements AutoCloseable {
         return options.binaries().resolve(name).toString();
     }
 
-    /** A free loopback port (bound and released; another process could take it, which is unlikely in a test). */
-    public static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /** Ports this JVM has handed out: the kernel may offer a just-released port again, and two processes must not share one. */
+    private static final java.util.Set<Integer> HANDED_OUT = new java.util.HashSet<>();
+
+    /**
+     * A free loopback port (bound and released; another process could take it, which is unlikely in a test), never one
+     * this JVM has handed out before.
+     */
+    public static synchronized int freePort() {
+        while (true) {
+            try (ServerSocket s = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
+                s.setReuseAddress(true);
+                if (HANDED_OUT.add(s.getLocalPort())) {
+                    return s.getLocalPort();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 

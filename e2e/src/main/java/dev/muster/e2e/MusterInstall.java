@@ -110,12 +110,20 @@ public final class MusterInstall {
 
     /** A kubeconfig with a fresh token of the chart's ServiceAccount for {@code component} (extender, controller, scheduler). */
     public Path kubeconfigFor(String component) {
+        return kubeconfigFor(component, component);
+    }
+
+    /**
+     * A kubeconfig file {@code <file>.kubeconfig} with a fresh token of {@code component}'s ServiceAccount: two replicas
+     * of one Deployment each have their own token of the same ServiceAccount.
+     */
+    public Path kubeconfigFor(String component, String file) {
         V1ServiceAccount sa = serviceAccount(component);
         String name = sa.getMetadata().getName();
         AuthenticationV1TokenRequest answer = Kube.call("token request for " + name, () -> admin.core()
                 .createNamespacedServiceAccountToken(name, NAMESPACE,
                         new AuthenticationV1TokenRequest().spec(new V1TokenRequestSpec().expirationSeconds(6 * 3600L))).execute());
-        return cp.writeKubeconfig(cp.dataDir().resolve(component + ".kubeconfig"), answer.getStatus().getToken());
+        return cp.writeKubeconfig(cp.dataDir().resolve(file + ".kubeconfig"), answer.getStatus().getToken());
     }
 
     /** The bearer token in {@link #kubeconfigFor}'s file (for raw requests in tests). */

@@ -114,6 +114,30 @@ public final class MusterProcess implements AutoCloseable {
         return proc.pid();
     }
 
+    /** {@code kill -STOP}: the process stops where it is (threads, timers, sockets), as a frozen or paused pod does. */
+    public void freeze() {
+        signal("STOP");
+    }
+
+    /** {@code kill -CONT}: a frozen process goes on from where it stopped. */
+    public void thaw() {
+        signal("CONT");
+    }
+
+    private void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).redirectErrorStream(true).start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid() + " failed: " + new String(kill.getInputStream().readAllBytes()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted sending SIG" + signal + " to " + name, e);
+        }
+    }
+
     @Override
     public void close() {
         proc.close();

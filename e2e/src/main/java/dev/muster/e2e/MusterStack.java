@@ -7,7 +7,9 @@ import java.util.List;
 /**
  * Muster as a user runs it against a cluster the chart is installed in ({@link MusterInstall}): the extender and the
  * controller from their packaged jars with their ServiceAccounts' tokens, and an unmodified kube-scheduler configured
- * from {@code extender-config/scheduler-config.yaml} with the extender on loopback and the feature gates of the chart's Deployment. Closed in reverse order.
+ * from {@code extender-config/scheduler-config-insecure.yaml} with the extender on loopback and the feature gates of the
+ * chart's Deployment, without the chart's mTLS ({@code --insecure-unauthenticated-verbs}: the tests call the verbs
+ * themselves; MutualTlsE2eTest runs the mTLS). Closed in reverse order.
  */
 public final class MusterStack implements AutoCloseable {
     private final MusterProcess extender;
@@ -44,14 +46,16 @@ public final class MusterStack implements AutoCloseable {
         int httpPort = ControlPlane.freePort();
         int grpcPort = ControlPlane.freePort();
         List<String> extenderArgs = new ArrayList<>(List.of("--kubeconfig=" + install.kubeconfigFor("extender"), "--http-port=" + httpPort,
-                "--grpc-port=" + grpcPort, "--lease-namespace=" + MusterInstall.NAMESPACE));
+                "--grpc-port=" + grpcPort, "--lease-namespace=" + MusterInstall.NAMESPACE,
+                // plain HTTP keeps the tests' own calls to the verbs simple; MutualTlsE2eTest runs the chart's mTLS
+                "--insecure-unauthenticated-verbs"));
         extenderArgs.addAll(extraExtenderArgs);
         MusterProcess extender = MusterProcess.start("extender", MusterProcess.jar(repo, "server", version), extenderArgs, logDir,
                 ControlPlane.freePort());
         MusterProcess controller = MusterProcess.start("controller", MusterProcess.jar(repo, "controller", version), List.of(
                 "--kubeconfig=" + install.kubeconfigFor("controller"), "--extender-address=127.0.0.1:" + grpcPort,
                 "--grpc-port=" + ControlPlane.freePort(), "--lease-namespace=" + MusterInstall.NAMESPACE), logDir, ControlPlane.freePort());
-        KubeScheduler scheduler = KubeScheduler.start(cp, repo.resolve("extender-config/scheduler-config.yaml"), "http://127.0.0.1:" + httpPort,
+        KubeScheduler scheduler = KubeScheduler.start(cp, repo.resolve("extender-config/scheduler-config-insecure.yaml"), "http://127.0.0.1:" + httpPort,
                 cfg -> {}, "kube-scheduler", schedulerArgs);
         return new MusterStack(extender, controller, scheduler, httpPort);
     }

@@ -144,6 +144,11 @@ final class E2eCluster {
 
     /** Requested cpu (millicores) per node over the bound pods of every namespace: no node may exceed its 4 cpu. */
     Map<String, Long> cpuPerNode() {
+        return cpuPerNode(admin);
+    }
+
+    /** Requested cpu (millicores) per node over the bound pods of every namespace of {@code admin}'s cluster. */
+    static Map<String, Long> cpuPerNode(Kube admin) {
         Map<String, Long> out = new java.util.TreeMap<>();
         for (var p : Kube.call("list pods", () -> admin.core().listPodForAllNamespaces().execute()).getItems()) {
             if (p.getSpec().getNodeName() != null) {

@@ -5,6 +5,7 @@ import dev.muster.common.ops.OpsServer;
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.common.rpc.ServerTls;
+import dev.muster.common.tls.CertificateFiles;
 import dev.muster.core.gang.Binder;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.SchedulerConfig;
@@ -23,6 +24,8 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -39,7 +42,7 @@ public final class ExtenderProcess implements AutoCloseable {
      * Where to listen and how to decide. Port 0 picks a free port. {@code gangMarker}: see {@link ServerConfig#gangMarker()}
      * (false where a test or the demo binds every pod through the bind verb).
      */
-    public record Settings(String bindHost, int httpPort, SSLContext httpTls, int opsPort, int grpcPort, Optional<ServerTls> grpcTls,
+    public record Settings(String bindHost, int httpPort, CertificateFiles httpTls, int opsPort, int grpcPort, Optional<ServerTls> grpcTls,
                            SchedulerConfig scheduler, long maxBodyBytes, int journalWindow, Duration tick, boolean gangMarker) {
         public static Settings loopback(SchedulerConfig scheduler) {
             return new Settings("127.0.0.1", 0, null, 0, 0, Optional.empty(), scheduler, ServerDefaults.MAX_BODY_BYTES,

@@ -36,7 +36,8 @@ import java.util.Objects;
  * @param leaseName      {@code --lease-name}
  * @param leaseNamespace {@code --lease-namespace}, else POD_NAMESPACE, else the service account's namespace; null
  *                       only when leader election is off and none is known
- * @param httpTls        {@code --tls-cert-file} + {@code --tls-key-file} for the HTTP verbs, or null for plain HTTP
+ * @param httpTls        {@code --tls-cert-file} + {@code --tls-key-file} (+ {@code --tls-client-ca-file} for mTLS) for the
+ *                       HTTP verbs, or null for plain HTTP
  * @param grpcTls        {@code --grpc-tls-cert-file} + {@code --grpc-tls-key-file} (+ {@code --grpc-tls-client-ca-file}
  *                       for mTLS), or null for plaintext gRPC
  * @param maxBodyBytes   {@code --max-body-bytes}: largest accepted HTTP request body
@@ -47,6 +48,9 @@ import java.util.Objects;
  *                       (empty: none; gangs' required topology constraints then cannot be met)
  * @param setAsideAfter  {@code --set-aside-after}: how long a gang waits before room (and its queue's quota) is set
  *                       aside for it as the gang next in line
+ * @param insecure       {@code --insecure-unauthenticated-verbs}: the verbs may be served without client certificates
+ *                       (plain HTTP, plaintext gRPC, or TLS without a client CA); otherwise both ports need TLS with a
+ *                       client CA, and start-up fails naming the missing flags
  * @param gangMarker     {@code --gang-marker}: kube-scheduler binds through Muster only pods that request
  *                       {@code muster.dev/gang} (its bind extender's managedResources, as extender-config/ and the chart
  *                       configure it); a gang member without it is refused at filter instead of bound outside its barrier
@@ -55,7 +59,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
                            int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
-                           boolean pickNode, boolean gangMarker) {
+                           boolean pickNode, boolean gangMarker, boolean insecure) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -68,6 +72,9 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
             return clientCaFile != null;
         }
     }
+
+    /** The flag that allows verbs without client certificates: its name says what it gives up. */
+    public static final String INSECURE = "insecure-unauthenticated-verbs";
 
     /** Flag name → description (with default), in the order {@link #usage()} prints them. */
     public static final Map<String, String> FLAGS;
@@ -100,9 +107,13 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("lease-namespace", "Lease namespace (default: POD_NAMESPACE, else the service account's namespace)");
         f.put("tls-cert-file", "PEM certificate for HTTPS on the extender verbs (with --tls-key-file)");
         f.put("tls-key-file", "PEM private key for --tls-cert-file");
+        f.put("tls-client-ca-file", "PEM CA bundle: the verbs serve only clients presenting a certificate it signed (kube-scheduler's "
+                + "extender tlsConfig certFile/keyFile); required unless --" + INSECURE);
         f.put("grpc-tls-cert-file", "PEM certificate for gRPC TLS (with --grpc-tls-key-file)");
         f.put("grpc-tls-key-file", "PEM private key for --grpc-tls-cert-file");
-        f.put("grpc-tls-client-ca-file", "PEM CA bundle: require client certificates signed by it (mTLS)");
+        f.put("grpc-tls-client-ca-file", "PEM CA bundle: require client certificates signed by it (mTLS); required unless --" + INSECURE);
+        f.put(INSECURE, "for development only: serve the verbs (HTTP and gRPC, which bind pods across the cluster) and the "
+                + "allocation stream to any client that reaches the ports, without client certificates (default false)");
         f.put("max-body-bytes", "largest accepted HTTP request body (default " + ServerDefaults.MAX_BODY_BYTES + ")");
         f.put("journal-window", "allocation events kept for resuming streams (default " + ServerDefaults.JOURNAL_WINDOW + ")");
         f.put("topology-levels", "node label keys of the topology levels gangs may ask for, widest first, comma-separated, e.g. "
@@ -161,8 +172,24 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         String podName = leader.podName();
         String podIp = leader.podIp();
 
-        TlsFiles httpTls = tls(flags, "tls-cert-file", "tls-key-file", null);
+        TlsFiles httpTls = tls(flags, "tls-cert-file", "tls-key-file", "tls-client-ca-file");
         TlsFiles grpcTls = tls(flags, "grpc-tls-cert-file", "grpc-tls-key-file", "grpc-tls-client-ca-file");
+        boolean insecure = flags.bool(INSECURE, false);
+        if (!insecure) {
+            List<String> missing = new java.util.ArrayList<>();
+            if (httpTls == null || !httpTls.mutual()) {
+                missing.addAll(httpTls == null ? List.of("--tls-cert-file", "--tls-key-file", "--tls-client-ca-file") : List.of("--tls-client-ca-file"));
+            }
+            if (grpcTls == null || !grpcTls.mutual()) {
+                missing.addAll(grpcTls == null ? List.of("--grpc-tls-cert-file", "--grpc-tls-key-file", "--grpc-tls-client-ca-file")
+                        : List.of("--grpc-tls-client-ca-file"));
+            }
+            if (!missing.isEmpty()) {
+                throw new IllegalArgumentException("missing " + String.join(", ", missing) + ": the extender's verbs bind pods across the"
+                        + " cluster, so they serve only clients presenting a certificate the client CA signed (the chart makes the"
+                        + " certificates); for development without certificates pass --" + INSECURE);
+            }
+        }
 
         long maxBodyBytes = flags.longValue("max-body-bytes", ServerDefaults.MAX_BODY_BYTES);
         if (maxBodyBytes < 1) {
@@ -181,7 +208,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         boolean gangMarker = flags.bool("gang-marker", true);
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
-                pickNode, gangMarker);
+                pickNode, gangMarker, insecure);
     }
 
     /** {@code --topology-levels}: comma-separated label keys, widest first; empty, repeated or malformed keys are named. */

@@ -6,11 +6,12 @@ import dev.muster.common.leader.KubeLeaseStore;
 import dev.muster.common.leader.LeaderCallbacks;
 import dev.muster.common.leader.LeaderElector;
 import dev.muster.common.rpc.ServerTls;
+import dev.muster.common.tls.CertificateFiles;
 import dev.muster.core.time.Backoff;
 import dev.muster.core.ledger.TopologyLevels;
 import dev.muster.core.scheduler.SchedulerConfig;
+import dev.muster.server.bind.BindOptions;
 import dev.muster.server.bind.KubeBinder;
-import dev.muster.server.http.PemTls;
 import dev.muster.server.leader.Leadership;
 import dev.muster.server.sync.ClusterSync;
 import io.prometheus.client.CollectorRegistry;
@@ -55,9 +56,20 @@ public final class ServerMain {
         }
         ServerConfig cfg = begun.config();
         KubeClients kube = begun.kube();
+        List<String> open = new java.util.ArrayList<>();
+        if (cfg.httpTls() == null || !cfg.httpTls().mutual()) {
+            open.add("the HTTP verbs");
+        }
+        if (cfg.grpcTls() == null || !cfg.grpcTls().mutual()) {
+            open.add("the gRPC verbs and the allocation stream");
+        }
+        if (!open.isEmpty()) { // only with --insecure-unauthenticated-verbs: parse refuses this otherwise
+            LOG.log(System.Logger.Level.WARNING, "INSECURE (--" + ServerConfig.INSECURE + "): " + String.join(" and ", open)
+                    + " serve any client that reaches them, without a client certificate: anyone there can make muster bind pods."
+                    + " For development only");
+        }
         CollectorRegistry registry = CollectorRegistry.defaultRegistry;
         DefaultExports.initialize();
-        KubeBinder binder = new KubeBinder(kube.requests());
 
         AtomicReference<ExtenderProcess> process = new AtomicReference<>();
         LeaderElector elector = null;
@@ -73,7 +85,11 @@ public final class ServerMain {
 
                         @Override
                         public void onStoppedLeading() {
-                            LOG.log(System.Logger.Level.WARNING, "lost leadership: forwarding verbs to the new leader");
+                            LOG.log(System.Logger.Level.WARNING, "lost leadership: every waiting and held bind fails now, verbs go to the new leader");
+                            ExtenderProcess p = process.get();
+                            if (p != null) {
+                                p.scheduler().leadershipLost("this muster extender lost its Lease; kube-scheduler retries the pod with the new leader");
+                            }
                             notifyChange(process);
                         }
 
@@ -84,6 +100,9 @@ public final class ServerMain {
                     });
             leadership = Leadership.of(elector);
         }
+        // every Binding POST first asks whether this process still holds the Lease (time-bounded: a leader that was
+        // frozen past its renew deadline does not, whatever its election thread has not noticed yet)
+        KubeBinder binder = new KubeBinder(kube.requests(), BindOptions.DEFAULTS, KubeBinder.Encoding.PROTOBUF, leadership::leading);
         SchedulerConfig schedulerConfig = SchedulerConfig.DEFAULT
                 .withPolicy(cfg.scoring())
                 .withPickNode(cfg.pickNode())
@@ -94,7 +113,7 @@ public final class ServerMain {
                 .withSchedulerName(cfg.schedulerName())
                 .withTopologyLevels(TopologyLevels.of(cfg.topologyLevels()));
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),
-                cfg.httpTls() == null ? null : PemTls.serverContext(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile()),
+                cfg.httpTls() == null ? null : new CertificateFiles(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile()),
                 cfg.opsPort(), cfg.grpcPort(),
                 cfg.grpcTls() == null ? Optional.empty() : Optional.of(new ServerTls(cfg.grpcTls().certFile(), cfg.grpcTls().keyFile(), cfg.grpcTls().clientCaFile())),
                 schedulerConfig, cfg.maxBodyBytes(), cfg.journalWindow(), Duration.ofMillis(200), cfg.gangMarker());

@@ -36,7 +36,15 @@ class ServerConfigTest {
         ca = Files.writeString(dir.resolve("ca.crt"), "ca");
     }
 
+    /** Parsed as a developer runs it, without certificates ({@code MUSTER_INSECURE_UNAUTHENTICATED_VERBS=true}). */
     private static ServerConfig parse(Map<String, String> env, String... args) {
+        Map<String, String> insecure = new HashMap<>(env);
+        insecure.putIfAbsent("MUSTER_INSECURE_UNAUTHENTICATED_VERBS", "true");
+        return parseSecure(insecure, args);
+    }
+
+    /** Parsed as deployed: client certificates are required unless the flags say otherwise. */
+    private static ServerConfig parseSecure(Map<String, String> env, String... args) {
         return ServerConfig.parse(Arrays.asList(args), env, dir.resolve("no-such-namespace-file"));
     }
 
@@ -62,9 +70,9 @@ class ServerConfigTest {
 
     @Test
     void everyFlagOnTheCommandLine() {
-        ServerConfig c = parse(POD_ENV, "--scheduler-name", "gang", "--http-port=9443", "--ops-port", "9081", "--grpc-port", "9091",
+        ServerConfig c = parseSecure(POD_ENV, "--scheduler-name", "gang", "--http-port=9443", "--ops-port", "9081", "--grpc-port", "9091",
                 "--gang-deadline", "1m30s", "--admission-hold", "2s", "--scoring", "spread", "--lease-name", "x", "--lease-namespace", "ops",
-                "--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(),
+                "--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(), "--tls-client-ca-file", ca.toString(),
                 "--grpc-tls-cert-file", cert.toString(), "--grpc-tls-key-file", key.toString(), "--grpc-tls-client-ca-file", ca.toString(),
                 "--max-body-bytes", "1024", "--journal-window", "100", "--topology-levels", "topology.kubernetes.io/zone, example.com/rack,kubernetes.io/hostname");
         assertThat(c.schedulerName()).isEqualTo("gang");
@@ -76,8 +84,9 @@ class ServerConfigTest {
         assertThat(c.scoring()).isEqualTo(ScoringPolicy.SPREAD);
         assertThat(c.leaseName()).isEqualTo("x");
         assertThat(c.leaseNamespace()).isEqualTo("ops");
-        assertThat(c.httpTls()).isEqualTo(new ServerConfig.TlsFiles(cert, key, null));
+        assertThat(c.httpTls()).isEqualTo(new ServerConfig.TlsFiles(cert, key, ca));
         assertThat(c.grpcTls().mutual()).isTrue();
+        assertThat(c.insecure()).isFalse();
         assertThat(c.maxBodyBytes()).isEqualTo(1024);
         assertThat(c.journalWindow()).isEqualTo(100);
         assertThat(c.topologyLevels()).containsExactly("topology.kubernetes.io/zone", "example.com/rack", "kubernetes.io/hostname");
@@ -104,7 +113,7 @@ class ServerConfigTest {
     @Test
     void leaseNamespaceFallsBackToTheServiceAccountNamespace() throws IOException {
         Path ns = Files.writeString(dir.resolve("namespace"), "from-sa\n");
-        ServerConfig c = ServerConfig.parse(List.of(), Map.of("POD_NAME", "m", "POD_IP", "10.0.0.1"), ns);
+        ServerConfig c = ServerConfig.parse(List.of("--insecure-unauthenticated-verbs"), Map.of("POD_NAME", "m", "POD_IP", "10.0.0.1"), ns);
         assertThat(c.leaseNamespace()).isEqualTo("from-sa");
     }
 
@@ -180,7 +189,26 @@ class ServerConfigTest {
     @Test
     void usageListsEveryFlag() {
         assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--gang-marker", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
-        assertThat(ServerConfig.FLAGS).hasSize(22);
+        assertThat(ServerConfig.FLAGS).hasSize(24);
+    }
+
+    @Test
+    void withoutClientCertificatesTheExtenderRefusesToStartNamingWhatIsMissing() {
+        assertThatThrownBy(() -> parseSecure(POD_ENV)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("missing --tls-cert-file, --tls-key-file, --tls-client-ca-file, --grpc-tls-cert-file,"
+                        + " --grpc-tls-key-file, --grpc-tls-client-ca-file")
+                .hasMessageContaining("--insecure-unauthenticated-verbs");
+        assertThatThrownBy(() -> parseSecure(POD_ENV, "--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(),
+                "--grpc-tls-cert-file", cert.toString(), "--grpc-tls-key-file", key.toString(), "--grpc-tls-client-ca-file", ca.toString()))
+                .hasMessageStartingWith("missing --tls-client-ca-file:");
+    }
+
+    @Test
+    void theInsecureFlagAllowsVerbsWithoutCertificatesAndSaysSo() {
+        ServerConfig c = parseSecure(POD_ENV, "--insecure-unauthenticated-verbs");
+        assertThat(c.insecure()).isTrue();
+        assertThat(c.httpTls()).isNull();
+        assertThat(ServerConfig.FLAGS.get("insecure-unauthenticated-verbs")).contains("for development only");
     }
 
     @Test

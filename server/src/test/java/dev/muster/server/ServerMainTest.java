@@ -17,7 +17,7 @@ class ServerMainTest {
     @Test
     void outsideAClusterWithoutKubeconfigOneLineSaysWhatToPassAndTheExitCodeIsTwo() throws Exception {
         ConsoleRun r = ConsoleRun.of((out, err) ->
-                ServerMain.run(List.of("--leader-elect=false"), Map.of(), new KubeClients.InCluster(Map.of(), noServiceAccount), out, err));
+                ServerMain.run(List.of("--leader-elect=false", "--insecure-unauthenticated-verbs"), Map.of(), new KubeClients.InCluster(Map.of(), noServiceAccount), out, err));
 
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.out()).isEmpty();

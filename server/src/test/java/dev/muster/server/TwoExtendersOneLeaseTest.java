@@ -80,9 +80,14 @@ class TwoExtendersOneLeaseTest {
         return r;
     }
 
-    private static String filterVia(Replica r) {
+    /** A new pod, shown to every replica (they watch the same cluster), filtered through {@code r}. */
+    private String filterVia(Replica r) {
         ExtenderClient.PodSpec pod = new ExtenderClient.PodSpec("web", "default", "web-uid-" + System.nanoTime(), Map.of("cpu", "1", "memory", "1Gi"),
                 Map.of(), "muster");
+        for (Replica each : started) {
+            each.process().scheduler().upsertPod(new dev.muster.core.model.Pod(new dev.muster.core.model.PodId(pod.uid(), pod.namespace(), pod.name()),
+                    "1", dev.muster.core.testing.Fixtures.req("1", "1Gi"), null, "", 0, null, null));
+        }
         ExtenderClient.FilterAnswer f = r.client().filter(ExtenderClient.podJson(pod), List.of("node-1", "node-2", "node-3"));
         return f.error().isEmpty() ? String.join(",", f.nodeNames()) : "error: " + f.error();
     }
@@ -105,7 +110,7 @@ class TwoExtendersOneLeaseTest {
     }
 
     /** kube-scheduler reaches the standby: the answer comes from the leader's ledger. */
-    private static void decidedByThroughForwarding(Replica leader, Replica standby) {
+    private void decidedByThroughForwarding(Replica leader, Replica standby) {
         assertThat(filterVia(standby)).isEqualTo("node-1");
         assertThat(leader.metrics()).contains("muster_extender_decisions_total{verb=\"filter\",outcome=\"fit\",} 1.0");
         assertThat(standby.metrics()).contains("outcome=\"forwarded\",} 1.0").doesNotContain("outcome=\"fit\"");

@@ -18,8 +18,8 @@ import javax.net.ssl.SSLSocket;
  * thread alone; nothing here is shared.
  *
  * <p>What it reads: a request line, headers up to {@link #MAX_HEADER_BYTES}, and a body given by Content-Length or
- * chunked transfer coding, at most {@code maxBodyBytes} (read straight into one array of its length when the length
- * is declared). {@code Expect: 100-continue} is answered before the body is read. HTTP/1.1 keeps the connection
+ * chunked transfer coding, at most {@code maxBodyBytes}; the body's array grows as its bytes arrive (a declared length
+ * alone never allocates it). {@code Expect: 100-continue} is answered before the body is read. HTTP/1.1 keeps the connection
  * unless {@code Connection: close}; HTTP/1.0 only with {@code Connection: keep-alive}. Anything it cannot serve is
  * refused with the status that names the problem (400, 413, 417, 431, 501, 505) and the connection is closed
  * gracefully: the answer is sent, then what the client still sends is read and dropped for a moment, so the client
@@ -31,6 +31,8 @@ final class Http1Connection {
     /** A connection's read buffer to begin with: a request head of Go's client is ~200 bytes, a body is read past it. */
     static final int FIRST_BUFFER = 4 * 1024;
     static final int MAX_HEADER_BYTES = 64 * 1024;
+    /** A declared body's array to begin with, at most; it doubles as the bytes arrive, up to the declared length. */
+    static final int FIRST_BODY_BUFFER = 64 * 1024;
     /** Answers of up to this size are written in one piece with their head: one TCP segment for small ones. */
     private static final int ONE_WRITE = 32 * 1024;
     /** After a refusal, what the client still sends is read and dropped up to this much, for up to {@link #LINGER_MILLIS}. */
@@ -178,9 +180,22 @@ final class Http1Connection {
         return length;
     }
 
+    /**
+     * A body of the declared {@code length} (already checked against the limit). Its array grows as the bytes arrive,
+     * doubling from at most {@link #FIRST_BODY_BUFFER}: a client that announces 64 MiB and sends nothing holds a few
+     * KiB, not 64 MiB, and memory is only ever spent on bytes a client actually sent.
+     */
     private byte[] readBody(int length) throws IOException {
-        byte[] body = new byte[length];
-        readFully(body, 0, length);
+        byte[] body = new byte[Math.min(length, FIRST_BODY_BUFFER)];
+        int size = 0;
+        while (size < length) {
+            if (size == body.length) {
+                body = java.util.Arrays.copyOf(body, (int) Math.min(length, 2L * body.length));
+            }
+            int n = Math.min(body.length, length) - size;
+            readFully(body, size, n);
+            size += n;
+        }
         return body;
     }
 

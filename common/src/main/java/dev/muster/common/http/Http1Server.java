@@ -14,6 +14,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLServerSocket;
 
 /**
  * Muster's HTTP/1.1 server: one thread per connection that reads a request, calls the {@link Http1Handler} on that
@@ -64,6 +66,9 @@ public final class Http1Server implements AutoCloseable {
     /** Up to {@link #PLATFORM_CONNECTIONS} threads; a hand-off it refuses (all busy) goes to a virtual thread. */
     private final ThreadPoolExecutor platformThreads;
     private long lastRefusalLog; // accepting thread only
+    private final java.util.concurrent.atomic.AtomicLong lastHandshakeLog = new java.util.concurrent.atomic.AtomicLong();
+    /** TLS handshakes that failed (a client without an accepted certificate, or not speaking TLS), since start. */
+    private final java.util.concurrent.atomic.LongAdder refusedHandshakes = new java.util.concurrent.atomic.LongAdder();
     private final Thread acceptor;
     private volatile boolean closed;
 
@@ -79,6 +84,17 @@ public final class Http1Server implements AutoCloseable {
      */
     public Http1Server(String name, InetSocketAddress address, SSLContext tls, Http1Handler handler, long maxBodyBytes,
                        Duration idleTimeout, int maxConnections) throws IOException {
+        this(name, address, tls, false, handler, maxBodyBytes, idleTimeout, maxConnections);
+    }
+
+    /**
+     * As {@link #Http1Server(String, InetSocketAddress, SSLContext, Http1Handler, long, Duration, int)};
+     * {@code requireClientCertificates}: with {@code tls}, a client must present a certificate that the context's trust
+     * manager accepts, or its handshake fails and the connection ends before a byte of a request is read (said in the
+     * log, at most every 10 s).
+     */
+    public Http1Server(String name, InetSocketAddress address, SSLContext tls, boolean requireClientCertificates, Http1Handler handler,
+                       long maxBodyBytes, Duration idleTimeout, int maxConnections) throws IOException {
         this.name = name;
         this.maxConnections = maxConnections;
         this.handler = handler;
@@ -86,7 +102,13 @@ public final class Http1Server implements AutoCloseable {
         this.idleMillis = (int) Math.min(Integer.MAX_VALUE, idleTimeout.toMillis());
         this.platformThreads = new ThreadPoolExecutor(0, PLATFORM_CONNECTIONS, PLATFORM_IDLE_SECONDS, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), Thread.ofPlatform().daemon().name(name + "-conn").factory());
+        if (requireClientCertificates && tls == null) {
+            throw new IllegalArgumentException(name + ": client certificates can only be required over TLS");
+        }
         this.listener = tls == null ? new ServerSocket() : tls.getServerSocketFactory().createServerSocket();
+        if (listener instanceof SSLServerSocket secure) {
+            secure.setNeedClientAuth(requireClientCertificates);
+        }
         listener.setReuseAddress(true);
         try {
             listener.bind(address, 1024);
@@ -141,6 +163,10 @@ public final class Http1Server implements AutoCloseable {
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(idleMillis);
             new Http1Connection(socket, handler, maxBodyBytes).serve();
+        } catch (SSLException e) {
+            if (!closed) {
+                refusedHandshake(socket, e);
+            }
         } catch (SocketException e) {
             // reset by the peer, or closed by close(): nothing to answer
         } catch (IOException e) {
@@ -167,6 +193,22 @@ public final class Http1Server implements AutoCloseable {
             acceptor.join(5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** TLS handshakes that failed since start (tests and metrics read it). */
+    public long refusedHandshakes() {
+        return refusedHandshakes.sum();
+    }
+
+    /** A failed TLS handshake: counted, and said in the log at most every 10 s (connection threads race for the turn). */
+    private void refusedHandshake(Socket socket, SSLException e) {
+        refusedHandshakes.increment();
+        long now = System.nanoTime();
+        long last = lastHandshakeLog.get();
+        if ((last == 0 || now - last > 10_000_000_000L) && lastHandshakeLog.compareAndSet(last, now)) {
+            LOG.log(System.Logger.Level.WARNING, name + ": refused a TLS connection from " + socket.getRemoteSocketAddress() + ": " + e.getMessage()
+                    + " (" + refusedHandshakes.sum() + " refused since start; further ones within 10 s are not logged)");
         }
     }
 

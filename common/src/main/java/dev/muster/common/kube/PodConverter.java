@@ -18,11 +18,13 @@ import java.util.Map;
 /**
  * {@link V1Pod} → core {@link Pod}: identity, effective request (kube-scheduler's rule, computed by
  * {@link PodRequests#effective}), gang (any of the three APIs' ways, {@link GangMembership}) and Volcano task, spec.nodeName,
- * status.phase and spec.priority. Stateless and thread-safe.
+ * status.phase and spec.priority, spec.schedulerName and whether metadata.deletionTimestamp is set. Stateless and thread-safe.
  */
 public final class PodConverter {
     /** The init-container restartPolicy that makes it a sidecar. */
     static final String RESTART_ALWAYS = "Always";
+    /** What the API server writes into an empty spec.schedulerName. */
+    static final String DEFAULT_SCHEDULER = "default-scheduler";
 
     private PodConverter() {}
 
@@ -53,8 +55,11 @@ public final class PodConverter {
         GangMembership.Membership membership = membershipOf(id.namespace(), pod);
         String task = GangMembership.taskOf(annotations);
         PodPhase phase = PodPhase.parse(pod.getStatus() == null ? null : pod.getStatus().getPhase());
+        // the API server defaults an empty spec.schedulerName to the default scheduler's
+        String scheduler = spec == null || spec.getSchedulerName() == null || spec.getSchedulerName().isEmpty()
+                ? DEFAULT_SCHEDULER : spec.getSchedulerName();
         return new Pod(id, pod.getMetadata().getResourceVersion(), request, membership.gang(), task, priority, nodeName, phase,
-                membership.conflict());
+                membership.conflict(), scheduler, pod.getMetadata().getDeletionTimestamp() != null);
     }
 
     /** The pod's gang, from all three APIs' ways of naming one (annotation, {@code spec.schedulingGroup}, label). */

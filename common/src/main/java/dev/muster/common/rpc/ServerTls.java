@@ -1,9 +1,8 @@
 package dev.muster.common.rpc;
 
+import dev.muster.common.tls.CertificateFiles;
 import io.grpc.ServerCredentials;
 import io.grpc.TlsServerCredentials;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -47,17 +46,17 @@ public record ServerTls(Path certChain, Path privateKey, Path clientCa) {
         return clientCa != null;
     }
 
-    /** Reads the files now, so a bad file fails at start-up with its name. */
+    /**
+     * Reads the files now, so a bad file fails at start-up with its name; they are read again when they change
+     * ({@link CertificateFiles}), so a renewed certificate or CA serves new connections without a restart.
+     */
     public ServerCredentials credentials() {
-        try {
-            TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder().keyManager(certChain.toFile(), privateKey.toFile());
-            if (clientCa != null) {
-                b.trustManager(clientCa.toFile()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
-            }
-            return b.build();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read gRPC TLS files " + this, e);
+        CertificateFiles files = new CertificateFiles(certChain, privateKey, clientCa);
+        TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder().keyManager(files.keyManager());
+        if (clientCa != null) {
+            b.trustManager(files.trustManager(true)).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
         }
+        return b.build();
     }
 
     /** True when a file flag was given (not null, not blank). */

@@ -142,6 +142,29 @@ class Http1ServerTest {
         assertThat(called).isFalse();
     }
 
+    @Test
+    void aDeclaredLengthAloneAllocatesNothingLikeItTheBodyGrowsAsItsBytesArrive() throws Exception {
+        long declared = 256L << 20;
+        server = new Http1Server("test-http", new InetSocketAddress("127.0.0.1", 0), null, ECHO, declared, Duration.ofMinutes(1), 100);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getTotalThreadAllocatedBytes();
+        for (int i = 0; i < 4; i++) { // four clients announce 256 MiB each, send 1 KiB and go away
+            try (Raw c = new Raw(server.port())) {
+                c.send("POST /bind HTTP/1.1\r\nHost: h\r\nContent-Length: " + declared + "\r\n\r\n" + "x".repeat(1024));
+            }
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> server.connections() == 0);
+        }
+        assertThat(threads.getTotalThreadAllocatedBytes() - before).isLessThan(declared); // 1 GiB announced
+
+        try (Raw c = new Raw(server.port())) { // a body that does arrive is read whole, across the doublings
+            byte[] body = new byte[300 * 1024 + 7];
+            Arrays.fill(body, (byte) 'b');
+            c.send("POST /bind HTTP/1.1\r\nHost: h\r\nContent-Length: " + body.length + "\r\n\r\n");
+            c.out.write(body);
+            assertThat(c.reply().body).startsWith("POST /bind null " + body.length + ":bbbb").endsWith("bbb");
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "no target                 | GET HTTP/1.1\\r\\n\\r\\n                                                          | 400 | malformed request line",

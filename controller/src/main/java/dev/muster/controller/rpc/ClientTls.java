@@ -1,6 +1,7 @@
 package dev.muster.controller.rpc;
 
 import dev.muster.common.rpc.ServerTls;
+import dev.muster.common.tls.CertificateFiles;
 import io.grpc.ChannelCredentials;
 import io.grpc.TlsChannelCredentials;
 import java.io.IOException;
@@ -45,7 +46,10 @@ public record ClientTls(Path ca, Path certChain, Path privateKey) {
                 key ? ServerTls.readable(keyFile, flagPrefix + "-key-file") : null));
     }
 
-    /** Reads the files now, so a bad file fails at start-up with its name. */
+    /**
+     * Reads the files now, so a bad file fails at start-up with its name. The client certificate is read again when
+     * its files change ({@link CertificateFiles}): a renewed one is presented on the next connection.
+     */
     public ChannelCredentials credentials() {
         try {
             TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
@@ -53,7 +57,7 @@ public record ClientTls(Path ca, Path certChain, Path privateKey) {
                 b.trustManager(ca.toFile());
             }
             if (certChain != null) {
-                b.keyManager(certChain.toFile(), privateKey.toFile());
+                b.keyManager(new CertificateFiles(certChain, privateKey, null).keyManager());
             }
             return b.build();
         } catch (IOException e) {

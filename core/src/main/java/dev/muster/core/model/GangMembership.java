@@ -141,7 +141,8 @@ public final class GangMembership {
         if ((pod.gang() == null && !pod.hasMembershipConflict()) || podScheduler == null || podScheduler.isEmpty() || podScheduler.equals(ours)) {
             return pod;
         }
-        return new Pod(pod.id(), pod.resourceVersion(), pod.request(), null, "", pod.priority(), pod.nodeName(), pod.phase());
+        return new Pod(pod.id(), pod.resourceVersion(), pod.request(), null, "", pod.priority(), pod.nodeName(), pod.phase(), "",
+                pod.schedulerName(), pod.terminating());
     }
 
     public static String taskOf(Map<String, String> annotations) {

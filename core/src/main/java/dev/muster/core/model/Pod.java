@@ -17,9 +17,12 @@ import java.util.Objects;
  * @param membershipConflict why the pod's gang membership cannot be decided (it names two different groups), or ""
  *                        when there is no conflict; such a pod has no gang and is refused at filter with this text
  *                        ({@link GangMembership.Membership})
+ * @param schedulerName   spec.schedulerName as the cluster shows it, or "" where no cluster says (a pod read from a verb's
+ *                        request, tests); the verbs act only on pods whose cluster object names Muster's profile
+ * @param terminating     the cluster shows it being deleted (metadata.deletionTimestamp set): never bound again
  */
 public record Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
-                  String nodeName, PodPhase phase, String membershipConflict) {
+                  String nodeName, PodPhase phase, String membershipConflict, String schedulerName, boolean terminating) {
     public Pod {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(request, "request");
@@ -27,12 +30,19 @@ public record Pod(PodId id, String resourceVersion, Resources request, GangKey g
         task = task == null ? "" : task;
         phase = phase == null ? PodPhase.PENDING : phase;
         membershipConflict = membershipConflict == null ? "" : membershipConflict;
+        schedulerName = schedulerName == null ? "" : schedulerName;
+    }
+
+    /** A pod no cluster object has described yet (its scheduler unknown, not terminating). */
+    public Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
+               String nodeName, PodPhase phase, String membershipConflict) {
+        this(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, "", false);
     }
 
     /** A pod without a membership conflict. */
     public Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
                String nodeName, PodPhase phase) {
-        this(id, resourceVersion, request, gang, task, priority, nodeName, phase, "");
+        this(id, resourceVersion, request, gang, task, priority, nodeName, phase, "", "", false);
     }
 
     /** True when the pod names two different groups (see {@link #membershipConflict()}). */
@@ -54,10 +64,15 @@ public record Pod(PodId id, String resourceVersion, Resources request, GangKey g
     }
 
     public Pod withNode(String node) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, node, phase, membershipConflict);
+        return new Pod(id, resourceVersion, request, gang, task, priority, node, phase, membershipConflict, schedulerName, terminating);
     }
 
     public Pod withPhase(PodPhase p) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, p, membershipConflict);
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, p, membershipConflict, schedulerName, terminating);
+    }
+
+    /** The same pod as its cluster object describes it: {@code spec.schedulerName} and whether it is being deleted. */
+    public Pod asInCluster(String scheduler, boolean beingDeleted) {
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, scheduler, beingDeleted);
     }
 }

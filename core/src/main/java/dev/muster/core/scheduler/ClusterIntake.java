@@ -21,27 +21,20 @@ import dev.muster.core.model.PodPhase;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.model.Refusal;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
-import java.util.Set;
 
 /**
  * What the cluster tells the core: nodes, pods, PodGroups and Queues as cluster sync observes them, folded
  * into the books; slots that pods muster did not place invalidated are repaired; every change that may admit
- * a gang with held binds retries it. Also remembers pods seen only in extender requests (informer lag), in a
- * bounded set so that request input cannot grow the core without limit. Confined to the core's lock.
+ * a gang with held binds retries it. Only the cluster adds pods: a verb's request never does ({@link VerbGuard}).
+ * Confined to the core's lock.
  */
 final class ClusterIntake {
-    /** Pods known only from extender requests are forgotten beyond this many (oldest first). */
-    static final int REQUEST_ONLY_LIMIT = 10_000;
-
     private final Books books;
     private final Ledger ledger;
     private final BindBarrier barrier;
     private final HeldBinds held;
     private final SlotSteering steering;
     private final AdmissionPass pass;
-    private final Set<String> requestOnly = new LinkedHashSet<>(); // uids seen in requests, not yet from the cluster
 
     ClusterIntake(Books books, BindBarrier barrier, HeldBinds held, SlotSteering steering, AdmissionPass pass) {
         this.books = books;
@@ -66,12 +59,10 @@ final class ClusterIntake {
     }
 
     void upsertPod(Pod pod) {
-        requestOnly.remove(pod.uid());
         observe(pod);
     }
 
     void deletePod(String uid) {
-        requestOnly.remove(uid);
         forgetPod(uid);
         pass.roomFreed(books.now());
     }
@@ -137,35 +128,6 @@ final class ClusterIntake {
 
     void deleteQueue(String name) {
         books.removeQueue(name);
-    }
-
-    /**
-     * A pod seen in a filter request: remembered as pending unless the cluster already told us more. A pod known
-     * only from requests is remembered among the last {@link #REQUEST_ONLY_LIMIT} such pods.
-     */
-    Pod rememberFromRequest(Pod pod) {
-        Pod known = books.pod(pod.uid());
-        if (known != null && (known.isBound() || known.resourceVersion().equals(pod.resourceVersion()))) {
-            return known;
-        }
-        if (known == null) {
-            requestOnly.add(pod.uid());
-        }
-        observe(pod.isBound() ? pod : pod.withNode(null));
-        Pod remembered = books.pod(pod.uid());
-        trimRequestOnly();
-        return remembered != null ? remembered : pod;
-    }
-
-    private void trimRequestOnly() {
-        for (Iterator<String> it = requestOnly.iterator(); requestOnly.size() > REQUEST_ONLY_LIMIT && it.hasNext(); ) {
-            String uid = it.next();
-            it.remove();
-            boolean inUse = ledger.pod(uid) != null || books.binds().stageOf(uid) != null;
-            if (!inUse) {
-                forgetPod(uid);
-            }
-        }
     }
 
     private void observe(Pod pod) {

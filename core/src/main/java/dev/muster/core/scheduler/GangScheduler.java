@@ -94,6 +94,7 @@ public final class GangScheduler implements ClusterSink {
     private final GangExpiry expiry;
     private final ClusterIntake intake;
     private final WaitingLine line;
+    private final VerbGuard guard;
     // ---- written under lock, read without it ----
     private volatile boolean synced;
 
@@ -114,6 +115,7 @@ public final class GangScheduler implements ClusterSink {
         this.expiry = new GangExpiry(books, barrier, held, assumptions, pass, config.backoff());
         this.filtering = new Filtering(books, barrier, held, steering, admission, config.policy(), config.pickNode());
         this.intake = new ClusterIntake(books, barrier, held, steering, pass);
+        this.guard = new VerbGuard(books, config.schedulerName());
     }
 
     public SchedulerConfig config() {
@@ -136,6 +138,9 @@ public final class GangScheduler implements ClusterSink {
      * pod only on the node Muster picks ({@link SchedulerConfig#pickNode}) unless {@code softPreferences} — the pod
      * has preferences kube-scheduler's own score plugins weigh — then on every node that fits. A candidate that is
      * in none of the result's lists fits but was passed over for the picked node.
+     *
+     * @throws VerbRefusedException when the cluster has not shown {@code pod} (by uid), or shows it bound, being deleted
+     *                              or of another scheduler: nothing changed ({@link VerbGuard})
      */
     public FilterResult filter(Pod pod, List<String> candidates, boolean softPreferences) {
         return filter(pod, candidates, softPreferences, false);
@@ -150,7 +155,7 @@ public final class GangScheduler implements ClusterSink {
     public FilterResult filter(Pod pod, List<String> candidates, boolean softPreferences, boolean boundByKubeScheduler) {
         return locked(() -> {
             long now = nanoTime.getAsLong();
-            Pod p = intake.rememberFromRequest(pod);
+            Pod p = guard.filterable(pod); // the cluster's pod, real and pending, of this profile; else refused, nothing changed
             boolean assume = boundByKubeScheduler && p.gang() == null;
             if (assume) {
                 assumptions.forgetExpected(p.uid(), "was filtered again: kube-scheduler did not bind it where expected");
@@ -159,6 +164,7 @@ public final class GangScheduler implements ClusterSink {
             if (assume && r.feasible().size() == 1) {
                 assumptions.expectBind(p, r.feasible().getFirst());
             }
+            guard.filtered(p.uid(), r.feasible());
             return r;
         });
     }
@@ -178,10 +184,18 @@ public final class GangScheduler implements ClusterSink {
      * Binds {@code pod} to {@code node}. A single pod (or a member of a gang that already runs) is bound at once;
      * a gang member waits at the barrier. The future completes when the pod is bound or the bind failed; it is
      * never completed while this scheduler's lock is held. A repeated bind of the same pod replaces the earlier
-     * waiter instead of counting twice.
+     * waiter instead of counting twice. Only a pod the cluster shows pending, of this profile and not being deleted, onto
+     * a node its last filter passed (or a slot of its gang), is bound; any other bind fails at once saying why, and
+     * changes nothing ({@link VerbGuard}).
      */
     public CompletableFuture<BindResult> bind(PodId podId, String node) {
-        return locked(() -> bindVerb.bind(podId, node, nanoTime.getAsLong()));
+        return locked(() -> {
+            String why = guard.whyNotBindable(podId, node);
+            if (why != null) {
+                return CompletableFuture.completedFuture(BindResult.failed(why)); // nothing changed
+            }
+            return bindVerb.bind(podId, node, nanoTime.getAsLong());
+        });
     }
 
     /** Withdraws a waiting bind (its caller went away): the pod's slot is vacated for another try. */
@@ -219,21 +233,33 @@ public final class GangScheduler implements ClusterSink {
     }
 
     /**
-     * Leadership is lost: every bind waiting at a barrier or held fails at once with {@code reason}, and their slots
-     * are vacated, so no caller waits on a process that no longer decides ({@link BindBarrier#leadershipLost}).
-     * Bindings already POSTed finish as they will.
-     */
-    public void leadershipLost(String reason) {
-        run(() -> barrier.leadershipLost(reason));
-    }
-
-    /**
      * Expires what is due: reservations past their deadline, assumptions kube-scheduler never confirmed, the admission
      * pass, held binds past their hold. Each step runs even when an earlier one failed (the first failure is rethrown
      * after all ran). Call it periodically.
      */
     public void expireDue() {
         run(() -> expiry.expireDue(nanoTime.getAsLong()));
+    }
+
+    /**
+     * This process no longer leads (its Lease was lost or not renewed in time): every bind waiting at a barrier and
+     * every held bind fails now with {@code reason} ({@link BindBarrier#leadershipLost}), and every reservation is
+     * released ({@link BindBarrier#dropReservation}), so nothing decided from these books binds later; the new leader
+     * plans from the cluster. Bindings already POSTed answer as they come (the binder posts no new one without the Lease).
+     */
+    public void leadershipLost(String reason) {
+        run(() -> {
+            barrier.leadershipLost(reason);
+            Refusal why = Refusal.of(Refusal.Cause.RESERVATION_LOST, reason);
+            for (Gang g : new ArrayList<>(books.gangs())) {
+                if (books.ledger().reservation(g.key()) != null) {
+                    barrier.dropReservation(g, why);
+                    if (!g.running()) {
+                        books.state(g, GangState.WAITING, why);
+                    }
+                }
+            }
+        });
     }
 
     // ---- cluster sync (ClusterSink) ------------------------------------------------------------------
@@ -252,12 +278,20 @@ public final class GangScheduler implements ClusterSink {
 
     @Override
     public void upsertPod(Pod pod) {
-        run(() -> intake.upsertPod(pod));
+        run(() -> {
+            intake.upsertPod(pod);
+            if (pod.isBound() || pod.phase().isTerminal() || pod.terminating()) {
+                guard.forget(pod.uid());
+            }
+        });
     }
 
     @Override
     public void deletePod(String uid) {
-        run(() -> intake.deletePod(uid));
+        run(() -> {
+            intake.deletePod(uid);
+            guard.forget(uid);
+        });
     }
 
     @Override

@@ -24,8 +24,8 @@ class BoundByKubeSchedulerTest {
         Pod a = pod("a").requests("1500m", "1Gi").build();
         Pod b = pod("b").requests("1500m", "1Gi").build();
 
-        String first = only(h.scheduler.filter(a, h.nodeNames, false, true));
-        String second = only(h.scheduler.filter(b, h.nodeNames, false, true));
+        String first = only(h.scheduler.filter(h.seen(a), h.nodeNames, false, true));
+        String second = only(h.scheduler.filter(h.seen(b), h.nodeNames, false, true));
 
         assertThat(second).as("b does not fit beside a").isNotEqualTo(first);
         assertThat(record(h, a)).hasValueSatisfying(r -> assertThat(r.assumed()).isTrue());
@@ -38,7 +38,7 @@ class BoundByKubeSchedulerTest {
     void theClusterShowingThePodBoundConfirmsItAndNothingIsCountedTwice() {
         SchedulerHarness h = SchedulerHarness.cluster(2, "4", "8Gi");
         Pod a = pod("a").requests("1", "1Gi").build();
-        String node = only(h.scheduler.filter(a, h.nodeNames, false, true));
+        String node = only(h.scheduler.filter(h.seen(a), h.nodeNames, false, true));
 
         h.scheduler.upsertPod(a.withNode(node).withPhase(dev.muster.core.model.PodPhase.RUNNING));
         h.clock.advance(Assumptions.EXPECT_WITHIN.plusSeconds(1));
@@ -53,10 +53,10 @@ class BoundByKubeSchedulerTest {
     void aPodFilteredAgainGivesBackItsAssumedRoomBeforeTheNewDecision() {
         SchedulerHarness h = SchedulerHarness.cluster(1, "2", "8Gi");
         Pod a = pod("a").requests("1500m", "1Gi").build();
-        only(h.scheduler.filter(a, h.nodeNames, false, true));
+        only(h.scheduler.filter(h.seen(a), h.nodeNames, false, true));
 
         // kube-scheduler could not bind it (a later plugin failed) and asks again: it still fits on the only node
-        assertThat(only(h.scheduler.filter(a, h.nodeNames, false, true))).isEqualTo("n0");
+        assertThat(only(h.scheduler.filter(h.seen(a), h.nodeNames, false, true))).isEqualTo("n0");
         assertThat(h.totals().allocatedByQueue().get("")).isEqualTo(req("1500m", "1Gi"));
         assertThat(h.scheduler.ledger().pods()).hasSize(1);
     }
@@ -65,7 +65,7 @@ class BoundByKubeSchedulerTest {
     void anAssumptionTheClusterNeverConfirmsIsDroppedAfterTheConfirmationWindow() {
         SchedulerHarness h = SchedulerHarness.cluster(1, "2", "8Gi");
         Pod a = pod("a").requests("1500m", "1Gi").build();
-        only(h.scheduler.filter(a, h.nodeNames, false, true));
+        only(h.scheduler.filter(h.seen(a), h.nodeNames, false, true));
 
         h.clock.advance(Assumptions.EXPECT_WITHIN.minus(Duration.ofSeconds(1)));
         h.scheduler.expireDue();
@@ -73,7 +73,7 @@ class BoundByKubeSchedulerTest {
         h.clock.advance(Duration.ofSeconds(2));
         h.scheduler.expireDue();
         assertThat(record(h, a)).isEmpty();
-        assertThat(only(h.scheduler.filter(pod("b").requests("1500m", "1Gi").build(), h.nodeNames, false, true))).isEqualTo("n0");
+        assertThat(only(h.scheduler.filter(h.seen(pod("b").requests("1500m", "1Gi").build()), h.nodeNames, false, true))).isEqualTo("n0");
     }
 
     @Test
@@ -82,8 +82,8 @@ class BoundByKubeSchedulerTest {
         Pod soft = pod("soft").requests("1", "1Gi").build();
         Pod viaBindVerb = pod("v").requests("1", "1Gi").build();
 
-        assertThat(h.scheduler.filter(soft, h.nodeNames, true, true).feasible()).hasSize(2);
-        assertThat(h.scheduler.filter(viaBindVerb, h.nodeNames, false, false).feasible()).hasSize(1);
+        assertThat(h.scheduler.filter(h.seen(soft), h.nodeNames, true, true).feasible()).hasSize(2);
+        assertThat(h.scheduler.filter(h.seen(viaBindVerb), h.nodeNames, false, false).feasible()).hasSize(1);
         assertThat(h.scheduler.ledger().pods()).isEmpty();
     }
 
@@ -92,7 +92,7 @@ class BoundByKubeSchedulerTest {
         // a kube-scheduler whose one extender binds every pod (the configuration before the gang marker)
         SchedulerHarness h = SchedulerHarness.cluster(2, "4", "8Gi");
         Pod a = pod("a").requests("1", "1Gi").build();
-        String node = only(h.scheduler.filter(a, h.nodeNames, false, true));
+        String node = only(h.scheduler.filter(h.seen(a), h.nodeNames, false, true));
 
         assertThat(h.scheduler.bind(a.id(), node).join().ok()).isTrue();
         assertThat(h.binder.bound()).as("a Binding was posted").containsEntry(a.uid(), node);

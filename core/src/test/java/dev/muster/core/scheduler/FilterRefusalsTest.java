@@ -35,8 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * not leave the pod without a node: such a pod passes, and its bind is held while Muster re-checks. A refusal is kept
  * where its cause ends with such an event (a reservation ends in failed or completed binds), or where passing would
  * take room others are kept (a gang's reservation) or other queues could use (a full queue); the row says which
- * event un-parks it. A Queue edit is no such event (docs/architecture.md, "Why no member is refused for a passing
- * reason").
+ * event un-parks it. A Queue edit is no such event
+ * (docs/architecture.md, "Why no member is refused for a passing reason").
  */
 class FilterRefusalsTest {
     /** What the filter does with the pod. */
@@ -65,14 +65,14 @@ class FilterRefusalsTest {
 
     static Stream<Arguments> causes() {
         List<Case> cases = new ArrayList<>();
-        cases.add(new Case("the pod names two gangs: decided from the pod kube-scheduler sends, only its edit resolves it",
+        cases.add(new Case("the pod names two gangs: only its edit resolves it",
                 Answer.UNRESOLVABLE, "pod default/torn: pod names two different groups: \"a\" (annotation scheduling.k8s.io/group-name)"
                 + " and \"b\" (label scheduling.x-k8s.io/pod-group); a pod can belong to one gang only", h -> {
             GangMembership.Membership m = GangMembership.membershipOf("default", Map.of(GangMembership.GROUP_NAME, "a"),
                     Map.of(GangMembership.POD_GROUP_LABEL, "b"), null);
             Pod base = pod("torn").requests("1", "1Gi").build();
             Pod torn = new Pod(base.id(), base.resourceVersion(), base.request(), m.gang(), "", 0, null, base.phase(), m.conflict());
-            return new Filtered(torn, h.scheduler.filter(torn, h.nodeNames));
+            return new Filtered(torn, h.scheduler.filter(h.seen(torn), h.nodeNames));
         }));
         cases.add(new Case("PODGROUP_MISSING: the PodGroup may arrive at any moment", Answer.PASSES_AND_HOLDS,
                 "podgroup default/g does not exist (yet)", h -> filterFirst(h, "", 1, "1")));
@@ -188,8 +188,8 @@ class FilterRefusalsTest {
                 + " the reservation ends in failed binds (ReservationEndE2eTest) or bound ones",
                 Answer.REFUSED, "insufficient cpu (after gang reservations): room on this node is reserved for gangs", h -> {
             h.scheduler.upsertPodGroup(podGroup("default", "other", 2, "default"));
-            h.scheduler.upsertPod(pod("other-0").gang("other").requests("4", "1Gi").build());
-            h.scheduler.filter(pod("other-0").gang("other").requests("4", "1Gi").build(), h.nodeNames); // reserves n0 and n1 whole
+            Pod o0 = h.seen(pod("other-0").gang("other").requests("4", "1Gi").build());
+            h.scheduler.filter(o0, h.nodeNames); // reserves n0 and n1 whole
             return single(h, "2", "n0");
         }));
         return cases.stream().map(Arguments::of);
@@ -270,7 +270,7 @@ class FilterRefusalsTest {
     }
 
     private static Filtered single(SchedulerHarness h, String cpu, String node) {
-        Pod web = pod("web").requests(cpu, "1Gi").build();
+        Pod web = h.seen(pod("web").requests(cpu, "1Gi").build());
         return new Filtered(web, h.scheduler.filter(web, List.of(node)));
     }
 }

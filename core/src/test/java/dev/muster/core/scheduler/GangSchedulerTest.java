@@ -160,6 +160,7 @@ class GangSchedulerTest {
         List<String> free = List.of("n1", "n2", "n3");
         List<CompletableFuture<BindResult>> binds = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
+            h.scheduler.filter(pods.get(i), List.of(free.get(i)));
             binds.add(h.scheduler.bind(pods.get(i).id(), free.get(i)));
         }
         assertThat(binds).noneMatch(CompletableFuture::isDone);
@@ -617,7 +618,7 @@ class GangSchedulerTest {
         h.scheduler.upsertPodGroup(podGroup("default", "late", 1, "default"));
         assertThat(bind.join().ok()).isTrue();
 
-        Pod orphan = pod("orphan").gang("nope").build();
+        Pod orphan = h.seen(pod("orphan").gang("nope").build());
         CompletableFuture<BindResult> never = h.schedule(orphan);
         h.clock.advance(SchedulerConfig.DEFAULT.admissionHold());
         h.scheduler.expireDue();
@@ -684,7 +685,7 @@ class GangSchedulerTest {
         SchedulerHarness h = cluster(1, "4", "16Gi");
         BindResult r = h.scheduler.bind(pod("ghost").build().id(), "n0").join();
         assertThat(r.ok()).isFalse();
-        assertThat(r.error()).contains("unknown to muster");
+        assertThat(r.error()).contains("has not been seen in the cluster by muster");
     }
 
     @Test

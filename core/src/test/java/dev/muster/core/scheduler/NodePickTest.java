@@ -60,7 +60,7 @@ class NodePickTest {
         SchedulerHarness h = cluster(SchedulerConfig.DEFAULT.withPolicy(policy));
         Pod p = pod("p").requests(cpu, "1Gi").build();
 
-        FilterResult r = h.scheduler.filter(p, candidates, soft);
+        FilterResult r = h.scheduler.filter(h.seen(p), candidates, soft);
 
         assertThat(r.feasible()).containsExactlyElementsOf(expected);
         assertThat(r.failed()).as("passed-over nodes are left out of the answer").doesNotContainKeys(expected.toArray(String[]::new));
@@ -75,8 +75,8 @@ class NodePickTest {
         h.scheduler.upsertNode(node("e", "8", "32Gi"));
         Pod p = pod("p").requests("1", "1Gi").build();
 
-        assertThat(h.scheduler.filter(p, List.of("e", "c")).feasible()).containsExactly("e");
-        assertThat(h.scheduler.filter(p, List.of("c", "e")).feasible()).containsExactly("c");
+        assertThat(h.scheduler.filter(h.seen(p), List.of("e", "c")).feasible()).containsExactly("e");
+        assertThat(h.scheduler.filter(h.seen(p), List.of("c", "e")).feasible()).containsExactly("c");
     }
 
     @Test
@@ -84,7 +84,7 @@ class NodePickTest {
         SchedulerHarness h = cluster(SchedulerConfig.DEFAULT.withPickNode(false));
         Pod p = pod("p").requests("3", "1Gi").build();
 
-        FilterResult r = h.scheduler.filter(p, List.of("a", "b", "c", "d", "gpu"));
+        FilterResult r = h.scheduler.filter(h.seen(p), List.of("a", "b", "c", "d", "gpu"));
 
         assertThat(r.feasible()).containsExactly("b", "c", "gpu");
         assertThat(r.failed()).containsOnlyKeys("a", "d");
@@ -98,7 +98,7 @@ class NodePickTest {
         SchedulerHarness h = cluster(SchedulerConfig.DEFAULT);
         Pod p = pod("p").requests("9", "1Gi").build();
 
-        FilterResult r = h.scheduler.filter(p, List.of("a", "b", "c", "unknown"));
+        FilterResult r = h.scheduler.filter(h.seen(p), List.of("a", "b", "c", "unknown"));
 
         assertThat(r.feasible()).containsExactly("a", "b", "c", "unknown");
         assertThat(r.failed()).isEmpty();
@@ -125,7 +125,7 @@ class NodePickTest {
         h.scheduler.upsertPod(m0);
         h.scheduler.upsertPod(m1);
 
-        FilterResult r = h.scheduler.filter(m0, List.of("a", "b", "c", "d", "gpu"), true);
+        FilterResult r = h.scheduler.filter(h.seen(m0), List.of("a", "b", "c", "d", "gpu"), true);
 
         assertThat(r.feasible()).hasSize(1);
         assertThat(r.failed()).isEmpty();

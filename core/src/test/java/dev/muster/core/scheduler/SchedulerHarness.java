@@ -52,6 +52,12 @@ final class SchedulerHarness {
         return this;
     }
 
+    /** The cluster shows {@code pod} (an informer event), as it always has before kube-scheduler asks about it. */
+    Pod seen(Pod pod) {
+        scheduler.upsertPod(pod);
+        return pod;
+    }
+
     /** What kube-scheduler does for one pod: filter, prioritize, pick the best, bind (asynchronously). */
     CompletableFuture<BindResult> schedule(Pod pod) {
         FilterResult f = scheduler.filter(pod, nodeNames);

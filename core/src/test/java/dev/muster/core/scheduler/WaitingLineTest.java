@@ -92,12 +92,12 @@ class WaitingLineTest {
         h.scheduler.expireDue();
         h.scheduler.deletePod(hogs.get(0).uid()); // n0's room is set aside for big
 
-        FilterResult f = h.scheduler.filter(pod("web").requests("2", "1Gi").build(), List.of("n0")); // where kube-scheduler finds room
+        FilterResult f = h.scheduler.filter(h.seen(pod("web").requests("2", "1Gi").build()), List.of("n0")); // where kube-scheduler finds room
         assertThat(f.feasible()).isEmpty();
         assertThat(f.failed().get("n0")).isEqualTo("insufficient cpu (after gang reservations): room on this node is set aside for gang default/big (next in line)");
 
         // n1 is used by a pod in Muster's view, not held by a gang: kube-scheduler offering it means Muster's view is behind
-        FilterResult behind = h.scheduler.filter(pod("web2").requests("2", "1Gi").build(), List.of("n0", "n1"));
+        FilterResult behind = h.scheduler.filter(h.seen(pod("web2").requests("2", "1Gi").build()), List.of("n0", "n1"));
         assertThat(behind.feasible()).containsExactly("n1");
         assertThat(behind.failed().get("n0")).contains("set aside for gang default/big");
         assertThat(h.invariantViolations()).isEmpty();

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Map;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
@@ -72,13 +73,24 @@ public final class KubeBinder implements Binder, AutoCloseable {
     private final BindOptions options;
     private final Encoding encoding;
     private final Semaphore inFlight;
+    private final BooleanSupplier leading;
     private final ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("kube-bind-", 0).factory());
     private volatile boolean closed;
 
     public KubeBinder(ApiClient client, BindOptions options, Encoding encoding) {
+        this(client, options, encoding, () -> true);
+    }
+
+    /**
+     * @param leading asked right before every Binding POST (each retry too): false — this process no longer holds the
+     *                Lease, or has not renewed it within its renew deadline — fails the bind without a POST, so a
+     *                deposed or frozen-and-woken leader never binds what the new leader may be placing
+     */
+    public KubeBinder(ApiClient client, BindOptions options, Encoding encoding, BooleanSupplier leading) {
         this.api = new CoreV1Api(Objects.requireNonNull(client, "client"));
         this.options = Objects.requireNonNull(options, "options");
         this.encoding = Objects.requireNonNull(encoding, "encoding");
+        this.leading = Objects.requireNonNull(leading, "leading");
         this.inFlight = new Semaphore(options.maxConcurrent());
     }
 
@@ -145,6 +157,10 @@ public final class KubeBinder implements Binder, AutoCloseable {
             Attempt outcome;
             inFlight.acquire();
             try {
+                if (!leading.getAsBoolean()) { // fenced: checked after any wait, right before the POST
+                    throw new BindException("bind " + pod + " to " + node + ": this muster extender does not hold its Lease (lost, or not"
+                            + " renewed within the renew deadline): no Binding is posted; kube-scheduler retries the pod with the leader");
+                }
                 outcome = attempt(pod, node);
             } finally {
                 inFlight.release();

@@ -7,6 +7,7 @@ import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodId;
 import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
+import dev.muster.core.scheduler.VerbRefusedException;
 import dev.muster.proto.v1.BindRequest;
 import dev.muster.proto.v1.BindResponse;
 import dev.muster.proto.v1.ExtenderGrpc;
@@ -25,7 +26,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The extender verbs over gRPC: the same {@link GangScheduler} decisions as the HTTP verbs. Errors are
- * status codes with readable messages: INVALID_ARGUMENT for a malformed request, UNAVAILABLE (with the
+ * status codes with readable messages: INVALID_ARGUMENT for a malformed request, FAILED_PRECONDITION for a filter about a
+ * pod Muster may not act on (not seen in the cluster, another scheduler's, bound, being deleted), UNAVAILABLE (with the
  * leader's address in {@code muster-leader-address}) when this process is a standby or not yet synced.
  * Bind completes asynchronously from the gang barrier — no thread waits — and a cancelled call (client
  * gone, deadline passed) withdraws the bind so its slot is free for another try. Thread-safe.
@@ -48,7 +50,14 @@ public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
         if (pod == null) {
             return;
         }
-        FilterResult r = scheduler.filter(pod, request.getNodeNamesList(), request.getSoftPreferences());
+        FilterResult r;
+        try {
+            r = scheduler.filter(pod, request.getNodeNamesList(), request.getSoftPreferences());
+        } catch (VerbRefusedException e) {
+            timer.done("refused");
+            out.onError(Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
+            return;
+        }
         timer.done(r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit");
         out.onNext(FilterResponse.newBuilder().addAllNodeNames(r.feasible()).putAllFailedNodes(r.failed())
                 .putAllFailedAndUnresolvableNodes(r.unresolvable()).build());

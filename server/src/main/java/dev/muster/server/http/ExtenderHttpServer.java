@@ -5,6 +5,7 @@ import dev.muster.common.http.Http1Request;
 import dev.muster.common.http.Http1Response;
 import dev.muster.common.http.Http1Server;
 import dev.muster.common.ops.OpsEndpoints;
+import dev.muster.common.tls.CertificateFiles;
 import dev.muster.server.leader.Leadership;
 import dev.muster.server.http.wire.WireEncoder;
 import java.io.IOException;
@@ -13,14 +14,14 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import javax.net.ssl.SSLContext;
 
 /**
  * kube-scheduler's HTTP extender endpoint: {@code POST /filter, /prioritize, /bind, /preempt}, plus
  * {@code /healthz}, {@code /readyz}, {@code /metrics}. Served by {@link Http1Server}: one thread per
  * keep-alive connection reads each request and answers it itself, so kube-scheduler's serial filter calls meet no
  * thread hand-off (its first connections get platform threads, woken by the kernel alone), and the thousands of binds
- * a big gang holds at its barrier park virtual threads beyond the first few. HTTPS when given an {@link SSLContext} (kube-scheduler's {@code enableHTTPS} + {@code tlsConfig}).
+ * a big gang holds at its barrier park virtual threads beyond the first few. HTTPS when given {@link CertificateFiles} (kube-scheduler's {@code enableHTTPS} + {@code tlsConfig}), and with
+ * their CA file only for clients presenting a certificate that CA signed.
  *
  * <p>Guards before any decision: the method must be POST (405), the path a known verb (404), the body
  * within {@code maxBodyBytes} (413), this process the leader (else the request is forwarded to it) and
@@ -49,10 +50,12 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
     private final Supplier<String> notReadyReason;
 
     /**
-     * @param tls            null for plain HTTP
+     * @param tls            null for plain HTTP; with a CA file, every client must present a certificate it signed, or its
+     *                       TLS handshake fails before a byte of a request is read (kube-scheduler's extender
+     *                       {@code tlsConfig} certFile/keyFile)
      * @param notReadyReason null when ready to decide, else why not (also what /readyz says)
      */
-    public ExtenderHttpServer(InetSocketAddress address, SSLContext tls, ExtenderVerbs verbs, ExtenderMetrics metrics,
+    public ExtenderHttpServer(InetSocketAddress address, CertificateFiles tls, ExtenderVerbs verbs, ExtenderMetrics metrics,
                               OpsEndpoints ops, Leadership leadership, LeaderForwarder forwarder,
                               Supplier<String> notReadyReason, long maxBodyBytes) throws IOException {
         this.verbs = verbs;
@@ -62,11 +65,17 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
         this.scheme = tls == null ? "http" : "https";
         this.forwarder = forwarder;
         this.notReadyReason = notReadyReason;
-        this.server = new Http1Server("muster-http", address, tls, this, maxBodyBytes, IDLE_TIMEOUT, MAX_CONNECTIONS);
+        this.server = new Http1Server("muster-http", address, tls == null ? null : tls.context(true), tls != null && tls.caFile() != null,
+                this, maxBodyBytes, IDLE_TIMEOUT, MAX_CONNECTIONS);
     }
 
     public int port() {
         return server.port();
+    }
+
+    /** TLS handshakes refused since start (clients without a certificate the CA signed, or not speaking TLS). */
+    public long refusedHandshakes() {
+        return server.refusedHandshakes();
     }
 
     @Override
@@ -106,7 +115,10 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
                 timer.done("no-leader");
                 return json(503, error("this muster extender is a standby and " + route.problem() + "; retry"));
             }
-            LeaderForwarder.Forwarded f = forwarder.forward(url.get(), path, body, leadership.identity());
+            String leaderUrl = url.get();
+            // abandoned as soon as the Lease names another leader (a frozen leader must not hold the bind until the timeout)
+            LeaderForwarder.Forwarded f = forwarder.forward(leaderUrl, path, body, leadership.identity(),
+                    () -> !leadership.leading() && leadership.route().httpUrl(scheme).filter(leaderUrl::equals).isPresent());
             timer.done("forwarded");
             return json(f.status(), f.body());
         }

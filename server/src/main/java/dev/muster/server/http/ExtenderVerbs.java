@@ -7,6 +7,7 @@ import dev.muster.core.model.PodId;
 import dev.muster.core.resources.ResourceNames;
 import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
+import dev.muster.core.scheduler.VerbRefusedException;
 import dev.muster.core.scheduler.Victims;
 import dev.muster.server.http.wire.BindingArgs;
 import dev.muster.server.http.wire.ExtenderArgs;
@@ -32,7 +33,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link GangScheduler}, encode. No HTTP here, so the golden and fuzz tests drive it directly.
  * A {@link WireFormatException} becomes a 400 naming the problem and changes nothing in the core — except one about
  * the pod's own content (a request Muster cannot read), which filter answers with the problem in its {@code Error}
- * field, so the pod's FailedScheduling event names it.
+ * field, so the pod's FailedScheduling event names it. A filter about a pod the core may not act on
+ * ({@link VerbRefusedException}) is answered with the extender result's error, and changes nothing either.
  * Thread-safe (the only state is the last decoded filter, swapped atomically; the scheduler is thread-safe). Bind blocks its caller — the connection's thread —
  * until the gang barrier answers.
  *
@@ -83,7 +85,13 @@ public final class ExtenderVerbs {
             return new Reply(200, WireEncoder.encodeFilterResult(args, unmarked(pod, args.nodeNames())), "unresolvable");
         }
         // an unmarked pod is bound by kube-scheduler itself when it binds through Muster only marked ones
-        FilterResult r = scheduler.filter(pod, args.nodeNames(), args.pod().softPreferences(), requireGangMarker && !args.pod().gangMarked());
+        FilterResult r;
+        try {
+            r = scheduler.filter(pod, args.nodeNames(), args.pod().softPreferences(), requireGangMarker && !args.pod().gangMarked());
+        } catch (VerbRefusedException e) {
+            // an error, not failed nodes: kube-scheduler retries an errored pod from its backoff queue, never parks it
+            return new Reply(200, WireEncoder.encodeFilterFailure(e.getMessage()), "refused");
+        }
         String outcome = r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit";
         return new Reply(200, WireEncoder.encodeFilterResult(args, r), outcome);
     }

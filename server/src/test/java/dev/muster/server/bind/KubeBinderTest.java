@@ -148,6 +148,24 @@ class KubeBinderTest {
     }
 
     @Test
+    void withoutTheLeaseNoBindingIsPostedNotEvenARetry() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean leading = new java.util.concurrent.atomic.AtomicBoolean(false);
+        try (KubeBinder fenced = new KubeBinder(api.clients().requests(), FAST, KubeBinder.Encoding.PROTOBUF, leading::get)) {
+            assertFails(fenced.bind(POD, "node-7"), "does not hold its Lease");
+            assertThat(requests()).isEmpty();
+
+            // the Lease is lost between a failed POST and its retry: the retry is not posted
+            leading.set(true);
+            api.server().expect().post().withPath(BINDING).andReply(500, r -> {
+                leading.set(false);
+                return status(500, "InternalError", "etcd leader changed");
+            }).once();
+            assertFails(fenced.bind(POD, "node-7"), "does not hold its Lease");
+            assertThat(requests()).filteredOn(r -> r.getMethod().equals("POST")).hasSize(1);
+        }
+    }
+
+    @Test
     void retriesServerErrorsUntilItBinds() throws Exception {
         expectPost(500, status(500, "InternalError", "etcd leader changed"));
         expectPost(503, "service unavailable");

@@ -85,6 +85,7 @@ class ExtenderGrpcInProcessTest {
 
     @Test
     void filterPrioritizeAndBindASinglePod() {
+        scheduler.upsertPod(dev.muster.core.testing.Fixtures.pod("web").uid("web-uid").requests("2", "2Gi").build()); // the cluster shows it
         FilterResponse soft = stub.filter(FilterRequest.newBuilder().setPod(pod("web", null)).addAllNodeNames(List.of("n0", "n1"))
                 .setSoftPreferences(true).build());
         assertThat(soft.getNodeNamesList()).as("the caller scores: every node that fits").containsExactly("n0", "n1");

@@ -78,13 +78,14 @@ class ExtenderBadInputTest {
     @Test
     void unknownPodInBindIsAReadableBindError() {
         String bind = h.client.bind("ghost", "default", "no-such-uid", "node-1");
-        assertThat(bind).contains("unknown to muster");
+        assertThat(bind).contains("has not been seen in the cluster by muster");
     }
 
     @Test
     void podWithNoRequestsFits() {
         String noRequests = POD.replace("\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"64Mi\"}},", "")
                 .replace("4952cf49-ad11-4237-a126-55e5368c0122", "no-requests-uid");
+        h.seen(noRequests.getBytes(StandardCharsets.UTF_8));
         ExtenderClient.FilterAnswer f = ExtenderClient.parseFilterForTest(h.client.post("/filter", noRequests.getBytes(StandardCharsets.UTF_8)));
         assertThat(f.nodeNames()).containsExactly("node-1"); // picked: equal empty nodes, the first
     }
@@ -94,9 +95,19 @@ class ExtenderBadInputTest {
         // refusing it could park it in kube-scheduler; its bind is held, then fails with the reason
         String orphan = POD.replace("\"annotations\":{\"example.com/gang-size\":\"1\"}", "\"annotations\":{\"scheduling.k8s.io/group-name\":\"nope\"}")
                 .replace("4952cf49-ad11-4237-a126-55e5368c0122", "orphan-uid");
+        h.seen(orphan.getBytes(StandardCharsets.UTF_8));
         ExtenderClient.FilterAnswer f = ExtenderClient.parseFilterForTest(h.client.post("/filter", orphan.getBytes(StandardCharsets.UTF_8)));
         assertThat(f.nodeNames()).containsExactly("node-1", "node-2", "node-3");
         assertThat(h.scheduler.gang(new dev.muster.core.model.GangKey("default", "nope")).reason()).isEmpty();
+    }
+
+    @Test
+    void aFilterForAPodTheClusterNeverShowedIsAnErrorThatChangesNothing() {
+        String ghost = POD.replace("4952cf49-ad11-4237-a126-55e5368c0122", "ghost-uid");
+        ExtenderClient.Raw r = h.client.post("/filter", ghost.getBytes(StandardCharsets.UTF_8));
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("\"Error\"", "has not been seen in the cluster by muster");
+        assertThat(h.scheduler.ledger().pods()).isEmpty();
     }
 
     @Test

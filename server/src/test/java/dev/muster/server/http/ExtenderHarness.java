@@ -25,7 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import javax.net.ssl.SSLContext;
+import dev.muster.common.tls.CertificateFiles;
 
 /** A real extender HTTP server on loopback around a GangScheduler with a fake clock and a recording binder. */
 final class ExtenderHarness implements AutoCloseable {
@@ -42,12 +42,12 @@ final class ExtenderHarness implements AutoCloseable {
         this(SchedulerConfig.DEFAULT, null, Leadership.ALWAYS, 1 << 20);
     }
 
-    ExtenderHarness(SchedulerConfig config, SSLContext tls, Leadership gate, long maxBody) throws Exception {
+    ExtenderHarness(SchedulerConfig config, CertificateFiles tls, Leadership gate, long maxBody) throws Exception {
         this(config, tls, gate, maxBody, 0);
     }
 
     /** On {@code 127.0.0.1:port} (0: any free port). */
-    ExtenderHarness(SchedulerConfig config, SSLContext tls, Leadership gate, long maxBody, int port) throws Exception {
+    ExtenderHarness(SchedulerConfig config, CertificateFiles tls, Leadership gate, long maxBody, int port) throws Exception {
         scheduler = new GangScheduler(config, binder, journal, clock);
         ExtenderMetrics metrics = new ExtenderMetrics(registry, scheduler, journal);
         OpsEndpoints ops = new OpsEndpoints(registry, () -> scheduler.isSynced() ? null : "first sync not finished");
@@ -56,6 +56,18 @@ final class ExtenderHarness implements AutoCloseable {
                 () -> scheduler.isSynced() ? null : "first sync not finished", maxBody);
         client = new ExtenderClient((tls == null ? "http" : "https") + "://127.0.0.1:" + server.port(), Duration.ofMinutes(5));
         scheduler.upsertQueue(queue("default"));
+    }
+
+    /**
+     * The cluster shows the pod of each filter request, pending and of this extender's profile (an informer event), as it
+     * has before kube-scheduler asks about it: Muster's verbs act only on pods the cluster showed.
+     */
+    ExtenderHarness seen(byte[]... filterRequests) {
+        for (byte[] body : filterRequests) {
+            dev.muster.server.http.wire.WirePod pod = dev.muster.server.http.wire.WireDecoder.decodeExtenderArgs(body).pod();
+            scheduler.upsertPod(pod.pod().withNode(null).asInCluster(scheduler.config().schedulerName(), false));
+        }
+        return this;
     }
 
     ExtenderHarness nodes(Node... nodes) {

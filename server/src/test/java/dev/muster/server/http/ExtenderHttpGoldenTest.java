@@ -35,6 +35,8 @@ class ExtenderHttpGoldenTest {
             h.nodes(node("preempt-node-" + i, "2", "4Gi"));
         }
         h.scheduler.upsertPodGroup(podGroup("bench", "pg1", 1, "default"));
+        h.seen(ExtenderHarness.fixture("nodecache-true/filter-request.json"), ExtenderHarness.fixture("nodecache-false/filter-request.json"),
+                ExtenderHarness.fixture("gang-annotated/filter-request.json"));
         h.scheduler.markSynced();
     }
 
@@ -83,7 +85,12 @@ class ExtenderHttpGoldenTest {
         assertThat(f.failed()).isEmpty();
         assertSameShape("nodecache-true", "prioritize");
         assertSameShape("nodecache-true", "bind");
-        assertThat(h.binder.bound()).containsEntry("4952cf49-ad11-4237-a126-55e5368c0122", "node-3");
+        // the capture binds to node-3, where Muster's filter did not pass the pod (it picked node-1): refused, nothing bound
+        assertThat(h.binder.bound()).isEmpty();
+        assertThat(h.client.bind("gang-pod-nc", "default", "4952cf49-ad11-4237-a126-55e5368c0122", "node-3"))
+                .contains("was not filtered onto node node-3");
+        assertThat(h.client.bind("gang-pod-nc", "default", "4952cf49-ad11-4237-a126-55e5368c0122", "node-1")).isEmpty();
+        assertThat(h.binder.bound()).containsEntry("4952cf49-ad11-4237-a126-55e5368c0122", "node-1");
     }
 
     @Test

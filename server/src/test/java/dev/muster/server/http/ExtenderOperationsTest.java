@@ -2,19 +2,24 @@ package dev.muster.server.http;
 
 import static dev.muster.core.testing.Fixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.muster.core.scheduler.SchedulerConfig;
-import dev.muster.server.http.PemTls;
+import dev.muster.common.rpc.TestPki;
+import dev.muster.common.tls.CertificateFiles;
+import dev.muster.common.tls.PemTls;
 import dev.muster.server.leader.Leadership;
 import dev.muster.testsupport.extender.ExtenderClient;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -37,6 +42,8 @@ class ExtenderOperationsTest {
             assertThat(h.client.get("/healthz").status()).isEqualTo(200);
 
             h.scheduler.markSynced();
+
+            h.seen(FILTER); // the cluster showed the pod
             assertThat(h.client.get("/readyz").status()).isEqualTo(200);
             assertThat(h.client.post("/filter", FILTER).status()).isEqualTo(200);
         }
@@ -47,6 +54,7 @@ class ExtenderOperationsTest {
         try (ExtenderHarness h = new ExtenderHarness()) {
             h.nodes(node("node-1", "8", "32Gi"), node("node-2", "8", "32Gi"), node("node-3", "8", "32Gi"));
             h.scheduler.markSynced();
+            h.seen(FILTER); // the cluster showed the pod
             h.client.post("/filter", FILTER);
             h.client.post("/prioritize", FILTER);
             String metrics = new String(h.client.get("/metrics").body());
@@ -64,10 +72,11 @@ class ExtenderOperationsTest {
     @ParameterizedTest(name = "key as {0}")
     @ValueSource(strings = {"server.key", "server-pkcs1.key"})
     void servesHttpsFromPemFiles(String keyFile) throws Exception {
-        SSLContext server = PemTls.serverContext(tls("server.crt"), tls(keyFile), null);
+        CertificateFiles server = new CertificateFiles(tls("server.crt"), tls(keyFile), null);
         try (ExtenderHarness h = new ExtenderHarness(SchedulerConfig.DEFAULT, server, Leadership.ALWAYS, 1 << 20)) {
             h.nodes(node("node-1", "8", "32Gi"));
             h.scheduler.markSynced();
+            h.seen(FILTER); // the cluster showed the pod
             HttpClient client = HttpClient.newBuilder().sslContext(PemTls.clientContext(tls("ca.crt"))).build();
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + h.server.port() + "/filter"))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(FILTER)).build(), HttpResponse.BodyHandlers.ofString());
@@ -77,10 +86,71 @@ class ExtenderOperationsTest {
     }
 
     @Test
+    void withAClientCaTheVerbsServeOnlyClientsPresentingACertificateItSigned(@TempDir Path dir) throws Exception {
+        TestPki pki = new TestPki(dir, "verbs");
+        TestPki.Issued serverCert = pki.server("extender");
+        TestPki.Issued scheduler = pki.client("kube-scheduler");
+        TestPki.Issued stranger = new TestPki(dir, "other").client("kube-scheduler");
+        try (ExtenderHarness h = new ExtenderHarness(SchedulerConfig.DEFAULT, new CertificateFiles(serverCert.cert(), serverCert.key(),
+                pki.caFile()), Leadership.ALWAYS, 1 << 20)) {
+            h.nodes(node("node-1", "8", "32Gi"));
+            h.scheduler.markSynced();
+            h.seen(FILTER); // the cluster showed the pod
+            assertThat(post(h, client(pki.caFile(), scheduler), "/filter").statusCode()).isEqualTo(200);
+
+            for (SSLContext refused : List.of(PemTls.clientContext(pki.caFile()), client(pki.caFile(), stranger))) {
+                assertThatThrownBy(() -> post(h, refused, "/bind")).isInstanceOf(java.io.IOException.class);
+            }
+            assertThat(h.server.refusedHandshakes()).isEqualTo(2);
+            assertThat(h.scheduler.ledger().pods()).isEmpty();
+        }
+    }
+
+    @Test
+    void aRenewedCertificateAndCaServeNewConnectionsWithoutARestart(@TempDir Path dir) throws Exception {
+        TestPki before = new TestPki(dir, "before");
+        TestPki.Issued serverCert = before.server("extender");
+        Path certFile = Files.copy(serverCert.cert(), dir.resolve("tls.crt"));
+        Path keyFile = Files.copy(serverCert.key(), dir.resolve("tls.key"));
+        Path caFile = Files.copy(before.caFile(), dir.resolve("ca.crt"));
+        SSLContext oldClient = client(before.caFile(), before.client("kube-scheduler"));
+        try (ExtenderHarness h = new ExtenderHarness(SchedulerConfig.DEFAULT, new CertificateFiles(certFile, keyFile, caFile),
+                Leadership.ALWAYS, 1 << 20)) {
+            h.nodes(node("node-1", "8", "32Gi"));
+            h.scheduler.markSynced();
+            h.seen(FILTER); // the cluster showed the pod
+            assertThat(post(h, oldClient, "/filter").statusCode()).isEqualTo(200);
+
+            TestPki after = new TestPki(dir, "after"); // a new CA, as a helm upgrade that regenerates them writes
+            TestPki.Issued renewed = after.server("extender");
+            Files.copy(renewed.key(), keyFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(renewed.cert(), certFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(after.caFile(), caFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            SSLContext newClient = client(after.caFile(), after.client("kube-scheduler"));
+            org.awaitility.Awaitility.await("the renewed files in use").atMost(java.time.Duration.ofSeconds(20))
+                    .ignoreExceptions().until(() -> post(h, newClient, "/filter").statusCode() == 200);
+            assertThatThrownBy(() -> post(h, oldClient, "/filter")).isInstanceOf(java.io.IOException.class);
+        }
+    }
+
+    private static SSLContext client(Path caFile, TestPki.Issued cert) {
+        return new CertificateFiles(cert.cert(), cert.key(), caFile).context(true);
+    }
+
+    /** A POST on a fresh connection (a new client each time: no connection is reused across certificates). */
+    private static HttpResponse<String> post(ExtenderHarness h, SSLContext tls, String path) throws Exception {
+        try (HttpClient client = HttpClient.newBuilder().sslContext(tls).build()) {
+            return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + h.server.port() + path))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(FILTER)).build(), HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
+    @Test
     void aStandbyForwardsVerbsToTheLeaderAndNeverDecidesItself() throws Exception {
         try (ExtenderHarness leader = new ExtenderHarness()) {
             leader.nodes(node("node-1", "8", "32Gi"), node("node-2", "8", "32Gi"), node("node-3", "8", "32Gi"));
             leader.scheduler.markSynced();
+            leader.seen(FILTER); // the cluster showed the pod
             // both on 127.0.0.1, on different ports: the standby must use the port the Lease names, not its own
             int port = ExtenderHarness.freePort();
             Leadership standbyGate = ExtenderHarness.standby("standby", port, ExtenderHarness.identity("leader", leader.server.port()).toString());
@@ -170,6 +240,7 @@ class ExtenderOperationsTest {
         try (ExtenderHarness leader = new ExtenderHarness()) {
             leader.nodes(node("node-1", "8", "32Gi"));
             leader.scheduler.markSynced();
+            leader.seen(FILTER); // the cluster showed the pod
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(leader.url() + "/filter"))
                     .header(LeaderForwarder.FORWARDED_BY, "replica-b_http=8888,grpc=9090_10.0.0.2")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(FILTER)).build(), HttpResponse.BodyHandlers.ofString());

@@ -62,9 +62,12 @@ class GangMarkerFilterTest {
         assertThat(bindsEverything.filter(filter("g-0", "g", UNMARKED)).outcome()).isEqualTo("fit");
     }
 
-    private static byte[] filter(String name, String group, String resources) {
+    /** A filter request for a pod the cluster has shown (upserted as the informer would, before kube-scheduler asks). */
+    private byte[] filter(String name, String group, String resources) {
         String annotations = group == null ? "" : ",'annotations':{'scheduling.k8s.io/group-name':'" + group + "'}";
-        return ("{'Pod':{'metadata':{'name':'" + name + "','namespace':'ns','uid':'u-" + name + "'" + annotations
+        byte[] body = ("{'Pod':{'metadata':{'name':'" + name + "','namespace':'ns','uid':'u-" + name + "'" + annotations
                 + "},'spec':{'containers':[{'name':'c'" + resources + "}]}},'NodeNames':['n1','n2']}").replace('\'', '"').getBytes(StandardCharsets.UTF_8);
+        scheduler.upsertPod(dev.muster.server.http.wire.WireDecoder.decodeExtenderArgs(body).pod().pod());
+        return body;
     }
 }

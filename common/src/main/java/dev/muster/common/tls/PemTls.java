@@ -1,4 +1,4 @@
-package dev.muster.server.http;
+package dev.muster.common.tls;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -13,16 +13,18 @@ import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
-import java.util.Collection;
+import java.util.ArrayList;
+import java.util.List;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.X509ExtendedTrustManager;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * Builds TLS contexts from the PEM files Kubernetes Secrets hold ({@code tls.crt}, {@code tls.key},
- * {@code ca.crt}). Keys may be PKCS#8 ({@code BEGIN PRIVATE KEY}, RSA or EC) or PKCS#1 RSA
+ * Reads the PEM files Kubernetes Secrets hold ({@code tls.crt}, {@code tls.key}, {@code ca.crt}) for
+ * {@link CertificateFiles}, and makes a client context that trusts a CA file (tests, tools). Keys may be PKCS#8 ({@code BEGIN PRIVATE KEY}, RSA or EC) or PKCS#1 RSA
  * ({@code BEGIN RSA PRIVATE KEY}, cert-manager's default). Errors name the file and the problem.
  */
 public final class PemTls {
@@ -30,35 +32,19 @@ public final class PemTls {
 
     private PemTls() {}
 
-    /** A server context presenting {@code certFile}/{@code keyFile}; with {@code clientCaFile}, clients must present a cert it signed. */
-    public static SSLContext serverContext(Path certFile, Path keyFile, Path clientCaFile) {
-        try {
-            KeyStore ks = KeyStore.getInstance("PKCS12");
-            ks.load(null, null);
-            Collection<? extends Certificate> chain = certificates(certFile);
-            ks.setKeyEntry("muster", privateKey(keyFile), new char[0], chain.toArray(Certificate[]::new));
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(ks, new char[0]);
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(kmf.getKeyManagers(), clientCaFile == null ? null : trustManagers(clientCaFile), null);
-            return ctx;
-        } catch (GeneralSecurityException | IOException e) {
-            throw new IllegalArgumentException("TLS from " + certFile + " and " + keyFile + ": " + e.getMessage(), e);
-        }
-    }
-
     /** A client context trusting {@code caFile}. */
     public static SSLContext clientContext(Path caFile) {
         try {
             SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(null, trustManagers(caFile), null);
+            ctx.init(null, new javax.net.ssl.TrustManager[] {trustManager(caFile)}, null);
             return ctx;
         } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException("TLS trust from " + caFile + ": " + e.getMessage(), e);
         }
     }
 
-    private static javax.net.ssl.TrustManager[] trustManagers(Path caFile) throws GeneralSecurityException {
+    /** Trusts the certificates in {@code caFile} (and only those). */
+    static X509ExtendedTrustManager trustManager(Path caFile) throws GeneralSecurityException {
         try {
             KeyStore ts = KeyStore.getInstance("PKCS12");
             ts.load(null, null);
@@ -68,15 +54,17 @@ public final class PemTls {
             }
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(ts);
-            return tmf.getTrustManagers();
+            return (X509ExtendedTrustManager) tmf.getTrustManagers()[0];
         } catch (IOException e) {
             throw new IllegalArgumentException("CA file " + caFile + ": " + e.getMessage(), e);
         }
     }
 
-    static Collection<? extends Certificate> certificates(Path file) throws GeneralSecurityException, IOException {
-        Collection<? extends Certificate> certs = CertificateFactory.getInstance("X.509")
-                .generateCertificates(new ByteArrayInputStream(Files.readAllBytes(file)));
+    static List<X509Certificate> certificates(Path file) throws GeneralSecurityException, IOException {
+        List<X509Certificate> certs = new ArrayList<>();
+        for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(Files.readAllBytes(file)))) {
+            certs.add((X509Certificate) c);
+        }
         if (certs.isEmpty()) {
             throw new IllegalArgumentException(file + " holds no PEM certificate");
         }

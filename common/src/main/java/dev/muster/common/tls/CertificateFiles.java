@@ -1,0 +1,318 @@
+package dev.muster.common.tls;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.Principal;
+import java.security.PrivateKey;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedKeyManager;
+import javax.net.ssl.X509ExtendedTrustManager;
+
+/**
+ * A certificate, its key and (optionally) the CA that peers' certificates must chain to, from PEM files that are read
+ * again when they change: a Kubernetes Secret volume is updated in place when cert-manager renews a certificate or a
+ * {@code helm upgrade} rewrites the Secret, and new connections then use the new files without a restart.
+ *
+ * <p>Every handshake asks {@link #keyManager()} and {@link #trustManager()}, which look at the files' modification
+ * times and sizes at most once per {@link #CHECK_EVERY_NANOS} (a Secret volume swaps all files at once through a
+ * symbolic link). Files that changed but cannot be read (say, half written) keep the previous material in use and are
+ * said in the log; the next check tries again. Connections already open keep the certificates they were made with.
+ *
+ * <p>Thread-safe: the loaded material is one immutable value behind a volatile field; a reload is serialized on this
+ * object, and a handshake never waits for one (it uses what was loaded before).
+ */
+public final class CertificateFiles {
+    private static final System.Logger LOG = System.getLogger(CertificateFiles.class.getName());
+    /** How often the files' times are looked at, at most: once a second. */
+    static final long CHECK_EVERY_NANOS = 1_000_000_000L;
+
+    private final Path certFile;
+    private final Path keyFile;
+    private final Path caFile;
+    private final LongSupplier nanoTime;
+    private volatile Loaded loaded;
+    private volatile long nextCheck;
+
+    /** What one read of the files gave, and the stamps of the files it was read from. */
+    private record Loaded(List<Object> stamps, X509ExtendedKeyManager keys, X509ExtendedTrustManager trust, X509Certificate leaf) {}
+
+    /**
+     * Reads the files now: a bad file fails here, at start-up, with its name.
+     *
+     * @param caFile null when peers are not checked against a CA of ours (a server that asks for no client
+     *               certificate, or a client that trusts the JVM's CAs)
+     * @throws IllegalArgumentException naming the file and the problem
+     */
+    public CertificateFiles(Path certFile, Path keyFile, Path caFile) {
+        this(certFile, keyFile, caFile, System::nanoTime);
+    }
+
+    CertificateFiles(Path certFile, Path keyFile, Path caFile, LongSupplier nanoTime) {
+        this.certFile = Objects.requireNonNull(certFile, "certFile");
+        this.keyFile = Objects.requireNonNull(keyFile, "keyFile");
+        this.caFile = caFile;
+        this.nanoTime = nanoTime;
+        this.loaded = load(stamps());
+        this.nextCheck = nanoTime.getAsLong() + CHECK_EVERY_NANOS;
+    }
+
+    public Path certFile() {
+        return certFile;
+    }
+
+    public Path keyFile() {
+        return keyFile;
+    }
+
+    /** The CA peers' certificates must chain to; null when none was given. */
+    public Path caFile() {
+        return caFile;
+    }
+
+    /** The certificate presented now (tests and logs: its serial number changes with a rotation). */
+    public X509Certificate certificate() {
+        return current().leaf();
+    }
+
+    /** Presents the certificate of the files as they are now. */
+    public X509ExtendedKeyManager keyManager() {
+        return new CurrentKeys();
+    }
+
+    /**
+     * Checks peers against the CA of the files as they are now. {@code checkHostname}: a client also checks that the
+     * server's certificate names the host it dialled (the usual rule); false where it dials replicas by pod IP, which
+     * no certificate names, and the CA, one of Muster's own that signs only Muster's components, is the check.
+     *
+     * @throws IllegalStateException when no CA file was given
+     */
+    public X509ExtendedTrustManager trustManager(boolean checkHostname) {
+        if (caFile == null) {
+            throw new IllegalStateException("no CA file: peers cannot be checked against " + certFile + "'s CA");
+        }
+        return new CurrentTrust(checkHostname);
+    }
+
+    /** A TLS context presenting the certificate and, with a CA file, checking peers against it (servers: clients' certificates). */
+    public SSLContext context(boolean checkHostname) {
+        try {
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(new KeyManager[] {keyManager()}, caFile == null ? null : new TrustManager[] {trustManager(checkHostname)}, null);
+            return ctx;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("TLS context: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "certificate " + certFile + ", key " + keyFile + (caFile == null ? "" : ", CA " + caFile);
+    }
+
+    private Loaded current() {
+        long now = nanoTime.getAsLong();
+        if (now - nextCheck >= 0) {
+            reloadIfChanged(now);
+        }
+        return loaded;
+    }
+
+    private synchronized void reloadIfChanged(long now) {
+        if (now - nextCheck < 0) {
+            return; // another handshake checked meanwhile
+        }
+        nextCheck = now + CHECK_EVERY_NANOS;
+        List<Object> stamps;
+        try {
+            stamps = stamps();
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "TLS files cannot be read (" + e.getMessage() + "); still using the ones read before");
+            return;
+        }
+        if (stamps.equals(loaded.stamps())) {
+            return;
+        }
+        try {
+            Loaded fresh = load(stamps);
+            loaded = fresh;
+            LOG.log(System.Logger.Level.INFO, "TLS files changed: now presenting certificate serial " + fresh.leaf().getSerialNumber().toString(16)
+                    + " (" + fresh.leaf().getSubjectX500Principal().getName() + ", valid until " + fresh.leaf().getNotAfter().toInstant() + ")"
+                    + (caFile == null ? "" : " and checking peers against " + caFile) + " for new connections");
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "TLS files changed but cannot be used (" + e.getMessage()
+                    + "); still using the ones read before, trying again in a second");
+        }
+    }
+
+    private List<Object> stamps() {
+        List<Object> out = new ArrayList<>(6);
+        for (Path p : caFile == null ? List.of(certFile, keyFile) : List.of(certFile, keyFile, caFile)) {
+            try {
+                FileTime t = Files.getLastModifiedTime(p);
+                out.add(t);
+                out.add(Files.size(p));
+            } catch (IOException e) {
+                throw new IllegalArgumentException(p + ": " + e.getMessage(), e);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private Loaded load(List<Object> stamps) {
+        try {
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            ks.load(null, null);
+            X509Certificate[] chain = PemTls.certificates(certFile).toArray(X509Certificate[]::new);
+            PrivateKey key = PemTls.privateKey(keyFile);
+            if (!chain[0].getPublicKey().equals(derivedPublicKey(chain[0], key))) {
+                throw new IllegalArgumentException(keyFile + " is not the key of the certificate in " + certFile);
+            }
+            ks.setKeyEntry("muster", key, new char[0], chain);
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(ks, new char[0]);
+            X509ExtendedKeyManager keys = (X509ExtendedKeyManager) kmf.getKeyManagers()[0];
+            X509ExtendedTrustManager trust = null;
+            if (caFile != null) {
+                trust = PemTls.trustManager(caFile);
+            }
+            return new Loaded(stamps, keys, trust, chain[0]);
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalArgumentException("TLS from " + this + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The certificate's own public key when the key matches it (checked by signing a probe), else null. */
+    private static java.security.PublicKey derivedPublicKey(X509Certificate cert, PrivateKey key) throws GeneralSecurityException {
+        String alg = switch (key.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            default -> null;
+        };
+        if (alg == null) {
+            return cert.getPublicKey(); // Ed25519 and others: left to the handshake
+        }
+        byte[] probe = "muster".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        java.security.Signature s = java.security.Signature.getInstance(alg);
+        s.initSign(key);
+        s.update(probe);
+        byte[] sig = s.sign();
+        java.security.Signature v = java.security.Signature.getInstance(alg);
+        v.initVerify(cert.getPublicKey());
+        v.update(probe);
+        return v.verify(sig) ? cert.getPublicKey() : null;
+    }
+
+    /** Delegates every call to the key manager of the files as they are now. */
+    private final class CurrentKeys extends X509ExtendedKeyManager {
+        @Override
+        public String[] getClientAliases(String keyType, Principal[] issuers) {
+            return current().keys().getClientAliases(keyType, issuers);
+        }
+
+        @Override
+        public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+            return current().keys().chooseClientAlias(keyType, issuers, socket);
+        }
+
+        @Override
+        public String[] getServerAliases(String keyType, Principal[] issuers) {
+            return current().keys().getServerAliases(keyType, issuers);
+        }
+
+        @Override
+        public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+            return current().keys().chooseServerAlias(keyType, issuers, socket);
+        }
+
+        @Override
+        public X509Certificate[] getCertificateChain(String alias) {
+            return current().keys().getCertificateChain(alias);
+        }
+
+        @Override
+        public PrivateKey getPrivateKey(String alias) {
+            return current().keys().getPrivateKey(alias);
+        }
+
+        @Override
+        public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine engine) {
+            return current().keys().chooseEngineClientAlias(keyType, issuers, engine);
+        }
+
+        @Override
+        public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
+            return current().keys().chooseEngineServerAlias(keyType, issuers, engine);
+        }
+    }
+
+    /** Delegates to the trust manager of the files as they are now; without {@code checkHostname}, chains only. */
+    private final class CurrentTrust extends X509ExtendedTrustManager {
+        private final boolean checkHostname;
+
+        CurrentTrust(boolean checkHostname) {
+            this.checkHostname = checkHostname;
+        }
+
+        private X509ExtendedTrustManager trust() {
+            return current().trust();
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+            trust().checkClientTrusted(chain, authType);
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+            trust().checkClientTrusted(chain, authType, socket);
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+            trust().checkClientTrusted(chain, authType, engine);
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+            trust().checkServerTrusted(chain, authType);
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+            if (checkHostname) {
+                trust().checkServerTrusted(chain, authType, socket);
+            } else {
+                trust().checkServerTrusted(chain, authType);
+            }
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+            if (checkHostname) {
+                trust().checkServerTrusted(chain, authType, engine);
+            } else {
+                trust().checkServerTrusted(chain, authType);
+            }
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return trust().getAcceptedIssuers();
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package dev.muster.core.scheduler;
+
+import dev.muster.core.gang.Books;
+import dev.muster.core.ledger.Reservation;
+import dev.muster.core.ledger.Slot;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodId;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a verb may act on, checked before it changes anything, whatever transport brought it: the verbs believe the
+ * cluster (what the informers showed), never the request. A verb about a pod the cluster has not shown, a pod of
+ * another scheduler, one already bound elsewhere or being deleted, or a bind onto a node the pod was never filtered
+ * onto is refused with a reason, and nothing is assumed, reserved or recorded for it.
+ *
+ * <ul>
+ *   <li>filter: the pod must be known from the cluster, of Muster's profile, not bound, not terminating; the verb then
+ *       decides about the cluster's pod (not the request's copy), and remembers the nodes it passed, for bind.</li>
+ *   <li>bind: the same, and the node must be one the last filter of that pod passed (kube-scheduler binds only where
+ *       the extender's filter let it), or hold a slot of the pod's gang.</li>
+ * </ul>
+ *
+ * <p>Confined to the core's lock ({@link GangScheduler}). The nodes remembered per pod are dropped when the pod is
+ * bound, finishes or is deleted, and at most {@link #MAX_REMEMBERED} pods are remembered (oldest forgotten first:
+ * its bind is then refused and kube-scheduler filters it again).
+ */
+final class VerbGuard {
+    static final int MAX_REMEMBERED = 50_000;
+
+    private final Books books;
+    private final String schedulerName;
+    /** uid → the nodes its last filter passed. */
+    private final Map<String, List<String>> filteredOnto = new LinkedHashMap<>(256, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, List<String>> eldest) {
+            return size() > MAX_REMEMBERED;
+        }
+    };
+
+    VerbGuard(Books books, String schedulerName) {
+        this.books = books;
+        this.schedulerName = schedulerName;
+    }
+
+    /**
+     * The cluster's pod that {@code requested} names, when a filter may decide about it.
+     *
+     * @throws VerbRefusedException saying why not; nothing changed
+     */
+    Pod filterable(Pod requested) {
+        Pod known = known(requested.id());
+        if (known.isBound()) {
+            throw new VerbRefusedException("pod " + requested.id() + " is already bound to " + known.nodeName() + "; nothing to filter");
+        }
+        return known;
+    }
+
+    /** After a filter of {@code uid}: the nodes it passed. */
+    void filtered(String uid, List<String> feasible) {
+        if (feasible.isEmpty()) {
+            filteredOnto.remove(uid);
+        } else {
+            filteredOnto.put(uid, List.copyOf(feasible));
+        }
+    }
+
+    /**
+     * Null when {@code pod} may be bound to {@code node}, else why not (nothing changed). A pod bound to that very node
+     * already passes (a repeated bind is answered "bound" by the barrier).
+     */
+    String whyNotBindable(PodId pod, String node) {
+        Pod known;
+        try {
+            known = known(pod);
+        } catch (VerbRefusedException e) {
+            return e.getMessage();
+        }
+        if (known.isBound()) {
+            return known.nodeName().equals(node) ? null : "pod " + pod + " is already bound to " + known.nodeName();
+        }
+        List<String> passed = filteredOnto.get(pod.uid());
+        if ((passed == null || !passed.contains(node)) && !slotOfItsGang(known, node)) {
+            return "pod " + pod + " was not filtered onto node " + node + (passed == null ? " (muster has passed it on no node)"
+                    : " (muster's last filter passed it on " + describe(passed) + ")") + "; kube-scheduler filters it again";
+        }
+        return null;
+    }
+
+    /** The pod is bound, finished or gone: nothing of it is remembered any more. */
+    void forget(String uid) {
+        filteredOnto.remove(uid);
+    }
+
+    private Pod known(PodId id) {
+        Pod known = books.pod(id.uid());
+        if (known == null || !known.id().equals(id)) {
+            throw new VerbRefusedException("pod " + id + " (uid " + id.uid() + ") has not been seen in the cluster by muster"
+                    + (known == null ? "" : " (that uid is " + known.id() + ")") + ": muster acts only on pods its informers have shown;"
+                    + " a pod just created is retried by kube-scheduler once muster has seen it");
+        }
+        if (!known.schedulerName().isEmpty() && !known.schedulerName().equals(schedulerName)) {
+            throw new VerbRefusedException("pod " + id + " is scheduled by " + known.schedulerName() + ", not by " + schedulerName
+                    + ": muster acts only on pods of its own scheduler profile");
+        }
+        if (known.terminating()) {
+            throw new VerbRefusedException("pod " + id + " is being deleted");
+        }
+        return known;
+    }
+
+    private boolean slotOfItsGang(Pod pod, String node) {
+        if (pod.gang() == null) {
+            return false;
+        }
+        Reservation r = books.ledger().reservation(pod.gang());
+        if (r == null) {
+            return false;
+        }
+        for (Slot s : r.slots()) {
+            if (s.node().equals(node) && (pod.uid().equals(s.podUid()) || s.podUid() == null)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String describe(List<String> nodes) {
+        return nodes.size() <= 3 ? String.join(", ", nodes) : String.join(", ", nodes.subList(0, 3)) + " and " + (nodes.size() - 3) + " more";
+    }
+}

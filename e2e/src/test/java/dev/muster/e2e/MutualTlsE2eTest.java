@@ -1,0 +1,269 @@
+package dev.muster.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.marcnuri.helm.Helm;
+import dev.muster.proto.v1.AllocationsGrpc;
+import dev.muster.proto.v1.BindRequest;
+import dev.muster.proto.v1.ExtenderGrpc;
+import dev.muster.proto.v1.PodRef;
+import dev.muster.proto.v1.WatchRequest;
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
+import io.kubernetes.client.openapi.models.V1Secret;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chart's mutual TLS as installed: the CA and certificates Helm generated into the release's Secrets, and the
+ * KubeSchedulerConfiguration the chart rendered into its ConfigMap (extender tlsConfig certFile/keyFile/caFile), run by
+ * an unmodified kube-scheduler against an extender started with the chart's flags. Only the kube-scheduler schedules:
+ * a client without a certificate of that CA is refused on the verbs port and on the gRPC port (Extender and the
+ * allocation stream) and changes nothing. An upgrade keeps the certificates; Secrets deleted and upgraded get a new CA,
+ * which the running extender takes up from its files without a restart.
+ *
+ * <p>A second extender and a second kube-scheduler profile ({@value #SCHEDULER}) on the shared control plane: the
+ * kube-scheduler dials 127.0.0.1 and checks the extender's certificate against the Service name it was made for
+ * ({@code tlsConfig.serverName}), as it does in the cluster by the Service's DNS name.
+ */
+class MutualTlsE2eTest extends RealClusterTest {
+    private static final String SCHEDULER = "muster-mtls";
+    private static final String SERVICE = "muster-extender.muster-system.svc";
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void onlyTheChartsKubeSchedulerAndControllerReachTheVerbsAndARenewedCaNeedsNoRestart() throws Exception {
+        Path dir = Files.createTempDirectory("muster-mtls-");
+        Path ext = secretFiles("muster-extender-tls", dir.resolve("extender"));
+        Path sched = secretFiles("muster-scheduler-client-tls", dir.resolve("scheduler"));
+        Path ctl = secretFiles("muster-controller-client-tls", dir.resolve("controller"));
+        String configMap = Kube.call("read the chart's scheduler config", () -> c.admin.core()
+                .readNamespacedConfigMap("muster-scheduler-config", MusterInstall.NAMESPACE).execute()).getData().get("scheduler-config.yaml");
+        Path chartConfig = Files.writeString(dir.resolve("chart-scheduler-config.yaml"), configMap);
+        assertThat(configMap).contains("certFile: /etc/muster/extender-client/tls.crt", "enableHTTPS: true");
+
+        int http = ControlPlane.freePort();
+        int grpc = ControlPlane.freePort();
+        // the chart's extender flags (templates/extender/deployment.yaml), the Secret's files in place of its mount
+        try (MusterProcess extender = MusterProcess.start("extender-mtls", MusterProcess.jar(c.repo, "server", c.version), List.of(
+                "--kubeconfig=" + c.install.kubeconfigFor("extender"), "--http-port=" + http, "--grpc-port=" + grpc,
+                "--leader-elect=false", "--scheduler-name=" + SCHEDULER, "--gang-marker=false",
+                "--tls-cert-file=" + ext.resolve("tls.crt"), "--tls-key-file=" + ext.resolve("tls.key"), "--tls-client-ca-file=" + ext.resolve("ca.crt"),
+                "--grpc-tls-cert-file=" + ext.resolve("tls.crt"), "--grpc-tls-key-file=" + ext.resolve("tls.key"),
+                "--grpc-tls-client-ca-file=" + ext.resolve("ca.crt")), dir, ControlPlane.freePort())) {
+            KubeScheduler scheduler = chartsKubeScheduler(chartConfig, http, sched, "kube-scheduler-mtls");
+            try {
+                long t = System.nanoTime();
+                c.admin.pod(ns, "single", null, "1", "1Gi", SCHEDULER, null);
+                c.admin.podGroup(ns, "g", 3, "default", Map.of());
+                for (int i = 0; i < 3; i++) {
+                    c.admin.pod(ns, "g-" + i, "g", "1", "1Gi", SCHEDULER, null);
+                }
+                c.awaitBound(ns, "single", 1, t);
+                double gang = c.awaitBound(ns, "g-", 3, t);
+                System.out.printf("e2e: the chart's kube-scheduler over mTLS bound a single pod and a gang of 3 within %.2f s%n", gang);
+
+                // a pending pod for the uncredentialed clients to try to bind (its profile has no kube-scheduler running)
+                var target = c.admin.pod(ns, "target", null, "1", "1Gi", SCHEDULER + "-nobody", null);
+                double podsBefore = extender.gauge("muster_ledger_pods");
+                assertThat(post(http, sched, ext.resolve("ca.crt"))).as("the same call with kube-scheduler's certificate").isBetween(200, 499);
+                refusedEverywhere(http, grpc, ext, sched, ns, target.getMetadata().getUid());
+                // with the controller's certificate the same calls get through (and the core refuses the pod on its merits)
+                try (Channel ok = new Channel(grpc, credentials(ext, ctl))) {
+                    Awaitility.await("muster refuses the pod on its merits").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                            .until(() -> ExtenderGrpc.newBlockingStub(ok.channel).bind(bind(ns, target.getMetadata().getUid())).getError()
+                                    .contains("is scheduled by " + SCHEDULER + "-nobody"));
+                    assertThat(AllocationsGrpc.newBlockingStub(ok.channel).withDeadlineAfter(20, TimeUnit.SECONDS)
+                            .watch(WatchRequest.getDefaultInstance()).hasNext()).isTrue();
+                }
+                assertThat(c.admin.bound(ns, "target")).isEmpty();
+                assertThat(extender.gauge("muster_ledger_pods")).isEqualTo(podsBefore);
+                assertThat(extender.gauge("muster_reservations")).isZero();
+                assertThat(extender.gauge("muster_held_binds")).isZero();
+
+                // an upgrade keeps the certificates
+                String caBefore = Files.readString(ext.resolve("ca.crt"));
+                upgrade();
+                assertThat(secret("muster-extender-tls").get("ca.crt")).isEqualTo(caBefore);
+
+                // Secrets gone, upgraded: a new CA; the running extender takes up the new files, kube-scheduler restarts
+                // (the chart's checksum annotation on its pod template), and scheduling goes on
+                for (String s : List.of("muster-extender-tls", "muster-scheduler-client-tls", "muster-controller-client-tls")) {
+                    Kube.call("delete " + s, () -> c.admin.core().deleteNamespacedSecret(s, MusterInstall.NAMESPACE).execute());
+                }
+                upgrade();
+                assertThat(secret("muster-extender-tls").get("ca.crt")).isNotEqualTo(caBefore);
+                long pid = extender.pid();
+                replaceFiles(secretFiles("muster-extender-tls", dir.resolve("extender-new")), ext);
+                Path schedNew = secretFiles("muster-scheduler-client-tls", dir.resolve("scheduler-new"));
+                Awaitility.await("the extender serves the new certificate to the new CA's clients").atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                        .until(() -> post(http, schedNew, schedNew.resolve("ca.crt")) < 500);
+                assertThat(Files.readString(extender.log())).contains("TLS files changed");
+                scheduler.close();
+                scheduler = chartsKubeScheduler(chartConfig, http, schedNew, "kube-scheduler-mtls-renewed");
+                c.admin.podGroup(ns, "h", 2, "default", Map.of());
+                t = System.nanoTime();
+                for (int i = 0; i < 2; i++) {
+                    c.admin.pod(ns, "h-" + i, "h", "1", "1Gi", SCHEDULER, null);
+                }
+                double renewed = c.awaitBound(ns, "h-", 2, t);
+                System.out.printf("e2e: after the CA was renewed (extender not restarted) a gang of 2 bound %.2f s after it was created%n", renewed);
+                assertThat(extender.pid()).isEqualTo(pid);
+                // the old kube-scheduler certificate is refused now
+                assertThatThrownBy(() -> post(http, sched, ext.resolve("ca.crt"))).isInstanceOf(IOException.class);
+            } finally {
+                scheduler.close();
+            }
+        } finally {
+            if (!Boolean.getBoolean("muster.e2e.keep")) {
+                deleteTree(dir); // private keys and logs: nothing stays behind unless asked to
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** No certificate, or one another CA signed: refused at the handshake on both ports, before any verb. */
+    private static void refusedEverywhere(int http, int grpc, Path ext, Path sched, String ns, String uid) throws Exception {
+        assertThatThrownBy(() -> post(http, null, sched.resolve("ca.crt"))).as("HTTPS without a client certificate").isInstanceOf(IOException.class);
+        Http.Answer plain = Http.post("http://127.0.0.1:" + http + "/bind", "application/json",
+                GhostPodsE2eTest.bindBody(ns, "target", uid, "node-0"));
+        assertThat(plain.status()).as("plain HTTP to the TLS port: " + plain.body()).isNotEqualTo(200);
+        Path selfSigned = Files.createTempDirectory(ext.getParent(), "stranger-");
+        Pki.ServingCert stranger = Pki.servingCert(selfSigned);
+        assertThatThrownBy(() -> post(http, selfSignedDir(stranger), ext.resolve("ca.crt"))).as("a certificate of another CA")
+                .isInstanceOf(IOException.class);
+
+        for (ChannelCredentials creds : List.of(TlsChannelCredentials.newBuilder().trustManager(ext.resolve("ca.crt").toFile()).build(),
+                credentials(ext, selfSignedDir(stranger)))) {
+            try (Channel ch = new Channel(grpc, creds)) {
+                assertThatThrownBy(() -> ExtenderGrpc.newBlockingStub(ch.channel).withDeadlineAfter(10, TimeUnit.SECONDS).bind(bind(ns, uid)))
+                        .isInstanceOf(StatusRuntimeException.class);
+                assertThatThrownBy(() -> AllocationsGrpc.newBlockingStub(ch.channel).withDeadlineAfter(10, TimeUnit.SECONDS)
+                        .watch(WatchRequest.getDefaultInstance()).hasNext()).isInstanceOf(StatusRuntimeException.class);
+            }
+        }
+    }
+
+    private static Path selfSignedDir(Pki.ServingCert cert) throws IOException {
+        Path d = cert.certFile().getParent();
+        Files.copy(cert.certFile(), d.resolve("tls.crt"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(cert.keyFile(), d.resolve("tls.key"), StandardCopyOption.REPLACE_EXISTING);
+        return d;
+    }
+
+    private static BindRequest bind(String ns, String uid) {
+        return BindRequest.newBuilder().setPod(PodRef.newBuilder().setUid(uid).setName("target").setNamespace(ns)).setNode("node-0").build();
+    }
+
+    /** TLS to the extender presenting the certificate in {@code clientDir} (PKCS#1 keys, as Helm writes them, read by Muster's reader). */
+    private static ChannelCredentials credentials(Path ext, Path clientDir) throws IOException {
+        return TlsChannelCredentials.newBuilder().trustManager(ext.resolve("ca.crt").toFile())
+                .keyManager(new dev.muster.common.tls.CertificateFiles(clientDir.resolve("tls.crt"), clientDir.resolve("tls.key"), null).keyManager())
+                .build();
+    }
+
+    /**
+     * POST /filter (an empty body: a 400 once through) over HTTPS, checking the extender's certificate against
+     * {@code caFile} (not its host name: it is dialled at 127.0.0.1), presenting the certificate in {@code clientDir};
+     * with a null {@code clientDir}, the trust of {@code caFile}'s directory alone and no certificate.
+     */
+    private static int post(int port, Path clientDir, Path caFile) throws Exception {
+        javax.net.ssl.SSLContext tls;
+        if (clientDir == null) {
+            Path d = caFile.getParent();
+            tls = javax.net.ssl.SSLContext.getInstance("TLS");
+            tls.init(null, new javax.net.ssl.TrustManager[] {new dev.muster.common.tls.CertificateFiles(d.resolve("tls.crt"), d.resolve("tls.key"),
+                    caFile).trustManager(false)}, null);
+        } else {
+            tls = new dev.muster.common.tls.CertificateFiles(clientDir.resolve("tls.crt"), clientDir.resolve("tls.key"), caFile).context(false);
+        }
+        try (HttpClient client = HttpClient.newBuilder().sslContext(tls).build()) {
+            return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/filter"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+        }
+    }
+
+    /** The chart's configuration, with the client Secret's files in place of its mount and the extender at 127.0.0.1. */
+    @SuppressWarnings("unchecked")
+    private KubeScheduler chartsKubeScheduler(Path chartConfig, int http, Path client, String name) {
+        return KubeScheduler.start(c.cp, chartConfig, "https://127.0.0.1:" + http, cfg -> {
+            ((List<Map<String, Object>>) cfg.get("profiles")).get(0).put("schedulerName", SCHEDULER);
+            for (Map<String, Object> e : (List<Map<String, Object>>) cfg.get("extenders")) {
+                Map<String, Object> tls = (Map<String, Object>) e.get("tlsConfig");
+                tls.put("certFile", client.resolve("tls.crt").toString());
+                tls.put("keyFile", client.resolve("tls.key").toString());
+                tls.put("caFile", client.resolve("ca.crt").toString());
+                tls.put("serverName", SERVICE);
+                e.remove("managedResources"); // this profile has no gang marker policy: bind every pod through Muster
+            }
+        }, name);
+    }
+
+    private void upgrade() {
+        new Helm(c.repo.resolve("charts/muster")).upgrade().withName(MusterInstall.RELEASE).withNamespace(MusterInstall.NAMESPACE)
+                .withKubeConfig(c.cp.adminKubeconfig()).call();
+    }
+
+    private Map<String, String> secret(String name) {
+        V1Secret s = Kube.call("read " + name, () -> c.admin.core().readNamespacedSecret(name, MusterInstall.NAMESPACE).execute());
+        Map<String, String> out = new java.util.HashMap<>();
+        s.getData().forEach((k, v) -> out.put(k, new String(v, java.nio.charset.StandardCharsets.US_ASCII)));
+        return out;
+    }
+
+    /** The Secret's tls.crt, tls.key and ca.crt as files in {@code dir}, as its volume mount holds them. */
+    private Path secretFiles(String name, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        for (Map.Entry<String, String> e : secret(name).entrySet()) {
+            Files.writeString(dir.resolve(e.getKey()), e.getValue());
+        }
+        return dir;
+    }
+
+    /** As a Secret volume is updated: each file replaced whole (written aside, then moved over the old one). */
+    private static void replaceFiles(Path from, Path to) throws IOException {
+        for (String f : List.of("ca.crt", "tls.key", "tls.crt")) {
+            Path tmp = to.resolve("." + f + ".new");
+            Files.copy(from.resolve(f), tmp, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(tmp, to.resolve(f), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    /** A gRPC channel to the extender at 127.0.0.1 whose certificate is checked against the Service name. */
+    private static final class Channel implements AutoCloseable {
+        final ManagedChannel channel;
+
+        Channel(int port, ChannelCredentials creds) {
+            channel = Grpc.newChannelBuilderForAddress("127.0.0.1", port, creds).overrideAuthority(SERVICE).build();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+}
