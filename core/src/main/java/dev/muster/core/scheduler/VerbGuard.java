@@ -57,12 +57,15 @@ final class VerbGuard {
         return known;
     }
 
-    /** After a filter of {@code uid}: the nodes it passed. */
+    /**
+     * After a filter of {@code uid}: the nodes it passed. Kept as given, not copied (the filter's answer owns a read-only
+     * list nobody changes, {@link FilterResult}; a copy of hundreds of names per filter was the filter path's cost).
+     */
     void filtered(String uid, List<String> feasible) {
         if (feasible.isEmpty()) {
             filteredOnto.remove(uid);
         } else {
-            filteredOnto.put(uid, List.copyOf(feasible));
+            filteredOnto.put(uid, feasible);
         }
     }
 
