@@ -4,6 +4,8 @@ import dev.muster.core.model.GangKey;
 import dev.muster.core.model.PodId;
 import dev.muster.core.model.Refusal;
 import dev.muster.core.resources.Resources;
+import dev.muster.core.preempt.PreemptionKind;
+import dev.muster.core.preempt.Victim;
 import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.core.model.GangState;
@@ -14,7 +16,9 @@ import dev.muster.proto.v1.RefusalCause;
 import dev.muster.proto.v1.PodAllocation;
 import dev.muster.proto.v1.PodRef;
 import dev.muster.proto.v1.ResourceList;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -112,6 +116,7 @@ public final class ProtoConverters {
             case AllocationEvent.PodReleased r -> b.setReleased(podAllocation(r.pod(), r.gang(), r.queue(), r.node(), r.resources()));
             case AllocationEvent.GangChanged g -> b.setGangChanged(gangStatus(g.gang(), g.queue(), g.state(), g.why()));
             case AllocationEvent.QueueShareChanged q -> b.setQueueShare(queueShare(q));
+            case AllocationEvent.PreemptionDecided p -> b.setPreemption(preemption(p));
         }
         return b.build();
     }
@@ -134,6 +139,7 @@ public final class ProtoConverters {
                 yield new AllocationEvent.GangChanged(fromProto(g.getGang()), g.getQueue(), fromProto(g.getState()), refusal(g));
             }
             case QUEUE_SHARE -> queueShare(event.getQueueShare());
+            case PREEMPTION -> preemption(event.getPreemption());
             case KIND_NOT_SET -> throw new ProtoConversionException("event " + event.getSequence() + " has no kind");
         };
         return new SequencedEvent(event.getSequence(), event.getEpochMillis(), core);
@@ -179,6 +185,36 @@ public final class ProtoConverters {
             throw new ProtoConversionException("queue share without a queue name");
         }
         return new AllocationEvent.QueueShareChanged(q.getQueue(), fromProto(q.getFairShare()), fromProto(q.getBorrowed()));
+    }
+
+    private static dev.muster.proto.v1.PreemptionDecided preemption(AllocationEvent.PreemptionDecided p) {
+        var b = dev.muster.proto.v1.PreemptionDecided.newBuilder().setPreemptor(toProto(p.preemptor())).setQueue(nullToEmpty(p.queue()))
+                .setPriority(p.priority()).setNodes(p.nodes()).setKind(switch (p.kind()) {
+                    case PRIORITY -> dev.muster.proto.v1.PreemptionKind.PREEMPTION_KIND_PRIORITY;
+                    case RECLAIM -> dev.muster.proto.v1.PreemptionKind.PREEMPTION_KIND_RECLAIM;
+                });
+        for (Victim v : p.victims()) {
+            b.addVictims(dev.muster.proto.v1.PreemptionVictim.newBuilder()
+                    .setPod(podAllocation(v.pod(), v.gang(), v.queue(), v.node(), v.resources())).setPriority(v.priority()));
+        }
+        return b.build();
+    }
+
+    private static AllocationEvent.PreemptionDecided preemption(dev.muster.proto.v1.PreemptionDecided p) {
+        if (!p.hasPreemptor()) {
+            throw new ProtoConversionException("preemption without a preemptor");
+        }
+        PreemptionKind kind = switch (p.getKind()) {
+            case PREEMPTION_KIND_PRIORITY -> PreemptionKind.PRIORITY;
+            case PREEMPTION_KIND_RECLAIM -> PreemptionKind.RECLAIM;
+            case PREEMPTION_KIND_UNSPECIFIED, UNRECOGNIZED -> throw new ProtoConversionException("preemption kind is " + p.getKind());
+        };
+        List<Victim> victims = new ArrayList<>(p.getVictimsCount());
+        for (dev.muster.proto.v1.PreemptionVictim v : p.getVictimsList()) {
+            PodAllocation a = v.getPod();
+            victims.add(new Victim(fromProto(a.getPod()), gangOrNull(a), a.getQueue(), v.getPriority(), a.getNode(), fromProto(a.getResources())));
+        }
+        return new AllocationEvent.PreemptionDecided(fromProto(p.getPreemptor()), p.getQueue(), p.getPriority(), kind, victims, p.getNodes());
     }
 
     // ---- helpers ---------------------------------------------------------------------------------

@@ -20,9 +20,16 @@ import java.util.Objects;
  * @param schedulerName   spec.schedulerName as the cluster shows it, or "" where no cluster says (a pod read from a verb's
  *                        request, tests); the verbs act only on pods whose cluster object names Muster's profile
  * @param terminating     the cluster shows it being deleted (metadata.deletionTimestamp set): never bound again
+ * @param neverPreempts   {@code spec.preemptionPolicy} is {@code Never} (its PriorityClass says so): it never takes
+ *                        anyone's room
+ * @param graceSeconds    {@code spec.terminationGracePeriodSeconds}: how long it may take to go once evicted
  */
 public record Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
-                  String nodeName, PodPhase phase, String membershipConflict, String schedulerName, boolean terminating) {
+                  String nodeName, PodPhase phase, String membershipConflict, String schedulerName, boolean terminating,
+                  boolean neverPreempts, long graceSeconds) {
+    /** Kubernetes' default {@code terminationGracePeriodSeconds}. */
+    public static final long DEFAULT_GRACE_SECONDS = 30;
+
     public Pod {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(request, "request");
@@ -31,6 +38,16 @@ public record Pod(PodId id, String resourceVersion, Resources request, GangKey g
         phase = phase == null ? PodPhase.PENDING : phase;
         membershipConflict = membershipConflict == null ? "" : membershipConflict;
         schedulerName = schedulerName == null ? "" : schedulerName;
+        if (graceSeconds < 0) {
+            throw new IllegalArgumentException("pod " + id + ": terminationGracePeriodSeconds must not be negative, got " + graceSeconds);
+        }
+    }
+
+    /** A pod that may preempt, with the default grace period. */
+    public Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
+               String nodeName, PodPhase phase, String membershipConflict, String schedulerName, boolean terminating) {
+        this(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, schedulerName, terminating,
+                false, DEFAULT_GRACE_SECONDS);
     }
 
     /** A pod no cluster object has described yet (its scheduler unknown, not terminating). */
@@ -64,15 +81,21 @@ public record Pod(PodId id, String resourceVersion, Resources request, GangKey g
     }
 
     public Pod withNode(String node) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, node, phase, membershipConflict, schedulerName, terminating);
+        return new Pod(id, resourceVersion, request, gang, task, priority, node, phase, membershipConflict, schedulerName, terminating, neverPreempts, graceSeconds);
     }
 
     public Pod withPhase(PodPhase p) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, p, membershipConflict, schedulerName, terminating);
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, p, membershipConflict, schedulerName, terminating, neverPreempts, graceSeconds);
     }
 
     /** The same pod as its cluster object describes it: {@code spec.schedulerName} and whether it is being deleted. */
     public Pod asInCluster(String scheduler, boolean beingDeleted) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, scheduler, beingDeleted);
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, scheduler, beingDeleted, neverPreempts, graceSeconds);
+    }
+
+    /** The same pod with its preemption terms: {@code spec.preemptionPolicy} Never, and its grace period. */
+    public Pod withPreemption(boolean never, long grace) {
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, schedulerName, terminating,
+                never, grace);
     }
 }

@@ -1,6 +1,7 @@
 package dev.muster.core.scheduler;
 
 import dev.muster.core.ledger.TopologyLevels;
+import dev.muster.core.preempt.PreemptionSettings;
 import dev.muster.core.time.Backoff;
 import dev.muster.core.scoring.ScoringPolicy;
 import java.time.Duration;
@@ -24,14 +25,21 @@ import java.time.Duration;
  *                        has soft preferences that kube-scheduler's own score plugins weigh), so kube-scheduler,
  *                        left with one feasible node, skips scoring; false: every node that fits passes and
  *                        kube-scheduler's score plugins choose among them
+ * @param preemption      what preemption and queue reclaim may do ({@link PreemptionSettings#DEFAULT}: both on)
  */
 public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, Duration admissionHold, String schedulerName,
-                              TopologyLevels topologyLevels, Duration setAsideAfter, boolean pickNode) {
+                              TopologyLevels topologyLevels, Duration setAsideAfter, boolean pickNode, PreemptionSettings preemption) {
     public static final Duration DEFAULT_SET_ASIDE_AFTER = Duration.ofSeconds(30);
 
     public SchedulerConfig {
         topologyLevels = topologyLevels == null ? TopologyLevels.NONE : topologyLevels;
         setAsideAfter = setAsideAfter == null ? DEFAULT_SET_ASIDE_AFTER : setAsideAfter;
+        preemption = preemption == null ? PreemptionSettings.DEFAULT : preemption;
+    }
+
+    public SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, Duration admissionHold, String schedulerName,
+                           TopologyLevels topologyLevels, Duration setAsideAfter, boolean pickNode) {
+        this(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, PreemptionSettings.DEFAULT);
     }
 
     public SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, Duration admissionHold, String schedulerName) {
@@ -43,34 +51,38 @@ public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backo
             Duration.ofSeconds(5), DEFAULT_SCHEDULER_NAME);
 
     public SchedulerConfig withSchedulerName(String name) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, name, topologyLevels, setAsideAfter, pickNode);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, name, topologyLevels, setAsideAfter, pickNode, preemption);
     }
 
     public SchedulerConfig withPolicy(ScoringPolicy p) {
-        return new SchedulerConfig(p, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode);
+        return new SchedulerConfig(p, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption);
     }
 
     public SchedulerConfig withGangDeadline(Duration d) {
-        return new SchedulerConfig(policy, d, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode);
+        return new SchedulerConfig(policy, d, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption);
     }
 
     public SchedulerConfig withBackoff(Backoff b) {
-        return new SchedulerConfig(policy, gangDeadline, b, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode);
+        return new SchedulerConfig(policy, gangDeadline, b, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption);
     }
 
     public SchedulerConfig withTopologyLevels(TopologyLevels levels) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, levels, setAsideAfter, pickNode);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, levels, setAsideAfter, pickNode, preemption);
     }
 
     public SchedulerConfig withAdmissionHold(Duration h) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, h, schedulerName, topologyLevels, setAsideAfter, pickNode);
+        return new SchedulerConfig(policy, gangDeadline, backoff, h, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption);
     }
 
     public SchedulerConfig withSetAsideAfter(Duration d) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, d, pickNode);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, d, pickNode, preemption);
+    }
+
+    public SchedulerConfig withPreemption(PreemptionSettings p) {
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, p);
     }
 
     public SchedulerConfig withPickNode(boolean pick) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pick);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pick, preemption);
     }
 }

@@ -232,6 +232,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
                         viewChanged(q.queue(), rec); // the Queues service shows the share; the Queue status has no field for it
                     }
                 }
+                case AllocationEvent.PreemptionDecided p -> totals.apply(p);
                 case AllocationEvent.GangChanged g -> {
                     AllocationSnapshot.GangStatus before = totals.gang(g.gang());
                     totals.apply(g);

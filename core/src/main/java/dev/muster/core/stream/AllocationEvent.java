@@ -4,6 +4,9 @@ import dev.muster.core.model.GangState;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.PodId;
 import dev.muster.core.model.Refusal;
+import dev.muster.core.preempt.PreemptionKind;
+import dev.muster.core.preempt.Victim;
+import java.util.List;
 import dev.muster.core.resources.Resources;
 
 /**
@@ -22,15 +25,15 @@ public sealed interface AllocationEvent {
     record PodReleased(PodId pod, GangKey gang, String queue, String node, Resources resources) implements AllocationEvent {}
 
     /**
-     * A gang changed state; {@code why} says why it is not going ahead (its cause, and the sentence a person
-     * reads; {@link Refusal#NONE} when there is nothing to say).
-     */
-    /**
      * A queue's fair share changed (the extender's admission pass computes it): what it should hold, and what it
      * holds beyond that ({@code borrowed}), per resource.
      */
     record QueueShareChanged(String queue, Resources fairShare, Resources borrowed) implements AllocationEvent {}
 
+    /**
+     * A gang changed state; {@code why} says why it is not going ahead (its cause, and the sentence a person
+     * reads; {@link Refusal#NONE} when there is nothing to say).
+     */
     record GangChanged(GangKey gang, String queue, GangState state, Refusal why) implements AllocationEvent {
         public GangChanged {
             why = why == null ? Refusal.NONE : why;
@@ -43,6 +46,18 @@ public sealed interface AllocationEvent {
 
         public String reason() {
             return why.text();
+        }
+    }
+
+    /**
+     * Muster decided to evict {@code victims} so that {@code preemptor} (of {@code queue}, priority {@code priority}) can
+     * run: its room on {@code nodes} nodes is reserved for the preemptor from now on. Each victim's release follows as a
+     * {@link PodReleased} once its pod is gone.
+     */
+    record PreemptionDecided(GangKey preemptor, String queue, int priority, PreemptionKind kind, List<Victim> victims, int nodes)
+            implements AllocationEvent {
+        public PreemptionDecided {
+            victims = List.copyOf(victims);
         }
     }
 }

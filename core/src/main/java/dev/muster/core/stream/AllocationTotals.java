@@ -30,6 +30,9 @@ public final class AllocationTotals {
                 }
             }
             case AllocationEvent.QueueShareChanged q -> shares.put(q.queue(), q);
+            case AllocationEvent.PreemptionDecided p -> {
+                // a decision moves no capacity: the victims' releases and the preemptor's allocations follow as their own events
+            }
             case AllocationEvent.GangChanged g -> {
                 if (g.state() == GangState.DELETED) {
                     gangs.remove(g.gang());
