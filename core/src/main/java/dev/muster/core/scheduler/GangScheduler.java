@@ -30,6 +30,10 @@ import dev.muster.core.model.PodGroupSpec;
 import dev.muster.core.model.PodId;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.model.Refusal;
+import dev.muster.core.preempt.DisruptionBudgets;
+import dev.muster.core.preempt.Evictor;
+import dev.muster.core.preempt.PreemptionAdvice;
+import dev.muster.core.preempt.PreemptionStats;
 import dev.muster.core.stream.AllocationJournal;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -99,6 +103,15 @@ public final class GangScheduler implements ClusterSink {
     private volatile boolean synced;
 
     public GangScheduler(SchedulerConfig config, Binder binder, AllocationJournal journal, LongSupplier nanoTime) {
+        this(config, binder, Evictor.NONE, DisruptionBudgets.NONE, journal, nanoTime);
+    }
+
+    /**
+     * A scheduler that may take capacity back: victims are evicted through {@code evictor} and chosen only where
+     * {@code budgets} allow ({@link Evictor#NONE}: it never preempts, whatever {@link SchedulerConfig#preemption()} says).
+     */
+    public GangScheduler(SchedulerConfig config, Binder binder, Evictor evictor, DisruptionBudgets budgets, AllocationJournal journal,
+                         LongSupplier nanoTime) {
         this.config = config;
         this.nanoTime = nanoTime;
         this.outbox = new Outbox(journal);
@@ -369,6 +382,19 @@ public final class GangScheduler implements ClusterSink {
             return new GangView(key, g.spec() == null ? null : g.queue(), g.state(), g.why(), g.minMember(),
                     g.memberCount(), g.bound(), books.binds().count(key, PodBinds.Stage.WAITING), slots);
         });
+    }
+
+    /**
+     * What it would take to run {@code gang} now: nothing, these victims (by gang and queue), or why it cannot run even
+     * with preemption. Changes nothing.
+     */
+    public PreemptionAdvice preemptionAdvice(GangKey gang) {
+        throw new UnsupportedOperationException("preemption advice is not built yet");
+    }
+
+    /** What preemption has done since start. */
+    public PreemptionStats preemptionStats() {
+        return new PreemptionStats(0, 0, 0, 0, 0, java.util.Collections.nCopies(PreemptionStats.BUCKETS_MILLIS.size() + 1, 0L), 0, 0);
     }
 
     /** Immutable copies of the ledger's nodes (what kube-scheduler's own fit would see, without reservations). */
