@@ -38,6 +38,7 @@ public final class Books {
     private final LongSupplier nanoTime;
     private long arrivals; // numbers gangs in the order they were first named
     private final Map<String, QuotaAside> quotaAside = new HashMap<>(); // queue → quota kept for its first waiting gang
+    private final Map<String, Long> heldSince = new HashMap<>(); // uid → when its record was made (this process's clock)
 
     /** Queue quota kept for the gang first in line for its queue's capability ({@link AdmissionPass}). */
     public record QuotaAside(GangKey gang, Resources amount) {}
@@ -74,6 +75,15 @@ public final class Books {
     /** Forgets the pod's observation; returns it, or null. */
     public Pod removePod(String uid) {
         return pods.remove(uid);
+    }
+
+    /**
+     * When the pod's record was made, on the core's clock (a pod found bound when this process started counts from
+     * then); {@code Long.MIN_VALUE} when it holds nothing.
+     */
+    public long heldSince(String uid) {
+        Long t = heldSince.get(uid);
+        return t == null ? Long.MIN_VALUE : t;
     }
 
     /** Every gang known, read-only (iterate under the core's lock only). */
@@ -168,6 +178,7 @@ public final class Books {
 
     /** A pod now holds resources ({@code r} was just recorded in the ledger): count it, journal it, settle its gang. */
     public void allocated(PodRecord r) {
+        heldSince.putIfAbsent(r.pod().uid(), nanoTime.getAsLong());
         Gang g = r.gang() == null ? null : gangs.get(r.gang());
         if (g != null) {
             g.boundChanged(1);
@@ -183,6 +194,9 @@ public final class Books {
      * caller settles the gang when the step is done ({@link #removeAllocation} does both).
      */
     public void deallocated(PodRecord r) {
+        if (ledger.pod(r.pod().uid()) == null) {
+            heldSince.remove(r.pod().uid());
+        }
         if (r.gang() != null) {
             Gang g = gangs.get(r.gang());
             if (g != null) {

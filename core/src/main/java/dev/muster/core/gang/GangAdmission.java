@@ -141,26 +141,10 @@ public final class GangAdmission {
             pinned.add(new Ledger.Placement(e.name(), m.request(), m.task()));
             pinnedUids.add(m.uid());
         }
-        // 2. the other members; pinned ones count as placed (and, like bound ones, anchor a topology domain)
-        List<GangPlanner.Member> unbound = new ArrayList<>();
-        Map<String, Integer> placedByTask = new HashMap<>();
-        Set<String> anchors = new HashSet<>(taken.keySet());
-        for (Pod m : g.members()) {
-            if (ledger.pod(m.uid()) != null || pinnedUids.contains(m.uid())) {
-                placedByTask.merge(m.task(), 1, Integer::sum);
-                if (ledger.pod(m.uid()) != null) {
-                    anchors.add(ledger.pod(m.uid()).node());
-                }
-            } else {
-                unbound.add(new GangPlanner.Member(m.uid(), m.task(), m.request()));
-            }
-        }
-        // 3. members that do not exist yet
+        // 2. the other members, and stand-ins for those that do not exist yet
+        PlanInput in = inputOf(g, pinnedUids, taken.keySet());
         int missing = Math.max(0, g.minMember() - g.memberCount());
-        unbound.addAll(provisionalMembers(g, missing));
-        GangPlanner.Topology topology = g.spec().topology() == null ? null : new GangPlanner.Topology(g.spec().topology(), anchors);
-        GangPlanner.Result result = planner.plan(ledger.nodes(), unbound,
-                new GangPlanner.Requirement(g.minMember(), g.spec().minTaskMember(), g.bound() + pinned.size(), placedByTask), taken, topology);
+        GangPlanner.Result result = planner.plan(ledger.nodes(), in.members(), in.requirement(), taken, in.topology());
         if (!pinned.isEmpty() && result instanceof GangPlanner.Result.Unfit u && u.cause() == Refusal.Cause.TOPOLOGY) {
             return plan(g, now, false); // kube-scheduler's nodes for held members straddle domains: plan them like the others
         }
@@ -189,6 +173,58 @@ public final class GangAdmission {
         return null;
     }
 
+
+    /** What planning a gang takes: its members to place (stand-ins for missing ones), what it needs, its topology. */
+    public record PlanInput(List<GangPlanner.Member> members, GangPlanner.Requirement requirement, GangPlanner.Topology topology) {}
+
+    /** The gang's plan input with no member pinned: every member not holding resources is placed by the planner. */
+    public PlanInput inputOf(Gang g) {
+        return inputOf(g, Set.of(), Set.of());
+    }
+
+    /**
+     * The gang's plan input: members holding resources or {@code pinnedUids} (on {@code pinnedNodes}) count as placed and,
+     * like bound ones, anchor a topology domain; the others, and stand-ins for members that do not exist yet, are placed.
+     */
+    private PlanInput inputOf(Gang g, Set<String> pinnedUids, Set<String> pinnedNodes) {
+        List<GangPlanner.Member> unbound = new ArrayList<>();
+        Map<String, Integer> placedByTask = new HashMap<>();
+        Set<String> anchors = new HashSet<>(pinnedNodes);
+        for (Pod m : g.members()) {
+            if (ledger.pod(m.uid()) != null || pinnedUids.contains(m.uid())) {
+                placedByTask.merge(m.task(), 1, Integer::sum);
+                if (ledger.pod(m.uid()) != null) {
+                    anchors.add(ledger.pod(m.uid()).node());
+                }
+            } else {
+                unbound.add(new GangPlanner.Member(m.uid(), m.task(), m.request()));
+            }
+        }
+        unbound.addAll(provisionalMembers(g, Math.max(0, g.minMember() - g.memberCount())));
+        GangPlanner.Topology topology = g.spec().topology() == null ? null : new GangPlanner.Topology(g.spec().topology(), anchors);
+        return new PlanInput(unbound, new GangPlanner.Requirement(g.minMember(), g.spec().minTaskMember(), g.bound() + pinnedUids.size(),
+                placedByTask), topology);
+    }
+
+    /** The planner gangs are admitted with. */
+    public GangPlanner planner() {
+        return planner;
+    }
+
+    /**
+     * Reserves {@code plan} for {@code g}, which preempts: its slots hold room its victims still use while they terminate
+     * ({@link Ledger#markLeaving}), until {@code deadlineNanos}; the gang is RESERVED saying {@code note}.
+     */
+    public void reservePreempting(Gang g, GangPlanner.Result.Planned plan, long deadlineNanos, String note) {
+        if (g.key().equals(line.next())) {
+            line.next(null);
+            ledger.releaseSetAside();
+        }
+        ledger.reserve(g.key(), g.queue(), deadlineNanos, plan.placements(), plan.domain());
+        line.admitted(g);
+        books.state(g, GangState.ADMITTED, Refusal.NONE);
+        books.state(g, GangState.RESERVED, Refusal.note(note));
+    }
 
     /**
      * Volcano's enqueue check: a PodGroup's {@code minResources} must fit in what its queue may still take and in

@@ -39,6 +39,7 @@ public final class Ledger {
     private final Map<String, NodeEntry> nodes = new LinkedHashMap<>();
     private NodeEntry[] byId = new NodeEntry[0]; // the same entries by NodeNames id (those that have one), for candidate()
     private final Map<String, PodRecord> pods = new HashMap<>();
+    private final Set<String> leaving = new java.util.HashSet<>(); // uids of recorded pods being evicted for a preemptor
     private final Map<GangKey, Reservation> reservations = new HashMap<>();
     private final Map<String, dev.muster.core.resources.ExactSum> heldByQueue = new HashMap<>(); // used + reserved, per queue (exact)
     private Reservation setAside; // room set aside for the gang next in line (charged to no queue), or null
@@ -149,11 +150,15 @@ public final class Ledger {
     /** Records {@code record}, replacing an earlier record of the same pod (which may be on another node). */
     public void putPod(PodRecord record) {
         PodRecord old = pods.put(record.pod().uid(), record);
+        boolean wasLeaving = old != null && leaving.contains(old.pod().uid());
         if (old != null) {
             unaccount(old);
         }
         entryFor(record.node()).addUsed(record.request());
         hold(record.queue(), record.request());
+        if (wasLeaving) {
+            markLeaving(record.pod().uid()); // a confirmation or a move of a pod on its way out: it still is
+        }
     }
 
     /** How many records each gang holds (O(pods); the gangs' own counts are checked against it). */
@@ -179,7 +184,11 @@ public final class Ledger {
     private void unaccount(PodRecord r) {
         unhold(r.queue(), r.request());
         NodeEntry e = nodes.get(r.node());
+        boolean wasLeaving = leaving.remove(r.pod().uid());
         if (e != null) {
+            if (wasLeaving) {
+                e.removeLeaving(r.request());
+            }
             e.removeUsed(r.request());
             dropIfGone(e);
         }
@@ -191,6 +200,37 @@ public final class Ledger {
 
     public int podCount() {
         return pods.size();
+    }
+
+    /** Every record, read-only (iterate under the owner's lock only; the records themselves are immutable). */
+    public Collection<PodRecord> records() {
+        return Collections.unmodifiableCollection(pods.values());
+    }
+
+    /**
+     * The recorded pod is being evicted for a preemptor whose slots hold its room from now on: its node's reservations are
+     * not broken by it while it terminates. Its record stays until the cluster shows it gone. False when not recorded.
+     */
+    public boolean markLeaving(String uid) {
+        PodRecord r = pods.get(uid);
+        if (r == null || !leaving.add(uid)) {
+            return false;
+        }
+        entryFor(r.node()).addLeaving(r.request());
+        return true;
+    }
+
+    /** The pod is no longer on its way out (its eviction was refused before any of its unit went). */
+    public void unmarkLeaving(String uid) {
+        PodRecord r = pods.get(uid);
+        if (r != null && leaving.remove(uid)) {
+            entryFor(r.node()).removeLeaving(r.request());
+        }
+    }
+
+    /** Whether the recorded pod is being evicted for a preemptor. */
+    public boolean isLeaving(String uid) {
+        return leaving.contains(uid);
     }
 
     /** Uids of the records a bind of ours created and the cluster has not confirmed yet. */

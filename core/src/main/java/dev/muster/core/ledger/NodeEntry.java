@@ -28,6 +28,8 @@ public final class NodeEntry {
     // exact running sums behind used and reserved: a release after a sum saturated gives the true sum back
     private final dev.muster.core.resources.ExactSum usedSum = new dev.muster.core.resources.ExactSum();
     private final dev.muster.core.resources.ExactSum reservedSum = new dev.muster.core.resources.ExactSum();
+    // requests of pods being evicted for a preemptor whose slots already hold their room (their pods still count in used)
+    private final dev.muster.core.resources.ExactSum leavingSum = new dev.muster.core.resources.ExactSum();
     private int pods;
     // derived from the fields above, recomputed on every change (filter reads them for thousands of nodes per pod)
     private Resources free = Resources.ZERO;
@@ -158,9 +160,17 @@ public final class NodeEntry {
         return "insufficient " + String.join(", ", request.shortageAgainst(free).asMap().keySet()) + " (after gang reservations)";
     }
 
-    /** Reservations held here no longer fit beside what is used (allocatable shrank, or others took room). */
+    /**
+     * Reservations held here no longer fit beside what is used (allocatable shrank, or others took room). Pods being
+     * evicted for a preemptor do not count: the preemptor's slots hold their room while they terminate.
+     */
     public boolean reservationsBroken() {
-        return !reserved.isZero() && !inUse.fitsIn(allocatable);
+        return !reserved.isZero() && !inUse.minus(leavingSum.value()).fitsIn(allocatable);
+    }
+
+    /** The requests of the pods here that are being evicted for a preemptor (still counted in {@link #used()}). */
+    public Resources leaving() {
+        return leavingSum.value();
     }
 
     void observe(Resources newAllocatable, boolean newSchedulable, Map<String, String> newLabels, boolean newPreferNoSchedule) {
@@ -201,6 +211,14 @@ public final class NodeEntry {
         used = usedSum.value();
         pods--;
         derive();
+    }
+
+    void addLeaving(Resources r) {
+        leavingSum.add(r);
+    }
+
+    void removeLeaving(Resources r) {
+        leavingSum.subtract(r);
     }
 
     void addReserved(Resources r) {

@@ -34,6 +34,7 @@ import dev.muster.core.preempt.DisruptionBudgets;
 import dev.muster.core.preempt.Evictor;
 import dev.muster.core.preempt.PreemptionAdvice;
 import dev.muster.core.preempt.PreemptionStats;
+import dev.muster.core.preempt.Preemptions;
 import dev.muster.core.stream.AllocationJournal;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -99,6 +100,7 @@ public final class GangScheduler implements ClusterSink {
     private final ClusterIntake intake;
     private final WaitingLine line;
     private final VerbGuard guard;
+    private final Preemptions preemptions;
     // ---- written under lock, read without it ----
     private volatile boolean synced;
 
@@ -129,6 +131,8 @@ public final class GangScheduler implements ClusterSink {
         this.filtering = new Filtering(books, barrier, held, steering, admission, config.policy(), config.pickNode());
         this.intake = new ClusterIntake(books, barrier, held, steering, pass);
         this.guard = new VerbGuard(books, config.schedulerName());
+        this.preemptions = new Preemptions(books, admission, line, barrier, config.preemption(), config.gangDeadline(),
+                config.schedulerName(), evictor, budgets, this::run);
     }
 
     public SchedulerConfig config() {
@@ -217,17 +221,29 @@ public final class GangScheduler implements ClusterSink {
     }
 
     /**
-     * Filters kube-scheduler's preemption candidates: a node whose victims would break a running gang — take it below
-     * its {@code minMember}, or take part of a gang whose disruption mode is {@code all} — is dropped; every other
-     * candidate is answered unchanged.
+     * Filters kube-scheduler's preemption candidates (its DefaultPreemption, for a pod no node could take). Muster takes
+     * room back for gangs itself ({@link Preemptions}), so a gang member's preemptor gets no candidate at all. For a single
+     * pod a node is dropped when its victims would break a gang — take a running gang below its {@code minMember}, take
+     * part of a gang whose disruption mode is {@code all}, or take a member of a gang still binding — or when the room they
+     * free would still not take the pod in Muster's view (it is reserved for a gang, set aside for the gang next in line, or
+     * held for a preemptor): evicting there would be for nothing. Every other candidate is answered unchanged.
      */
     public Map<String, Victims> preempt(Pod preemptor, Map<String, Victims> candidates) {
         return locked(() -> {
+            Pod known = books.pod(preemptor.uid());
+            Pod p = known != null ? known : preemptor;
+            if (p.gang() != null) {
+                return Map.of();
+            }
             Map<String, Victims> out = new LinkedHashMap<>();
             for (Map.Entry<String, Victims> c : candidates.entrySet()) {
                 Map<GangKey, Integer> taken = new HashMap<>();
+                dev.muster.core.resources.Resources freed = dev.muster.core.resources.Resources.ZERO;
                 for (String uid : c.getValue().podUids()) {
                     PodRecord r = books.ledger().pod(uid);
+                    if (r != null && r.node().equals(c.getKey()) && !books.ledger().isLeaving(uid)) {
+                        freed = freed.plus(r.request());
+                    }
                     if (r != null && r.gang() != null) {
                         taken.merge(r.gang(), 1, Integer::sum);
                     }
@@ -235,9 +251,11 @@ public final class GangScheduler implements ClusterSink {
                 boolean breaksGang = false;
                 for (Map.Entry<GangKey, Integer> t : taken.entrySet()) {
                     Gang g = books.gang(t.getKey());
-                    breaksGang |= g != null && g.running() && !g.mayLose(t.getValue());
+                    breaksGang |= g != null && (g.running() ? !g.mayLose(t.getValue()) : g.spec() != null);
                 }
-                if (!breaksGang) {
+                dev.muster.core.ledger.NodeEntry e = books.ledger().node(c.getKey());
+                boolean roomForIt = e == null || p.request().fitsIn(e.free().plus(freed));
+                if (!breaksGang && roomForIt) {
                     out.put(c.getKey(), c.getValue());
                 }
             }
@@ -247,11 +265,24 @@ public final class GangScheduler implements ClusterSink {
 
     /**
      * Expires what is due: reservations past their deadline, assumptions kube-scheduler never confirmed, the admission
-     * pass, held binds past their hold. Each step runs even when an earlier one failed (the first failure is rethrown
-     * after all ran). Call it periodically.
+     * pass, held binds past their hold; then preemption ({@link Preemptions#tick}). Each step runs even when an earlier
+     * one failed (the first failure is rethrown after all ran). Call it periodically.
      */
     public void expireDue() {
-        run(() -> expiry.expireDue(nanoTime.getAsLong()));
+        run(() -> {
+            long now = nanoTime.getAsLong();
+            try {
+                expiry.expireDue(now);
+            } catch (RuntimeException | Error e) {
+                try {
+                    preemptions.tick(now);
+                } catch (RuntimeException | Error later) {
+                    e.addSuppressed(later);
+                }
+                throw e;
+            }
+            preemptions.tick(now); // after the pass: gangs it could not admit for want of room may take room back
+        });
     }
 
     /**
@@ -389,12 +420,12 @@ public final class GangScheduler implements ClusterSink {
      * with preemption. Changes nothing.
      */
     public PreemptionAdvice preemptionAdvice(GangKey gang) {
-        throw new UnsupportedOperationException("preemption advice is not built yet");
+        return locked(() -> preemptions.advise(gang, nanoTime.getAsLong()));
     }
 
     /** What preemption has done since start. */
     public PreemptionStats preemptionStats() {
-        return new PreemptionStats(0, 0, 0, 0, 0, java.util.Collections.nCopies(PreemptionStats.BUCKETS_MILLIS.size() + 1, 0L), 0, 0);
+        return locked(preemptions::stats);
     }
 
     /** Immutable copies of the ledger's nodes (what kube-scheduler's own fit would see, without reservations). */

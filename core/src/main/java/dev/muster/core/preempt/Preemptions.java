@@ -1,0 +1,582 @@
+package dev.muster.core.preempt;
+
+import dev.muster.core.gang.BindBarrier;
+import dev.muster.core.gang.Books;
+import dev.muster.core.gang.Gang;
+import dev.muster.core.gang.GangAdmission;
+import dev.muster.core.gang.GangPlanner;
+import dev.muster.core.gang.WaitingLine;
+import dev.muster.core.ledger.Ledger;
+import dev.muster.core.ledger.Reservation;
+import dev.muster.core.ledger.Slot;
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangState;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PreemptionPolicy;
+import dev.muster.core.model.QueueSpec;
+import dev.muster.core.model.Refusal;
+import dev.muster.core.preempt.PreemptionPlanner.Part;
+import dev.muster.core.preempt.PreemptionPlanner.Unit;
+import dev.muster.core.queue.FairShare;
+import dev.muster.core.queue.QueueAdmission;
+import dev.muster.core.resources.Resources;
+import dev.muster.core.stream.AllocationEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Takes capacity back for waiting gangs, and carries each decision out. Confined to the core's lock ({@link Books}).
+ *
+ * <p><b>When.</b> On every tick, after the admission pass: the waiting gangs refused for want of room, in line order
+ * (higher priority, then the queue furthest below its fair share, then the oldest), are each offered one decision
+ * until one preempts (at most {@link #TRIES_PER_TICK} plans a tick; a gang that found nothing to take is tried again
+ * after {@link #RETRY_AFTER}). A gang preempts only when all its members exist, its queue's capability admits it,
+ * neither its PodGroup nor any member's PriorityClass says {@code preemptionPolicy: Never}, and it is not already
+ * preempting.
+ *
+ * <p><b>Whom.</b> By priority: units of strictly lower priority in the gang's own queue, and single pods of lower
+ * priority (they belong to no queue) — surplus members first, then lower priority, then fewer pods, then the most
+ * recently started. By reclaim (when priority finds nothing and the gang's queue is below its fair share): gangs of
+ * reclaimable queues above their fair share — the queue furthest above first, then surplus, lower priority, most
+ * recently started — each taken only while its queue stays at or above its fair share and its guarantee, and only if
+ * the gang's queue, with the gang, stays at or below its own: two queues never take turns evicting each other.
+ * {@link PreemptionPlanner} chooses the fewest units with which the gang fits whole; nothing is evicted unless it fits.
+ *
+ * <p><b>Carrying out.</b> The preemptor reserves its plan at once, over the victims' room
+ * ({@link Ledger#markLeaving}): nobody else can place there while they terminate, and its members bind when
+ * kube-scheduler sees the room free. The reservation waits for the victims' grace period plus the margin plus the
+ * gang's deadline; if it ends first the gang backs off and is planned again. Victims are evicted through the
+ * {@link Evictor} one unit at a time per pod: the first pod of each unit first (it probes the unit's budget), the rest of
+ * the unit once that one was accepted, so a unit is never left half-evicted by a refusal it could foresee. A unit whose
+ * first eviction is refused is given back and the preemption is abandoned (the gang is planned again); a later refusal
+ * within a unit is retried every {@link #RETRY_AFTER} while the pod is there.
+ */
+public final class Preemptions {
+    static final int TRIES_PER_TICK = 4;
+    static final Duration RETRY_AFTER = Duration.ofSeconds(5);
+    private static final double EPSILON = 1e-9;
+
+    private final Books books;
+    private final Ledger ledger;
+    private final GangAdmission admission;
+    private final WaitingLine line;
+    private final BindBarrier barrier;
+    private final PreemptionPlanner planner;
+    private final VictimCandidates candidates;
+    private final PreemptionSettings settings;
+    private final Duration gangDeadline;
+    private final Evictor evictor;
+    private final Consumer<Runnable> underLock;
+    private final Map<GangKey, Preemption> active = new LinkedHashMap<>(); // preemptor → its decision while it holds room
+    private final Map<String, Eviction> evictions = new HashMap<>(); // victim uid → its eviction, until the pod is gone
+    private final Map<GangKey, Long> retryAt = new HashMap<>(); // gangs that found nothing to take: not before
+    // counters (read by stats())
+    private long priorityDecisions;
+    private long reclaimDecisions;
+    private long victimsEvicted;
+    private long refusedByBudget;
+    private long evictionsFailed;
+    private final long[] buckets = new long[PreemptionStats.BUCKETS_MILLIS.size() + 1];
+    private long decisions;
+    private long decisionNanos;
+
+    /** One decision carried out: the units it takes, when its room must be free. */
+    private record Preemption(Gang gang, PreemptionKind kind, int priority, List<Unit> units) {}
+
+    /** A victim's eviction: its unit, whether it is the unit's first, what became of it. */
+    private static final class Eviction {
+        final Unit unit;
+        final GangKey preemptor;
+        final String why;
+        boolean sent;
+        boolean accepted;
+        long retryAt = Long.MIN_VALUE;
+        int tries;
+
+        Eviction(Unit unit, GangKey preemptor, String why) {
+            this.unit = unit;
+            this.preemptor = preemptor;
+            this.why = why;
+        }
+    }
+
+    public Preemptions(Books books, GangAdmission admission, WaitingLine line, BindBarrier barrier, PreemptionSettings settings,
+                       Duration gangDeadline, String schedulerName, Evictor evictor, DisruptionBudgets budgets, Consumer<Runnable> underLock) {
+        this.books = books;
+        this.ledger = books.ledger();
+        this.admission = admission;
+        this.line = line;
+        this.barrier = barrier;
+        this.planner = new PreemptionPlanner(admission.planner());
+        this.candidates = new VictimCandidates(books, budgets, schedulerName);
+        this.settings = evictor == Evictor.NONE ? PreemptionSettings.OFF : settings;
+        this.gangDeadline = gangDeadline;
+        this.evictor = evictor;
+        this.underLock = underLock;
+    }
+
+    /** A gang's priority: its PodGroup's own, else its highest member's. */
+    static int priorityOf(Gang g) {
+        Integer own = g.spec() == null ? null : g.spec().preemption().priority();
+        return own != null ? own : g.priority();
+    }
+
+    // ---- the tick ---------------------------------------------------------------------------------------
+
+    /** Follows the decisions under way, retries due evictions, then lets waiting gangs take room back. */
+    public void tick(long now) {
+        follow(now);
+        retryEvictions(now);
+        if (!settings.any()) {
+            return;
+        }
+        List<Gang> waiting = preemptors(now);
+        if (waiting.isEmpty()) {
+            return;
+        }
+        VictimCandidates.Found found = candidates.collect(now, settings.victimMinRuntime().toNanos());
+        int tries = 0;
+        for (Gang g : waiting) {
+            if (tries++ >= TRIES_PER_TICK) {
+                break;
+            }
+            long started = System.nanoTime();
+            Decision d = decide(g, found);
+            timed(System.nanoTime() - started);
+            if (d.plan() != null) {
+                carryOut(g, d, now);
+                return; // one decision a tick: the next one sees its victims leaving
+            }
+            retryAt.put(g.key(), now + RETRY_AFTER.toNanos());
+        }
+    }
+
+    /** Gangs that may preempt now, in line order. */
+    private List<Gang> preemptors(long now) {
+        List<Gang> out = new ArrayList<>();
+        retryAt.values().removeIf(t -> now - t >= 0);
+        for (Gang g : books.gangs()) {
+            Refusal.Cause c = g.why().cause();
+            if ((c == Refusal.Cause.RESOURCES || c == Refusal.Cause.TOPOLOGY) && !retryAt.containsKey(g.key())
+                    && mayPreempt(g, now) == null) {
+                out.add(g);
+            }
+        }
+        Map<String, FairShare.Share> shares = line.shares();
+        out.sort(Comparator.comparingInt((Gang g) -> -priorityOf(g))
+                .thenComparingDouble(g -> shares.containsKey(g.queue()) ? line.liveRatio(g.queue()) : Double.POSITIVE_INFINITY)
+                .thenComparingLong(Gang::arrival));
+        return out;
+    }
+
+    /** Why {@code g} may not preempt now, or null when it may. */
+    private String mayPreempt(Gang g, long now) {
+        if (g.spec() == null || g.spec().isUnresolved()) {
+            return "its PodGroup is not known or not usable";
+        }
+        if (books.admitted(g) || active.containsKey(g.key())) {
+            return "it is admitted already";
+        }
+        if (g.backingOff(now)) {
+            return "it is backing off";
+        }
+        if (g.memberCount() < g.minMember() || !g.tasksShort().isEmpty()) {
+            return "only " + g.memberCount() + "/" + g.minMember() + " of its pods exist (nothing is evicted for pods that may never come)";
+        }
+        if (g.spec().preemption().preemptionPolicy() == PreemptionPolicy.NEVER) {
+            return "its PodGroup's preemptionPolicy is Never";
+        }
+        for (Pod m : g.members()) {
+            if (m.neverPreempts() && !m.isBound()) {
+                return "pod " + m.id() + " has preemptionPolicy Never";
+            }
+        }
+        if (books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof QueueAdmission.Verdict.Refused r) {
+            return r.reason();
+        }
+        return null;
+    }
+
+    // ---- deciding ---------------------------------------------------------------------------------------
+
+    /** A decision: the plan and its kind, or why not (plan null). */
+    private record Decision(PreemptionPlanner.Result.Planned plan, PreemptionKind kind, String why, boolean fitsNow) {
+        static Decision not(String why) {
+            return new Decision(null, null, why, false);
+        }
+    }
+
+    /** By priority first, then by reclaim. */
+    private Decision decide(Gang g, VictimCandidates.Found found) {
+        GangAdmission.PlanInput in = admission.inputOf(g);
+        Map<String, Resources> own = ownRoom(g);
+        List<String> why = new ArrayList<>();
+        if (settings.priority()) {
+            Decision d = tryKind(g, PreemptionKind.PRIORITY, in, own, byPriority(g, found.units()));
+            if (d.plan() != null || d.fitsNow()) {
+                return d;
+            }
+            why.add(d.why());
+        } else {
+            why.add("preemption by priority is off");
+        }
+        if (settings.reclaim()) {
+            Decision d = reclaim(g, in, own, found.units());
+            if (d.plan() != null || d.fitsNow()) {
+                return d;
+            }
+            why.add(d.why());
+        } else {
+            why.add("queue reclaim is off");
+        }
+        String protectedNote = found.protectedBy().isEmpty() ? "" : "; protected by a PodDisruptionBudget: " + protectedList(found.protectedBy());
+        return Decision.not(String.join("; ", why) + protectedNote);
+    }
+
+    private Decision tryKind(Gang g, PreemptionKind kind, GangAdmission.PlanInput in, Map<String, Resources> own, List<Unit> units) {
+        String whom = kind == PreemptionKind.PRIORITY ? "every pod of lower priority (" + priorityOf(g) + ") in queue " + g.queue()
+                + " and every single pod of lower priority" : "what queues above their fair share may give back";
+        if (units.isEmpty()) {
+            return Decision.not(kind == PreemptionKind.PRIORITY ? "no running pod of lower priority than " + priorityOf(g)
+                    + " in queue " + g.queue() + " (nor a single pod) may be taken" : "no queue above its fair share has room to give back");
+        }
+        PreemptionPlanner.Result r = planner.plan(ledger.nodes(), in, own, units);
+        return switch (r) {
+            case PreemptionPlanner.Result.FitsNow f -> new Decision(null, kind, "it fits on free room now", true);
+            case PreemptionPlanner.Result.Unfit u -> Decision.not("even without " + whom + " it would not fit: " + u.reason());
+            case PreemptionPlanner.Result.Planned p -> {
+                if (books.queueVerdict(g.queue(), p.plan().total(), g.key()) instanceof QueueAdmission.Verdict.Refused refused) {
+                    yield Decision.not(refused.reason());
+                }
+                yield new Decision(p, kind, "", false);
+            }
+        };
+    }
+
+    /** Units of strictly lower priority in the gang's queue, and single pods of lower priority, in the order to take them. */
+    private static List<Unit> byPriority(Gang g, List<Unit> all) {
+        int priority = priorityOf(g);
+        List<Unit> out = new ArrayList<>();
+        for (Unit u : all) {
+            if (u.priority() < priority && (u.gang() == null || u.queue().equals(g.queue())) && !g.key().equals(u.gang())) {
+                out.add(u);
+            }
+        }
+        out.sort(Comparator.comparingInt((Unit u) -> u.part() == Part.SURPLUS ? 0 : 1)
+                .thenComparingInt(Unit::priority)
+                .thenComparingInt(u -> u.pods().size())
+                .thenComparing(Comparator.comparingLong(Unit::since).reversed()));
+        return out;
+    }
+
+    /** Reclaim for a gang whose queue is below its fair share (see the class comment). */
+    private Decision reclaim(Gang g, GangAdmission.PlanInput in, Map<String, Resources> own, List<Unit> all) {
+        Map<String, FairShare.Share> shares = line.shares();
+        FairShare.Share mine = shares.get(g.queue());
+        if (mine == null) {
+            return Decision.not("queue " + g.queue() + " has no fair share yet");
+        }
+        Resources myHeld = ledger.heldByQueue(g.queue());
+        if (FairShare.ratio(myHeld, mine.fairShare()) >= 1 - EPSILON) {
+            return Decision.not("queue " + g.queue() + " is not below its fair share, so it reclaims nothing");
+        }
+        List<Unit> offered = new ArrayList<>();
+        for (Unit u : all) {
+            QueueSpec v = u.gang() == null ? null : books.queue(u.queue());
+            FairShare.Share s = v == null ? null : shares.get(v.name());
+            if (v != null && s != null && v.reclaimable() && !u.queue().equals(g.queue())
+                    && FairShare.ratio(ledger.heldByQueue(v.name()), s.fairShare()) > 1 + EPSILON) {
+                offered.add(u);
+            }
+        }
+        offered.sort(Comparator.comparingDouble((Unit u) -> -FairShare.ratio(ledger.heldByQueue(u.queue()), shares.get(u.queue()).fairShare()))
+                .thenComparingInt(u -> u.part() == Part.SURPLUS ? 0 : 1)
+                .thenComparingInt(Unit::priority)
+                .thenComparing(Comparator.comparingLong(Unit::since).reversed()));
+        // each taken only while its queue keeps its fair share and guarantee (a prefix of this list keeps them too)
+        Map<String, Resources> heldAfter = new HashMap<>();
+        List<Unit> allowed = new ArrayList<>();
+        java.util.Set<GangKey> surplusRefused = new java.util.HashSet<>();
+        for (Unit u : offered) {
+            if (u.part() == Part.REST && surplusRefused.contains(u.gang())) {
+                continue;
+            }
+            Resources before = heldAfter.computeIfAbsent(u.queue(), ledger::heldByQueue);
+            Resources after = before.minus(u.total());
+            QueueSpec v = books.queue(u.queue());
+            if (FairShare.ratio(after, shares.get(u.queue()).fairShare()) >= 1 - EPSILON && keepsGuarantee(v.guarantee(), before, after)) {
+                heldAfter.put(u.queue(), after);
+                allowed.add(u);
+            } else if (u.part() == Part.SURPLUS) {
+                surplusRefused.add(u.gang());
+            }
+        }
+        Decision d = tryKind(g, PreemptionKind.RECLAIM, in, own, allowed);
+        if (d.plan() != null && FairShare.ratio(myHeld.plus(d.plan().plan().total()), mine.fairShare()) > 1 + EPSILON) {
+            return Decision.not("reclaiming would take queue " + g.queue() + " above its fair share of "
+                    + FairShare.Share.against(myHeld, mine.fairShare(), line.clusterTotal()));
+        }
+        return d;
+    }
+
+    /** Whether a queue holding {@code after} instead of {@code before} keeps what its guarantee promises. */
+    private static boolean keepsGuarantee(Resources guarantee, Resources before, Resources after) {
+        for (int i = 0; i < guarantee.width(); i++) {
+            if (guarantee.get(i) > 0 && after.get(i) < Math.min(guarantee.get(i), before.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Room the ledger counts taken that is the gang's own: the set-aside kept for it as the gang next in line. */
+    private Map<String, Resources> ownRoom(Gang g) {
+        Reservation aside = ledger.setAside();
+        if (aside == null || !aside.gang().equals(g.key())) {
+            return Map.of();
+        }
+        Map<String, Resources> own = new HashMap<>();
+        for (Slot s : aside.slots()) {
+            own.merge(s.node(), s.request(), Resources::plus);
+        }
+        return own;
+    }
+
+    // ---- carrying out -----------------------------------------------------------------------------------
+
+    private void carryOut(Gang g, Decision d, long now) {
+        PreemptionPlanner.Result.Planned p = d.plan();
+        long grace = 0;
+        List<Victim> victims = new ArrayList<>();
+        for (Unit u : p.victims()) {
+            for (Victim v : u.pods()) {
+                victims.add(v);
+                ledger.markLeaving(v.pod().uid());
+                Pod pod = books.pod(v.pod().uid());
+                grace = Math.max(grace, pod == null ? Pod.DEFAULT_GRACE_SECONDS : pod.graceSeconds());
+            }
+        }
+        Duration deadline = g.spec().deadline() != null ? g.spec().deadline() : gangDeadline;
+        long until = now + Duration.ofSeconds(grace).plus(settings.margin()).plus(deadline).toNanos();
+        int priority = priorityOf(g);
+        Preemption pre = new Preemption(g, d.kind(), priority, p.victims());
+        active.put(g.key(), pre);
+        admission.reservePreempting(g, p.plan(), until, note(pre));
+        if (d.kind() == PreemptionKind.PRIORITY) {
+            priorityDecisions++;
+        } else {
+            reclaimDecisions++;
+        }
+        books.outbox().emit(new AllocationEvent.PreemptionDecided(g.key(), g.queue(), priority, d.kind(), victims, p.victimNodes()));
+        String why = (d.kind() == PreemptionKind.RECLAIM ? "reclaimed by queue " + g.queue() + " for " : "preempted by ")
+                + g.key() + " (priority " + priority + ") to place " + p.plan().placements().size() + " pods";
+        for (Unit u : p.victims()) {
+            boolean first = true;
+            for (Victim v : u.pods()) {
+                Eviction e = new Eviction(u, g.key(), why);
+                evictions.put(v.pod().uid(), e);
+                if (first) {
+                    send(v, e); // the unit's first pod probes its budget; the rest follow once it is accepted
+                    first = false;
+                }
+            }
+        }
+    }
+
+    /** Asks the evictor (after the lock is released) and handles the answer under the lock. */
+    private void send(Victim v, Eviction e) {
+        e.sent = true;
+        e.tries++;
+        books.outbox().later(() -> evictor.evict(v.pod(), e.why).whenComplete((outcome, failure) -> underLock.accept(() ->
+                answered(v, e, failure != null ? new EvictionOutcome.Failed(String.valueOf(failure.getMessage())) : outcome))));
+    }
+
+    private void answered(Victim v, Eviction e, EvictionOutcome outcome) {
+        if (evictions.get(v.pod().uid()) != e) {
+            return; // forgotten meanwhile (the pod is gone)
+        }
+        switch (outcome) {
+            case EvictionOutcome.Evicted ok -> {
+                victimsEvicted++;
+                accepted(v, e);
+            }
+            case EvictionOutcome.Gone gone -> accepted(v, e);
+            case EvictionOutcome.RefusedByBudget r -> {
+                refusedByBudget++;
+                refused(v, e, "a PodDisruptionBudget refused the eviction of " + v.pod() + ": " + r.message());
+            }
+            case EvictionOutcome.Failed f -> {
+                evictionsFailed++;
+                refused(v, e, "the eviction of " + v.pod() + " failed: " + f.message());
+            }
+        }
+    }
+
+    /** The eviction went through: if it was the unit's first, the rest of the unit follows. */
+    private void accepted(Victim v, Eviction e) {
+        e.accepted = true;
+        for (Victim o : e.unit.pods()) {
+            Eviction oe = evictions.get(o.pod().uid());
+            if (oe != null && !oe.sent) {
+                send(o, oe);
+            }
+        }
+    }
+
+    /**
+     * The eviction was refused: a unit none of whose pods went is given back and the preemption abandoned (the gang is
+     * planned again); a pod of a unit already on its way out is retried, never leaving the unit half-evicted.
+     */
+    private void refused(Victim v, Eviction e, String why) {
+        boolean unitStarted = false;
+        for (Victim o : e.unit.pods()) {
+            Eviction oe = evictions.get(o.pod().uid());
+            unitStarted |= oe != null && oe.accepted;
+        }
+        if (unitStarted) {
+            e.sent = false;
+            e.retryAt = books.now() + RETRY_AFTER.toNanos();
+            return;
+        }
+        for (Victim o : e.unit.pods()) {
+            evictions.remove(o.pod().uid());
+            ledger.unmarkLeaving(o.pod().uid());
+        }
+        Preemption pre = active.remove(e.preemptor);
+        if (pre != null && ledger.reservation(pre.gang().key()) != null && !pre.gang().running()) {
+            Refusal r = Refusal.of(Refusal.Cause.RESOURCES, "gang " + pre.gang().key() + ": preemption abandoned, " + why + "; planning again");
+            barrier.dropReservation(pre.gang(), r);
+            books.state(pre.gang(), GangState.UNSCHEDULABLE, r);
+            retryAt.put(pre.gang().key(), books.now() + RETRY_AFTER.toNanos());
+        }
+    }
+
+    private void retryEvictions(long now) {
+        for (Map.Entry<String, Eviction> en : new ArrayList<>(evictions.entrySet())) {
+            Eviction e = en.getValue();
+            if (ledger.pod(en.getKey()) == null) {
+                evictions.remove(en.getKey()); // gone: nothing more to do for it
+                continue;
+            }
+            if (!e.sent && e.retryAt != Long.MIN_VALUE && now - e.retryAt >= 0) {
+                for (Victim v : e.unit.pods()) {
+                    if (v.pod().uid().equals(en.getKey())) {
+                        send(v, e);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Ends decisions whose reservation is gone, and tells each preemptor how many of its victims still hold room. */
+    private void follow(long now) {
+        for (var it = active.values().iterator(); it.hasNext(); ) {
+            Preemption pre = it.next();
+            Gang g = pre.gang();
+            if (ledger.reservation(g.key()) == null || g.running() || books.gang(g.key()) != g) {
+                it.remove();
+                continue;
+            }
+            if (g.state() == GangState.RESERVED) {
+                books.state(g, GangState.RESERVED, Refusal.note(note(pre)));
+            }
+        }
+    }
+
+    /** {@code preempting ml/low-a (8 pods), ml/low-b (2 surplus pods): 3 still terminating}. */
+    private String note(Preemption pre) {
+        int still = 0;
+        List<String> units = new ArrayList<>();
+        for (Unit u : pre.units()) {
+            units.add(u.describe());
+            for (Victim v : u.pods()) {
+                if (ledger.pod(v.pod().uid()) != null) {
+                    still++;
+                }
+            }
+        }
+        String whom = units.size() <= 4 ? String.join(", ", units) : String.join(", ", units.subList(0, 4)) + " and " + (units.size() - 4) + " more";
+        String verb = pre.kind() == PreemptionKind.RECLAIM ? "reclaiming from " : "preempting ";
+        return verb + whom + (still > 0 ? ": " + still + " still terminating" : ": their room is free; members bind as kube-scheduler places them");
+    }
+
+    // ---- reads ------------------------------------------------------------------------------------------
+
+    /** What it would take to run {@code key} now (nothing changes). */
+    public PreemptionAdvice advise(GangKey key, long now) {
+        Gang g = books.gang(key);
+        if (g == null || g.spec() == null) {
+            return new PreemptionAdvice.Unknown(key);
+        }
+        if (g.running()) {
+            return new PreemptionAdvice.NoneNeeded("gang " + key + " runs");
+        }
+        if (books.admitted(g) || active.containsKey(key)) {
+            return new PreemptionAdvice.NoneNeeded("gang " + key + " is admitted: its room is reserved");
+        }
+        if (!settings.any()) {
+            return new PreemptionAdvice.CannotRun("preemption and queue reclaim are off");
+        }
+        String not = mayPreempt(g, now);
+        if (not != null) {
+            return new PreemptionAdvice.CannotRun("gang " + key + " may not preempt: " + not);
+        }
+        Decision d = decide(g, candidates.collect(now, settings.victimMinRuntime().toNanos()));
+        if (d.fitsNow()) {
+            return new PreemptionAdvice.NoneNeeded("gang " + key + " fits on free room now");
+        }
+        if (d.plan() == null) {
+            return new PreemptionAdvice.CannotRun("gang " + key + ": " + d.why());
+        }
+        List<PreemptionAdvice.VictimUnit> units = new ArrayList<>();
+        for (Unit u : d.plan().victims()) {
+            units.add(u.view());
+        }
+        return new PreemptionAdvice.Preempt(d.kind(), units, d.plan().plan().placements().size(), d.plan().victimNodes());
+    }
+
+    /** Whether {@code key} is preempting: its reservation holds room its victims still leave. */
+    public boolean preempting(GangKey key) {
+        return active.containsKey(key);
+    }
+
+    public PreemptionStats stats() {
+        List<Long> cumulative = new ArrayList<>(buckets.length);
+        long sum = 0;
+        for (long b : buckets) {
+            sum += b;
+            cumulative.add(sum);
+        }
+        return new PreemptionStats(priorityDecisions, reclaimDecisions, victimsEvicted, refusedByBudget, evictionsFailed, cumulative,
+                decisions, decisionNanos);
+    }
+
+    private void timed(long nanos) {
+        decisions++;
+        decisionNanos += nanos;
+        double millis = nanos / 1e6;
+        int i = 0;
+        while (i < PreemptionStats.BUCKETS_MILLIS.size() && millis > PreemptionStats.BUCKETS_MILLIS.get(i)) {
+            i++;
+        }
+        buckets[i]++;
+    }
+
+    private static String protectedList(Map<String, String> protectedBy) {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, String> e : protectedBy.entrySet()) {
+            if (out.size() == 3) {
+                out.add("and " + (protectedBy.size() - 3) + " more");
+                break;
+            }
+            out.add(e.getKey() + " by " + e.getValue());
+        }
+        return String.join(", ", out);
+    }
+}
