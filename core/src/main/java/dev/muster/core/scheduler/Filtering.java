@@ -153,10 +153,11 @@ final class Filtering {
 
     /**
      * Whether only room gangs hold (reservations, the set-aside) keeps {@code request} off {@code e} in Muster's view:
-     * the node takes placements and the request fits beside what is used.
+     * the node takes placements and the request fits beside what is used by pods that stay (a pod being evicted for a
+     * preemptor holds room that is already the preemptor's).
      */
     private static boolean heldByGangs(NodeEntry e, Resources request) {
-        return e.takesPlacements() && request.fitsIn(e.allocatable().minus(e.used()));
+        return e.takesPlacements() && request.fitsIn(e.allocatable().minus(e.used()).plus(e.leaving()));
     }
 
     /**
@@ -165,7 +166,7 @@ final class Filtering {
      */
     private String whyNot(NodeEntry e, Resources request) {
         String why = e.whyNot(request);
-        if (why == null || !e.takesPlacements() || !request.fitsIn(e.allocatable().minus(e.used()))) {
+        if (why == null || !heldByGangs(e, request)) {
             return why;
         }
         if (ledger.setsAsideOn(e.name())) {

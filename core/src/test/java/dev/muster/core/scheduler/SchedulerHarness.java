@@ -29,6 +29,11 @@ final class SchedulerHarness {
         scheduler = new GangScheduler(config, binder, journal, clock);
     }
 
+    /** A harness whose scheduler evicts through {@code evictor}, within {@code budgets}. */
+    SchedulerHarness(SchedulerConfig config, dev.muster.core.preempt.Evictor evictor, dev.muster.core.preempt.DisruptionBudgets budgets) {
+        scheduler = new GangScheduler(config, binder, evictor, budgets, journal, clock);
+    }
+
     /** {@code nodes} nodes n0.. of {@code cpu}/{@code mem}, the default queue, synced: the usual starting cluster. */
     static SchedulerHarness cluster(int nodes, String cpu, String mem) {
         return cluster(SchedulerConfig.DEFAULT, nodes, cpu, mem);

@@ -1,0 +1,462 @@
+package dev.muster.core.scheduler;
+
+import static dev.muster.core.testing.Fixtures.node;
+import static dev.muster.core.testing.Fixtures.pod;
+import static dev.muster.core.testing.Fixtures.podGroup;
+import static dev.muster.core.testing.Fixtures.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.muster.core.gang.BindResult;
+import dev.muster.core.model.DisruptionMode;
+import dev.muster.core.model.GangApi;
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangState;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodGroupSpec;
+import dev.muster.core.model.PreemptionPolicy;
+import dev.muster.core.model.PreemptionTerms;
+import dev.muster.core.model.QueueSpec;
+import dev.muster.core.model.QueueState;
+import dev.muster.core.preempt.DisruptionBudgets;
+import dev.muster.core.preempt.EvictionOutcome;
+import dev.muster.core.preempt.PreemptionAdvice;
+import dev.muster.core.preempt.PreemptionKind;
+import dev.muster.core.preempt.PreemptionSettings;
+import dev.muster.core.resources.Resources;
+import dev.muster.core.stream.AllocationEvent;
+import dev.muster.core.testing.RecordingEvictor;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Gang-aware preemption and queue reclaim, through the scheduler's verbs and tick as kube-scheduler and the cluster
+ * drive them: who is chosen, that nothing is evicted for nothing, that victims are whole units, that the room is the
+ * preemptor's, and what the dry run says.
+ */
+class PreemptionTest {
+    private final RecordingEvictor evictor = new RecordingEvictor();
+
+    /** {@code nodes} nodes of 4 cpu / 16Gi, the default queue, preemption on. */
+    private SchedulerHarness cluster(int nodes, DisruptionBudgets budgets, PreemptionSettings settings) {
+        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(settings), evictor, budgets);
+        for (int i = 0; i < nodes; i++) {
+            h.nodes(node("n" + i, "4", "16Gi"));
+        }
+        h.scheduler.upsertQueue(queue("default"));
+        h.scheduler.markSynced();
+        return h;
+    }
+
+    private SchedulerHarness cluster(int nodes) {
+        return cluster(nodes, DisruptionBudgets.NONE, PreemptionSettings.DEFAULT);
+    }
+
+    /** A running gang: its PodGroup and {@code perNode.length} members of 2 cpu, bound to those nodes. */
+    private static List<Pod> running(SchedulerHarness h, String name, String queue, int minMember, int priority, String... perNode) {
+        return running(h, podGroup("default", name, minMember, queue), priority, perNode);
+    }
+
+    private static List<Pod> running(SchedulerHarness h, PodGroupSpec pg, int priority, String... perNode) {
+        h.scheduler.upsertPodGroup(pg);
+        List<Pod> out = new ArrayList<>();
+        for (int i = 0; i < perNode.length; i++) {
+            Pod p = pod(pg.key().name() + "-" + i).gang(pg.key().name()).requests("2", "1Gi").priority(priority).on(perNode[i]).build();
+            h.scheduler.upsertPod(p);
+            out.add(p);
+        }
+        return out;
+    }
+
+    /** A waiting gang of {@code n} members of 2 cpu: all exist, and kube-scheduler found no node for any of them. */
+    private static List<Pod> arrives(SchedulerHarness h, String name, String queue, int n, int priority) {
+        h.scheduler.upsertPodGroup(podGroup("default", name, n, queue));
+        List<Pod> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Pod p = pod(name + "-" + i).gang(name).requests("2", "1Gi").priority(priority).build();
+            h.scheduler.upsertPod(p);
+            out.add(p);
+        }
+        h.scheduler.filter(out.getFirst(), List.of()); // kube-scheduler's own fit found no node: Muster plans the gang
+        return out;
+    }
+
+    /** The cluster shows the evicted pods gone. */
+    private void victimsGo(SchedulerHarness h, List<Pod> pods) {
+        for (Pod p : pods) {
+            if (evictor.asked().contains(p.id().name())) {
+                h.scheduler.deletePod(p.uid());
+            }
+        }
+    }
+
+    /** kube-scheduler places every member on the nodes it finds room on (all nodes here) and binds it. */
+    private static List<CompletableFuture<BindResult>> schedule(SchedulerHarness h, List<Pod> members) {
+        List<CompletableFuture<BindResult>> out = new ArrayList<>();
+        for (Pod m : members) {
+            out.add(h.schedule(m));
+        }
+        return out;
+    }
+
+    private static List<String> names(List<Pod> pods) {
+        return pods.stream().map(p -> p.id().name()).toList();
+    }
+
+    @Test
+    void aHighPriorityGangTakesExactlyOneLowerGangAndBindsWholeOnItsRoom() {
+        SchedulerHarness h = cluster(4);
+        List<Pod> lowA = running(h, "low-a", "default", 4, 0, "n0", "n0", "n1", "n1");
+        h.clock.advance(Duration.ofSeconds(10));
+        List<Pod> lowB = running(h, "low-b", "default", 4, 0, "n2", "n2", "n3", "n3");
+        List<Pod> big = arrives(h, "big", "default", 4, 1000);
+        GangKey key = new GangKey("default", "big");
+        assertThat(h.scheduler.gang(key).why().cause()).isEqualTo(dev.muster.core.model.Refusal.Cause.RESOURCES);
+
+        h.scheduler.expireDue();
+
+        // low-b started last: it goes whole (its first pod probes, the rest follow), low-a keeps running
+        assertThat(evictor.asked()).containsExactlyInAnyOrderElementsOf(names(lowB));
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.RESERVED);
+        assertThat(h.scheduler.gang(key).reason()).isEqualTo("preempting default/low-b (4 pods): 4 still terminating");
+        assertThat(h.scheduler.gang(key).slotNodes()).containsOnly("n2", "n3");
+        assertThat(h.scheduler.gang(new GangKey("default", "low-a")).state()).isEqualTo(GangState.BOUND);
+        AllocationEvent.PreemptionDecided decided = decisions(h).getFirst();
+        assertThat(decided.kind()).isEqualTo(PreemptionKind.PRIORITY);
+        assertThat(decided.priority()).isEqualTo(1000);
+        assertThat(decided.victims()).hasSize(4);
+        assertThat(decided.nodes()).isEqualTo(2);
+        assertThat(h.invariantViolations()).isEmpty();
+
+        // while the victims terminate their room is the preemptor's: a single pod finds none of it
+        Pod web = h.seen(pod("web").requests("1", "1Gi").build());
+        assertThat(h.scheduler.filter(web, List.of("n2", "n3")).feasible()).isEmpty();
+        h.scheduler.expireDue();
+        assertThat(evictor.asked()).hasSize(4); // no second decision for the same gang
+
+        victimsGo(h, lowB);
+        h.scheduler.deletePod(web.uid());
+        List<CompletableFuture<BindResult>> binds = schedule(h, big);
+        assertThat(binds).allMatch(f -> f.join().ok());
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.BOUND);
+        assertThat(h.binder.bound().values()).containsOnly("n2", "n3");
+        assertThat(h.scheduler.preemptionStats().priorityDecisions()).isEqualTo(1);
+        assertThat(h.scheduler.preemptionStats().victimsEvicted()).isEqualTo(4);
+        assertThat(h.invariantViolations()).isEmpty();
+        assertThat(lowA).isNotEmpty();
+    }
+
+    @Test
+    void aGangThatWouldNotFitEvenWithEveryLowerPodGoneEvictsNothingAndSaysSo() {
+        SchedulerHarness h = cluster(2);
+        running(h, "low-a", "default", 2, 0, "n0", "n0");
+        running(h, "low-b", "default", 2, 0, "n1", "n1");
+        arrives(h, "huge", "default", 5, 1000); // 10 cpu on a cluster of 8
+
+        h.scheduler.expireDue();
+
+        assertThat(evictor.asked()).isEmpty();
+        PreemptionAdvice advice = h.scheduler.preemptionAdvice(new GangKey("default", "huge"));
+        assertThat(advice).isInstanceOf(PreemptionAdvice.CannotRun.class);
+        assertThat(((PreemptionAdvice.CannotRun) advice).why())
+                .contains("even without every pod of lower priority (1000) in queue default and every single pod of lower priority it would not fit")
+                .contains("needs 5×(2 cpu, 1Gi memory), fits 4");
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void surplusMembersGoBeforeAnyWholeGangAndTheGangKeepsItsMinimum() {
+        SchedulerHarness h = cluster(2);
+        running(h, "elastic", "default", 2, 0, "n0", "n0", "n1", "n1"); // minMember 2, 4 running: 2 surplus
+        List<Pod> small = arrives(h, "small", "default", 2, 100);
+
+        h.scheduler.expireDue();
+
+        assertThat(evictor.asked()).hasSize(2).allMatch(n -> n.startsWith("elastic-"));
+        assertThat(h.scheduler.gang(new GangKey("default", "small")).reason()).startsWith("preempting default/elastic (2 surplus pods)");
+        assertThat(small).hasSize(2);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aGangWhoseDisruptionModeIsAllGoesWholeOrNotAtAll() {
+        SchedulerHarness h = cluster(2);
+        PodGroupSpec all = new PodGroupSpec(new GangKey("default", "whole"), 2, Map.of(), Resources.ZERO, "default", "", null,
+                GangApi.KUBERNETES, null, "", new PreemptionTerms(null, PreemptionPolicy.PREEMPT_LOWER_PRIORITY, DisruptionMode.ALL));
+        running(h, all, 0, "n0", "n0", "n1", "n1");
+        arrives(h, "small", "default", 2, 100);
+
+        h.scheduler.expireDue();
+
+        assertThat(evictor.asked()).hasSize(4).allMatch(n -> n.startsWith("whole-"));
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aUnitABudgetProtectsIsNotChosenAndAnotherIs() {
+        DisruptionBudgets budgets = pods -> pods.stream().anyMatch(p -> p.name().startsWith("low-b")) ? "default/keep-b" : null;
+        SchedulerHarness h = cluster(4, budgets, PreemptionSettings.DEFAULT);
+        List<Pod> lowA = running(h, "low-a", "default", 4, 0, "n0", "n0", "n1", "n1");
+        h.clock.advance(Duration.ofSeconds(10));
+        running(h, "low-b", "default", 4, 0, "n2", "n2", "n3", "n3"); // started last, but protected
+        arrives(h, "big", "default", 4, 1000);
+
+        h.scheduler.expireDue();
+
+        assertThat(evictor.asked()).containsExactlyInAnyOrderElementsOf(names(lowA));
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void whenEveryCandidateIsProtectedNothingIsEvictedAndTheReasonNamesTheBudget() {
+        DisruptionBudgets budgets = pods -> "default/keep-all";
+        SchedulerHarness h = cluster(2, budgets, PreemptionSettings.DEFAULT);
+        running(h, "low-a", "default", 2, 0, "n0", "n0");
+        running(h, "low-b", "default", 2, 0, "n1", "n1");
+        arrives(h, "big", "default", 2, 1000);
+
+        h.scheduler.expireDue();
+
+        assertThat(evictor.asked()).isEmpty();
+        assertThat(((PreemptionAdvice.CannotRun) h.scheduler.preemptionAdvice(new GangKey("default", "big"))).why())
+                .contains("protected by a PodDisruptionBudget: ").contains("by default/keep-all");
+    }
+
+    @Test
+    void aBudgetRefusalOfAUnitsFirstPodGivesTheUnitBackAndThePreemptorIsPlannedAgain() {
+        SchedulerHarness h = cluster(4);
+        running(h, "low-a", "default", 4, 0, "n0", "n0", "n1", "n1");
+        h.clock.advance(Duration.ofSeconds(10));
+        running(h, "low-b", "default", 4, 0, "n2", "n2", "n3", "n3");
+        for (int i = 0; i < 4; i++) {
+            evictor.answer("low-b-" + i, new EvictionOutcome.RefusedByBudget("Cannot evict pod as it would violate the pod's disruption budget."));
+        }
+        arrives(h, "big", "default", 4, 1000);
+        GangKey key = new GangKey("default", "big");
+
+        h.scheduler.expireDue();
+
+        assertThat(evictor.asked()).hasSize(1); // the probe only: the rest of low-b was never asked
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
+        assertThat(h.scheduler.gang(key).reason()).contains("preemption abandoned, a PodDisruptionBudget refused the eviction of");
+        assertThat(h.scheduler.gang(key).slotNodes()).isEmpty();
+        assertThat(h.scheduler.preemptionStats().evictionsRefusedByBudget()).isEqualTo(1);
+        assertThat(h.invariantViolations()).isEmpty();
+
+        // tried again after its pause; low-b is still refused, so low-a goes
+        h.clock.advance(Duration.ofSeconds(6));
+        h.scheduler.expireDue();
+        assertThat(evictor.asked().subList(1, evictor.asked().size())).isNotEmpty();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aLaterRefusalWithinAUnitIsRetriedSoTheUnitIsNeverLeftHalfEvicted() {
+        SchedulerHarness h = cluster(2);
+        running(h, "low", "default", 2, 0, "n0", "n0");
+        running(h, "other", "default", 2, 5, "n1", "n1");
+        evictor.answer("low-1", new EvictionOutcome.Failed("the API server is unreachable"));
+        arrives(h, "big", "default", 2, 1000);
+
+        h.scheduler.expireDue();
+        assertThat(evictor.asked()).containsExactly("low-0", "low-1");
+
+        evictor.answer("low-1", new EvictionOutcome.Evicted());
+        h.clock.advance(Duration.ofSeconds(6));
+        h.scheduler.expireDue();
+        assertThat(evictor.asked()).containsExactly("low-0", "low-1", "low-1");
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void preemptionPolicyNeverTakesNoOnesRoom() {
+        SchedulerHarness h = cluster(2);
+        running(h, "low-a", "default", 2, 0, "n0", "n0");
+        running(h, "low-b", "default", 2, 0, "n1", "n1");
+        h.scheduler.upsertPodGroup(podGroup("default", "polite", 2, "default"));
+        List<Pod> polite = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            polite.add(h.seen(pod("polite-" + i).gang("polite").requests("2", "1Gi").priority(1000).build().withPreemption(true, 30)));
+        }
+        h.scheduler.filter(polite.getFirst(), List.of());
+
+        h.scheduler.expireDue();
+
+        assertThat(evictor.asked()).isEmpty();
+        assertThat(((PreemptionAdvice.CannotRun) h.scheduler.preemptionAdvice(new GangKey("default", "polite"))).why())
+                .contains("has preemptionPolicy Never");
+    }
+
+    @Test
+    void aGangTooYoungForTheMinimumRunTimeIsNotAVictim() {
+        SchedulerHarness h = cluster(2, DisruptionBudgets.NONE,
+                new PreemptionSettings(true, true, Duration.ofMinutes(10), Duration.ofSeconds(30)));
+        running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
+        arrives(h, "big", "default", 2, 1000);
+
+        h.scheduler.expireDue();
+        assertThat(evictor.asked()).isEmpty();
+
+        h.clock.advance(Duration.ofMinutes(11));
+        h.scheduler.expireDue();
+        assertThat(evictor.asked()).hasSize(4);
+    }
+
+    @Test
+    void singlePodsOfLowerPriorityAreVictimsOnlyWhereTheGangNeedsThemTheRestAreReprieved() {
+        SchedulerHarness h = cluster(3);
+        List<Pod> singles = new ArrayList<>();
+        for (int n = 0; n < 3; n++) {
+            for (int i = 0; i < 2; i++) {
+                Pod p = pod("batch-" + n + "-" + i).requests("2", "1Gi").priority(n == 2 ? 0 : 10).on("n" + n).build();
+                h.scheduler.upsertPod(p);
+                singles.add(p);
+            }
+        }
+        arrives(h, "big", "default", 2, 1000);
+
+        h.scheduler.expireDue();
+
+        // the two lowest-priority pods, on one node, make room: no other pod is evicted
+        assertThat(evictor.asked()).containsExactlyInAnyOrder("batch-2-0", "batch-2-1");
+        assertThat(singles).hasSize(6);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aQueueBelowItsFairShareReclaimsUntilBothQueuesHoldTheirShareAndNeverTakesTurns() {
+        SchedulerHarness h = cluster(4);
+        h.scheduler.upsertQueue(queue("a"));
+        h.scheduler.upsertQueue(queue("b"));
+        // queue a borrowed the whole cluster: 4 gangs of 2 × 2 cpu
+        for (int g = 0; g < 4; g++) {
+            running(h, "a" + g, "a", 2, 0, "n" + g, "n" + g);
+            h.clock.advance(Duration.ofSeconds(1));
+        }
+        // queue b's gangs arrive: it is owed half the cluster
+        List<List<Pod>> bGangs = new ArrayList<>();
+        for (int g = 0; g < 3; g++) {
+            bGangs.add(arrives(h, "b" + g, "b", 2, 0));
+        }
+        for (int round = 0; round < 6; round++) {
+            h.scheduler.expireDue(); // the pass computes shares, then preemption decides
+            for (int g = 0; g < 4; g++) {
+                victimsGoByGang(h, "a" + g);
+            }
+            for (List<Pod> b : bGangs) {
+                schedule(h, b);
+            }
+            h.clock.advance(Duration.ofSeconds(1));
+        }
+        // b reclaimed two gangs' worth (its share, 8 cpu); a keeps its share; b's third gang waits
+        assertThat(evictor.asked()).hasSize(4);
+        assertThat(h.totals().allocatedByQueue().get("a").cpuMillis()).isEqualTo(8_000);
+        assertThat(h.totals().allocatedByQueue().get("b").cpuMillis()).isEqualTo(8_000);
+        assertThat(h.scheduler.preemptionStats().reclaimDecisions()).isEqualTo(2);
+        assertThat(decisions(h)).allMatch(d -> d.kind() == PreemptionKind.RECLAIM && d.queue().equals("b"));
+
+        // a's next gang cannot take it back: a is at its share
+        arrives(h, "a9", "a", 2, 0);
+        for (int round = 0; round < 3; round++) {
+            h.scheduler.expireDue();
+            h.clock.advance(Duration.ofSeconds(6));
+        }
+        assertThat(evictor.asked()).hasSize(4);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aNonReclaimableQueueAndAGuaranteeAreNeverReclaimed() {
+        SchedulerHarness h = cluster(4);
+        h.scheduler.upsertQueue(new QueueSpec("a", QueueState.OPEN, 1, null, Resources.ZERO, Resources.ZERO, false));
+        h.scheduler.upsertQueue(queue("b"));
+        for (int g = 0; g < 4; g++) {
+            running(h, "a" + g, "a", 2, 0, "n" + g, "n" + g);
+        }
+        arrives(h, "b0", "b", 2, 0);
+        for (int round = 0; round < 3; round++) {
+            h.scheduler.expireDue();
+            h.clock.advance(Duration.ofSeconds(6));
+        }
+        assertThat(evictor.asked()).isEmpty();
+        assertThat(((PreemptionAdvice.CannotRun) h.scheduler.preemptionAdvice(new GangKey("default", "b0"))).why())
+                .contains("no queue above its fair share has room to give back");
+    }
+
+    @Test
+    void theDryRunNamesTheVictimsThePreemptionThenEvictsAndChangesNothing() {
+        SchedulerHarness h = cluster(4);
+        running(h, "low-a", "default", 4, 0, "n0", "n0", "n1", "n1");
+        h.clock.advance(Duration.ofSeconds(10));
+        List<Pod> lowB = running(h, "low-b", "default", 4, 0, "n2", "n2", "n3", "n3");
+        arrives(h, "big", "default", 4, 1000);
+        GangKey key = new GangKey("default", "big");
+        var before = h.scheduler.ledger();
+
+        PreemptionAdvice advice = h.scheduler.preemptionAdvice(key);
+
+        assertThat(h.scheduler.ledger()).isEqualTo(before);
+        assertThat(evictor.asked()).isEmpty();
+        PreemptionAdvice.Preempt p = (PreemptionAdvice.Preempt) advice;
+        assertThat(p.kind()).isEqualTo(PreemptionKind.PRIORITY);
+        assertThat(p.pods()).isEqualTo(4);
+        assertThat(p.nodes()).isEqualTo(2);
+        assertThat(p.victims()).singleElement().satisfies(u -> {
+            assertThat(u.gang()).isEqualTo(new GangKey("default", "low-b"));
+            assertThat(u.surplusOnly()).isFalse();
+        });
+        List<String> advised = p.victims().getFirst().pods().stream().map(v -> v.pod().name()).sorted().toList();
+
+        h.scheduler.expireDue();
+        assertThat(evictor.asked().stream().sorted().toList()).isEqualTo(advised).isEqualTo(names(lowB));
+        assertThat(h.scheduler.preemptionAdvice(key)).isInstanceOf(PreemptionAdvice.NoneNeeded.class);
+    }
+
+    @Test
+    void kubeSchedulersPreemptionGetsNoCandidateForAGangMemberAndNoneWhereTheRoomIsHeldForAGang() {
+        SchedulerHarness h = cluster(2);
+        Pod s0 = h.seen(pod("s0").requests("2", "1Gi").priority(5).on("n0").build());
+        Pod s1 = h.seen(pod("s1").requests("2", "1Gi").priority(5).on("n0").build());
+        Pod batch = h.seen(pod("batch").requests("2", "1Gi").on("n1").build());
+        List<Pod> big = arrives(h, "big", "default", 2, 1000);
+
+        assertThat(h.scheduler.preempt(big.getFirst(), Map.of("n1", new Victims(List.of(batch.uid()), 0)))).isEmpty();
+
+        h.scheduler.expireDue(); // big takes the lowest-priority pod, on n1
+        assertThat(evictor.asked()).containsExactly("batch");
+        Pod vip = h.seen(pod("vip").requests("4", "1Gi").priority(2000).build());
+        Map<String, Victims> candidates = Map.of("n0", new Victims(List.of(s0.uid(), s1.uid()), 0), "n1", new Victims(List.of(), 0));
+        // n1's room is the preemptor's: evicting there would not let vip in; n0's pods would
+        assertThat(h.scheduler.preempt(vip, candidates)).containsOnlyKeys("n0");
+    }
+
+    @Test
+    void preemptionIsOffWithoutAnEvictorAndWhenTheSettingsSaySo() {
+        SchedulerHarness h = cluster(2, DisruptionBudgets.NONE, PreemptionSettings.OFF);
+        running(h, "low", "default", 2, 0, "n0", "n0", "n1", "n1");
+        arrives(h, "big", "default", 2, 1000);
+        h.scheduler.expireDue();
+        assertThat(evictor.asked()).isEmpty();
+        assertThat(((PreemptionAdvice.CannotRun) h.scheduler.preemptionAdvice(new GangKey("default", "big"))).why())
+                .isEqualTo("preemption and queue reclaim are off");
+    }
+
+    private void victimsGoByGang(SchedulerHarness h, String gang) {
+        for (var s : h.scheduler.ledger().pods()) {
+            if (s.gang() != null && s.gang().name().equals(gang) && evictor.asked().contains(s.pod().name())) {
+                h.scheduler.deletePod(s.pod().uid());
+            }
+        }
+    }
+
+    private static List<AllocationEvent.PreemptionDecided> decisions(SchedulerHarness h) {
+        var read = (dev.muster.core.stream.AllocationJournal.Read.Events) h.journal.readAfter(0, 1 << 16);
+        return read.events().stream().map(e -> e.event())
+                .filter(e -> e instanceof AllocationEvent.PreemptionDecided).map(e -> (AllocationEvent.PreemptionDecided) e)
+                .collect(Collectors.toList());
+    }
+}
