@@ -154,8 +154,14 @@ public final class Preemptions {
                 return; // one decision a tick: the next one sees its victims leaving
             }
             retryAt.put(g.key(), now + RETRY_AFTER.toNanos());
+            if (!d.fitsNow() && !g.why().text().contains(CANNOT_PREEMPT)) {
+                books.state(g, g.state(), g.why().suffixed(CANNOT_PREEMPT + d.why()));
+            }
         }
     }
+
+    /** How a waiting gang's reason says why it takes nobody's room. */
+    static final String CANNOT_PREEMPT = "; preempts nothing: ";
 
     /** Gangs that may preempt now, in line order. */
     private List<Gang> preemptors(long now) {

@@ -160,6 +160,7 @@ class PreemptionTest {
         h.scheduler.expireDue();
 
         assertThat(evictor.asked()).isEmpty();
+        assertThat(h.scheduler.gang(new GangKey("default", "huge")).reason()).contains("; preempts nothing: even without every pod of lower priority");
         PreemptionAdvice advice = h.scheduler.preemptionAdvice(new GangKey("default", "huge"));
         assertThat(advice).isInstanceOf(PreemptionAdvice.CannotRun.class);
         assertThat(((PreemptionAdvice.CannotRun) advice).why())
@@ -257,18 +258,22 @@ class PreemptionTest {
     @Test
     void aLaterRefusalWithinAUnitIsRetriedSoTheUnitIsNeverLeftHalfEvicted() {
         SchedulerHarness h = cluster(2);
-        running(h, "low", "default", 2, 0, "n0", "n0");
+        h.scheduler.upsertPodGroup(podGroup("default", "low", 2, "default"));
+        h.scheduler.upsertPod(pod("low-0").gang("low").requests("2", "1Gi").on("n0").build());
+        h.clock.advance(Duration.ofSeconds(1));
+        h.scheduler.upsertPod(pod("low-1").gang("low").requests("2", "1Gi").on("n0").build()); // started last: the unit's probe
         running(h, "other", "default", 2, 5, "n1", "n1");
-        evictor.answer("low-1", new EvictionOutcome.Failed("the API server is unreachable"));
+        evictor.answer("low-0", new EvictionOutcome.Failed("the API server is unreachable"));
         arrives(h, "big", "default", 2, 1000);
 
         h.scheduler.expireDue();
-        assertThat(evictor.asked()).containsExactly("low-0", "low-1");
+        assertThat(evictor.asked()).containsExactly("low-1", "low-0");
 
-        evictor.answer("low-1", new EvictionOutcome.Evicted());
+        evictor.answer("low-0", new EvictionOutcome.Evicted());
         h.clock.advance(Duration.ofSeconds(6));
         h.scheduler.expireDue();
-        assertThat(evictor.asked()).containsExactly("low-0", "low-1", "low-1");
+        assertThat(evictor.asked()).containsExactly("low-1", "low-0", "low-0");
+        assertThat(h.scheduler.preemptionStats().evictionsFailed()).isEqualTo(1);
         assertThat(h.invariantViolations()).isEmpty();
     }
 
