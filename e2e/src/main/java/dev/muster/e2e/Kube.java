@@ -174,6 +174,20 @@ public final class Kube {
         return (Map<String, Object>) call("get queue " + name, () -> custom.getClusterCustomObject(GROUP, VERSION, "queues", name).execute());
     }
 
+    /** The object's status.conditions as "Type=Status Reason: message" lines. */
+    @SuppressWarnings("unchecked")
+    public static List<String> conditionLines(Map<String, Object> object) {
+        Object cs = status(object).get("conditions");
+        List<String> out = new java.util.ArrayList<>();
+        if (cs instanceof List<?> list) {
+            for (Object o : list) {
+                Map<String, Object> c = (Map<String, Object>) o;
+                out.add(c.get("type") + "=" + c.get("status") + " " + c.get("reason") + ": " + c.get("message"));
+            }
+        }
+        return out;
+    }
+
     @SuppressWarnings("unchecked")
     public static Map<String, Object> status(Map<String, Object> object) {
         Object s = object.get("status");

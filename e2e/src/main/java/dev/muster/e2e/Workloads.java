@@ -34,8 +34,13 @@ public final class Workloads {
      * @param cpu              each pod's cpu request, e.g. {@code 100m}
      * @param memory           each pod's memory request, e.g. {@code 64Mi}
      * @param gracePeriodSeconds the pods' {@code terminationGracePeriodSeconds}
+     * @param priorityClassName the pods' PriorityClass, or null for none
      */
-    public record PodTemplate(String podGroup, String cpu, String memory, long gracePeriodSeconds) {
+    public record PodTemplate(String podGroup, String cpu, String memory, long gracePeriodSeconds, String priorityClassName) {
+        public PodTemplate(String podGroup, String cpu, String memory, long gracePeriodSeconds) {
+            this(podGroup, cpu, memory, gracePeriodSeconds, null);
+        }
+
         Map<String, Object> toJson(Map<String, String> labels) {
             Map<String, Object> meta = new LinkedHashMap<>();
             meta.put("labels", labels);
@@ -46,6 +51,9 @@ public final class Workloads {
             spec.put("schedulerName", Kube.SCHEDULER_NAME);
             spec.put("restartPolicy", labels.containsKey("job") ? "Never" : "Always");
             spec.put("terminationGracePeriodSeconds", gracePeriodSeconds);
+            if (priorityClassName != null) {
+                spec.put("priorityClassName", priorityClassName);
+            }
             spec.put("containers", List.of(Map.of("name", "main", "image", "registry.example/job:1",
                     "resources", Map.of("requests", Map.of("cpu", cpu, "memory", memory)))));
             return Map.of("metadata", meta, "spec", spec);
@@ -119,6 +127,24 @@ public final class Workloads {
 
     public Map<String, Object> podDisruptionBudget(String ns, String name) {
         return get("policy", "v1", ns, "poddisruptionbudgets", name);
+    }
+
+    // ---- PriorityClasses ---------------------------------------------------------------------------------------
+
+    /**
+     * A PriorityClass (cluster-wide; kept if it exists already: tests of one JVM share it) of {@code value} with
+     * {@code preemptionPolicy} {@code PreemptLowerPriority} or {@code Never}.
+     */
+    public void priorityClass(String name, int value, String preemptionPolicy) {
+        Map<String, Object> body = Map.of("apiVersion", "scheduling.k8s.io/v1", "kind", "PriorityClass", "metadata", Map.of("name", name),
+                "value", value, "preemptionPolicy", preemptionPolicy);
+        try {
+            api.createClusterCustomObject("scheduling.k8s.io", "v1", "priorityclasses", body).execute();
+        } catch (io.kubernetes.client.openapi.ApiException e) {
+            if (e.getCode() != 409) {
+                throw new IllegalStateException("create PriorityClass " + name + ": HTTP " + e.getCode() + " " + e.getResponseBody(), e);
+            }
+        }
     }
 
     // ---- generic --------------------------------------------------------------------------------------------

@@ -129,17 +129,8 @@ final class E2eCluster {
     }
 
     /** The PodGroup's status.conditions as "Type=Status Reason: message" lines. */
-    @SuppressWarnings("unchecked")
     List<String> conditions(String ns, String podGroup) {
-        Object cs = Kube.status(admin.podGroupObject(ns, podGroup)).get("conditions");
-        java.util.List<String> out = new java.util.ArrayList<>();
-        if (cs instanceof List<?> list) {
-            for (Object o : list) {
-                Map<String, Object> c = (Map<String, Object>) o;
-                out.add(c.get("type") + "=" + c.get("status") + " " + c.get("reason") + ": " + c.get("message"));
-            }
-        }
-        return out;
+        return Kube.conditionLines(admin.podGroupObject(ns, podGroup));
     }
 
     /** Requested cpu (millicores) per node over the bound pods of every namespace: no node may exceed its 4 cpu. */

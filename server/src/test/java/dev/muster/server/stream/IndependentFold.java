@@ -20,6 +20,7 @@ public final class IndependentFold {
             case AllocationEvent.PodReleased r -> add(r.queue(), r.resources().asMap(), -1);
             case AllocationEvent.GangChanged ignored -> {}
             case AllocationEvent.QueueShareChanged ignored -> {}
+            case AllocationEvent.PreemptionDecided ignored -> {}
         }
     }
 

@@ -1,0 +1,146 @@
+package dev.muster.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.models.V1Pod;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Gang-aware preemption on hollow kubelets with kube-controller-manager: Jobs whose pods join Volcano PodGroups fill the
+ * four 1-cpu nodes (four 250m pods each), a gang of higher priority arrives, and Muster evicts (policy/v1 Eviction)
+ * exactly what it needs, whole gangs only; the kubelets really terminate the victims and the preemptor runs whole.
+ */
+class PreemptionE2eTest extends ControllersClusterTest {
+    static final String LOW = "muster-e2e-low";
+    static final String HIGH = "muster-e2e-high";
+    static final String HIGH_NEVER = "muster-e2e-high-never";
+
+    @BeforeEach
+    void priorityClasses() {
+        c.workloads.priorityClass(LOW, 10, "PreemptLowerPriority");
+        c.workloads.priorityClass(HIGH, 1000, "PreemptLowerPriority");
+        c.workloads.priorityClass(HIGH_NEVER, 1000, "Never");
+    }
+
+    private static Workloads.PodTemplate pods(String group, String priorityClass) {
+        return new Workloads.PodTemplate(group, "250m", "64Mi", 1, priorityClass);
+    }
+
+    /** A Job of {@code n} pods joined to a PodGroup of minMember {@code n}. */
+    private void gangJob(String name, int n, String priorityClass) {
+        c.admin.podGroup(ns, name, n, queue, Map.of());
+        c.workloads.indexedJob(ns, name, n, pods(name, priorityClass), false);
+    }
+
+    /** Two low-priority gangs of 8 fill the cluster, {@code low-b} started last. */
+    private Map<String, Set<String>> fillWithLowGangs() {
+        gangJob("low-a", 8, LOW);
+        c.awaitRunning(ns, "job=low-a", 8);
+        gangJob("low-b", 8, LOW);
+        c.awaitRunning(ns, "job=low-b", 8);
+        return Map.of("low-a", uids("job=low-a"), "low-b", uids("job=low-b"));
+    }
+
+    private Set<String> uids(String selector) {
+        return c.admin.pods(ns, selector).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+    }
+
+    /** Which of {@code original}'s pods still hold room and are not being deleted. */
+    private Set<String> survivors(Set<String> original) {
+        Set<String> out = new HashSet<>();
+        for (V1Pod p : c.admin.pods(ns)) {
+            if (original.contains(p.getMetadata().getUid()) && p.getMetadata().getDeletionTimestamp() == null && ControllersCluster.holdsRoom(p)) {
+                out.add(p.getMetadata().getUid());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aHighPriorityGangEvictsExactlyOneWholeLowGangAndRunsWhole() throws InterruptedException {
+        Map<String, Set<String>> low = fillWithLowGangs();
+        // sampled while it happens: a low gang is ever only whole (8 of its first pods) or on its way out whole
+        Map<String, Integer> fewest = new ConcurrentHashMap<>();
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        Thread sampler = Thread.ofVirtual().start(() -> {
+            while (sampling.get()) {
+                for (var e : low.entrySet()) {
+                    fewest.merge(e.getKey(), survivors(e.getValue()).size(), Math::min);
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException ie) {
+                    return;
+                }
+            }
+        });
+        long t0 = System.nanoTime();
+        gangJob("big", 8, HIGH);
+        c.awaitRunning(ns, "job=big", 8);
+        System.out.printf("e2e: a priority-1000 gang of 8 Running on the room of an evicted gang %.1f s after its Job was created%n",
+                (System.nanoTime() - t0) / 1e9);
+        Awaitility.await("PodGroup big Running with 8").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> "Running".equals(c.phase(ns, "big")) && c.podGroupCount(ns, "big", "running") == 8);
+        sampling.set(false);
+        sampler.join();
+
+        int a = survivors(low.get("low-a")).size();
+        int b = survivors(low.get("low-b")).size();
+        assertThat(List.of(a, b)).as("exactly one low gang evicted whole, the other untouched").containsExactlyInAnyOrder(0, 8);
+        String victim = a == 0 ? "low-a" : "low-b";
+        assertThat(victim).as("the gang started last goes").isEqualTo("low-b");
+        assertThat(c.admin.events(ns, "big")).anyMatch(e -> e.contains("preempting"));
+        assertThat(c.extender.metrics()).containsPattern("muster_preemptions_total\\{kind=\"priority\",?} [1-9]");
+        assertThat(fewest.get("low-a")).as("low-a never lost a member").isEqualTo(8);
+        assertThat(c.ledgerMatchesCluster()).isTrue();
+    }
+
+    @Test
+    void aGangThatCannotFitEvenWithEveryLowerPodGoneEvictsNothingAndSaysSo() {
+        Map<String, Set<String>> low = fillWithLowGangs();
+        gangJob("huge", 17, HIGH); // 17 × 250m on a cluster of 16 such places
+        Awaitility.await("the reason says it preempts nothing, and why").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> Kube.conditionLines(c.admin.podGroupObject(ns, "huge")).stream()
+                        .anyMatch(s -> s.contains("preempts nothing: even without every pod of lower priority")));
+        Awaitility.await("nothing evicted").during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250))
+                .until(() -> survivors(low.get("low-a")).size() == 8 && survivors(low.get("low-b")).size() == 8);
+    }
+
+    @Test
+    void aGangABudgetProtectsIsNotChosenAndTheBudgetHolds() {
+        Map<String, Set<String>> low = fillWithLowGangs();
+        c.workloads.podDisruptionBudget(ns, "keep-b", Map.of("job", "low-b"), 8);
+        Awaitility.await("the disruption controller computed keep-b's status").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> Integer.valueOf(8).equals(Workloads.field(c.workloads.podDisruptionBudget(ns, "keep-b"), "status", "currentHealthy"))
+                        && Integer.valueOf(0).equals(Workloads.field(c.workloads.podDisruptionBudget(ns, "keep-b"), "status", "disruptionsAllowed")));
+
+        gangJob("big", 8, HIGH);
+        c.awaitRunning(ns, "job=big", 8);
+
+        assertThat(survivors(low.get("low-b"))).as("keep-b's gang kept every pod").hasSize(8);
+        assertThat(survivors(low.get("low-a"))).as("low-a went instead, whole").isEmpty();
+    }
+
+    @Test
+    void preemptionPolicyNeverWaitsAndKubeSchedulersOwnPreemptionNeverBreaksARunningGang() {
+        Map<String, Set<String>> low = fillWithLowGangs();
+        gangJob("polite", 4, HIGH_NEVER);
+        // a single pod of high priority: kube-scheduler's DefaultPreemption looks for victims, Muster's preempt verb
+        // leaves it none that would take a running gang below its minMember
+        c.workloads.indexedJob(ns, "single", 1, pods(null, HIGH), false);
+        Awaitility.await("nothing evicted").during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
+                .until(() -> survivors(low.get("low-a")).size() == 8 && survivors(low.get("low-b")).size() == 8);
+        assertThat(c.running(ns, "job=polite")).isZero();
+        assertThat(Kube.conditionLines(c.admin.podGroupObject(ns, "polite"))).anyMatch(s -> s.contains("preemptionPolicy Never"));
+    }
+}

@@ -1,0 +1,73 @@
+package dev.muster.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.models.V1Pod;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Queue reclaim on hollow kubelets with kube-controller-manager: queue A (this test's) borrowed the whole cluster with
+ * long-running gangs; queue B (weight 1, like A) gets gangs; B takes back its fair share (half the cluster) by evicting
+ * A's gangs whole, A keeps its own, and then nothing is evicted any more — the two queues never take turns.
+ */
+class ReclaimE2eTest extends ControllersClusterTest {
+    /** How long the quiet after the reclaim is watched ({@code -Dmuster.e2e.reclaim-watch=PT5M}). */
+    private static final Duration WATCH = Duration.parse(System.getProperty("muster.e2e.reclaim-watch", "PT2M"));
+
+    private void gangJob(String name, String inQueue) {
+        c.admin.podGroup(ns, name, 4, inQueue, Map.of());
+        c.workloads.indexedJob(ns, name, 4, new Workloads.PodTemplate(name, "250m", "64Mi", 1), false);
+    }
+
+    /** Pods of queue A's first gangs (their uids) that still hold room and are not being deleted. */
+    private int survivors(Set<String> original) {
+        int n = 0;
+        for (V1Pod p : c.admin.pods(ns)) {
+            if (original.contains(p.getMetadata().getUid()) && p.getMetadata().getDeletionTimestamp() == null && ControllersCluster.holdsRoom(p)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private long cpuOf(String gangPrefix) {
+        return c.admin.pods(ns).stream().filter(p -> p.getMetadata().getName().startsWith(gangPrefix) && p.getMetadata().getDeletionTimestamp() == null
+                && ControllersCluster.holdsRoom(p)).count() * 250;
+    }
+
+    @Test
+    void aQueueBelowItsShareReclaimsItWholeGangsAtATimeAndThenNothingMoves() {
+        String b = queue + "-b";
+        c.admin.queue(b, Map.of("weight", 1));
+        Set<String> aPods = new HashSet<>();
+        for (int g = 0; g < 4; g++) {
+            gangJob("a" + g, queue);
+            c.awaitRunning(ns, "job=a" + g, 4);
+        }
+        c.admin.pods(ns).forEach(p -> aPods.add(p.getMetadata().getUid()));
+        assertThat(aPods).hasSize(16);
+
+        long t0 = System.nanoTime();
+        for (int g = 0; g < 3; g++) {
+            gangJob("b" + g, b);
+        }
+        Awaitility.await("queue b holds its fair share (2 cpu, two gangs of 4 × 250m)").atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(250)).until(() -> cpuOf("b") == 2_000);
+        System.out.printf("e2e: queue b reclaimed its fair share (2 of 4 cpu) %.1f s after its gangs were created%n", (System.nanoTime() - t0) / 1e9);
+        assertThat(survivors(aPods)).as("queue a keeps two whole gangs (its share)").isEqualTo(8);
+
+        Awaitility.await("no eviction after that (no thrash), b at its share, a at its own").during(WATCH).atMost(WATCH.plusSeconds(30))
+                .pollInterval(Duration.ofSeconds(1)).until(() -> survivors(aPods) == 8 && cpuOf("b") == 2_000);
+        for (int g = 0; g < 4; g++) {
+            int left = c.admin.pods(ns, "job=a" + g).stream().filter(p -> aPods.contains(p.getMetadata().getUid())
+                    && p.getMetadata().getDeletionTimestamp() == null && ControllersCluster.holdsRoom(p)).toList().size();
+            assertThat(left).as("gang a" + g + " is whole or gone, never partial").isIn(0, 4);
+        }
+        assertThat(c.extender.metrics()).containsPattern("muster_preemptions_total\\{kind=\"reclaim\",?} 2");
+    }
+}
