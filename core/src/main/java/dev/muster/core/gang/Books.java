@@ -178,10 +178,11 @@ public final class Books {
 
     /** A pod now holds resources ({@code r} was just recorded in the ledger): count it, journal it, settle its gang. */
     public void allocated(PodRecord r) {
-        heldSince.putIfAbsent(r.pod().uid(), nanoTime.getAsLong());
+        long now = nanoTime.getAsLong();
+        heldSince.putIfAbsent(r.pod().uid(), now);
         Gang g = r.gang() == null ? null : gangs.get(r.gang());
         if (g != null) {
-            g.boundChanged(1);
+            g.boundChanged(1, now);
         }
         outbox.emit(new AllocationEvent.PodAllocated(r.pod(), r.gang(), r.queue(), r.node(), r.request()));
         if (g != null) {
@@ -200,7 +201,7 @@ public final class Books {
         if (r.gang() != null) {
             Gang g = gangs.get(r.gang());
             if (g != null) {
-                g.boundChanged(-1);
+                g.boundChanged(-1, 0);
             }
         }
         outbox.emit(new AllocationEvent.PodReleased(r.pod(), r.gang(), r.queue(), r.node(), r.request()));

@@ -39,6 +39,9 @@ public final class Gang {
     private Refusal why = Refusal.NONE;
     private int failures;
     private int version; // changes whenever members, their binding or the spec change (caches of derived values check it)
+    private long lastBoundNanos = Long.MIN_VALUE; // when a member last started holding resources (the core's clock)
+    private int priorityVersion = -1; // the version priority was computed at
+    private int priority;
     /** The waiting line's view of the gang (owned by {@link WaitingLine}; valid while its version is the gang's). */
     final LinePlace place = new LinePlace();
 
@@ -132,13 +135,25 @@ public final class Gang {
         return bound + succeededInRun;
     }
 
-    /** The highest {@code spec.priority} among its members (kube-scheduler's own order is by pod priority too). */
+    /**
+     * The highest {@code spec.priority} among its members (kube-scheduler's own order is by pod priority too); computed
+     * again only when the members changed.
+     */
     public int priority() {
-        int p = Integer.MIN_VALUE;
-        for (Pod m : members.values()) {
-            p = Math.max(p, m.priority());
+        if (priorityVersion != version) {
+            int p = Integer.MIN_VALUE;
+            for (Pod m : members.values()) {
+                p = Math.max(p, m.priority());
+            }
+            priority = members.isEmpty() ? 0 : p;
+            priorityVersion = version;
         }
-        return members.isEmpty() ? 0 : p;
+        return priority;
+    }
+
+    /** When a member last started holding resources, on the core's clock ({@code Long.MIN_VALUE}: never). */
+    public long lastBoundNanos() {
+        return lastBoundNanos;
     }
 
     /**
@@ -209,10 +224,13 @@ public final class Gang {
         }
     }
 
-    /** A member now holds resources ({@code +1}) or no longer does ({@code -1}). */
-    public void boundChanged(int delta) {
+    /** A member now holds resources ({@code +1}) or no longer does ({@code -1}), at {@code now}. */
+    public void boundChanged(int delta, long now) {
         bound += delta;
         version++;
+        if (delta > 0) {
+            lastBoundNanos = now;
+        }
     }
 
     // ---- transitions -----------------------------------------------------------------------------------

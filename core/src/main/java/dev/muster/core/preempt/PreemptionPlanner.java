@@ -20,9 +20,9 @@ import java.util.Set;
  * <p>The caller hands it the victim {@linkplain Unit units} it may take, in the order it prefers to take them, already
  * filtered to those its rules allow together (a prefix of an allowed list is allowed). Then:
  * <ol>
- *   <li>the gang is planned with every unit gone; if it still does not fit, nothing is chosen and the reason says so;</li>
- *   <li>the shortest prefix of the list with which the gang fits is found by bisection (more victims never free less
- *       room), so a decision costs O(log units) plans, not one per unit;</li>
+ *   <li>the shortest prefix of the list with which the gang fits is found by doubling and then bisection (more victims
+ *       never free less room), so a decision costs O(log victims) plans, not one per unit, and the plans of short
+ *       prefixes read few nodes; if even the whole list does not make room, nothing is chosen and the reason says so;</li>
  *   <li>reprieve: units none of whose nodes the plan uses are given back at once (checked by one plan), then the others
  *       one by one from the end of the list (the victims the caller least wanted to take) while the gang still fits —
  *       the reprieve of the unit that preempting most needed is tried last. A gang's surplus is never given back while
@@ -38,6 +38,41 @@ public final class PreemptionPlanner {
 
     public PreemptionPlanner(GangPlanner planner) {
         this.planner = planner;
+    }
+
+    /**
+     * The units the caller may take, in the order it prefers to take them, read as far as needed: every prefix is allowed
+     * together.
+     */
+    public interface Units {
+        /** Reads on until {@code k} units are there; whether there are. */
+        boolean reach(int k);
+
+        /** How many units were read (all there are once {@link #reach} said false). */
+        int available();
+
+        /** The first {@code k} units (fewer when there are not that many). */
+        List<Unit> prefix(int k);
+
+        /** A list already read. */
+        static Units of(List<Unit> units) {
+            return new Units() {
+                @Override
+                public boolean reach(int k) {
+                    return units.size() >= k;
+                }
+
+                @Override
+                public int available() {
+                    return units.size();
+                }
+
+                @Override
+                public List<Unit> prefix(int k) {
+                    return units.subList(0, Math.min(k, units.size()));
+                }
+            };
+        }
     }
 
     /** Which part of a running gang a unit is. */
@@ -120,35 +155,112 @@ public final class PreemptionPlanner {
      * Plans {@code in} with the fewest of {@code units} gone. {@code own}: room on nodes that is the gang's own although
      * the ledger counts it taken (the room set aside for it as the gang next in line), per node.
      */
-    public Result plan(Collection<NodeEntry> nodes, PlanInput in, Map<String, Resources> own, List<Unit> units) {
-        GangPlanner.Result none = planWithout(nodes, in, own, units, 0);
+    public Result plan(Collection<NodeEntry> nodes, PlanInput in, Map<String, Resources> own, Units units) {
+        Map<String, NodeEntry> byName = new HashMap<>();
+        for (NodeEntry e : nodes) {
+            byName.put(e.name(), e);
+        }
+        return plan(nodes, byName::get, in, own, units);
+    }
+
+    /**
+     * As {@link #plan(Collection, PlanInput, Map, List)}, with {@code lookup} finding a node's entry by name. Each plan
+     * runs only on the nodes that can matter: those where a member fits on free room (or the gang's own), those the gang
+     * already occupies (its topology anchors), and those the victims of that plan free room on — at 5,000 full nodes a
+     * plan reads tens of nodes, not thousands.
+     */
+    public Result plan(Collection<NodeEntry> nodes, java.util.function.Function<String, NodeEntry> lookup, PlanInput in,
+                       Map<String, Resources> own, Units units) {
+        Set<Resources> requests = new HashSet<>();
+        for (GangPlanner.Member m : in.members()) {
+            requests.add(m.request());
+        }
+        Set<String> anchors = in.topology() == null ? Set.of() : in.topology().anchors();
+        Map<String, NodeEntry> base = new java.util.LinkedHashMap<>();
+        for (NodeEntry e : nodes) {
+            if (!e.takesPlacements()) {
+                continue;
+            }
+            Resources free = own.containsKey(e.name()) ? e.free().plus(own.get(e.name())) : e.free();
+            boolean room = anchors.contains(e.name());
+            for (Resources r : requests) {
+                room |= r.fitsIn(free);
+            }
+            if (room) {
+                base.put(e.name(), e);
+            }
+        }
+        return plan(new Nodes(base, lookup), in, own, units);
+    }
+
+    /** The nodes a plan may use: the base ones, plus those victims free room on. */
+    private record Nodes(Map<String, NodeEntry> base, java.util.function.Function<String, NodeEntry> lookup) {
+        Collection<NodeEntry> with(List<Unit> gone) {
+            if (gone.isEmpty()) {
+                return base.values();
+            }
+            Map<String, NodeEntry> out = new java.util.LinkedHashMap<>(base);
+            for (Unit u : gone) {
+                for (Victim v : u.pods()) {
+                    if (!out.containsKey(v.node())) {
+                        NodeEntry e = lookup.apply(v.node());
+                        if (e != null) {
+                            out.put(v.node(), e);
+                        }
+                    }
+                }
+            }
+            return out.values();
+        }
+    }
+
+    private Result plan(Nodes nodes, PlanInput in, Map<String, Resources> own, Units units) {
+        GangPlanner.Result none = planOn(nodes, in, own, List.of());
         if (none instanceof GangPlanner.Result.Planned p) {
             return new Result.FitsNow(p);
         }
-        GangPlanner.Result all = planWithout(nodes, in, own, units, units.size());
-        if (!(all instanceof GangPlanner.Result.Planned)) {
-            return new Result.Unfit(((GangPlanner.Result.Unfit) all).reason());
-        }
-        // the shortest prefix that fits: fits(hi) holds, fits(lo) does not
+        // the shortest prefix that fits: doubling from one unit (most decisions need a few, and short prefixes plan on few
+        // nodes and read few members), then bisection between the last prefix that did not fit and the first that did
         int lo = 0;
-        int hi = units.size();
-        GangPlanner.Result.Planned best = (GangPlanner.Result.Planned) all;
+        int hi = 0;
+        GangPlanner.Result.Planned best = null;
+        GangPlanner.Result last = none;
+        for (int k = 1; ; k *= 2) {
+            boolean enough = units.reach(k);
+            int have = enough ? k : units.available();
+            if (have <= lo) {
+                break; // nothing more to take
+            }
+            last = planOn(nodes, in, own, units.prefix(have));
+            if (last instanceof GangPlanner.Result.Planned p) {
+                best = p;
+                hi = have;
+                break;
+            }
+            lo = have;
+            if (!enough) {
+                break;
+            }
+        }
+        if (best == null) {
+            return new Result.Unfit(((GangPlanner.Result.Unfit) last).reason());
+        }
         while (hi - lo > 1) {
             int mid = (lo + hi) >>> 1;
-            if (planWithout(nodes, in, own, units, mid) instanceof GangPlanner.Result.Planned p) {
+            if (planOn(nodes, in, own, units.prefix(mid)) instanceof GangPlanner.Result.Planned p) {
                 hi = mid;
                 best = p;
             } else {
                 lo = mid;
             }
         }
-        List<Unit> chosen = new ArrayList<>(units.subList(0, hi));
+        List<Unit> chosen = new ArrayList<>(units.prefix(hi));
         best = reprieve(nodes, in, own, chosen, best);
         return new Result.Planned(best, chosen);
     }
 
     /** Gives back the chosen units the gang does not need (in place); returns the plan for what is left. */
-    private GangPlanner.Result.Planned reprieve(Collection<NodeEntry> nodes, PlanInput in, Map<String, Resources> own,
+    private GangPlanner.Result.Planned reprieve(Nodes nodes, PlanInput in, Map<String, Resources> own,
                                                 List<Unit> chosen, GangPlanner.Result.Planned plan) {
         // 1. units on nodes the plan does not use, all at once
         Set<String> used = new HashSet<>();
@@ -204,13 +316,8 @@ public final class PreemptionPlanner {
         return true;
     }
 
-    private GangPlanner.Result planWithout(Collection<NodeEntry> nodes, PlanInput in, Map<String, Resources> own, List<Unit> units,
-                                           int prefix) {
-        return planOn(nodes, in, own, units.subList(0, prefix));
-    }
-
     /** The gang planned with {@code gone} units' room (and its own) free: the planner's spoken-for room is negative there. */
-    private GangPlanner.Result planOn(Collection<NodeEntry> nodes, PlanInput in, Map<String, Resources> own, List<Unit> gone) {
+    private GangPlanner.Result planOn(Nodes nodes, PlanInput in, Map<String, Resources> own, List<Unit> gone) {
         Map<String, Resources> freed = new HashMap<>(own);
         for (Unit u : gone) {
             for (Victim v : u.pods()) {
@@ -219,6 +326,6 @@ public final class PreemptionPlanner {
         }
         Map<String, Resources> spokenFor = new HashMap<>(freed.size() * 2);
         freed.forEach((node, r) -> spokenFor.put(node, r.times(-1)));
-        return planner.plan(nodes, in.members(), in.requirement(), spokenFor, in.topology());
+        return planner.plan(nodes.with(gone), in.members(), in.requirement(), spokenFor, in.topology());
     }
 }

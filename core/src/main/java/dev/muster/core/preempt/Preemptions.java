@@ -140,14 +140,13 @@ public final class Preemptions {
         if (waiting.isEmpty()) {
             return;
         }
-        VictimCandidates.Found found = candidates.collect(now, settings.victimMinRuntime().toNanos());
         int tries = 0;
         for (Gang g : waiting) {
             if (tries++ >= TRIES_PER_TICK) {
                 break;
             }
             long started = System.nanoTime();
-            Decision d = decide(g, found);
+            Decision d = decide(g, now);
             timed(System.nanoTime() - started);
             if (d.plan() != null) {
                 carryOut(g, d, now);
@@ -219,12 +218,15 @@ public final class Preemptions {
     }
 
     /** By priority first, then by reclaim. */
-    private Decision decide(Gang g, VictimCandidates.Found found) {
+    private Decision decide(Gang g, long now) {
         GangAdmission.PlanInput in = admission.inputOf(g);
         Map<String, Resources> own = ownRoom(g);
         List<String> why = new ArrayList<>();
+        Map<String, String> protectedBy = new LinkedHashMap<>();
         if (settings.priority()) {
-            Decision d = tryKind(g, PreemptionKind.PRIORITY, in, own, byPriority(g, found.units()));
+            VictimOffer offer = byPriority(g, now);
+            Decision d = tryKind(g, PreemptionKind.PRIORITY, in, own, offer);
+            protectedBy.putAll(offer.protectedBy());
             if (d.plan() != null || d.fitsNow()) {
                 return d;
             }
@@ -233,7 +235,7 @@ public final class Preemptions {
             why.add("preemption by priority is off");
         }
         if (settings.reclaim()) {
-            Decision d = reclaim(g, in, own, found.units());
+            Decision d = reclaim(g, in, own, now, protectedBy);
             if (d.plan() != null || d.fitsNow()) {
                 return d;
             }
@@ -241,18 +243,18 @@ public final class Preemptions {
         } else {
             why.add("queue reclaim is off");
         }
-        String protectedNote = found.protectedBy().isEmpty() ? "" : "; protected by a PodDisruptionBudget: " + protectedList(found.protectedBy());
+        String protectedNote = protectedBy.isEmpty() ? "" : "; protected by a PodDisruptionBudget: " + protectedList(protectedBy);
         return Decision.not(String.join("; ", why) + protectedNote);
     }
 
-    private Decision tryKind(Gang g, PreemptionKind kind, GangAdmission.PlanInput in, Map<String, Resources> own, List<Unit> units) {
+    private Decision tryKind(Gang g, PreemptionKind kind, GangAdmission.PlanInput in, Map<String, Resources> own, VictimOffer units) {
         String whom = kind == PreemptionKind.PRIORITY ? "every pod of lower priority (" + priorityOf(g) + ") in queue " + g.queue()
                 + " and every single pod of lower priority" : "what queues above their fair share may give back";
-        if (units.isEmpty()) {
+        if (!units.reach(1)) {
             return Decision.not(kind == PreemptionKind.PRIORITY ? "no running pod of lower priority than " + priorityOf(g)
                     + " in queue " + g.queue() + " (nor a single pod) may be taken" : "no queue above its fair share has room to give back");
         }
-        PreemptionPlanner.Result r = planner.plan(ledger.nodes(), in, own, units);
+        PreemptionPlanner.Result r = planner.plan(ledger.nodes(), ledger::node, in, own, units);
         return switch (r) {
             case PreemptionPlanner.Result.FitsNow f -> new Decision(null, kind, "it fits on free room now", true);
             case PreemptionPlanner.Result.Unfit u -> Decision.not("even without " + whom + " it would not fit: " + u.reason());
@@ -265,24 +267,23 @@ public final class Preemptions {
         };
     }
 
-    /** Units of strictly lower priority in the gang's queue, and single pods of lower priority, in the order to take them. */
-    private static List<Unit> byPriority(Gang g, List<Unit> all) {
+    /**
+     * Units of strictly lower priority in the gang's queue, and single pods of lower priority: surplus first, then lower
+     * priority, then fewer pods, then the most recently started.
+     */
+    private VictimOffer byPriority(Gang g, long now) {
         int priority = priorityOf(g);
-        List<Unit> out = new ArrayList<>();
-        for (Unit u : all) {
-            if (u.priority() < priority && (u.gang() == null || u.queue().equals(g.queue())) && !g.key().equals(u.gang())) {
-                out.add(u);
-            }
-        }
-        out.sort(Comparator.comparingInt((Unit u) -> u.part() == Part.SURPLUS ? 0 : 1)
-                .thenComparingInt(Unit::priority)
-                .thenComparingInt(u -> u.pods().size())
-                .thenComparing(Comparator.comparingLong(Unit::since).reversed()));
-        return out;
+        List<VictimCandidates.Candidate> list = candidates.collect(now, settings.victimMinRuntime().toNanos(),
+                c -> c.priority() < priority && (c.gang() == null || c.queue().equals(g.queue())) && !g.key().equals(c.gangKey()));
+        list.sort(Comparator.comparingInt((VictimCandidates.Candidate c) -> c.part() == Part.SURPLUS ? 0 : 1)
+                .thenComparingInt(VictimCandidates.Candidate::priority)
+                .thenComparingInt(VictimCandidates.Candidate::pods)
+                .thenComparing(Comparator.comparingLong(VictimCandidates.Candidate::since).reversed()));
+        return new VictimOffer(list, candidates, VictimOffer.Rule.ANY);
     }
 
     /** Reclaim for a gang whose queue is below its fair share (see the class comment). */
-    private Decision reclaim(Gang g, GangAdmission.PlanInput in, Map<String, Resources> own, List<Unit> all) {
+    private Decision reclaim(Gang g, GangAdmission.PlanInput in, Map<String, Resources> own, long now, Map<String, String> protectedBy) {
         Map<String, FairShare.Share> shares = line.shares();
         FairShare.Share mine = shares.get(g.queue());
         if (mine == null) {
@@ -292,38 +293,35 @@ public final class Preemptions {
         if (FairShare.ratio(myHeld, mine.fairShare()) >= 1 - EPSILON) {
             return Decision.not("queue " + g.queue() + " is not below its fair share, so it reclaims nothing");
         }
-        List<Unit> offered = new ArrayList<>();
-        for (Unit u : all) {
-            QueueSpec v = u.gang() == null ? null : books.queue(u.queue());
-            FairShare.Share s = v == null ? null : shares.get(v.name());
-            if (v != null && s != null && v.reclaimable() && !u.queue().equals(g.queue())
-                    && FairShare.ratio(ledger.heldByQueue(v.name()), s.fairShare()) > 1 + EPSILON) {
-                offered.add(u);
+        Map<String, Double> above = new HashMap<>(); // queues that may give back → how far above their share they stand
+        for (FairShare.Share s : shares.values()) {
+            QueueSpec v = books.queue(s.queue());
+            double ratio = FairShare.ratio(ledger.heldByQueue(s.queue()), s.fairShare());
+            if (v != null && v.reclaimable() && !s.queue().equals(g.queue()) && ratio > 1 + EPSILON) {
+                above.put(s.queue(), ratio);
             }
         }
-        offered.sort(Comparator.comparingDouble((Unit u) -> -FairShare.ratio(ledger.heldByQueue(u.queue()), shares.get(u.queue()).fairShare()))
-                .thenComparingInt(u -> u.part() == Part.SURPLUS ? 0 : 1)
-                .thenComparingInt(Unit::priority)
-                .thenComparing(Comparator.comparingLong(Unit::since).reversed()));
-        // each taken only while its queue keeps its fair share and guarantee (a prefix of this list keeps them too)
+        List<VictimCandidates.Candidate> list = candidates.collect(now, settings.victimMinRuntime().toNanos(),
+                c -> c.gang() != null && above.containsKey(c.queue()));
+        list.sort(Comparator.comparingDouble((VictimCandidates.Candidate c) -> -above.get(c.queue()))
+                .thenComparingInt(c -> c.part() == Part.SURPLUS ? 0 : 1)
+                .thenComparingInt(VictimCandidates.Candidate::priority)
+                .thenComparing(Comparator.comparingLong(VictimCandidates.Candidate::since).reversed()));
+        // each taken only while its queue keeps its fair share and guarantee (a prefix of the offer keeps them too)
         Map<String, Resources> heldAfter = new HashMap<>();
-        List<Unit> allowed = new ArrayList<>();
-        java.util.Set<GangKey> surplusRefused = new java.util.HashSet<>();
-        for (Unit u : offered) {
-            if (u.part() == Part.REST && surplusRefused.contains(u.gang())) {
-                continue;
-            }
+        VictimOffer.Rule keepsShare = u -> {
             Resources before = heldAfter.computeIfAbsent(u.queue(), ledger::heldByQueue);
             Resources after = before.minus(u.total());
-            QueueSpec v = books.queue(u.queue());
-            if (FairShare.ratio(after, shares.get(u.queue()).fairShare()) >= 1 - EPSILON && keepsGuarantee(v.guarantee(), before, after)) {
+            if (FairShare.ratio(after, shares.get(u.queue()).fairShare()) >= 1 - EPSILON
+                    && keepsGuarantee(books.queue(u.queue()).guarantee(), before, after)) {
                 heldAfter.put(u.queue(), after);
-                allowed.add(u);
-            } else if (u.part() == Part.SURPLUS) {
-                surplusRefused.add(u.gang());
+                return true;
             }
-        }
-        Decision d = tryKind(g, PreemptionKind.RECLAIM, in, own, allowed);
+            return false;
+        };
+        VictimOffer offer = new VictimOffer(list, candidates, keepsShare);
+        Decision d = tryKind(g, PreemptionKind.RECLAIM, in, own, offer);
+        protectedBy.putAll(offer.protectedBy());
         if (d.plan() != null && FairShare.ratio(myHeld.plus(d.plan().plan().total()), mine.fairShare()) > 1 + EPSILON) {
             return Decision.not("reclaiming would take queue " + g.queue() + " above its fair share of "
                     + FairShare.Share.against(myHeld, mine.fairShare(), line.clusterTotal()));
@@ -533,7 +531,7 @@ public final class Preemptions {
         if (not != null) {
             return new PreemptionAdvice.CannotRun("gang " + key + " may not preempt: " + not);
         }
-        Decision d = decide(g, candidates.collect(now, settings.victimMinRuntime().toNanos()));
+        Decision d = decide(g, now);
         if (d.fitsNow()) {
             return new PreemptionAdvice.NoneNeeded("gang " + key + " fits on free room now");
         }

@@ -1,0 +1,88 @@
+package dev.muster.core.preempt;
+
+import dev.muster.core.model.GangKey;
+import dev.muster.core.preempt.PreemptionPlanner.Part;
+import dev.muster.core.preempt.PreemptionPlanner.Unit;
+import dev.muster.core.preempt.VictimCandidates.Candidate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The units a decision may take, in the order it prefers them, read lazily: candidates are turned into units (their
+ * members read, their budgets asked, the caller's rule applied) only as far as the planner asks. Every prefix it hands
+ * out is allowed together: a gang's rest only after that gang's surplus, a unit a PodDisruptionBudget would refuse (with
+ * the surplus before it) never, and what {@link Rule} refuses given the units before it never. Confined to the core's
+ * lock; one per decision.
+ */
+final class VictimOffer implements PreemptionPlanner.Units {
+    /** A caller's rule: may {@code u} be taken after {@code taken}? It may remember what it allowed. */
+    interface Rule {
+        boolean allows(Unit u);
+
+        Rule ANY = u -> true;
+    }
+
+    private final List<Candidate> ordered;
+    private final VictimCandidates candidates;
+    private final Rule rule;
+    private int next;
+    private final List<Unit> allowed = new ArrayList<>();
+    private final Map<GangKey, Unit> surplusTaken = new HashMap<>();
+    private final Map<String, String> protectedBy = new LinkedHashMap<>();
+
+    VictimOffer(List<Candidate> ordered, VictimCandidates candidates, Rule rule) {
+        this.ordered = ordered;
+        this.candidates = candidates;
+        this.rule = rule;
+    }
+
+    @Override
+    public boolean reach(int k) {
+        while (allowed.size() < k && next < ordered.size()) {
+            consider(ordered.get(next++));
+        }
+        return allowed.size() >= k;
+    }
+
+    @Override
+    public int available() {
+        return allowed.size();
+    }
+
+    @Override
+    public List<Unit> prefix(int k) {
+        reach(k);
+        return allowed.subList(0, Math.min(k, allowed.size()));
+    }
+
+    /** Units a budget kept from being offered (their description → the budget), as far as the offer was read. */
+    Map<String, String> protectedBy() {
+        return protectedBy;
+    }
+
+    private void consider(Candidate c) {
+        Unit surplus = c.part() == Part.REST ? surplusTaken.get(c.gangKey()) : null;
+        if (c.part() == Part.REST && surplus == null) {
+            return; // its surplus was not offered: the rest alone would leave the gang running below its minimum
+        }
+        Unit u = candidates.unit(c);
+        if (u == null) {
+            return;
+        }
+        String budget = candidates.blocking(u, surplus == null ? List.of() : surplus.pods());
+        if (budget != null) {
+            protectedBy.put(u.describe(), budget);
+            return;
+        }
+        if (!rule.allows(u)) {
+            return;
+        }
+        allowed.add(u);
+        if (u.part() == Part.SURPLUS) {
+            surplusTaken.put(u.gang(), u);
+        }
+    }
+}
