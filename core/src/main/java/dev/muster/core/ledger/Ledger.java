@@ -477,6 +477,21 @@ public final class Ledger {
             used.merge(r.node(), r.request(), Resources::plus);
             count.merge(r.node(), 1, Integer::sum);
         }
+        Map<String, Resources> leavingByNode = new HashMap<>();
+        for (String uid : leaving) {
+            PodRecord r = pods.get(uid);
+            if (r == null) {
+                problems.add("pod " + uid + " is marked leaving but holds no record");
+            } else {
+                leavingByNode.merge(r.node(), r.request(), Resources::plus);
+            }
+        }
+        for (NodeEntry e : nodes.values()) {
+            if (!e.leaving().equals(leavingByNode.getOrDefault(e.name(), Resources.ZERO))) {
+                problems.add("node " + e.name() + " counts " + e.leaving() + " leaving, its leaving records sum to "
+                        + leavingByNode.getOrDefault(e.name(), Resources.ZERO));
+            }
+        }
         Map<String, Resources> reserved = new HashMap<>();
         if (setAside != null) {
             for (Slot s : setAside.slots()) {

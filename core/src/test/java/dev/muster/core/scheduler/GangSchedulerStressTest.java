@@ -49,7 +49,9 @@ class GangSchedulerStressTest {
         RecordingBinder binder = new RecordingBinder();
         binder.holdAll(); // Bindings complete when a worker says so (completeHeld), like a real API server's answers
         AllocationJournal journal = new AllocationJournal(4096, java.time.InstantSource.fixed(java.time.Instant.ofEpochMilli(0L)));
-        GangScheduler s = new GangScheduler(SchedulerConfig.DEFAULT.withGangDeadline(Duration.ofSeconds(5)), binder, journal, clock);
+        StressEvictor evictor = new StressEvictor();
+        GangScheduler s = new GangScheduler(SchedulerConfig.DEFAULT.withGangDeadline(Duration.ofSeconds(5)), binder, evictor,
+                dev.muster.core.preempt.DisruptionBudgets.NONE, journal, clock);
         List<String> nodes = new ArrayList<>();
         for (int i = 0; i < NODES; i++) {
             s.upsertNode(node("n" + i, "16", "64Gi"));
@@ -68,7 +70,7 @@ class GangSchedulerStressTest {
             int seed = t;
             workers.add(pool.submit(() -> {
                 start.await();
-                worker(s, clock, binder, nodes, new Random(seed), "t" + seed, allUids, ops);
+                worker(s, clock, binder, evictor, nodes, new Random(seed), "t" + seed, allUids, ops);
                 return null;
             }));
         }
@@ -101,6 +103,8 @@ class GangSchedulerStressTest {
         List<String> problems = s.checkInvariants();
         assertThat(problems).isEmpty();
 
+        assertThat(s.preemptionStats().priorityDecisions()).as("the mix must really preempt").isPositive();
+
         // drain: every pod leaves, every reservation expires → nothing may remain anywhere
         for (String uid : allUids) {
             s.deletePod(uid);
@@ -121,8 +125,8 @@ class GangSchedulerStressTest {
         assertThat(s.stats().bindingsInFlight()).isZero();
     }
 
-    private static void worker(GangScheduler s, FakeClock clock, RecordingBinder binder, List<String> nodes, Random rnd,
-                               String prefix, ConcurrentLinkedQueue<String> allUids, AtomicLong ops) {
+    private static void worker(GangScheduler s, FakeClock clock, RecordingBinder binder, StressEvictor evictor, List<String> nodes,
+                               Random rnd, String prefix, ConcurrentLinkedQueue<String> allUids, AtomicLong ops) {
         List<Pod> mine = new ArrayList<>();
         List<CompletableFuture<BindResult>> pending = new ArrayList<>();
         int gangs = 0;
@@ -155,7 +159,7 @@ class GangSchedulerStressTest {
                 s.upsertPodGroup(podGroup("default", pg, size, "default"));
                 List<Pod> members = new ArrayList<>();
                 for (int m = 0; m < size; m++) {
-                    Pod p = pod(pg + "-" + m).gang(pg).requests(String.valueOf(1 + rnd.nextInt(2)), "2Gi").build();
+                    Pod p = pod(pg + "-" + m).gang(pg).requests(String.valueOf(1 + rnd.nextInt(2)), "2Gi").priority(gangs % 4).build();
                     if (rnd.nextInt(25) == 0) {
                         binder.failFor(p.uid());
                     } else if (rnd.nextInt(25) == 0) {
@@ -225,6 +229,14 @@ class GangSchedulerStressTest {
                 }
             } else if (op < 92 && rnd.nextInt(20) == 0) {
                 s.leadershipLost("leadership lost (stress)"); // every waiting and held bind fails at once
+            } else if (op < 94) {
+                // the cluster deletes the pods whose eviction the API server accepted; a dry run asks about a gang
+                for (String uid = evictor.evicted.poll(); uid != null; uid = evictor.evicted.poll()) {
+                    s.deletePod(uid);
+                }
+                if (!mine.isEmpty() && mine.get(rnd.nextInt(mine.size())).gang() instanceof dev.muster.core.model.GangKey k) {
+                    s.preemptionAdvice(k);
+                }
             } else {
                 Pod p = mine.isEmpty() ? pod("probe").build() : mine.get(rnd.nextInt(mine.size()));
                 s.prioritize(p, nodes);
@@ -249,6 +261,30 @@ class GangSchedulerStressTest {
         }
         for (CompletableFuture<BindResult> f : pending) {
             assertThat(f.orTimeout(5, TimeUnit.MINUTES).join()).isNotNull(); // other workers may still have its Binding answer held
+        }
+    }
+
+    /**
+     * Evicts as an API server would answer, at once: mostly accepted (the pod is then deleted by a worker, as kubelets
+     * and the API server would), sometimes refused by a budget or failing. Thread-safe.
+     */
+    static final class StressEvictor implements dev.muster.core.preempt.Evictor {
+        final ConcurrentLinkedQueue<String> evicted = new ConcurrentLinkedQueue<>();
+        private final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+
+        @Override
+        public java.util.concurrent.CompletionStage<dev.muster.core.preempt.EvictionOutcome> evict(dev.muster.core.model.PodId pod, String why) {
+            int n = calls.incrementAndGet();
+            dev.muster.core.preempt.EvictionOutcome o;
+            if (n % 7 == 0) {
+                o = new dev.muster.core.preempt.EvictionOutcome.RefusedByBudget("injected");
+            } else if (n % 11 == 0) {
+                o = new dev.muster.core.preempt.EvictionOutcome.Failed("injected");
+            } else {
+                evicted.add(pod.uid());
+                o = new dev.muster.core.preempt.EvictionOutcome.Evicted();
+            }
+            return CompletableFuture.completedFuture(o);
         }
     }
 
