@@ -33,7 +33,8 @@ import java.util.List;
  * room back. The gang next in line fits in the cluster once enough of that room is back, so room flows to it until
  * it is admitted — and it is chosen only among gangs that could ever fit (aggregate need ≤ schedulable allocatable).
  * A gang that comes before it later (higher priority, or a queue further below its share) takes over the set-aside.
- * What it does not do: evict. Room a queue borrowed comes back only as its pods finish.
+ * It evicts nothing itself: after each pass {@link dev.muster.core.preempt.Preemptions} lets gangs it could not admit for
+ * want of room take room back.
  */
 public final class AdmissionPass {
     private final Books books;

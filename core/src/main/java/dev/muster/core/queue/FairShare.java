@@ -29,8 +29,8 @@ import java.util.Map;
  * resource: a queue asking 200 GPUs and 1200 cpu with a capability of 100 GPUs can use 600 cpu (its pods need the
  * GPUs it cannot get), so the other 600 cpu are shared among the other queues.
  * A queue may hold more than its fair share (it borrowed what others left idle); {@link Share#borrowed()} says how
- * much. Borrowed capacity is not reclaimed by eviction: it comes back as the borrower's pods finish, because the
- * queue furthest below its share is served first ({@link Share#ratio()}).
+ * much. Borrowed capacity comes back as the borrower's pods finish, because the queue furthest below its share is
+ * served first ({@link Share#ratio()}), and by reclaim ({@link dev.muster.core.preempt.Preemptions}).
  */
 public final class FairShare {
     private FairShare() {}
