@@ -71,11 +71,18 @@ class PreemptionE2eTest extends ControllersClusterTest {
         Map<String, Set<String>> low = fillWithLowGangs();
         // sampled while it happens: a low gang is ever only whole (8 of its first pods) or on its way out whole
         Map<String, Integer> fewest = new ConcurrentHashMap<>();
+        Set<String> disruptionTargets = ConcurrentHashMap.newKeySet(); // victims seen with the DisruptionTarget condition
         AtomicBoolean sampling = new AtomicBoolean(true);
         Thread sampler = Thread.ofVirtual().start(() -> {
             while (sampling.get()) {
                 for (var e : low.entrySet()) {
                     fewest.merge(e.getKey(), survivors(e.getValue()).size(), Math::min);
+                }
+                for (V1Pod p : c.admin.pods(ns)) {
+                    if (p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
+                            .anyMatch(cond -> "DisruptionTarget".equals(cond.getType()) && "True".equals(cond.getStatus()))) {
+                        disruptionTargets.add(p.getMetadata().getUid());
+                    }
                 }
                 try {
                     Thread.sleep(100);
@@ -102,6 +109,8 @@ class PreemptionE2eTest extends ControllersClusterTest {
         assertThat(c.admin.events(ns, "big")).anyMatch(e -> e.contains("preempting"));
         assertThat(c.extender.metrics()).containsPattern("muster_preemptions_total\\{kind=\"priority\",?} [1-9]");
         assertThat(fewest.get("low-a")).as("low-a never lost a member").isEqualTo(8);
+        assertThat(disruptionTargets).as("victims seen carrying DisruptionTarget (the Eviction API sets it)").isNotEmpty()
+                .allMatch(low.get("low-b")::contains);
         assertThat(c.ledgerMatchesCluster()).isTrue();
     }
 

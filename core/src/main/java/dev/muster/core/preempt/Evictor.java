@@ -12,6 +12,14 @@ public interface Evictor {
     /** Evicts {@code pod}; {@code why} is the sentence that says for whom (it goes to the pod's events). */
     CompletionStage<EvictionOutcome> evict(PodId pod, String why);
 
+    /**
+     * Whether evictions may be made now: this process leads (a standby decides nothing and evicts nothing). Read under
+     * the scheduling core's lock: answer from memory.
+     */
+    default boolean ready() {
+        return true;
+    }
+
     /** Evicts nothing: every eviction fails saying preemption has no evictor. */
     Evictor NONE = (pod, why) -> java.util.concurrent.CompletableFuture.completedFuture(
             new EvictionOutcome.Failed("no evictor is configured"));

@@ -131,6 +131,9 @@ public final class Preemptions {
 
     /** Follows the decisions under way, retries due evictions, then lets waiting gangs take room back. */
     public void tick(long now) {
+        if (!evictor.ready()) {
+            return; // a standby decides nothing and evicts nothing
+        }
         follow(now);
         retryEvictions(now);
         if (!settings.any()) {
@@ -508,6 +511,17 @@ public final class Preemptions {
         String whom = units.size() <= 4 ? String.join(", ", units) : String.join(", ", units.subList(0, 4)) + " and " + (units.size() - 4) + " more";
         String verb = pre.kind() == PreemptionKind.RECLAIM ? "reclaiming from " : "preempting ";
         return verb + whom + (still > 0 ? ": " + still + " still terminating" : ": their room is free; members bind as kube-scheduler places them");
+    }
+
+    /**
+     * This process no longer leads: it forgets its decisions and the evictions it still had to make (their reservations
+     * are dropped with every other; the new leader decides from the cluster). Pods already marked leaving stay so until
+     * they go.
+     */
+    public void leadershipLost() {
+        active.clear();
+        evictions.clear();
+        retryAt.clear();
     }
 
     // ---- reads ------------------------------------------------------------------------------------------

@@ -290,10 +290,12 @@ public final class GangScheduler implements ClusterSink {
      * every held bind fails now with {@code reason} ({@link BindBarrier#leadershipLost}), and every reservation is
      * released ({@link BindBarrier#dropReservation}), so nothing decided from these books binds later; the new leader
      * plans from the cluster. Bindings already POSTed answer as they come (the binder posts no new one without the Lease).
+     * Preemption decisions and the evictions still to make are forgotten ({@link Preemptions#leadershipLost}).
      */
     public void leadershipLost(String reason) {
         run(() -> {
             barrier.leadershipLost(reason);
+            preemptions.leadershipLost();
             Refusal why = Refusal.of(Refusal.Cause.RESERVATION_LOST, reason);
             for (Gang g : new ArrayList<>(books.gangs())) {
                 if (books.ledger().reservation(g.key()) != null) {
