@@ -273,6 +273,13 @@ public final class Kube {
      * Sets a running pod's {@code spec.activeDeadlineSeconds} (it may be set or shortened on a live pod): its kubelet then
      * kills it and reports it {@code Failed} with reason {@code DeadlineExceeded} — a real failure, reported by the kubelet.
      */
+    /** Removes every scheduling gate of the pod: kube-scheduler tries it from now on. */
+    public void ungate(String ns, String name) {
+        call("ungate pod " + ns + "/" + name, () -> PatchUtils.patch(V1Pod.class,
+                () -> core.patchNamespacedPod(name, ns, new V1Patch("{\"spec\":{\"schedulingGates\":null}}")).buildCall(null),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
     public void activeDeadline(String ns, String name, long seconds) {
         call("set activeDeadlineSeconds of " + ns + "/" + name, () -> PatchUtils.patch(V1Pod.class,
                 () -> core.patchNamespacedPod(name, ns, new V1Patch("{\"spec\":{\"activeDeadlineSeconds\":" + seconds + "}}")).buildCall(null),

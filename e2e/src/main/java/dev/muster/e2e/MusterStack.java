@@ -16,12 +16,14 @@ public final class MusterStack implements AutoCloseable {
     private final MusterProcess controller;
     private final KubeScheduler scheduler;
     private final int extenderHttpPort;
+    private final int extenderGrpcPort;
 
-    private MusterStack(MusterProcess extender, MusterProcess controller, KubeScheduler scheduler, int extenderHttpPort) {
+    private MusterStack(MusterProcess extender, MusterProcess controller, KubeScheduler scheduler, int extenderHttpPort, int extenderGrpcPort) {
         this.extender = extender;
         this.controller = controller;
         this.scheduler = scheduler;
         this.extenderHttpPort = extenderHttpPort;
+        this.extenderGrpcPort = extenderGrpcPort;
     }
 
     /**
@@ -57,7 +59,7 @@ public final class MusterStack implements AutoCloseable {
                 "--grpc-port=" + ControlPlane.freePort(), "--lease-namespace=" + MusterInstall.NAMESPACE), logDir, ControlPlane.freePort());
         KubeScheduler scheduler = KubeScheduler.start(cp, repo.resolve("extender-config/scheduler-config-insecure.yaml"), "http://127.0.0.1:" + httpPort,
                 cfg -> {}, "kube-scheduler", schedulerArgs);
-        return new MusterStack(extender, controller, scheduler, httpPort);
+        return new MusterStack(extender, controller, scheduler, httpPort, grpcPort);
     }
 
     public MusterProcess extender() {
@@ -74,6 +76,11 @@ public final class MusterStack implements AutoCloseable {
 
     public int extenderHttpPort() {
         return extenderHttpPort;
+    }
+
+    /** The extender's gRPC port (plaintext: the verbs, the dry run and the allocation stream). */
+    public int extenderGrpcPort() {
+        return extenderGrpcPort;
     }
 
     @Override

@@ -35,10 +35,25 @@ public final class Workloads {
      * @param memory           each pod's memory request, e.g. {@code 64Mi}
      * @param gracePeriodSeconds the pods' {@code terminationGracePeriodSeconds}
      * @param priorityClassName the pods' PriorityClass, or null for none
+     * @param schedulingGates  the pods' scheduling gates (kube-scheduler does not try a gated pod), none when empty
      */
-    public record PodTemplate(String podGroup, String cpu, String memory, long gracePeriodSeconds, String priorityClassName) {
+    public record PodTemplate(String podGroup, String cpu, String memory, long gracePeriodSeconds, String priorityClassName,
+                              List<String> schedulingGates) {
+        public PodTemplate {
+            schedulingGates = schedulingGates == null ? List.of() : List.copyOf(schedulingGates);
+        }
+
         public PodTemplate(String podGroup, String cpu, String memory, long gracePeriodSeconds) {
-            this(podGroup, cpu, memory, gracePeriodSeconds, null);
+            this(podGroup, cpu, memory, gracePeriodSeconds, null, List.of());
+        }
+
+        public PodTemplate(String podGroup, String cpu, String memory, long gracePeriodSeconds, String priorityClassName) {
+            this(podGroup, cpu, memory, gracePeriodSeconds, priorityClassName, List.of());
+        }
+
+        /** The same pods, held back from kube-scheduler by the scheduling gate {@code gate} until it is removed. */
+        public PodTemplate gated(String gate) {
+            return new PodTemplate(podGroup, cpu, memory, gracePeriodSeconds, priorityClassName, List.of(gate));
         }
 
         Map<String, Object> toJson(Map<String, String> labels) {
@@ -53,6 +68,9 @@ public final class Workloads {
             spec.put("terminationGracePeriodSeconds", gracePeriodSeconds);
             if (priorityClassName != null) {
                 spec.put("priorityClassName", priorityClassName);
+            }
+            if (!schedulingGates.isEmpty()) {
+                spec.put("schedulingGates", schedulingGates.stream().map(g -> Map.of("name", g)).toList());
             }
             spec.put("containers", List.of(Map.of("name", "main", "image", "registry.example/job:1",
                     "resources", Map.of("requests", Map.of("cpu", cpu, "memory", memory)))));

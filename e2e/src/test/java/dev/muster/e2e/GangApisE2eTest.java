@@ -176,17 +176,8 @@ class GangApisE2eTest extends RealClusterTest {
         return java.nio.file.Files.readString(p.log()).contains(text);
     }
 
-    @SuppressWarnings("unchecked")
     private List<String> k8sConditions(String name) {
-        Object cs = Kube.status(c.admin.object(Kube.K8S_GROUP, Kube.K8S_VERSION, ns, "podgroups", name)).get("conditions");
-        List<String> out = new java.util.ArrayList<>();
-        if (cs instanceof List<?> list) {
-            for (Object o : list) {
-                Map<String, Object> m = (Map<String, Object>) o;
-                out.add(m.get("type") + "=" + m.get("status") + " " + m.get("reason") + ": " + m.get("message"));
-            }
-        }
-        return out;
+        return Kube.conditionLines(c.admin.object(Kube.K8S_GROUP, Kube.K8S_VERSION, ns, "podgroups", name));
     }
 
     private Map<String, Object> spStatus(String name) {
