@@ -33,8 +33,9 @@ import java.util.function.Consumer;
 /**
  * Takes capacity back for waiting gangs, and carries each decision out. Confined to the core's lock ({@link Books}).
  *
- * <p><b>When.</b> On every tick, after the admission pass: the waiting gangs refused for want of room, in line order
- * (higher priority, then the queue furthest below its fair share, then the oldest), are each offered one decision
+ * <p><b>When.</b> On every tick, after the admission pass: the waiting gangs, in line order (higher priority, then the
+ * queue furthest below its fair share, then the oldest), are each offered one decision — a gang that fits on free room
+ * takes nobody's —
  * until one preempts (at most {@link #TRIES_PER_TICK} plans a tick; a gang that found nothing to take is tried again
  * after {@link #RETRY_AFTER}). A gang preempts only when all its members exist, its queue's capability admits it,
  * neither its PodGroup nor any member's PriorityClass says {@code preemptionPolicy: Never}, and it is not already
@@ -156,7 +157,7 @@ public final class Preemptions {
                 return; // one decision a tick: the next one sees its victims leaving
             }
             retryAt.put(g.key(), now + RETRY_AFTER.toNanos());
-            if (!d.fitsNow() && !g.why().text().contains(CANNOT_PREEMPT)) {
+            if (!d.fitsNow() && g.why().cause() != Refusal.Cause.NONE && !g.why().text().contains(CANNOT_PREEMPT)) {
                 books.state(g, g.state(), g.why().suffixed(CANNOT_PREEMPT + d.why()));
             }
         }
@@ -170,9 +171,10 @@ public final class Preemptions {
         List<Gang> out = new ArrayList<>();
         retryAt.values().removeIf(t -> now - t >= 0);
         for (Gang g : books.gangs()) {
-            Refusal.Cause c = g.why().cause();
-            if ((c == Refusal.Cause.RESOURCES || c == Refusal.Cause.TOPOLOGY) && !retryAt.containsKey(g.key())
-                    && mayPreempt(g, now) == null) {
+            // every waiting gang, not only those a filter or the pass already found short of room: kube-scheduler does
+            // not even ask about members no node has room for, and the pass plans a gang it is not waiting on only once
+            // it waited --set-aside-after. A gang that fits now takes nobody's room (the planner says so first).
+            if (line.waiting(g, now) && !retryAt.containsKey(g.key()) && mayPreempt(g, now) == null) {
                 out.add(g);
             }
         }

@@ -151,6 +151,35 @@ class PreemptionTest {
     }
 
     @Test
+    void aGangKubeSchedulerNeverAskedAboutPreemptsAtTheNextTick() {
+        // the cluster is full in kube-scheduler's view too: it finds no node for any member and never calls filter
+        SchedulerHarness h = cluster(2);
+        running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
+        h.scheduler.upsertPodGroup(podGroup("default", "big", 2, "default"));
+        for (int i = 0; i < 2; i++) {
+            h.seen(pod("big-" + i).gang("big").requests("2", "1Gi").priority(1000).build());
+        }
+
+        h.scheduler.expireDue();
+
+        assertThat(evictor.asked()).hasSize(4);
+        assertThat(h.scheduler.gang(new GangKey("default", "big")).state()).isEqualTo(GangState.RESERVED);
+    }
+
+    @Test
+    void aWaitingGangThatFitsOnFreeRoomTakesNobodysRoom() {
+        SchedulerHarness h = cluster(4);
+        running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
+        h.scheduler.upsertPodGroup(podGroup("default", "big", 2, "default"));
+        for (int i = 0; i < 2; i++) {
+            h.seen(pod("big-" + i).gang("big").requests("2", "1Gi").priority(1000).build());
+        }
+        h.scheduler.expireDue();
+        assertThat(evictor.asked()).isEmpty();
+        assertThat(h.scheduler.preemptionAdvice(new GangKey("default", "big"))).isInstanceOf(PreemptionAdvice.NoneNeeded.class);
+    }
+
+    @Test
     void aGangThatWouldNotFitEvenWithEveryLowerPodGoneEvictsNothingAndSaysSo() {
         SchedulerHarness h = cluster(2);
         running(h, "low-a", "default", 2, 0, "n0", "n0");
