@@ -157,7 +157,14 @@ public final class Preemptions {
                 return; // one decision a tick: the next one sees its victims leaving
             }
             retryAt.put(g.key(), now + RETRY_AFTER.toNanos());
-            if (!d.fitsNow() && g.why().cause() != Refusal.Cause.NONE && !g.why().text().contains(CANNOT_PREEMPT)) {
+            if (d.fitsNow() || g.why().text().contains(CANNOT_PREEMPT)) {
+                continue;
+            }
+            if (g.why().cause() == Refusal.Cause.NONE) {
+                // nothing asked about it yet (kube-scheduler found no node for any member): the decision is the first word
+                books.state(g, GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.RESOURCES, "gang " + g.key()
+                        + ": does not fit on free room" + CANNOT_PREEMPT + d.why()));
+            } else {
                 books.state(g, g.state(), g.why().suffixed(CANNOT_PREEMPT + d.why()));
             }
         }
