@@ -252,6 +252,22 @@ final class SlimJson {
         return in.nextString();
     }
 
+    static Long longValue(JsonReader in, String where) throws IOException {
+        JsonToken t = in.peek();
+        if (t == JsonToken.NULL) {
+            in.nextNull();
+            return null;
+        }
+        if (t != JsonToken.NUMBER) {
+            throw new IOException(where + ": expected an integer, found " + t);
+        }
+        try {
+            return in.nextLong();
+        } catch (NumberFormatException e) {
+            throw new IOException(where + ": not an int64", e);
+        }
+    }
+
     static Integer integer(JsonReader in, String where) throws IOException {
         JsonToken t = in.peek();
         if (t == JsonToken.NULL) {
