@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * <p>Outcomes (one attempt each; the scheduling core decides what a failure means for its preemptor):
  * <ul>
  *   <li>200/201 → {@link EvictionOutcome.Evicted};</li>
- *   <li>404, or 409 for the UID precondition (the pod was deleted and recreated) → {@link EvictionOutcome.Gone};</li>
+ *   <li>404, or 409 for the UID precondition (the pod was deleted and recreated) → {@link EvictionOutcome.Gone} (the API
+ *       server checks the precondition when it deletes, after the budget: a recreated pod that a budget covers may be
+ *       answered 429 instead);</li>
  *   <li>429 → {@link EvictionOutcome.RefusedByBudget} with the API server's message (a budget allows no disruption now,
  *       or its status is older than its spec);</li>
  *   <li>anything else, or no answer → {@link EvictionOutcome.Failed} naming the HTTP status or the I/O error.</li>

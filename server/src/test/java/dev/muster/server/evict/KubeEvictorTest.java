@@ -9,10 +9,8 @@ import dev.muster.core.model.PodId;
 import dev.muster.core.preempt.EvictionOutcome;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,12 +54,7 @@ class KubeEvictorTest {
     }
 
     private List<RecordedRequest> requests() throws InterruptedException {
-        List<RecordedRequest> all = new ArrayList<>();
-        RecordedRequest r;
-        while ((r = api.server().takeRequest(1, TimeUnit.MILLISECONDS)) != null) {
-            all.add(r);
-        }
-        return all;
+        return api.takeRequests();
     }
 
     @Test
