@@ -20,8 +20,11 @@ final class AllowedRbac {
 
     private AllowedRbac() {}
 
-    /** Permissions granted by roles the chart renders, for {@code component} holding Lease {@code lease}. */
-    static Set<Permission> renderedRoles(String component, String lease) {
+    /**
+     * Permissions granted by roles the chart renders, for {@code component} holding Lease {@code lease}; {@code evicts}:
+     * preemption or reclaim is on (the extender alone may then evict, after reading the disruption budgets).
+     */
+    static Set<Permission> renderedRoles(String component, String lease, boolean evicts) {
         Set<Permission> allowed = new HashSet<>(leaseOwner(lease));
         switch (component) {
             case "scheduler" -> { }
@@ -31,6 +34,10 @@ final class AllowedRbac {
                 OTHER_GANG_APIS.forEach(group -> allowed.addAll(read(group, "podgroups")));
                 allowed.addAll(read("scheduling.k8s.io", "workloads")); // the templates Kubernetes PodGroups refer to
                 allowed.add(Permission.of(CORE, "pods/binding", "create"));
+                if (evicts) {
+                    allowed.add(Permission.of(CORE, "pods/eviction", "create"));
+                    allowed.addAll(read("policy", "poddisruptionbudgets"));
+                }
                 for (String group : List.of(CORE, "events.k8s.io")) {
                     allowed.add(Permission.of(group, "events", "create"));
                     allowed.add(Permission.of(group, "events", "patch"));

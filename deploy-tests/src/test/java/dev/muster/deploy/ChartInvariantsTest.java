@@ -60,7 +60,7 @@ class ChartInvariantsTest {
             }
             String lease = leaseName(install, component);
             assertThat(granted).as("permissions of the %s ServiceAccount %s", component, serviceAccount)
-                    .containsExactlyInAnyOrderElementsOf(AllowedRbac.renderedRoles(component, lease));
+                    .containsExactlyInAnyOrderElementsOf(AllowedRbac.renderedRoles(component, lease, evicts(install)));
             assertThat(systemRoles).as("ClusterRoles outside the chart bound to the %s", component)
                     .containsExactlyInAnyOrderElementsOf(AllowedRbac.systemRoles(component));
         }
@@ -385,6 +385,12 @@ class ChartInvariantsTest {
 
     private static String component(Manifest deployment) {
         return String.valueOf(deployment.podLabels().get("app.kubernetes.io/component"));
+    }
+
+    /** Preemption or reclaim on: the extender may evict. */
+    private static boolean evicts(Install install) {
+        return Boolean.parseBoolean(install.value("extender.preemption.enabled", true))
+                || Boolean.parseBoolean(install.value("extender.preemption.reclaim", true));
     }
 
     private static String leaseName(Install install, String component) {

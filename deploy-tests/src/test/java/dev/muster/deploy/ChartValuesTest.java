@@ -57,7 +57,8 @@ class ChartValuesTest {
         Rendered chart = Chart.render(Install.defaults());
         assertThat(Tree.strings(chart.deployment("extender").container(), "args")).containsExactly(
                 "--scheduler-name=muster", "--http-port=8888", "--ops-port=8080", "--grpc-port=9090",
-                "--gang-deadline=60s", "--scoring=binpack", "--pick-node=true", "--gang-marker=true", "--max-body-bytes=67108864", "--journal-window=65536",
+                "--gang-deadline=60s", "--scoring=binpack", "--pick-node=true", "--gang-marker=true",
+                "--preemption=true", "--reclaim=true", "--victim-min-runtime=0s", "--max-body-bytes=67108864", "--journal-window=65536",
                 "--leader-elect=true", "--lease-name=muster-extender", "--lease-namespace=$(POD_NAMESPACE)",
                 "--tls-cert-file=/etc/muster/tls/tls.crt", "--tls-key-file=/etc/muster/tls/tls.key", "--tls-client-ca-file=/etc/muster/tls/ca.crt",
                 "--grpc-tls-cert-file=/etc/muster/tls/tls.crt", "--grpc-tls-key-file=/etc/muster/tls/tls.key",
@@ -93,6 +94,26 @@ class ChartValuesTest {
     void spreadScoringReachesTheExtender() {
         Rendered chart = Chart.render(Install.with("extender.scoring", "spread"));
         assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains("--scoring=spread").doesNotContain("--scoring=binpack");
+    }
+
+    @Test
+    void preemptionValuesReachTheExtenderAndOnlyItsRoleMayEvict() {
+        Rendered chart = Chart.render(Install.with("extender.preemption.enabled", false, "extender.preemption.victimMinRuntime", "15m"));
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args"))
+                .contains("--preemption=false", "--reclaim=true", "--victim-min-runtime=15m");
+        Permission evict = Permission.of("", "pods/eviction", "create");
+        Permission watchBudgets = Permission.of("policy", "poddisruptionbudgets", "watch");
+        for (Rendered r : List.of(Chart.render(Install.defaults()), chart)) {
+            List<Manifest> evicting = Stream.concat(r.ofKind("ClusterRole").stream(), r.ofKind("Role").stream())
+                    .filter(role -> Permission.expand(role.body()).contains(evict)).toList();
+            assertThat(evicting).extracting(Manifest::name).as("only the extender may evict; never the controller")
+                    .containsExactly("muster-extender");
+            assertThat(Permission.expand(evicting.get(0).body())).contains(watchBudgets);
+        }
+        Rendered off = Chart.render(Install.with("extender.preemption.enabled", false, "extender.preemption.reclaim", false));
+        assertThat(Stream.concat(off.ofKind("ClusterRole").stream(), off.ofKind("Role").stream())
+                .flatMap(role -> Permission.expand(role.body()).stream())).as("nothing evicted: no eviction RBAC")
+                .doesNotContain(evict, watchBudgets);
     }
 
     @Test

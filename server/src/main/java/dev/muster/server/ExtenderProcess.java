@@ -7,6 +7,8 @@ import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.common.rpc.ServerTls;
 import dev.muster.common.tls.CertificateFiles;
 import dev.muster.core.gang.Binder;
+import dev.muster.core.preempt.DisruptionBudgets;
+import dev.muster.core.preempt.Evictor;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.core.stream.AllocationJournal;
@@ -31,8 +33,8 @@ import javax.net.ssl.SSLContext;
 /**
  * The extender process, assembled from its parts and independent of where the cluster comes from: the
  * {@link GangScheduler} and its journal; the HTTP verbs (kube-scheduler), the ops port, and gRPC
- * (Extender, Allocations, health, reflection); a ticker that expires reservations. Cluster sync and the
- * binder are given from outside — the Kubernetes adapters in {@link ServerMain}, the embedded cluster in
+ * (Extender, Allocations, health, reflection); a ticker that expires reservations. Cluster sync, the
+ * binder and the evictor are given from outside — the Kubernetes adapters in {@link ServerMain}, the embedded cluster in
  * the demo. {@link #close()} stops everything it started.
  */
 public final class ExtenderProcess implements AutoCloseable {
@@ -68,8 +70,13 @@ public final class ExtenderProcess implements AutoCloseable {
      */
     public record Core(AllocationJournal journal, GangScheduler scheduler) {
         public static Core of(Settings s, Binder binder) {
+            return of(s, binder, Evictor.NONE, DisruptionBudgets.NONE);
+        }
+
+        /** A core that may preempt ({@link SchedulerConfig#preemption()}): victims evicted through {@code evictor}. */
+        public static Core of(Settings s, Binder binder, Evictor evictor, DisruptionBudgets budgets) {
             AllocationJournal journal = new AllocationJournal(s.journalWindow(), java.time.InstantSource.system());
-            return new Core(journal, new GangScheduler(s.scheduler(), binder, journal, System::nanoTime));
+            return new Core(journal, new GangScheduler(s.scheduler(), binder, evictor, budgets, journal, System::nanoTime));
         }
     }
 

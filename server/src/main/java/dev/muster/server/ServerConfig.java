@@ -54,12 +54,18 @@ import java.util.Objects;
  * @param gangMarker     {@code --gang-marker}: kube-scheduler binds through Muster only pods that request
  *                       {@code muster.dev/gang} (its bind extender's managedResources, as extender-config/ and the chart
  *                       configure it); a gang member without it is refused at filter instead of bound outside its barrier
+ * @param preemption     {@code --preemption}: a waiting gang or pod may evict pods of strictly lower priority (through the
+ *                       Eviction API, PodDisruptionBudgets respected) to take their room
+ * @param reclaim        {@code --reclaim}: a queue below its fair share may take room back from queues above theirs
+ * @param victimMinRuntime {@code --victim-min-runtime}: how long a gang or pod must have held its room before it may be a
+ *                       victim (against thrash)
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
                            int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
-                           boolean pickNode, boolean gangMarker, boolean insecure) {
+                           boolean pickNode, boolean gangMarker, boolean insecure, boolean preemption, boolean reclaim,
+                           Duration victimMinRuntime) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -102,6 +108,13 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                 + "muster.dev/gang (the bind extender's managedResources; the chart's admission policy adds it to gang members), "
                 + "so it binds single pods itself; a gang member without it is refused at filter, never bound outside its "
                 + "barrier; false: kube-scheduler's one extender binds every pod through muster (default true)");
+        f.put("preemption", "true: a gang (or pod) that cannot be placed may evict whole gangs, or a gang's members above its "
+                + "minMember, and pods of strictly lower priority, through the Eviction API so PodDisruptionBudgets hold; nothing "
+                + "is evicted unless the whole gang then fits; false: it waits (default true)");
+        f.put("reclaim", "true: a queue below its fair share with a waiting gang may evict gangs of queues above theirs to take "
+                + "its share back (never a queue's guarantee, never a reclaimable: false queue); false: it waits (default true)");
+        f.put("victim-min-runtime", "how long a gang or pod must have held its room before preemption or reclaim may evict it, "
+                + "against thrash, e.g. 10m (default 0s)");
         f.put("leader-elect", "elect a leader through a coordination.k8s.io Lease (default true)");
         f.put("lease-name", "Lease name (default " + ServerDefaults.LEASE_NAME + ")");
         f.put("lease-namespace", "Lease namespace (default: POD_NAMESPACE, else the service account's namespace)");
@@ -206,9 +219,15 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         List<String> topologyLevels = topologyLevels(flags.string("topology-levels", ""));
         boolean pickNode = flags.bool("pick-node", true);
         boolean gangMarker = flags.bool("gang-marker", true);
+        boolean preemption = flags.bool("preemption", true);
+        boolean reclaim = flags.bool("reclaim", true);
+        Duration victimMinRuntime = flags.duration("victim-min-runtime", Duration.ZERO);
+        if (victimMinRuntime.isNegative()) {
+            throw new IllegalArgumentException("--victim-min-runtime must not be negative, got " + Durations.format(victimMinRuntime));
+        }
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
-                pickNode, gangMarker, insecure);
+                pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime);
     }
 
     /** {@code --topology-levels}: comma-separated label keys, widest first; empty, repeated or malformed keys are named. */

@@ -1,6 +1,7 @@
 package dev.muster.server;
 
 import dev.muster.common.config.ProcessStart;
+import dev.muster.common.kube.GangApiWatcher;
 import dev.muster.common.kube.KubeClients;
 import dev.muster.common.leader.KubeLeaseStore;
 import dev.muster.common.leader.LeaderCallbacks;
@@ -9,9 +10,12 @@ import dev.muster.common.rpc.ServerTls;
 import dev.muster.common.tls.CertificateFiles;
 import dev.muster.core.time.Backoff;
 import dev.muster.core.ledger.TopologyLevels;
+import dev.muster.core.preempt.PreemptionSettings;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.server.bind.BindOptions;
 import dev.muster.server.bind.KubeBinder;
+import dev.muster.server.evict.KubeDisruptionBudgets;
+import dev.muster.server.evict.KubeEvictor;
 import dev.muster.server.leader.Leadership;
 import dev.muster.server.sync.ClusterSync;
 import io.prometheus.client.CollectorRegistry;
@@ -28,8 +32,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The extender as deployed: flags → Kubernetes client → binder, leader election, the extender process,
- * and cluster sync feeding its ledger. Exit code 2 for bad flags (the message names the flag) and for a missing
+ * The extender as deployed: flags → Kubernetes client → binder and evictor, leader election, the extender process,
+ * and cluster sync feeding its ledger (and, with preemption, the PodDisruptionBudgets). Exit code 2 for bad flags (the message names the flag) and for a missing
  * Kubernetes configuration (the message says to pass {@code --kubeconfig}).
  */
 public final class ServerMain {
@@ -111,7 +115,14 @@ public final class ServerMain {
                 .withSetAsideAfter(cfg.setAsideAfter())
                 .withBackoff(Backoff.DEFAULT)
                 .withSchedulerName(cfg.schedulerName())
-                .withTopologyLevels(TopologyLevels.of(cfg.topologyLevels()));
+                .withTopologyLevels(TopologyLevels.of(cfg.topologyLevels()))
+                .withPreemption(new PreemptionSettings(cfg.preemption(), cfg.reclaim(), cfg.victimMinRuntime(),
+                        PreemptionSettings.DEFAULT.margin()));
+        // victims are evicted through the Eviction API, fenced like the binder; PodDisruptionBudgets are watched only
+        // when something may be evicted (the chart grants the RBAC for both)
+        boolean preempting = schedulerConfig.preemption().any();
+        KubeEvictor evictor = preempting ? new KubeEvictor(kube.requests(), leadership::leading) : null;
+        KubeDisruptionBudgets budgets = preempting ? new KubeDisruptionBudgets() : null;
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),
                 cfg.httpTls() == null ? null : new CertificateFiles(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile()),
                 cfg.opsPort(), cfg.grpcPort(),
@@ -120,11 +131,13 @@ public final class ServerMain {
         // the first full sync (API discovery, then listing every node and pod) does not need the servers, nor they it:
         // it starts on its own thread at once, so readiness after a (re)start waits for the longer of the
         // two instead of their sum
-        ExtenderProcess.Core core = ExtenderProcess.Core.of(settings, binder);
+        ExtenderProcess.Core core = preempting ? ExtenderProcess.Core.of(settings, binder, evictor, budgets)
+                : ExtenderProcess.Core.of(settings, binder);
         CompletableFuture<ClusterSync> syncing = new CompletableFuture<>();
         Thread.ofPlatform().name("cluster-sync-start").start(() -> {
             try {
-                ClusterSync started = new ClusterSync(kube.watches(), core.scheduler(), ClusterSync.DEFAULT_RESYNC, cfg.schedulerName());
+                ClusterSync started = new ClusterSync(kube.watches(), core.scheduler(), ClusterSync.DEFAULT_RESYNC, cfg.schedulerName(),
+                        GangApiWatcher.DEFAULT_RECHECK, budgets);
                 started.start();
                 syncing.complete(started);
             } catch (Throwable t) {
@@ -157,6 +170,9 @@ public final class ServerMain {
             sync.close();
             process.get().close();
             binder.close();
+            if (evictor != null) {
+                evictor.close();
+            }
             stopped.countDown();
         }, "muster-shutdown"));
         stopped.await();

@@ -189,7 +189,7 @@ class ServerConfigTest {
     @Test
     void usageListsEveryFlag() {
         assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--gang-marker", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
-        assertThat(ServerConfig.FLAGS).hasSize(24);
+        assertThat(ServerConfig.FLAGS).hasSize(27);
     }
 
     @Test
@@ -225,5 +225,31 @@ class ServerConfigTest {
         assertThat(parse(Map.of(), "--leader-elect", "false", "--gang-marker", "false").gangMarker()).isFalse();
         assertThatThrownBy(() -> parse(Map.of(), "--leader-elect", "false", "--gang-marker", "sometimes"))
                 .hasMessageContaining("--gang-marker").hasMessageContaining("sometimes");
+    }
+
+    @Test
+    void preemptionAndReclaimAreOnByDefaultWithNoMinimumRunTime() {
+        ServerConfig c = parse(Map.of(), "--leader-elect", "false");
+        assertThat(c.preemption()).isTrue();
+        assertThat(c.reclaim()).isTrue();
+        assertThat(c.victimMinRuntime()).isZero();
+        ServerConfig off = parse(Map.of("MUSTER_RECLAIM", "false"), "--leader-elect", "false", "--preemption=false",
+                "--victim-min-runtime", "10m");
+        assertThat(off.preemption()).isFalse();
+        assertThat(off.reclaim()).as("from the environment").isFalse();
+        assertThat(off.victimMinRuntime()).isEqualTo(java.time.Duration.ofMinutes(10));
+        assertThat(ServerConfig.usage()).contains("--preemption", "--reclaim", "--victim-min-runtime");
+    }
+
+    @Test
+    void garbledPreemptionFlagsAreRefusedNamingTheFlag() {
+        assertThatThrownBy(() -> parse(Map.of(), "--leader-elect", "false", "--preemption", "often"))
+                .hasMessageContaining("--preemption").hasMessageContaining("often");
+        assertThatThrownBy(() -> parse(Map.of(), "--leader-elect", "false", "--reclaim", "2"))
+                .hasMessageContaining("--reclaim").hasMessageContaining("\"2\"");
+        assertThatThrownBy(() -> parse(Map.of(), "--leader-elect", "false", "--victim-min-runtime", "ten minutes"))
+                .hasMessageContaining("--victim-min-runtime").hasMessageContaining("not a duration");
+        assertThatThrownBy(() -> parse(Map.of(), "--leader-elect", "false", "--victim-min-runtime", "-5m"))
+                .hasMessageContaining("--victim-min-runtime");
     }
 }

@@ -18,7 +18,8 @@ import java.util.Map;
 /**
  * {@link V1Pod} → core {@link Pod}: identity, effective request (kube-scheduler's rule, computed by
  * {@link PodRequests#effective}), gang (any of the three APIs' ways, {@link GangMembership}) and Volcano task, spec.nodeName,
- * status.phase and spec.priority, spec.schedulerName and whether metadata.deletionTimestamp is set. Stateless and thread-safe.
+ * status.phase and spec.priority, spec.schedulerName, whether metadata.deletionTimestamp is set, and the preemption terms
+ * ({@link #withPreemption}). Stateless and thread-safe.
  */
 public final class PodConverter {
     /** The init-container restartPolicy that makes it a sidecar. */
@@ -58,8 +59,25 @@ public final class PodConverter {
         // the API server defaults an empty spec.schedulerName to the default scheduler's
         String scheduler = spec == null || spec.getSchedulerName() == null || spec.getSchedulerName().isEmpty()
                 ? DEFAULT_SCHEDULER : spec.getSchedulerName();
-        return new Pod(id, pod.getMetadata().getResourceVersion(), request, membership.gang(), task, priority, nodeName, phase,
+        Pod converted = new Pod(id, pod.getMetadata().getResourceVersion(), request, membership.gang(), task, priority, nodeName, phase,
                 membership.conflict(), scheduler, pod.getMetadata().getDeletionTimestamp() != null);
+        return spec == null ? converted : withPreemption(converted, spec.getPreemptionPolicy(), spec.getTerminationGracePeriodSeconds());
+    }
+
+    /** {@code spec.preemptionPolicy} that keeps a pod from preempting anyone (its PriorityClass's, copied by admission). */
+    public static final String PREEMPT_NEVER = "Never";
+
+    /**
+     * {@code pod} with its preemption terms, from however it was read (a cluster object, a verb's JSON or protobuf):
+     * {@code preemptionPolicy} {@value #PREEMPT_NEVER} → it never preempts; {@code terminationGracePeriodSeconds}
+     * null → Kubernetes' default ({@link Pod#DEFAULT_GRACE_SECONDS}), negative → 1 (what the API server makes of a
+     * negative grace period).
+     */
+    public static Pod withPreemption(Pod pod, String preemptionPolicy, Long terminationGracePeriodSeconds) {
+        long grace = terminationGracePeriodSeconds == null ? Pod.DEFAULT_GRACE_SECONDS
+                : terminationGracePeriodSeconds < 0 ? 1 : terminationGracePeriodSeconds;
+        boolean never = PREEMPT_NEVER.equals(preemptionPolicy);
+        return never == pod.neverPreempts() && grace == pod.graceSeconds() ? pod : pod.withPreemption(never, grace);
     }
 
     /** The pod's gang, from all three APIs' ways of naming one (annotation, {@code spec.schedulingGroup}, label). */

@@ -252,7 +252,17 @@ final class SlimJson {
         return in.nextString();
     }
 
+    static Long longValue(JsonReader in, String where) throws IOException {
+        return number(in, where, false);
+    }
+
     static Integer integer(JsonReader in, String where) throws IOException {
+        Long n = number(in, where, true);
+        return n == null ? null : n.intValue();
+    }
+
+    /** A JSON integer (null for JSON null) that fits 32 ({@code int32}) or 64 bits. */
+    private static Long number(JsonReader in, String where, boolean int32) throws IOException {
         JsonToken t = in.peek();
         if (t == JsonToken.NULL) {
             in.nextNull();
@@ -262,9 +272,9 @@ final class SlimJson {
             throw new IOException(where + ": expected an integer, found " + t);
         }
         try {
-            return in.nextInt();
+            return int32 ? in.nextInt() : in.nextLong();
         } catch (NumberFormatException e) {
-            throw new IOException(where + ": not an int32", e);
+            throw new IOException(where + ": not an " + (int32 ? "int32" : "int64"), e);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.muster.common.kube;
 
 import static dev.muster.common.kube.SlimJson.bool;
 import static dev.muster.common.kube.SlimJson.integer;
+import static dev.muster.common.kube.SlimJson.longValue;
 import static dev.muster.common.kube.SlimJson.quantities;
 import static dev.muster.common.kube.SlimJson.string;
 import static dev.muster.common.kube.SlimJson.strings;
@@ -29,9 +30,10 @@ import java.util.Map;
 /**
  * Reads Pods from the API server's JSON in one streaming pass, keeping only what Muster's processes read
  * ({@link PodConverter} in the extender, the member counts in the controller): identity, resourceVersion, deletion
- * timestamp, owner references, the gang annotations and label ({@link GangMembership#isRelevant}), node name,
- * priority, scheduler name, {@code spec.schedulingGroup}, container and init-container names, restart policies and
- * requests, overhead, pod-level requests, and {@code status.phase}. Everything else (env, volumes, probes, managed
+ * timestamp, owner references, the gang annotations ({@link GangMembership#isRelevant}), labels (all of a bound pod's,
+ * only the gang label of any other: {@link #keptLabels}), node name, priority, {@code preemptionPolicy},
+ * {@code terminationGracePeriodSeconds}, scheduler name, {@code spec.schedulingGroup}, container and init-container
+ * names, restart policies and requests, overhead, pod-level requests, and {@code status.phase}. Everything else (env, volumes, probes, managed
  * fields, conditions, other annotations) is skipped token by token without building anything.
  *
  * <p>Why: client-java decodes every watch event into a JSON tree, validates it field by field against the model,
@@ -76,7 +78,24 @@ public final class SlimPodJson {
             }
         }
         in.endObject();
+        keptLabels(pod);
         return pod;
+    }
+
+    /**
+     * Cuts a pod's labels down to what Muster reads: a bound pod keeps them all (it may be a preemption victim, and the
+     * PodDisruptionBudgets' selectors are matched against them); any other pod only gang membership's
+     * ({@link GangMembership#isRelevantLabel}), so a long queue of pending pods costs no label memory.
+     */
+    static void keptLabels(V1Pod pod) {
+        V1ObjectMeta m = pod.getMetadata();
+        if (m == null || m.getLabels() == null) {
+            return;
+        }
+        String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        if (node == null || node.isEmpty()) {
+            m.setLabels(GangMembership.relevantLabelsOnly(m.getLabels()));
+        }
     }
 
     private static V1ObjectMeta meta(JsonReader in) throws IOException {
@@ -90,7 +109,7 @@ public final class SlimPodJson {
                 case "resourceVersion" -> m.setResourceVersion(string(in, "metadata.resourceVersion"));
                 case "deletionTimestamp" -> m.setDeletionTimestamp(time(in, "metadata.deletionTimestamp"));
                 case "annotations" -> m.setAnnotations(strings(in, "metadata.annotations", GangMembership::isRelevant));
-                case "labels" -> m.setLabels(strings(in, "metadata.labels", GangMembership::isRelevantLabel));
+                case "labels" -> m.setLabels(strings(in, "metadata.labels", key -> true)); // trimmed by keptLabels
                 case "ownerReferences" -> m.setOwnerReferences(owners(in));
                 default -> in.skipValue();
             }
@@ -106,6 +125,8 @@ public final class SlimPodJson {
             switch (in.nextName()) {
                 case "nodeName" -> s.setNodeName(string(in, "spec.nodeName"));
                 case "priority" -> s.setPriority(integer(in, "spec.priority"));
+                case "preemptionPolicy" -> s.setPreemptionPolicy(string(in, "spec.preemptionPolicy"));
+                case "terminationGracePeriodSeconds" -> s.setTerminationGracePeriodSeconds(longValue(in, "spec.terminationGracePeriodSeconds"));
                 case "schedulerName" -> s.setSchedulerName(string(in, "spec.schedulerName"));
                 case "containers" -> s.setContainers(containers(in, "spec.containers"));
                 case "initContainers" -> s.setInitContainers(containers(in, "spec.initContainers"));

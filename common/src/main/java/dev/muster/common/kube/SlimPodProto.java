@@ -2,6 +2,7 @@ package dev.muster.common.kube;
 
 import static dev.muster.common.kube.SlimProto.bool;
 import static dev.muster.common.kube.SlimProto.int32;
+import static dev.muster.common.kube.SlimProto.int64;
 import static dev.muster.common.kube.SlimProto.message;
 import static dev.muster.common.kube.SlimProto.omitEmpty;
 import static dev.muster.common.kube.SlimProto.quantityEntry;
@@ -37,7 +38,8 @@ import java.util.Map;
  * why). Fields not kept are skipped by length without being decoded: a pod's managed fields, volumes, env and the
  * other annotations cost nothing but the bytes the API server sent. Wire format and errors: {@link SlimProto}.
  * Field numbers: {@code k8s.io/api/core/v1/generated.proto} ({@code Pod}, {@code PodSpec}, {@code Container},
- * {@code ResourceRequirements}, {@code PodSchedulingGroup}, {@code PodStatus}) and apimachinery's
+ * {@code ResourceRequirements}, {@code PodSchedulingGroup}, {@code PodStatus}; a pod's labels are cut down as
+ * {@link SlimPodJson#keptLabels} says) and apimachinery's
  * {@code meta/v1/generated.proto} ({@code ObjectMeta}, {@code OwnerReference}). Stateless and thread-safe.
  */
 public final class SlimPodProto {
@@ -78,6 +80,7 @@ public final class SlimPodProto {
                 default -> skip(in, tag, "pod");
             }
         }
+        SlimPodJson.keptLabels(pod);
         return pod;
     }
 
@@ -98,7 +101,7 @@ public final class SlimPodProto {
                 case 9 -> m.setDeletionTimestamp(time(in, tag, "metadata.deletionTimestamp"));
                 case 11 -> {
                     sawLabels = true;
-                    labels = stringEntry(in, tag, "metadata.labels", GangMembership::isRelevantLabel, labels);
+                    labels = stringEntry(in, tag, "metadata.labels", key -> true, labels); // trimmed by SlimPodJson.keptLabels
                 }
                 case 12 -> {
                     sawAnnotations = true;
@@ -151,6 +154,8 @@ public final class SlimPodProto {
             switch (WireFormat.getTagFieldNumber(tag)) {
                 case 10 -> s.setNodeName(omitEmpty(in, tag, "spec.nodeName"));
                 case 25 -> s.setPriority(int32(in, tag, "spec.priority"));
+                case 31 -> s.setPreemptionPolicy(omitEmpty(in, tag, "spec.preemptionPolicy"));
+                case 4 -> s.setTerminationGracePeriodSeconds(int64(in, tag, "spec.terminationGracePeriodSeconds"));
                 case 19 -> s.setSchedulerName(omitEmpty(in, tag, "spec.schedulerName"));
                 case 2 -> {
                     if (containers == null) {

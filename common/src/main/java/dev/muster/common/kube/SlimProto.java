@@ -406,6 +406,15 @@ public final class SlimProto {
         }
     }
 
+    static Long int64(CodedInputStream in, int tag, String where) throws IOException {
+        expect(tag, WireFormat.WIRETYPE_VARINT, where);
+        try {
+            return in.readInt64();
+        } catch (InvalidProtocolBufferException e) {
+            throw new MalformedException(where + ": " + e.getMessage(), e);
+        }
+    }
+
     static Boolean bool(CodedInputStream in, int tag, String where) throws IOException {
         expect(tag, WireFormat.WIRETYPE_VARINT, where);
         try {

@@ -80,6 +80,16 @@ public final class MockKubeApi implements AutoCloseable {
         return u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
     }
 
+    /** Every request received since the last call (expectations mode: what the code under test sent), oldest first. */
+    public java.util.List<RecordedRequest> takeRequests() throws InterruptedException {
+        java.util.List<RecordedRequest> all = new java.util.ArrayList<>();
+        RecordedRequest r;
+        while ((r = server.takeRequest(1, java.util.concurrent.TimeUnit.MILLISECONDS)) != null) {
+            all.add(r);
+        }
+        return all;
+    }
+
     /** Muster's client-java clients pointed at this server. */
     public KubeClients clients() {
         return KubeClients.forUrl(url());

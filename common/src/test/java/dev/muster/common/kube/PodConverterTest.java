@@ -119,4 +119,23 @@ class PodConverterTest {
     void invalidPodsRaiseConversionExceptionNamingTheProblem(String name, V1Pod pod, String message) {
         assertThatThrownBy(() -> PodConverter.toCore(pod)).isInstanceOf(ConversionException.class).hasMessageContaining(message);
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("preemptionTerms")
+    void thePreemptionTermsAreReadFromTheSpec(String name, String policy, Long grace, boolean never, long expectedGrace) {
+        V1Pod v1 = pod("ns", "p").container("main", "cpu=1").build();
+        v1.getSpec().preemptionPolicy(policy).terminationGracePeriodSeconds(grace);
+        Pod converted = PodConverter.toCore(v1);
+        assertThat(converted.neverPreempts()).isEqualTo(never);
+        assertThat(converted.graceSeconds()).isEqualTo(expectedGrace);
+    }
+
+    static Stream<Arguments> preemptionTerms() {
+        return Stream.of(
+                Arguments.of("nothing said: may preempt, Kubernetes' default grace", null, null, false, Pod.DEFAULT_GRACE_SECONDS),
+                Arguments.of("PreemptLowerPriority may preempt", "PreemptLowerPriority", 60L, false, 60L),
+                Arguments.of("Never never preempts", "Never", 5L, true, 5L),
+                Arguments.of("a zero grace period stays zero", null, 0L, false, 0L),
+                Arguments.of("a negative grace period is one second, as the API server makes it", "Never", -3L, true, 1L));
+    }
 }

@@ -57,6 +57,17 @@ class SlimJsonTest {
     }
 
     @Test
+    void aBoundPodKeepsEveryLabelAndItsPreemptionTerms() throws IOException {
+        V1Pod full = pod("team-a", "w0").uid("u").label("app", "x").label("team", "ml").node("n1").container("main", "cpu=1").build();
+        full.getSpec().preemptionPolicy("Never").terminationGracePeriodSeconds(120L);
+        V1Pod slim = SlimPodJson.readPod(reader(JSON.serialize(full)));
+        assertThat(slim.getMetadata().getLabels()).containsOnlyKeys("app", "team");
+        assertThat(PodConverter.toCore(slim)).isEqualTo(PodConverter.toCore(full));
+        assertThat(PodConverter.toCore(slim).neverPreempts()).isTrue();
+        assertThat(PodConverter.toCore(slim).graceSeconds()).isEqualTo(120);
+    }
+
+    @Test
     void theGangLabelAndSchedulingGroupSurviveOtherLabelsDoNot() throws IOException {
         V1Pod full = pod("team-a", "w0").uid("u").label("app", "x").label("scheduling.x-k8s.io/pod-group", "pg")
                 .schedulingGroup("other").container("main", "cpu=1").build();

@@ -94,12 +94,15 @@ class SlimProtoTest {
         assertThat(w0.getMetadata().getUid()).isNotBlank();
         assertThat(w0.getMetadata().getDeletionTimestamp()).isAfter(OffsetDateTime.parse("2026-01-01T00:00:00Z"));
         assertThat(w0.getMetadata().getAnnotations()).containsOnlyKeys("scheduling.k8s.io/group-name", "volcano.sh/task-spec");
-        assertThat(w0.getMetadata().getLabels()).containsOnlyKeys("scheduling.x-k8s.io/pod-group");
+        // bound: every label is kept (PodDisruptionBudgets select victims by them)
+        assertThat(w0.getMetadata().getLabels()).containsOnlyKeys("app", "scheduling.x-k8s.io/pod-group");
         assertThat(w0.getMetadata().getOwnerReferences()).extracting(o -> o.getKind() + "/" + o.getName() + "/" + o.getController())
                 .containsExactly("Job/train/true", "ConfigMap/cfg/null");
         assertThat(w0.getMetadata().getManagedFields()).isNullOrEmpty();
         assertThat(w0.getSpec().getNodeName()).isEqualTo("n1");
         assertThat(w0.getSpec().getPriority()).isEqualTo(7);
+        assertThat(w0.getSpec().getPreemptionPolicy()).isEqualTo("PreemptLowerPriority");
+        assertThat(w0.getSpec().getTerminationGracePeriodSeconds()).isEqualTo(30L);
         assertThat(w0.getSpec().getSchedulerName()).isEqualTo("muster");
         assertThat(w0.getSpec().getSchedulingGroup().getPodGroupName()).isEqualTo("train-pg");
         assertThat(w0.getSpec().getOverhead()).containsOnlyKeys("cpu", "memory");
@@ -115,6 +118,13 @@ class SlimProtoTest {
         assertThat(w0.getSpec().getVolumes()).isNullOrEmpty();
         assertThat(w0.getStatus().getPhase()).isEqualTo("Running");
         assertThat(w0.getStatus().getConditions()).isNullOrEmpty();
+    }
+
+    @Test
+    void aPendingPodKeepsOnlyTheGangLabel() throws IOException {
+        V1Pod plain = named(SlimPodProto.readList(new ByteArrayInputStream(fixture("list-pods.pb"))).getItems(), "plain");
+        assertThat(plain.getSpec().getNodeName()).isNull();
+        assertThat(plain.getMetadata().getLabels()).isNull(); // "app" is not kept for a pod that cannot be a victim
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,5 +1,6 @@
 package dev.muster.server.grpc;
 
+import dev.muster.common.kube.PodConverter;
 import dev.muster.common.rpc.ProtoConverters;
 import dev.muster.core.model.GangMembership;
 import dev.muster.core.model.Pod;
@@ -18,7 +19,8 @@ import java.util.Map;
 /**
  * The gRPC {@link PodSpec} → core {@link Pod}, with the same rules as the HTTP wire codec: quantities
  * parsed exactly, the effective request as kube-scheduler computes it, gang membership from the Volcano
- * annotations, the scheduler-plugins label or the Kubernetes scheduling group. Bad input throws {@link IllegalArgumentException} naming the field.
+ * annotations, the scheduler-plugins label or the Kubernetes scheduling group, the preemption terms as
+ * {@link PodConverter#withPreemption} reads them. Bad input throws {@link IllegalArgumentException} naming the field.
  */
 final class ProtoPods {
     private ProtoPods() {}
@@ -39,8 +41,14 @@ final class ProtoPods {
         Map<String, String> annotations = spec.getAnnotationsMap();
         GangMembership.Membership membership = GangMembership.membershipOf(id.namespace(), annotations, spec.getLabelsMap(),
                 spec.getSchedulingGroup());
-        return new Pod(id, spec.getResourceVersion(), request, membership.gang(), GangMembership.taskOf(annotations),
-                spec.getPriority(), null, PodPhase.PENDING, membership.conflict());
+        if (!spec.getPreemptionPolicy().isEmpty() && !spec.getPreemptionPolicy().equals(PodConverter.PREEMPT_NEVER)
+                && !spec.getPreemptionPolicy().equals("PreemptLowerPriority")) {
+            throw new IllegalArgumentException("pod.preemption_policy: \"" + spec.getPreemptionPolicy()
+                    + "\" is neither Never nor PreemptLowerPriority");
+        }
+        return PodConverter.withPreemption(new Pod(id, spec.getResourceVersion(), request, membership.gang(), GangMembership.taskOf(annotations),
+                spec.getPriority(), null, PodPhase.PENDING, membership.conflict()), spec.getPreemptionPolicy(),
+                spec.hasTerminationGracePeriodSeconds() ? spec.getTerminationGracePeriodSeconds() : null);
     }
 
     private static List<PodRequests.Container> containers(String field, List<Container> list) {

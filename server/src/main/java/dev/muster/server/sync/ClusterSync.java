@@ -3,6 +3,7 @@ package dev.muster.server.sync;
 import dev.muster.common.kube.GangApiDiscovery;
 import dev.muster.common.kube.GangApiWatcher;
 import dev.muster.common.kube.InitialSync;
+import dev.muster.common.kube.KubeDisruptionBudget;
 import dev.muster.common.kube.KubeWorkload;
 import dev.muster.common.kube.RawCustomObject;
 import dev.muster.common.kube.SlimListerWatcher;
@@ -11,11 +12,13 @@ import dev.muster.common.kube.VolcanoCrds;
 import dev.muster.common.kube.VolcanoPodGroup;
 import dev.muster.common.kube.VolcanoQueue;
 import dev.muster.core.scheduler.ClusterSink;
+import dev.muster.server.evict.KubeDisruptionBudgets;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.informer.cache.Caches;
+import io.kubernetes.client.informer.cache.Indexer;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -36,7 +39,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps a {@link ClusterSink} in step with the cluster: client-java shared informers (list, then watch, with a
- * periodic resync) over Nodes and Pods in all namespaces, plus the PodGroups of each gang API (Volcano's with its
+ * periodic resync) over Nodes and Pods in all namespaces (and, with preemption, PodDisruptionBudgets into a
+ * {@link KubeDisruptionBudgets}), plus the PodGroups of each gang API (Volcano's with its
  * Queues, Kubernetes' with its Workloads, scheduler-plugins') when API discovery finds it served, now or later
  * ({@link GangApiWatcher}) — translated by
  * {@link ClusterEventHandler}. After every informer has listed and the handler has processed what was listed,
@@ -59,6 +63,7 @@ public final class ClusterSync implements AutoCloseable {
     private final ClusterEventHandler handler;
     private final InitialSync initialSync;
     private final ListWatchErrors errors = new ListWatchErrors();
+    private final boolean watchesBudgets;
     private final CompletableFuture<Void> synced = new CompletableFuture<>();
     private final ScheduledExecutorService barrierPoller;
     private final Object lock = new Object();
@@ -82,6 +87,15 @@ public final class ClusterSync implements AutoCloseable {
 
     /** @param apiRecheck how often API discovery looks again for gang APIs not served yet */
     public ClusterSync(ApiClient watchClient, ClusterSink sink, Duration resync, String schedulerName, Duration apiRecheck) {
+        this(watchClient, sink, resync, schedulerName, apiRecheck, null);
+    }
+
+    /**
+     * @param budgets when not null, PodDisruptionBudgets (all namespaces) are watched into it too, part of the first
+     *                sync, and it reads victims' labels from the pod cache (preemption on)
+     */
+    public ClusterSync(ApiClient watchClient, ClusterSink sink, Duration resync, String schedulerName, Duration apiRecheck,
+                       KubeDisruptionBudgets budgets) {
         Objects.requireNonNull(watchClient, "watchClient");
         this.sink = Objects.requireNonNull(sink, "sink");
         this.handler = new ClusterEventHandler(sink, schedulerName);
@@ -99,6 +113,16 @@ public final class ClusterSync implements AutoCloseable {
 
         sources.add(InitialSync.Source.of("nodes", nodes));
         sources.add(InitialSync.Source.of("pods", pods));
+        if (budgets != null) {
+            SharedIndexInformer<KubeDisruptionBudget> pdbs = PacedWatches.informer(factory, KubeDisruptionBudget.api(watchClient),
+                    KubeDisruptionBudget.class, KubeDisruptionBudget.RESOURCE, resyncMillis, (type, t) -> errors.failed(KubeDisruptionBudget.RESOURCE, t));
+            sources.add(InitialSync.Source.of(KubeDisruptionBudget.RESOURCE, pdbs));
+            pdbs.addEventHandler(adapter(KubeDisruptionBudget.RESOURCE, (KubeDisruptionBudget old, KubeDisruptionBudget b) -> budgets.upserted(b),
+                    budgets::deleted));
+            Indexer<V1Pod> podCache = pods.getIndexer();
+            budgets.readPodsFrom(pod -> KubeDisruptionBudgets.factsOf(pod, podCache.getByKey(pod.namespace() + "/" + pod.name())));
+        }
+        this.watchesBudgets = budgets != null;
         // every gang API, Volcano's included, is watched where (and once) discovery finds it served
         this.gangApis = new GangApiWatcher(watchClient, factory, resyncMillis, new GangApiDiscovery(watchClient),
                 (api, source, informer) -> watchGangApi(api, source, informer), this::watchWorkloads, this::watchQueues, errors::failed,
@@ -132,7 +156,7 @@ public final class ClusterSync implements AutoCloseable {
             barrierTask = barrierPoller.scheduleWithFixedDelay(this::pollBarrier, BARRIER_POLL.toMillis(), BARRIER_POLL.toMillis(),
                     TimeUnit.MILLISECONDS);
         }
-        log.info("cluster sync started: nodes, pods (all namespaces){}",
+        log.info("cluster sync started: nodes, pods{} (all namespaces){}", watchesBudgets ? ", poddisruptionbudgets" : "",
                 gangApis.watched().isEmpty() ? "; no gang API served yet" : ", podgroups of " + gangApis.watched());
     }
 

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,12 +64,7 @@ class KubeBinderTest {
     }
 
     private List<RecordedRequest> requests() throws InterruptedException {
-        List<RecordedRequest> all = new ArrayList<>();
-        RecordedRequest r;
-        while ((r = api.server().takeRequest(1, TimeUnit.MILLISECONDS)) != null) {
-            all.add(r);
-        }
-        return all;
+        return api.takeRequests();
     }
 
     @Test

@@ -80,6 +80,36 @@ class ClusterSyncHttpTest {
     }
 
     @Test
+    void withPreemptionTheBudgetsAreListedBeforeMarkSyncedAndReadBoundPodsLabelsFromThePodCache() {
+        var k = api.fabric8();
+        for (int i = 0; i < 3; i++) {
+            k.pods().inNamespace("team-a").resource(new PodBuilder()
+                    .withNewMetadata().withName("w" + i).withNamespace("team-a").withUid("uid-w" + i).addToLabels("app", "train").endMetadata()
+                    .withNewSpec().withNodeName("n0").addNewContainer().withName("main").withImage("x").endContainer().endSpec()
+                    .withNewStatus().withPhase("Running").endStatus().build()).create();
+        }
+        k.policy().v1().podDisruptionBudget().inNamespace("team-a").resource(new io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder()
+                .withNewMetadata().withName("train").withNamespace("team-a").withGeneration(1L).endMetadata()
+                .withNewSpec().withNewSelector().addToMatchLabels("app", "train").endSelector()
+                .withMinAvailable(new io.fabric8.kubernetes.api.model.IntOrString(2)).endSpec()
+                .withNewStatus().withDisruptionsAllowed(1).withObservedGeneration(1L).withCurrentHealthy(3).withDesiredHealthy(2)
+                .withExpectedPods(3).endStatus().build()).create();
+
+        dev.muster.server.evict.KubeDisruptionBudgets budgets = new dev.muster.server.evict.KubeDisruptionBudgets();
+        RecordingClusterSink sink = new RecordingClusterSink();
+        sync = new ClusterSync(api.clients().watches(), sink, Duration.ZERO, "muster", Duration.ofMinutes(1), budgets);
+        sync.start();
+
+        await().atMost(Duration.ofSeconds(30)).until(sync::isSynced);
+        assertThat(budgets.size()).isEqualTo(1);
+        // (the mock gives every object its own uid)
+        var w0 = new dev.muster.core.model.PodId(k.pods().inNamespace("team-a").withName("w0").get().getMetadata().getUid(), "team-a", "w0");
+        var w1 = new dev.muster.core.model.PodId(k.pods().inNamespace("team-a").withName("w1").get().getMetadata().getUid(), "team-a", "w1");
+        assertThat(budgets.blocking(java.util.List.of(w0))).isNull();
+        assertThat(budgets.blocking(java.util.List.of(w0, w1))).isEqualTo("team-a/train");
+    }
+
+    @Test
     void anEmptyClusterSyncsToo() {
         RecordingClusterSink sink = new RecordingClusterSink();
         sync = new ClusterSync(api.clients().watches(), sink, Duration.ZERO);

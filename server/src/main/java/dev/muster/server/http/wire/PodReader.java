@@ -1,6 +1,7 @@
 package dev.muster.server.http.wire;
 
 import com.fasterxml.jackson.core.JsonToken;
+import dev.muster.common.kube.PodConverter;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.GangMembership;
 import dev.muster.core.model.Pod;
@@ -25,7 +26,7 @@ import java.util.Map;
  *       {@code scheduling.x-k8s.io/pod-group};</li>
  *   <li>{@code spec}: containers[].resources.requests, initContainers[].resources.requests and
  *       .restartPolicy ({@code Always} = sidecar), resources.requests (pod-level), overhead, priority,
- *       schedulerName, nodeName, schedulingGroup.podGroupName;</li>
+ *       schedulerName, nodeName, schedulingGroup.podGroupName, preemptionPolicy, terminationGracePeriodSeconds;</li>
  *   <li>{@code status.phase};</li>
  *   <li>whether the pod has soft preferences ({@link WirePod#softPreferences}): the kinds of
  *       {@code metadata.ownerReferences}, whether {@code spec.affinity} has preferred node affinity or any pod
@@ -243,6 +244,16 @@ final class PodReader {
                     in.next();
                     readSpreadConstraints(in, f);
                 }
+                case "preemptionPolicy" -> {
+                    seen = in.markSeen(seen, 1024);
+                    in.next();
+                    f.preemptionPolicy = in.stringOrNull();
+                }
+                case "terminationGracePeriodSeconds" -> {
+                    seen = in.markSeen(seen, 2048);
+                    in.next();
+                    f.graceSeconds = in.current() == JsonToken.VALUE_NULL ? null : in.int64OrNull(0);
+                }
                 default -> in.skipFieldValue();
             }
         }
@@ -456,6 +467,8 @@ final class PodReader {
         String schedulerName;
         String nodeName;
         String phase;
+        String preemptionPolicy;
+        Long graceSeconds;
         boolean spreadByDefault; // owned by a kind kube-scheduler spreads by default
         boolean scoredAffinity;
         boolean hasSpreadConstraints;
@@ -473,6 +486,7 @@ final class PodReader {
             Pod pod = new Pod(new PodId(uid, namespace, name), resourceVersion, request, membership.gang(),
                     GangMembership.taskOf(kept), priority, nodeName == null || nodeName.isEmpty() ? null : nodeName,
                     PodPhase.parse(phase), membership.conflict());
+            pod = PodConverter.withPreemption(pod, preemptionPolicy, graceSeconds);
             boolean soft = scoredAffinity || scoredSpread || (spreadByDefault && !hasSpreadConstraints);
             return new WirePod(pod, schedulerName, kept, soft, gangMarked);
         }
