@@ -72,6 +72,12 @@ public final class KubeEvictor implements Evictor, AutoCloseable {
         this.leading = Objects.requireNonNull(leading, "leading");
     }
 
+    /** Only the leader decides preemptions: a standby's core takes nobody's room. */
+    @Override
+    public boolean ready() {
+        return leading.getAsBoolean();
+    }
+
     @Override
     public CompletionStage<EvictionOutcome> evict(PodId pod, String why) {
         Objects.requireNonNull(pod, "pod");
