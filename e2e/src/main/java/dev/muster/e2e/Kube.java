@@ -257,11 +257,18 @@ public final class Kube {
     }
 
     /** Sets (or, with null, clears) the pod's finalizers: a pod with one stays, terminating, after its delete. */
+    /** Sets the pod's finalizers ({@code null}: none); a pod gone meanwhile needs none. */
     public void finalizer(String ns, String name, String finalizer) {
         String list = finalizer == null ? "null" : "[\"" + finalizer + "\"]";
-        call("set finalizers of " + ns + "/" + name, () -> PatchUtils.patch(V1Pod.class,
-                () -> core.patchNamespacedPod(name, ns, new V1Patch("{\"metadata\":{\"finalizers\":" + list + "}}")).buildCall(null),
-                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+        try {
+            PatchUtils.patch(V1Pod.class,
+                    () -> core.patchNamespacedPod(name, ns, new V1Patch("{\"metadata\":{\"finalizers\":" + list + "}}")).buildCall(null),
+                    V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+        } catch (ApiException e) {
+            if (e.getCode() != 404) {
+                throw new IllegalStateException("set finalizers of " + ns + "/" + name + ": HTTP " + e.getCode() + " " + e.getResponseBody(), e);
+            }
+        }
     }
 
     /** Deletes with the default grace period (a pod with a finalizer becomes terminating and stays). */
