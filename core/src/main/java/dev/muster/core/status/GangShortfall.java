@@ -29,6 +29,14 @@ public record GangShortfall(GangKey gang, boolean whole, int holding, int minMem
         return whole ? "GangWhole" : "GangBelowMinimum";
     }
 
+    /** The Event it asks for: reason {@link #reason()}, a Warning when short, action {@code CountMembers}. */
+    public GangNote asNote() {
+        return new GangNote(gang, reason(), !whole, ACTION, note());
+    }
+
+    /** The Event's action. */
+    public static final String ACTION = "CountMembers";
+
     /** What a person reads, e.g. {@code 3 of minimum 4 members bound; lost: ns/pod-x}. */
     public String note() {
         String counts = holding + " of minimum " + minMember + " members bound";

@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * One entry of a PodGroup's {@code status.conditions}, as Volcano shapes it.
  *
- * @param type               {@link #SCHEDULED} or {@link #UNSCHEDULABLE}
+ * @param type               {@link #SCHEDULED}, {@link #UNSCHEDULABLE} or {@link #PREEMPTED}
  * @param status             "True" or "False"
  * @param reason             CamelCase reason, e.g. {@link #NOT_ENOUGH_RESOURCES}
  * @param message            readable by a person ("" when there is nothing to say)
@@ -23,6 +23,17 @@ public record PodGroupCondition(String type, String status, String reason, Strin
     public static final String NOT_ENOUGH_PODS_OF_TASK = "NotEnoughPodsOfTask";
     public static final String NOT_INQUEUEABLE = "NotInqueueable";
     public static final String GANG_BOUND = "GangBound";
+    /**
+     * Members of the gang are being (or were) evicted by a preemption: True from the decision until the victims are
+     * gone and the gang holds its minimum again, then False ({@link GangDisruption}).
+     */
+    public static final String PREEMPTED = "Preempted";
+    /** {@link #PREEMPTED} True: a gang of higher priority takes the room. */
+    public static final String PRIORITY_PREEMPTION = "PriorityPreemption";
+    /** {@link #PREEMPTED} True: a queue below its fair share takes the room back. */
+    public static final String QUEUE_RECLAIM = "QueueReclaim";
+    /** {@link #PREEMPTED} False: the victims are gone and the gang holds its minimum again. */
+    public static final String GANG_WHOLE = "GangWhole";
 
     public PodGroupCondition {
         Objects.requireNonNull(type, "type");

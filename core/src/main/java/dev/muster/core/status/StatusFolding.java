@@ -10,6 +10,8 @@ import dev.muster.core.stream.AllocationSnapshot;
 import dev.muster.core.stream.AllocationTotals;
 import dev.muster.core.model.GangState;
 import dev.muster.core.model.Refusal;
+import dev.muster.core.preempt.PreemptionKind;
+import dev.muster.core.preempt.Victim;
 import dev.muster.core.stream.SequencedEvent;
 import java.time.InstantSource;
 import java.time.Instant;
@@ -18,9 +20,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -32,14 +36,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * observations (gang, phase, bound; deletion — the stream carries no pod phases). Outputs:
  * {@link #desired(StatusKey)}, the views served over gRPC, a {@link StatusChangeListener} call for every
  * object whose desired status (or served view) changed, and a {@link GangShortfallListener} call each time a gang
- * that was scheduled whole falls below its minimum or is whole again (see {@link #refreshGang}). An object gets a desired status only once its Queue
+ * that was scheduled whole falls below its minimum or is whole again (see {@link #refreshGang}), and a {@link GangNoteListener}
+ * call for each Event a preemption asks for (its victim gangs', its preemptor's: {@link PreemptionNotes}). An object gets a desired status only once its Queue
  * or PodGroup has been observed; stream facts about objects not (yet) observed are kept in the totals and
  * apply when the object appears.
  *
  * <p>Queue status: {@code state} is the spec's state, except that a Closed (or Closing) spec reports
  * {@code Closing} while PodGroups of the queue are not Completed, then {@code Closed}; the phase counts are
  * this fold's PodGroup phases; {@code allocated} is {@link AllocationTotals#allocated}. PodGroup status: see
- * {@link PodGroupPhases} and {@link PodGroupConditions}; counts come from pod phases. A PodGroup's first
+ * {@link PodGroupPhases} and {@link PodGroupConditions}, plus the {@link PodGroupCondition#PREEMPTED} condition of a gang
+ * a preemption took members from ({@link GangDisruption}); counts come from pod phases. The Queues service's views add
+ * what preemption took from and gave to each queue ({@link QueuePreemptions}). A PodGroup's first
  * observation may carry the status the API shows: its phase seeds the phase rule's "previous" (so a
  * Completed group whose pods are gone stays Completed across controller restarts) and its conditions'
  * transition times are kept while their type and status stay the same, and its first {@code Scheduled=True}
@@ -61,11 +68,13 @@ public final class StatusFolding implements AllocationListener, StatusSource {
     private final InstantSource clock;
     private final StatusChangeListener listener;
     private final GangShortfallListener shortfalls;
+    private final GangNoteListener notes;
 
     private final AllocationTotals totals = new AllocationTotals(); // guarded by lock
     private final Map<String, QueueRecord> queues = new HashMap<>(); // guarded by lock
     private final Map<GangKey, GangRecord> gangs = new HashMap<>(); // guarded by lock
     private final Map<String, PodObservation> pods = new HashMap<>(); // guarded by lock; member pods only
+    private final Map<String, QueuePreemptions> preemptions = new HashMap<>(); // guarded by lock; queues named by a decision
     private long appliedSequence; // guarded by lock
     private long duplicateEvents; // guarded by lock
     private long sequenceGaps; // guarded by lock
@@ -89,9 +98,18 @@ public final class StatusFolding implements AllocationListener, StatusSource {
      * @param shortfalls told when a scheduled gang falls below its minimum or is whole again
      */
     public StatusFolding(InstantSource clock, StatusChangeListener listener, boolean warm, GangShortfallListener shortfalls) {
+        this(clock, listener, warm, shortfalls, GangNoteListener.NONE);
+    }
+
+    /**
+     * @param notes told of each Event a preemption asks for (victim gangs, preemptor)
+     */
+    public StatusFolding(InstantSource clock, StatusChangeListener listener, boolean warm, GangShortfallListener shortfalls,
+                         GangNoteListener notes) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.shortfalls = Objects.requireNonNull(shortfalls, "shortfalls");
+        this.notes = Objects.requireNonNull(notes, "notes");
         this.warm = warm;
     }
 
@@ -157,6 +175,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         PodGroupCondition initiallyScheduled; // the first Scheduled=True, kept from then on (or as observed), null before
         Strength strength = Strength.UNPROVEN;
         final ArrayDeque<String> lost = new ArrayDeque<>(); // members that stopped holding since the gang was last whole; ≤ MAX_LOST
+        GangDisruption disruption; // its last preemption, or null
     }
 
     /** Where a gang stands against its minimum, for shortfall reports. */
@@ -232,7 +251,10 @@ public final class StatusFolding implements AllocationListener, StatusSource {
                         viewChanged(q.queue(), rec); // the Queues service shows the share; the Queue status has no field for it
                     }
                 }
-                case AllocationEvent.PreemptionDecided p -> totals.apply(p);
+                case AllocationEvent.PreemptionDecided p -> {
+                    totals.apply(p);
+                    preempted(p);
+                }
                 case AllocationEvent.GangChanged g -> {
                     AllocationSnapshot.GangStatus before = totals.gang(g.gang());
                     totals.apply(g);
@@ -296,6 +318,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
             q.spec = null;
             q.desired = null;
             observedQueues--;
+            preemptions.remove(name);
             listener.removed(StatusKey.queue(name));
             dropIfUnused(name, q);
         } finally {
@@ -317,6 +340,9 @@ public final class StatusFolding implements AllocationListener, StatusSource {
                     g.phase = observed.phase();
                     g.conditions = observed.conditions();
                     g.initiallyScheduled = observed.initiallyScheduled();
+                    if (g.disruption == null) { // a decision that came first is newer than what the object shows
+                        g.disruption = GangDisruption.restored(observed.condition(PodGroupCondition.PREEMPTED));
+                    }
                 }
             }
             g.spec = spec;
@@ -339,6 +365,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
             g.phase = null;
             g.conditions = List.of();
             g.initiallyScheduled = null;
+            g.disruption = null;
             g.strength = Strength.UNPROVEN;
             g.lost.clear();
             observedPodGroups--;
@@ -440,7 +467,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         lock.lock();
         try {
             QueueRecord q = queues.get(name);
-            return q == null || q.desired == null ? null : new QueueView(q.spec, q.desired, q.reservations, totals.share(q.spec.name()));
+            return q == null || q.desired == null ? null : view(q);
         } finally {
             lock.unlock();
         }
@@ -453,7 +480,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
             List<QueueView> out = new ArrayList<>(observedQueues);
             queues.values().forEach(q -> {
                 if (q.desired != null) {
-                    out.add(new QueueView(q.spec, q.desired, q.reservations, totals.share(q.spec.name())));
+                    out.add(view(q));
                 }
             });
             out.sort(Comparator.comparing(QueueView::name));
@@ -461,6 +488,11 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         } finally {
             lock.unlock();
         }
+    }
+
+    private QueueView view(QueueRecord q) { // lock held
+        String name = q.spec.name();
+        return new QueueView(q.spec, q.desired, q.reservations, totals.share(name), preemptions.get(name));
     }
 
     /** The view of an observed PodGroup, or null. */
@@ -559,6 +591,14 @@ public final class StatusFolding implements AllocationListener, StatusSource {
     }
 
     private void refreshGang(GangKey key, GangRecord g) {
+        refreshGang(key, g, true);
+    }
+
+    /**
+     * @param settle whether a disruption may settle now (not in the refresh that records it: its victims may be gone
+     *               from the informers before the decision arrives, and the decision must still be told)
+     */
+    private void refreshGang(GangKey key, GangRecord g, boolean settle) {
         if (!warm || g.spec == null) {
             return;
         }
@@ -568,7 +608,16 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         int minMember = g.spec.minMember();
         PodGroupPhase phase = PodGroupPhases.next(g.phase, minMember, state, g.members);
         g.phase = phase;
-        g.conditions = stamp(PodGroupConditions.desired(phase, minMember, state, why, g.members), g.conditions);
+        List<PodGroupCondition> conditions = PodGroupConditions.desired(phase, minMember, state, why, g.members);
+        if (g.disruption != null) {
+            if (settle) {
+                boolean whole = g.members.active() + g.members.succeeded() >= Math.max(1, minMember);
+                g.disruption = g.disruption.settled(uid -> holds(key, uid), whole);
+            }
+            conditions = new ArrayList<>(conditions);
+            conditions.add(g.disruption.condition());
+        }
+        g.conditions = stamp(conditions, g.conditions);
         if (g.initiallyScheduled == null) {
             g.initiallyScheduled = trueCondition(g.conditions, PodGroupCondition.SCHEDULED);
         }
@@ -580,6 +629,62 @@ public final class StatusFolding implements AllocationListener, StatusSource {
             g.desired = s;
             listener.changed(StatusKey.podGroup(key));
         }
+    }
+
+    private boolean holds(GangKey gang, String uid) { // lock held
+        PodObservation pod = pods.get(uid);
+        return pod != null && gang.equals(pod.gang()) && pod.holding();
+    }
+
+    /**
+     * A preemption decision: each victim gang's PodGroup gets its {@link PodGroupCondition#PREEMPTED} condition and an
+     * Event, the preemptor an Event, and the queues involved count what they lost and won.
+     */
+    private void preempted(AllocationEvent.PreemptionDecided p) { // lock held
+        Set<String> touched = new HashSet<>();
+        for (Victim v : p.victims()) {
+            if (p.kind() == PreemptionKind.RECLAIM) {
+                tally(v.queue(), touched, t -> t.lostToReclaim(v));
+                tally(p.queue(), touched, t -> t.wonByReclaim(v));
+            } else {
+                tally(v.queue(), touched, t -> t.preempted(v));
+            }
+        }
+        for (String name : touched) {
+            QueueRecord q = queues.get(name);
+            if (q != null) {
+                viewChanged(name, q);
+            }
+        }
+        GangRecord preemptor = gangs.get(p.preemptor());
+        int waiting = preemptor == null ? 0 : preemptor.members.waiting();
+        int toPlace = waiting == 0 && preemptor != null && preemptor.spec != null ? preemptor.spec.minMember() : waiting;
+        String reason = p.kind() == PreemptionKind.RECLAIM ? PodGroupCondition.QUEUE_RECLAIM : PodGroupCondition.PRIORITY_PREEMPTION;
+        PreemptionNotes.victimGangs(p).forEach((gang, evicted) -> {
+            String message = PreemptionNotes.victim(p, toPlace, evicted);
+            notes.noted(new GangNote(gang, PreemptionNotes.VICTIM_REASON, true, PreemptionNotes.ACTION, message));
+            GangRecord g = gangs.get(gang);
+            if (g == null) {
+                return; // no member and no PodGroup seen: nothing to write
+            }
+            Set<String> holding = new HashSet<>();
+            for (Victim v : p.victims()) {
+                if (gang.equals(v.gang()) && holds(gang, v.pod().uid())) {
+                    holding.add(v.pod().uid());
+                }
+            }
+            g.disruption = GangDisruption.decided(reason, message, holding);
+            refreshGang(gang, g, false);
+        });
+        notes.noted(new GangNote(p.preemptor(), PreemptionNotes.PREEMPTOR_REASON, false, PreemptionNotes.ACTION, PreemptionNotes.preemptor(p)));
+    }
+
+    private void tally(String queue, Set<String> touched, java.util.function.UnaryOperator<QueuePreemptions> change) { // lock held
+        if (queue == null || queue.isEmpty()) {
+            return; // a single pod outside any queue
+        }
+        preemptions.put(queue, change.apply(preemptions.getOrDefault(queue, QueuePreemptions.NONE)));
+        touched.add(queue);
     }
 
     /**

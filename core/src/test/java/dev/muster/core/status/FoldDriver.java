@@ -43,6 +43,15 @@ public final class FoldDriver {
         this.fold = new StatusFolding(clock, listener, true, membership);
     }
 
+    /** A warm fold that reports the Events preemptions ask for to {@code notes}. */
+    public static FoldDriver notingTo(GangNoteListener notes) {
+        return new FoldDriver(GangShortfallListener.NONE, notes);
+    }
+
+    private FoldDriver(GangShortfallListener membership, GangNoteListener notes) {
+        this.fold = new StatusFolding(clock, listener, true, membership, notes);
+    }
+
     public static GangKey key(String podGroup) {
         return new GangKey(NS, podGroup);
     }
