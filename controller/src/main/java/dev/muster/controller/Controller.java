@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The controller's parts wired together, without transports: the fold, the dirty set, the writer (status, then Events
- * about gangs below their minimum), the Queues service, and the three input ports — {@link #allocations()} (the allocation stream's listener),
+ * about gangs below their minimum and about preemptions), the Queues service, and the three input ports — {@link #allocations()} (the allocation stream's listener),
  * {@link #cluster()} (informer observations) and {@link #setLeading} (leader election). {@link ControllerMain}
  * connects these to gRPC, the API server and the Lease.
  *
@@ -84,15 +84,15 @@ public final class Controller implements AutoCloseable {
     }
 
     /**
-     * @param events where Events about gangs that fell below their minimum (or are whole again) go; they share the
-     *               status writes' budget
+     * @param events where Events about gangs that fell below their minimum (or are whole again), and about preemptions
+     *               (victims and preemptor), go; they share the status writes' budget
      */
     public Controller(Settings settings, StatusPatcher patcher, EventRecorder events, InstantSource clock, LongSupplier ticker,
                       Executor watchExecutor, WriterMetrics metrics) {
         StatusChangeFanout fanout = new StatusChangeFanout();
         TokenBucket budget = new TokenBucket(settings.apiQps(), settings.apiBurst(), ticker);
         this.gangEvents = new GangEvents(events, budget, this::observed, ticker);
-        this.fold = new StatusFolding(clock, fanout, false, gangEvents); // cold until the first list and stream sync: see synced()
+        this.fold = new StatusFolding(clock, fanout, false, gangEvents, gangEvents); // cold until the first list and stream sync: see synced()
         this.ticker = ticker;
         this.dirty = StatusLanes.dirtySet(ticker);
         fanout.add(new DirtyListener(dirty, lastWritten));

@@ -188,7 +188,7 @@ class ControllerTest {
     @Test
     void aLeaderRecordsOneEventWhenARunningGangLosesAMemberAndAStandbyNone() {
         world.queue("a");
-        java.util.List<dev.muster.core.status.GangShortfall> events = new java.util.ArrayList<>();
+        java.util.List<dev.muster.core.status.GangNote> events = new java.util.ArrayList<>();
         Controller c = new Controller(new Controller.Settings(1000, 1000, Controller.Settings.WRITE_BACKOFF), world.api, events::add,
                 clock, ticker, watchExecutor, new WriterCounters());
         world.start(c);
@@ -204,8 +204,53 @@ class ControllerTest {
         world.deletePod("train-2");
         flush(c);
         flush(c);
-        assertThat(events).extracting(dev.muster.core.status.GangShortfall::note)
+        assertThat(events).extracting(dev.muster.core.status.GangNote::note)
                 .containsExactly("3 of minimum 3 members bound; whole again", "2 of minimum 3 members bound; lost: train-2");
         assertThat(c.pendingEvents()).isZero();
+    }
+
+    @Test
+    void aPreemptionMarksTheVictimsPodGroupTellsBothSidesAndSurvivesARestart() {
+        world.queue("a");
+        java.util.List<dev.muster.core.status.GangNote> events = new java.util.ArrayList<>();
+        Controller c = new Controller(new Controller.Settings(1000, 1000, Controller.Settings.WRITE_BACKOFF), world.api, events::add,
+                clock, ticker, watchExecutor, new WriterCounters());
+        c.setLeading(true);
+        world.start(c);
+        world.stream();
+        world.runGang("low", 2, "a", CPU);
+        world.podGroup("big", 2, "a").pod("big-0", "big", PodPhase.PENDING, false).pod("big-1", "big", PodPhase.PENDING, false);
+        world.stream();
+        flush(c);
+        world.preempt("big", "low", 2, CPU).stream();
+        flush(c);
+
+        String told = "preempted by ns/big (priority 1000) to place 2 pods; evicting 2 of its pods";
+        assertThat(events).extracting(e -> e.gang().name() + " " + e.reason() + ": " + e.note())
+                .containsExactly("low Preempted: " + told, "big Preempting: preempting 1 gang (2 pods) on 1 node");
+        dev.muster.core.status.PodGroupCondition written = ((PodGroupStatus) world.api.inApi(pg("low")))
+                .condition(dev.muster.core.status.PodGroupCondition.PREEMPTED);
+        assertThat(written.status()).isEqualTo("True");
+        assertThat(written.message()).isEqualTo(told);
+
+        world.echoStatus();
+        world.stop(c);
+        c.close();
+        Controller second = controller(new WriterCounters());
+        second.setLeading(true);
+        world.start(second);
+        world.stream();
+        world.api.takeCalls();
+        flush(second);
+        assertThat(world.api.takeCalls()).as("a restart keeps the condition: nothing to rewrite").isEmpty();
+
+        world.deletePod("low-0").deletePod("low-1");
+        flush(second);
+        assertThat(((PodGroupStatus) world.api.inApi(pg("low"))).condition(dev.muster.core.status.PodGroupCondition.PREEMPTED).status())
+                .as("evicted whole: still disrupted").isEqualTo("True");
+        world.pod("low-2", "low", PodPhase.RUNNING, true).pod("low-3", "low", PodPhase.RUNNING, true);
+        flush(second);
+        assertThat(((PodGroupStatus) world.api.inApi(pg("low"))).condition(dev.muster.core.status.PodGroupCondition.PREEMPTED).status())
+                .as("running whole again").isEqualTo("False");
     }
 }

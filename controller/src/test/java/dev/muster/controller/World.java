@@ -152,6 +152,18 @@ final class World {
         return this;
     }
 
+    /** The extender decided to evict the first {@code n} pods of {@code victim} for {@code preemptor}, by priority. */
+    World preempt(String preemptor, String victim, int n, Resources each) {
+        List<dev.muster.core.preempt.Victim> victims = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            victims.add(new dev.muster.core.preempt.Victim(new PodId(victim + "-" + i, NS, victim + "-" + i), key(victim),
+                    podGroups.get(key(victim)).queue(), 1, "node-1", each));
+        }
+        journal.append(new AllocationEvent.PreemptionDecided(key(preemptor), podGroups.get(key(preemptor)).queue(), 1000,
+                dev.muster.core.preempt.PreemptionKind.PRIORITY, victims, 1));
+        return this;
+    }
+
     /** A gang of {@code n} pods goes from created to running, with its allocations streamed. */
     World runGang(String pg, int n, String queue, Resources each) {
         podGroup(pg, n, queue);

@@ -1,6 +1,6 @@
 package dev.muster.controller.writer;
 
-import dev.muster.core.status.GangShortfall;
+import dev.muster.core.status.GangNote;
 
 /**
  * Records one Kubernetes Event about a PodGroup with one request (the port {@link GangEvents} talks to;
@@ -10,5 +10,5 @@ public interface EventRecorder {
     /**
      * @throws StatusPatchException when the Event was not recorded (it is dropped, never retried)
      */
-    void record(GangShortfall change) throws StatusPatchException;
+    void record(GangNote note) throws StatusPatchException;
 }

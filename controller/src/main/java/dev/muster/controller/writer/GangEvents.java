@@ -1,6 +1,8 @@
 package dev.muster.controller.writer;
 
 import dev.muster.core.model.GangKey;
+import dev.muster.core.status.GangNote;
+import dev.muster.core.status.GangNoteListener;
 import dev.muster.core.status.GangShortfall;
 import dev.muster.core.status.GangShortfallListener;
 import java.util.ArrayDeque;
@@ -14,11 +16,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns membership crossings ({@link GangShortfall}: a scheduled gang fell below its minimum, or is whole again)
- * into Kubernetes Events, one per crossing, on the status write path's terms:
+ * Turns what the fold asks to be told into Kubernetes Events, one per {@link GangNote}: membership crossings
+ * ({@link GangShortfall}: a scheduled gang fell below its minimum, or is whole again) and preemptions (a victim gang's
+ * {@code Preempted}, the preemptor's {@code Preempting}), on the status write path's terms:
  * <ul>
- *   <li>Bounded: at most {@link #PER_GANG} crossings wait per gang (a newer one pushes out the oldest), so pending
- *       work is bounded by the number of gangs, never by the rate of crossings.</li>
+ *   <li>Bounded: at most {@link #PER_GANG} Events wait per gang (a newer one pushes out the oldest), so pending
+ *       work is bounded by the number of gangs, never by the rate of crossings or decisions.</li>
  *   <li>Within the same {@link TokenBucket} as status writes, after them in each flush; what the budget does not
  *       cover waits for the next flush.</li>
  *   <li>One attempt per Event: a failed write is logged (at most one line per {@link #FAILURE_LOG_INTERVAL}) and
@@ -31,17 +34,17 @@ import org.slf4j.LoggerFactory;
  * fold whether the PodGroup still exists and calls the recorder without holding {@code this}, so the lock order is
  * always fold, then this.
  */
-public final class GangEvents implements GangShortfallListener {
+public final class GangEvents implements GangShortfallListener, GangNoteListener {
     private static final Logger log = LoggerFactory.getLogger(GangEvents.class);
-    /** Crossings kept per gang: a loss and the recovery after it. */
-    static final int PER_GANG = 2;
+    /** Events kept per gang: a preemption, the loss it causes and the recovery after it, and one more. */
+    static final int PER_GANG = 4;
     private static final long FAILURE_LOG_INTERVAL = 10_000_000_000L;
 
     private final EventRecorder recorder;
     private final TokenBucket budget;
     private final Predicate<GangKey> exists;
     private final LongSupplier ticker;
-    private final Map<GangKey, ArrayDeque<GangShortfall>> pending = new LinkedHashMap<>(); // guarded by this
+    private final Map<GangKey, ArrayDeque<GangNote>> pending = new LinkedHashMap<>(); // guarded by this
     private boolean leader; // guarded by this
     private long recorded; // guarded by this
     private long dropped; // guarded by this
@@ -58,16 +61,21 @@ public final class GangEvents implements GangShortfallListener {
     }
 
     @Override
-    public synchronized void crossed(GangShortfall change) {
+    public void crossed(GangShortfall change) {
+        noted(change.asNote());
+    }
+
+    @Override
+    public synchronized void noted(GangNote note) {
         if (!leader) {
             return;
         }
-        ArrayDeque<GangShortfall> q = pending.computeIfAbsent(change.gang(), k -> new ArrayDeque<>(PER_GANG));
+        ArrayDeque<GangNote> q = pending.computeIfAbsent(note.gang(), k -> new ArrayDeque<>(PER_GANG));
         if (q.size() == PER_GANG) {
             q.removeFirst();
             dropped++;
         }
-        q.addLast(change);
+        q.addLast(note);
     }
 
     /** Only a leader records; standing by drops what waits. */
@@ -81,7 +89,7 @@ public final class GangEvents implements GangShortfallListener {
     /** Records waiting Events, oldest gang first, while the budget lasts. Returns how many were recorded. */
     public int flush() {
         int done = 0;
-        GangShortfall next;
+        GangNote next;
         while ((next = take()) != null) {
             if (!exists.test(next.gang())) { // outside our lock: the fold calls crossed() holding its own
                 synchronized (this) {
@@ -105,14 +113,14 @@ public final class GangEvents implements GangShortfallListener {
     }
 
     /** The next Event to record within the budget, or null (nothing waits, or no budget left). */
-    private synchronized GangShortfall take() {
-        Iterator<Map.Entry<GangKey, ArrayDeque<GangShortfall>>> it = pending.entrySet().iterator();
+    private synchronized GangNote take() {
+        Iterator<Map.Entry<GangKey, ArrayDeque<GangNote>>> it = pending.entrySet().iterator();
         if (leader && it.hasNext()) {
-            Map.Entry<GangKey, ArrayDeque<GangShortfall>> e = it.next();
+            Map.Entry<GangKey, ArrayDeque<GangNote>> e = it.next();
             if (!budget.tryAcquire()) {
                 return null;
             }
-            GangShortfall m = e.getValue().removeFirst();
+            GangNote m = e.getValue().removeFirst();
             if (e.getValue().isEmpty()) {
                 it.remove();
             }
@@ -121,7 +129,7 @@ public final class GangEvents implements GangShortfallListener {
         return null;
     }
 
-    private synchronized void failed(GangShortfall m, StatusPatchException e) {
+    private synchronized void failed(GangNote m, StatusPatchException e) {
         dropped++;
         long quiet = failureLog.pass(ticker.getAsLong());
         if (quiet >= 0) {
@@ -130,10 +138,10 @@ public final class GangEvents implements GangShortfallListener {
         }
     }
 
-    /** Crossings waiting to be recorded: at most {@link #PER_GANG} per gang. */
+    /** Events waiting to be recorded: at most {@link #PER_GANG} per gang. */
     public synchronized int pending() {
         int n = 0;
-        for (ArrayDeque<GangShortfall> q : pending.values()) {
+        for (ArrayDeque<GangNote> q : pending.values()) {
             n += q.size();
         }
         return n;
@@ -144,7 +152,7 @@ public final class GangEvents implements GangShortfallListener {
         return recorded;
     }
 
-    /** Crossings not recorded: pushed out, failed, or of a deleted PodGroup. */
+    /** Events not recorded: pushed out, failed, or of a deleted PodGroup. */
     public synchronized long dropped() {
         return dropped;
     }

@@ -5,7 +5,7 @@ import dev.muster.common.kube.GangApiGroups;
 import dev.muster.common.kube.GangClaims;
 import dev.muster.core.model.GangApi;
 import dev.muster.core.model.GangKey;
-import dev.muster.core.status.GangShortfall;
+import dev.muster.core.status.GangNote;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
@@ -27,12 +27,12 @@ import java.util.Objects;
  *  "action":"CountMembers","reason":"GangBelowMinimum","type":"Warning","note":"3 of minimum 4 members bound; lost: ml/train-3",
  *  "regarding":{"apiVersion":"scheduling.k8s.io/v1alpha2","kind":"PodGroup","namespace":"ml","name":"train"}}
  * </pre>
- * The name is the PodGroup's plus the time in hex, as client-go names Events. Confined to the flush thread (one Event
+ * Preemptions use action {@code Preempt}: reason {@code Preempted} (Warning) on a victim gang's PodGroup, {@code Preempting}
+ * (Normal) on the preemptor's. The name is the PodGroup's plus the time in hex, as client-go names Events. Confined to the flush thread (one Event
  * at a time); {@code ApiClient} is thread-safe.
  */
 public final class KubeEventRecorder implements EventRecorder {
     public static final String REPORTING_CONTROLLER = "muster.dev/controller";
-    static final String ACTION = "CountMembers";
     private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
     private static final int MAX_NAME_PREFIX = 253 - 1 - 16;
     private static final int MAX_NOTE = 1000; // the API allows 1 kB
@@ -56,7 +56,7 @@ public final class KubeEventRecorder implements EventRecorder {
     }
 
     @Override
-    public void record(GangShortfall change) throws StatusPatchException {
+    public void record(GangNote change) throws StatusPatchException {
         GangKey gang = change.gang();
         Map<String, Object> body = body(change, apiVersionOf(claims.owner(gang)), clock.instant(), instance);
         try {
@@ -76,7 +76,7 @@ public final class KubeEventRecorder implements EventRecorder {
     }
 
     /** The Event object (see the class comment). */
-    static Map<String, Object> body(GangShortfall change, String apiVersion, Instant now, String instance) {
+    static Map<String, Object> body(GangNote change, String apiVersion, Instant now, String instance) {
         GangKey gang = change.gang();
         String prefix = gang.name().length() > MAX_NAME_PREFIX ? gang.name().substring(0, MAX_NAME_PREFIX) : gang.name();
         long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
@@ -95,9 +95,9 @@ public final class KubeEventRecorder implements EventRecorder {
         m.put("eventTime", MICRO_TIME.format(now));
         m.put("reportingController", REPORTING_CONTROLLER);
         m.put("reportingInstance", instance.length() > MAX_INSTANCE ? instance.substring(0, MAX_INSTANCE) : instance);
-        m.put("action", ACTION);
+        m.put("action", change.action());
         m.put("reason", change.reason());
-        m.put("type", change.whole() ? "Normal" : "Warning");
+        m.put("type", change.warning() ? "Warning" : "Normal");
         String note = change.note();
         m.put("note", note.length() > MAX_NOTE ? note.substring(0, MAX_NOTE - 3) + "..." : note);
         m.put("regarding", regarding);

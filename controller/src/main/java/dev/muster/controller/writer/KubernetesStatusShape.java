@@ -22,7 +22,14 @@ import java.util.Map;
  *     minCount members were bound together ({@link PodGroupStatus#initiallyScheduled}, with that time), and then for
  *     good: the type defines True as terminal, so a later loss of members never turns it back to False.
  * </pre>
- * {@link #parse} reads either condition type back (a restarted controller keeps what the object shows). Stateless.
+ * A gang a preemption took members from also has {@code DisruptionTarget} (as a pod evicted by a scheduler has):
+ * <pre>
+ * {"type":"DisruptionTarget","status":"True","reason":"PreemptionByScheduler","message":"preempted by ml/train-big (priority 1000) ..."}
+ * </pre>
+ * True from the decision until its evicted members are gone and it holds its minimum again, then False with reason
+ * {@code GangWhole} (Muster's {@link PodGroupCondition#PREEMPTED}).
+ * {@link #parse} reads each condition type back (a restarted controller keeps what the object shows; a
+ * {@code DisruptionTarget} another scheduler wrote is kept the same way rather than erased by Muster's next write). Stateless.
  */
 enum KubernetesStatusShape {
     V1ALPHA2("v1alpha2", "PodGroupScheduled", false),
@@ -30,6 +37,8 @@ enum KubernetesStatusShape {
 
     static final String REASON_SCHEDULED = "Scheduled";
     static final String REASON_UNSCHEDULABLE = "Unschedulable";
+    static final String DISRUPTION_TARGET = "DisruptionTarget";
+    static final String REASON_PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler";
 
     private final String version;
     final String conditionType;
@@ -50,7 +59,7 @@ enum KubernetesStatusShape {
     Map<String, Object> status(PodGroupStatus s) {
         PodGroupCondition scheduled = terminalOnceTrue ? s.initiallyScheduled() : StatusJson.trueCondition(s, PodGroupCondition.SCHEDULED);
         PodGroupCondition refused = StatusJson.trueCondition(s, PodGroupCondition.UNSCHEDULABLE);
-        List<Map<String, Object>> conditions = new ArrayList<>(1);
+        List<Map<String, Object>> conditions = new ArrayList<>(2);
         if (scheduled != null || refused != null) {
             PodGroupCondition c = scheduled != null ? scheduled : refused;
             Map<String, Object> cm = new LinkedHashMap<>();
@@ -63,6 +72,19 @@ enum KubernetesStatusShape {
             }
             conditions.add(cm);
         }
+        PodGroupCondition preempted = s.condition(PodGroupCondition.PREEMPTED);
+        if (preempted != null) {
+            boolean active = PodGroupCondition.TRUE.equals(preempted.status());
+            Map<String, Object> cm = new LinkedHashMap<>();
+            cm.put("type", DISRUPTION_TARGET);
+            cm.put("status", preempted.status());
+            cm.put("reason", active ? REASON_PREEMPTION_BY_SCHEDULER : PodGroupCondition.GANG_WHOLE);
+            cm.put("message", preempted.message());
+            if (preempted.lastTransitionTime() != null) {
+                cm.put("lastTransitionTime", preempted.lastTransitionTime().toString());
+            }
+            conditions.add(cm);
+        }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("conditions", conditions);
         return m;
@@ -71,7 +93,8 @@ enum KubernetesStatusShape {
     /**
      * A status object of either version read back: {@code PodGroupScheduled} or {@code PodGroupInitiallyScheduled}
      * True → a Scheduled condition (and, as the gang was scheduled once, {@link PodGroupStatus#initiallyScheduled});
-     * False → an Unschedulable one. Other conditions are not Muster's and are not read.
+     * False → an Unschedulable one; {@code DisruptionTarget} → a {@link PodGroupCondition#PREEMPTED} one. Other
+     * conditions are not Muster's and are not read.
      * @throws java.time.format.DateTimeParseException for a transition time that is not one
      */
     static PodGroupStatus parse(Map<?, ?> m) {
@@ -88,6 +111,12 @@ enum KubernetesStatusShape {
                     if (scheduled) {
                         initially = read;
                     }
+                } else if (o instanceof Map<?, ?> c && DISRUPTION_TARGET.equals(c.get("type")) && c.get("status") != null) {
+                    boolean active = PodGroupCondition.TRUE.equals(c.get("status"));
+                    Object t = c.get("lastTransitionTime");
+                    conditions.add(new PodGroupCondition(PodGroupCondition.PREEMPTED, c.get("status").toString(),
+                            active ? PodGroupCondition.PRIORITY_PREEMPTION : PodGroupCondition.GANG_WHOLE, StatusJson.text(c.get("message")),
+                            t == null ? null : Instant.parse(t.toString())));
                 }
             }
         }

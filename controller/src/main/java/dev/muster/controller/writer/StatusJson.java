@@ -27,6 +27,10 @@ import java.util.Map;
  *                      "conditions":[{"type":"Scheduled","status":"True","reason":"GangBound",
  *                                     "message":"...","lastTransitionTime":"2025-01-01T00:00:00Z"}]}}
  * </pre>
+ * A gang a preemption took members from also has {@code {"type":"Preempted","status":"True","reason":"PriorityPreemption"
+ * (or "QueueReclaim"),"message":"preempted by ml/train-big (priority 1000) ..."}}, False with reason {@code GangWhole} once
+ * its evicted members are gone and it holds its minimum again (Volcano itself writes no condition on eviction, only an
+ * {@code Evict} Event; {@code Preempted} follows its {@code Scheduled}/{@code Unschedulable} naming).
  * Every field is always written (a merge patch must reset a count to 0 explicitly); {@code conditions} is a
  * list, which a merge patch replaces whole; {@code allocated} is a map, which a merge patch merges, so
  * resources the previous status had and the new one lacks are written as {@code null} (deleted).
@@ -44,7 +48,8 @@ import java.util.Map;
  *     phase Pending (waiting or refused), Scheduling (bound, no member running yet), Running, Finished or Failed (completed,
  *     with failed members), Unknown; scheduled = members bound to a node or finished; occupiedBy = the owner references of
  *     a member pod as namespace/name, sorted, comma-separated (as scheduler-plugins' controller fills it; absent when the
- *     pods have no owner); scheduleStartTime = when Muster first decided about the gang (its first condition).
+ *     pods have no owner); scheduleStartTime = when Muster first decided about the gang (its first condition). The shape has
+ *     no conditions: a preemption is told by Events only.
  * </pre>
  * {@link #parse(GangApi, Object)} reads each shape back (after a restart, an object whose status is already right is not
  * written again: the writer compares in the owner API's shape, {@code KubeStatusPatcher#same}).
@@ -90,6 +95,9 @@ public final class StatusJson {
         m.put("occupiedBy", s.occupiedBy().isEmpty() ? null : s.occupiedBy());
         Instant start = null;
         for (PodGroupCondition c : s.conditions()) {
+            if (c.type().equals(PodGroupCondition.PREEMPTED)) {
+                continue; // a preemption is no scheduling decision; the shape has no conditions to tell it
+            }
             if (c.lastTransitionTime() != null && (start == null || c.lastTransitionTime().isBefore(start))) {
                 start = c.lastTransitionTime();
             }

@@ -3,6 +3,7 @@ package dev.muster.controller.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.core.model.GangKey;
+import dev.muster.core.status.GangNote;
 import dev.muster.core.status.GangShortfall;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class GangEventsTest {
     private final FakeTicker ticker = new FakeTicker();
-    private final List<GangShortfall> recorded = new ArrayList<>();
+    private final List<GangNote> recorded = new ArrayList<>();
     private final Set<GangKey> deleted = new HashSet<>();
     private StatusPatchException failNext;
     private int attempts;
@@ -44,12 +45,16 @@ class GangEventsTest {
         return new GangShortfall(new GangKey("ns", gang), true, 3, 3, List.of());
     }
 
+    private static GangNote preemptedOf(String gang) {
+        return new GangNote(new GangKey("ns", gang), "Preempted", true, "Preempt", "preempted by ns/big (priority 9); evicting 3 of its pods");
+    }
+
     @Test
     void eachCrossingIsRecordedOnceInOrder() {
         events.crossed(shortOf("a"));
         events.crossed(wholeOf("a"));
         assertThat(events.flush()).isEqualTo(2);
-        assertThat(recorded).containsExactly(shortOf("a"), wholeOf("a"));
+        assertThat(recorded).containsExactly(shortOf("a").asNote(), wholeOf("a").asNote());
         assertThat(events.flush()).as("nothing twice").isZero();
         assertThat(events.recorded()).isEqualTo(2);
     }
@@ -60,12 +65,15 @@ class GangEventsTest {
             events.crossed(shortOf("a"));
             events.crossed(wholeOf("a"));
         }
+        events.noted(preemptedOf("a"));
         events.crossed(shortOf("a"));
         assertThat(events.pending()).isEqualTo(GangEvents.PER_GANG);
-        ticker.advance(Duration.ofSeconds(1));
-        events.flush();
-        assertThat(recorded).containsExactly(wholeOf("a"), shortOf("a"));
-        assertThat(events.dropped()).isEqualTo(1999);
+        while (events.pending() > 0) {
+            ticker.advance(Duration.ofSeconds(1));
+            events.flush();
+        }
+        assertThat(recorded).containsExactly(shortOf("a").asNote(), wholeOf("a").asNote(), preemptedOf("a"), shortOf("a").asNote());
+        assertThat(events.dropped()).isEqualTo(2002 - GangEvents.PER_GANG);
     }
 
     @Test
@@ -91,7 +99,7 @@ class GangEventsTest {
         ticker.advance(Duration.ofSeconds(10));
         assertThat(events.flush()).isZero();
         assertThat(attempts).as("one attempt each").isEqualTo(2);
-        assertThat(recorded).containsExactly(shortOf("b"));
+        assertThat(recorded).containsExactly(shortOf("b").asNote());
         assertThat(events.dropped()).isEqualTo(1);
     }
 
@@ -126,6 +134,6 @@ class GangEventsTest {
         events.crossed(shortOf("b"));
         deleted.add(new GangKey("ns", "a"));
         events.flush();
-        assertThat(recorded).containsExactly(shortOf("b"));
+        assertThat(recorded).containsExactly(shortOf("b").asNote());
     }
 }

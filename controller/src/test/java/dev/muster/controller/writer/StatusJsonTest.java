@@ -93,6 +93,14 @@ class StatusJsonTest {
                         "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
                                 + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",
                         "{\"status\":{\"phase\":\"Running\",\"running\":2,\"succeeded\":0,\"failed\":0,\"scheduled\":2,\"occupiedBy\":\"ns/job-a,ns/job-b\",\"scheduleStartTime\":\"2025-01-01T00:01:00Z\"}}"),
+                Arguments.of("preempted after running: the Kubernetes shape tells it, scheduler-plugins' has no conditions",
+                        new PodGroupStatus(PodGroupPhase.PENDING, List.of(refused, new PodGroupCondition("Preempted", "True", "PriorityPreemption",
+                                "preempted by ns/big (priority 9); evicting 2 of its pods", t1.plusSeconds(60))), 0, 0, 0),
+                        "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"False\",\"reason\":\"Unschedulable\","
+                                + "\"message\":\"needs 2×(4 cpu), fits 1\",\"lastTransitionTime\":\"2025-01-01T00:00:00Z\"},"
+                                + "{\"type\":\"DisruptionTarget\",\"status\":\"True\",\"reason\":\"PreemptionByScheduler\","
+                                + "\"message\":\"preempted by ns/big (priority 9); evicting 2 of its pods\",\"lastTransitionTime\":\"2025-01-01T00:02:00Z\"}]}}",
+                        "{\"status\":{\"phase\":\"Pending\",\"running\":0,\"succeeded\":0,\"failed\":0,\"scheduled\":0,\"occupiedBy\":null,\"scheduleStartTime\":\"2025-01-01T00:00:00Z\"}}"),
                 Arguments.of("completed with a failure", new PodGroupStatus(PodGroupPhase.COMPLETED, List.of(bound), 0, 1, 1),
                         "{\"status\":{\"conditions\":[{\"type\":\"PodGroupScheduled\",\"status\":\"True\",\"reason\":\"Scheduled\","
                                 + "\"message\":\"at least 2 members bound together\",\"lastTransitionTime\":\"2025-01-01T00:01:00Z\"}]}}",

@@ -18,7 +18,7 @@ import java.util.function.Predicate;
  *
  * @param active  True (decided, not settled)
  * @param reason  {@link PodGroupCondition#PRIORITY_PREEMPTION} or {@link PodGroupCondition#QUEUE_RECLAIM}
- * @param message what the victim was told ({@link PreemptionNotes#victim})
+ * @param message what the victim was told ({@link PreemptionNotes#victim}); once settled, prefixed {@code whole again since: }
  * @param victims uids of the gang's evicted pods still holding their place when last looked at
  */
 record GangDisruption(boolean active, String reason, String message, Set<String> victims) {
@@ -50,7 +50,7 @@ record GangDisruption(boolean active, String reason, String message, Set<String>
         Set<String> left = new HashSet<>(victims);
         left.removeIf(holding.negate());
         if (left.isEmpty() && whole) {
-            return new GangDisruption(false, reason, message, Set.of());
+            return new GangDisruption(false, reason, "whole again since: " + message, Set.of());
         }
         return left.size() == victims.size() ? this : new GangDisruption(true, reason, message, left);
     }
@@ -58,7 +58,6 @@ record GangDisruption(boolean active, String reason, String message, Set<String>
     PodGroupCondition condition() {
         return active
                 ? new PodGroupCondition(PodGroupCondition.PREEMPTED, PodGroupCondition.TRUE, reason, message, null)
-                : new PodGroupCondition(PodGroupCondition.PREEMPTED, PodGroupCondition.FALSE, PodGroupCondition.GANG_WHOLE,
-                        "whole again since: " + message, null);
+                : new PodGroupCondition(PodGroupCondition.PREEMPTED, PodGroupCondition.FALSE, PodGroupCondition.GANG_WHOLE, message, null);
     }
 }
