@@ -2,6 +2,7 @@ package dev.muster.controller.queues;
 
 import dev.muster.core.resources.Resources;
 import dev.muster.core.status.PodGroupView;
+import dev.muster.core.status.QueuePreemptions;
 import dev.muster.core.status.QueueStatus;
 import dev.muster.core.status.QueueView;
 import dev.muster.proto.v1.GangInfo;
@@ -33,6 +34,11 @@ final class QueueMessages {
         if (v.share() != null) {
             b.setFairShare(resources(v.share().fairShare())).setBorrowed(resources(v.share().borrowed()));
         }
+        QueuePreemptions p = v.preemptions();
+        b.setPreemptions(dev.muster.proto.v1.QueuePreemptions.newBuilder()
+                .setLostToReclaimPods(p.lostToReclaimPods()).setLostToReclaim(resources(p.lostToReclaim()))
+                .setWonByReclaimPods(p.wonByReclaimPods()).setWonByReclaim(resources(p.wonByReclaim()))
+                .setPreemptedPods(p.preemptedPods()).setPreempted(resources(p.preempted())));
         return b.build();
     }
 

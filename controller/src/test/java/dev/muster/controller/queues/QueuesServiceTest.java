@@ -80,6 +80,28 @@ class QueuesServiceTest {
     }
 
     @Test
+    void aQueueShowsWhatReclaimTookAndGaveAndWhatPriorityPreempted() {
+        d.queue("a").queue("b").podGroup("low", 2, "a").pods("low", 2, PodPhase.RUNNING, true).podGroup("big", 2, "b");
+        QueueInfo before = blocking.get(GetQueueRequest.newBuilder().setName("a").build());
+        assertThat(before.getPreemptions().getLostToReclaimPods()).isZero();
+        List<dev.muster.core.preempt.Victim> victims = List.of(
+                new dev.muster.core.preempt.Victim(new dev.muster.core.model.PodId("low-0", "ns", "low-0"), FoldDriver.key("low"), "a", 1, "n1", cpu(2000)),
+                new dev.muster.core.preempt.Victim(new dev.muster.core.model.PodId("low-1", "ns", "low-1"), FoldDriver.key("low"), "a", 1, "n2", cpu(2000)));
+        d.send(new dev.muster.core.stream.AllocationEvent.PreemptionDecided(FoldDriver.key("big"), "b", 5,
+                dev.muster.core.preempt.PreemptionKind.RECLAIM, victims, 2));
+        var a = blocking.get(GetQueueRequest.newBuilder().setName("a").build()).getPreemptions();
+        assertThat(a.getLostToReclaimPods()).isEqualTo(2);
+        assertThat(a.getLostToReclaim().getAmountsMap()).containsEntry("cpu", 4000L);
+        assertThat(a.getWonByReclaimPods()).isZero();
+        var b = blocking.get(GetQueueRequest.newBuilder().setName("b").build()).getPreemptions();
+        assertThat(b.getWonByReclaimPods()).isEqualTo(2);
+        assertThat(b.getWonByReclaim().getAmountsMap()).containsEntry("cpu", 4000L);
+        d.send(new dev.muster.core.stream.AllocationEvent.PreemptionDecided(FoldDriver.key("big"), "a", 5,
+                dev.muster.core.preempt.PreemptionKind.PRIORITY, victims.subList(0, 1), 1));
+        assertThat(blocking.get(GetQueueRequest.newBuilder().setName("a").build()).getPreemptions().getPreemptedPods()).isEqualTo(1);
+    }
+
+    @Test
     void getGangExplainsWhyAJobIsNotStarting() {
         d.queue("q").podGroup("pg", 3, "q").pods("pg", 3, PodPhase.PENDING, false)
                 .gang("pg", GangState.UNSCHEDULABLE, "needs 3×(4 cpu, 16Gi), fits 2");

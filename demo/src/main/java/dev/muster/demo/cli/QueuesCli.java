@@ -9,6 +9,7 @@ import dev.muster.proto.v1.GangState;
 import dev.muster.proto.v1.GetGangRequest;
 import dev.muster.proto.v1.ListQueuesRequest;
 import dev.muster.proto.v1.QueueInfo;
+import dev.muster.proto.v1.QueuePreemptions;
 import dev.muster.proto.v1.QueuesGrpc;
 import dev.muster.proto.v1.ResourceList;
 import dev.muster.proto.v1.WatchQueuesRequest;
@@ -30,7 +31,8 @@ import java.util.function.Supplier;
 
 /**
  * {@code queues [--watch] [--controller host:port]} and {@code gang NAMESPACE/NAME [--controller host:port]}: the
- * controller's Queues service over plaintext gRPC. Exit codes: 0 done, 1 the call failed (the message says why),
+ * controller's Queues service over plaintext gRPC. A queue's line ends with what preemption took from it and gave to it
+ * since the controller started (pods, and the room they held). Exit codes: 0 done, 1 the call failed (the message says why),
  * 2 bad arguments. Stateless.
  */
 public final class QueuesCli {
@@ -125,12 +127,16 @@ public final class QueuesCli {
     static String table(List<QueueInfo> queues) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"NAME", "STATE", "WEIGHT", "ALLOCATED", "CAPABILITY", "FAIR SHARE", "BORROWED", "PENDING", "INQUEUE", "RUNNING",
-            "COMPLETED", "RESERVATIONS"});
+            "COMPLETED", "RESERVATIONS", "LOST TO RECLAIM", "WON BY RECLAIM", "PREEMPTED"});
         for (QueueInfo q : queues) {
+            QueuePreemptions p = q.getPreemptions();
             rows.add(new String[] {q.getName(), q.getState(), Integer.toString(q.getWeight()), resources(q.getAllocated(), q.getCapability()),
                 q.hasCapability() ? resources(q.getCapability(), q.getAllocated()) : "unlimited", fairShare(q), borrowed(q),
                 Integer.toString(q.getPending()), Integer.toString(q.getInqueue()),
-                Integer.toString(q.getRunning()), Integer.toString(q.getCompleted()), Integer.toString(q.getReservations())});
+                Integer.toString(q.getRunning()), Integer.toString(q.getCompleted()), Integer.toString(q.getReservations()),
+                evicted(p.getLostToReclaimPods(), p.getLostToReclaim(), q.getAllocated()),
+                evicted(p.getWonByReclaimPods(), p.getWonByReclaim(), q.getAllocated()),
+                evicted(p.getPreemptedPods(), p.getPreempted(), q.getAllocated())});
         }
         int[] widths = new int[rows.getFirst().length];
         for (String[] r : rows) {
@@ -156,7 +162,24 @@ public final class QueuesCli {
         return q.getName() + " " + q.getState() + " allocated " + resources(q.getAllocated(), q.getCapability()) + " of "
                 + (q.hasCapability() ? resources(q.getCapability(), q.getAllocated()) : "unlimited") + "; fair share " + fairShare(q)
                 + ", borrowed " + borrowed(q) + "; podgroups pending " + q.getPending() + ", inqueue "
-                + q.getInqueue() + ", running " + q.getRunning() + ", completed " + q.getCompleted() + "; reservations " + q.getReservations();
+                + q.getInqueue() + ", running " + q.getRunning() + ", completed " + q.getCompleted() + "; reservations " + q.getReservations()
+                + preemptions(q);
+    }
+
+    /** What preemption took and gave, only once it did anything: {@code ; lost to reclaim 2 (cpu=4), ...}. */
+    static String preemptions(QueueInfo q) {
+        QueuePreemptions p = q.getPreemptions();
+        if (p.getLostToReclaimPods() == 0 && p.getWonByReclaimPods() == 0 && p.getPreemptedPods() == 0) {
+            return "";
+        }
+        return "; lost to reclaim " + evicted(p.getLostToReclaimPods(), p.getLostToReclaim(), q.getAllocated())
+                + ", won by reclaim " + evicted(p.getWonByReclaimPods(), p.getWonByReclaim(), q.getAllocated())
+                + ", preempted " + evicted(p.getPreemptedPods(), p.getPreempted(), q.getAllocated());
+    }
+
+    /** {@code 2 (cpu=4,memory=8Gi)}: pods and the room they held; "0" for none. */
+    static String evicted(int pods, ResourceList room, ResourceList alongside) {
+        return pods == 0 ? "0" : pods + " (" + resources(room, alongside) + ")";
     }
 
     /**

@@ -69,6 +69,18 @@ class QueuesCliOutputTest {
     }
 
     @Test
+    void whatReclaimAndPriorityTookAndGaveIsShownPerQueue() {
+        QueueInfo q = queue("etl", 12_500, 1536 * MI, 3).toBuilder().setPreemptions(dev.muster.proto.v1.QueuePreemptions.newBuilder()
+                .setLostToReclaimPods(2).setLostToReclaim(ResourceList.newBuilder().putAllAmounts(Map.of("cpu", 4_000L, "memory", 8 * GI)))
+                .setPreemptedPods(1).setPreempted(ResourceList.newBuilder().putAllAmounts(Map.of("cpu", 500L)))).build();
+
+        assertThat(QueuesCli.table(List.of(q))).contains("LOST TO RECLAIM", "WON BY RECLAIM", "PREEMPTED")
+                .containsPattern("etl .* 2 \\(cpu=4,memory=8Gi\\) +0 +1 \\(cpu=0.5\\)\n");
+        assertThat(QueuesCli.line(q)).endsWith("; lost to reclaim 2 (cpu=4,memory=8Gi), won by reclaim 0, preempted 1 (cpu=0.5)");
+        assertThat(QueuesCli.line(queue("etl", 0, 0, 0))).as("nothing preempted: nothing said").doesNotContain("reclaim");
+    }
+
+    @Test
     void watchPrintsALineOnlyWhenAQueueChanged() {
         List<QueueInfo> updates = List.of(
                 queue("etl", 1000, GI, 1), queue("ml", 0, 0, 0),
