@@ -5,7 +5,11 @@ import dev.muster.core.scheduler.SchedulerStats;
 import dev.muster.core.stream.AllocationJournal;
 import dev.muster.core.model.GangState;
 import dev.muster.core.model.Refusal;
+import dev.muster.core.preempt.PreemptionKind;
+import dev.muster.core.preempt.PreemptionStats;
 import io.prometheus.client.Collector;
+import io.prometheus.client.Collector.MetricFamilySamples;
+import io.prometheus.client.Collector.Type;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.Counter;
 import io.prometheus.client.CounterMetricFamily;
@@ -17,7 +21,7 @@ import java.util.List;
 /**
  * The extender's Prometheus metrics: per-verb decision latency, decisions by outcome, and — read from a
  * consistent {@link SchedulerStats} at scrape time — gangs by state, waiting binds, reservations,
- * overcommitted nodes, ledger size and the allocation stream's sequence. Thread-safe (prometheus
+ * overcommitted nodes, ledger size, the allocation stream's sequence and preemption ({@link #preemptions}). Thread-safe (prometheus
  * simpleclient collectors are).
  */
 public final class ExtenderMetrics {
@@ -94,7 +98,7 @@ public final class ExtenderMetrics {
             GaugeMetricFamily held = new GaugeMetricFamily("muster_queue_held", "What each queue holds: bound pods and reservations.",
                     List.of("queue", "resource"));
             GaugeMetricFamily borrowed = new GaugeMetricFamily("muster_queue_borrowed",
-                    "What each queue holds beyond its fair share (given back as its pods finish; never evicted).", List.of("queue", "resource"));
+                    "What each queue holds beyond its fair share (given back as its pods finish, or taken back by reclaim).", List.of("queue", "resource"));
             GaugeMetricFamily ratio = new GaugeMetricFamily("muster_queue_share_ratio",
                     "Held divided by fair share on the queue's dominant resource: below 1 the queue is owed room and goes first.", List.of("queue"));
             s.queueShares().forEach((queue, share) -> {
@@ -128,7 +132,43 @@ public final class ExtenderMetrics {
             out.add(new CounterMetricFamily("muster_scheduler_lock_wait_seconds",
                     "Time spent waiting for the scheduler's lock, summed over all waiters.", waits.waitNanos() / 1e9));
             out.add(new GaugeMetricFamily("muster_allocation_stream_sequence", "Sequence of the newest allocation event.", journal.lastSequence()));
+            out.addAll(preemptions(scheduler.preemptionStats()));
             return out;
         }
+    }
+
+    /**
+     * Preemption since start: decisions by kind, victims evicted, evictions refused (by a PodDisruptionBudget, or failed
+     * otherwise), and the decision time under the scheduler's lock as a histogram in seconds.
+     */
+    static List<MetricFamilySamples> preemptions(PreemptionStats p) {
+        List<MetricFamilySamples> out = new ArrayList<>(4);
+        CounterMetricFamily decisions = new CounterMetricFamily("muster_preemptions",
+                "Preemption decisions by kind: priority (lower priority evicted) or reclaim (a queue below its fair share took room back).",
+                List.of("kind"));
+        for (PreemptionKind kind : PreemptionKind.values()) {
+            decisions.addMetric(List.of(kind.label()), p.decisionsOf(kind));
+        }
+        out.add(decisions);
+        out.add(new CounterMetricFamily("muster_preemption_victims_evicted", "Victim pods the API server accepted an eviction for.",
+                p.victimsEvicted()));
+        CounterMetricFamily refused = new CounterMetricFamily("muster_preemption_evictions_refused",
+                "Evictions of victims that did not happen: refused by a PodDisruptionBudget (budget) or failed otherwise (error).",
+                List.of("reason"));
+        refused.addMetric(List.of("budget"), p.evictionsRefusedByBudget());
+        refused.addMetric(List.of("error"), p.evictionsFailed());
+        out.add(refused);
+        String name = "muster_preemption_decision_seconds";
+        List<MetricFamilySamples.Sample> samples = new ArrayList<>(PreemptionStats.BUCKETS_MILLIS.size() + 3);
+        for (int i = 0; i <= PreemptionStats.BUCKETS_MILLIS.size(); i++) {
+            String le = i < PreemptionStats.BUCKETS_MILLIS.size() ? Collector.doubleToGoString(PreemptionStats.BUCKETS_MILLIS.get(i) / 1000) : "+Inf";
+            long count = i < p.decisionBuckets().size() ? p.decisionBuckets().get(i) : p.decisions();
+            samples.add(new MetricFamilySamples.Sample(name + "_bucket", List.of("le"), List.of(le), count));
+        }
+        samples.add(new MetricFamilySamples.Sample(name + "_count", List.of(), List.of(), p.decisions()));
+        samples.add(new MetricFamilySamples.Sample(name + "_sum", List.of(), List.of(), p.decisionNanos() / 1e9));
+        out.add(new MetricFamilySamples(name, Type.HISTOGRAM, "Time to decide a preemption (choose victims and plan the preemptor), under the scheduler's lock.",
+                samples));
+        return out;
     }
 }
