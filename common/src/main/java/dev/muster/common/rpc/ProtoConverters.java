@@ -189,15 +189,24 @@ public final class ProtoConverters {
 
     private static dev.muster.proto.v1.PreemptionDecided preemption(AllocationEvent.PreemptionDecided p) {
         var b = dev.muster.proto.v1.PreemptionDecided.newBuilder().setPreemptor(toProto(p.preemptor())).setQueue(nullToEmpty(p.queue()))
-                .setPriority(p.priority()).setNodes(p.nodes()).setKind(switch (p.kind()) {
-                    case PRIORITY -> dev.muster.proto.v1.PreemptionKind.PREEMPTION_KIND_PRIORITY;
-                    case RECLAIM -> dev.muster.proto.v1.PreemptionKind.PREEMPTION_KIND_RECLAIM;
-                });
+                .setPriority(p.priority()).setNodes(p.nodes()).setKind(toProto(p.kind()));
         for (Victim v : p.victims()) {
-            b.addVictims(dev.muster.proto.v1.PreemptionVictim.newBuilder()
-                    .setPod(podAllocation(v.pod(), v.gang(), v.queue(), v.node(), v.resources())).setPriority(v.priority()));
+            b.addVictims(toProto(v));
         }
         return b.build();
+    }
+
+    /** A victim pod: where it runs, what it holds, its gang (unset for a single pod), queue and priority. */
+    public static dev.muster.proto.v1.PreemptionVictim toProto(Victim v) {
+        return dev.muster.proto.v1.PreemptionVictim.newBuilder()
+                .setPod(podAllocation(v.pod(), v.gang(), v.queue(), v.node(), v.resources())).setPriority(v.priority()).build();
+    }
+
+    public static dev.muster.proto.v1.PreemptionKind toProto(PreemptionKind kind) {
+        return switch (kind) {
+            case PRIORITY -> dev.muster.proto.v1.PreemptionKind.PREEMPTION_KIND_PRIORITY;
+            case RECLAIM -> dev.muster.proto.v1.PreemptionKind.PREEMPTION_KIND_RECLAIM;
+        };
     }
 
     private static AllocationEvent.PreemptionDecided preemption(dev.muster.proto.v1.PreemptionDecided p) {

@@ -1,6 +1,9 @@
 package dev.muster.server.grpc;
 
 import dev.muster.common.rpc.LeaderRedirect;
+import dev.muster.common.rpc.ProtoConverters;
+import dev.muster.core.model.GangKey;
+import dev.muster.core.preempt.PreemptionAdvice;
 import dev.muster.core.gang.BindResult;
 import dev.muster.core.model.GangMembership;
 import dev.muster.core.model.Pod;
@@ -16,6 +19,8 @@ import dev.muster.proto.v1.FilterResponse;
 import dev.muster.proto.v1.HostScore;
 import dev.muster.proto.v1.PrioritizeRequest;
 import dev.muster.proto.v1.PrioritizeResponse;
+import dev.muster.proto.v1.WhatWouldItTakeRequest;
+import dev.muster.proto.v1.WhatWouldItTakeResponse;
 import dev.muster.server.leader.Leadership;
 import dev.muster.server.http.ExtenderMetrics;
 import io.grpc.Status;
@@ -28,7 +33,8 @@ import java.util.concurrent.CompletableFuture;
  * The extender verbs over gRPC: the same {@link GangScheduler} decisions as the HTTP verbs. Errors are
  * status codes with readable messages: INVALID_ARGUMENT for a malformed request, FAILED_PRECONDITION for a filter about a
  * pod Muster may not act on (not seen in the cluster, another scheduler's, bound, being deleted), UNAVAILABLE (with the
- * leader's address in {@code muster-leader-address}) when this process is a standby or not yet synced.
+ * leader's address in {@code muster-leader-address}) when this process is a standby or not yet synced, NOT_FOUND for a dry
+ * run ({@code WhatWouldItTake}) about a gang Muster does not know. The dry run changes nothing.
  * Bind completes asynchronously from the gang barrier — no thread waits — and a cancelled call (client
  * gone, deadline passed) withdraws the bind so its slot is free for another try. Thread-safe.
  */
@@ -112,6 +118,34 @@ public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
             call.onNext(BindResponse.newBuilder().setError(r.error()).build());
             call.onCompleted();
         });
+    }
+
+    /** The preemption dry run: read-only, answered by the leader like the verbs (a standby redirects). */
+    @Override
+    public void whatWouldItTake(WhatWouldItTakeRequest request, StreamObserver<WhatWouldItTakeResponse> out) {
+        ExtenderMetrics.Timer timer = metrics.start("what-would-it-take", "grpc");
+        if (!serving(out, timer)) {
+            return;
+        }
+        if (!request.hasGang() || request.getGang().getNamespace().isEmpty() || request.getGang().getName().isEmpty()) {
+            timer.done("bad-request");
+            out.onError(Status.INVALID_ARGUMENT.withDescription("what-would-it-take needs gang.namespace and gang.name").asRuntimeException());
+            return;
+        }
+        GangKey gang = ProtoConverters.fromProto(request.getGang());
+        PreemptionAdvice advice = scheduler.preemptionAdvice(gang);
+        if (advice instanceof PreemptionAdvice.Unknown) {
+            timer.done("unknown");
+            out.onError(Status.NOT_FOUND.withDescription("muster knows no gang " + gang + " (no PodGroup of that name seen)").asRuntimeException());
+            return;
+        }
+        timer.done(switch (advice) {
+            case PreemptionAdvice.NoneNeeded n -> "none-needed";
+            case PreemptionAdvice.Preempt p -> "preempt";
+            default -> "cannot-run";
+        });
+        out.onNext(AdviceMessages.response(advice));
+        out.onCompleted();
     }
 
     private <T> Pod admit(dev.muster.proto.v1.PodSpec spec, StreamObserver<T> out, ExtenderMetrics.Timer timer) {
