@@ -1,6 +1,7 @@
 package dev.muster.demo;
 
 import dev.muster.demo.cli.QueuesCli;
+import dev.muster.demo.cli.WhatWouldItTakeCli;
 import dev.muster.demo.scenario.ScenarioException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -10,7 +11,7 @@ import java.util.Map;
 
 /**
  * {@code muster-demo <command>}: {@code demo} (the default), {@code serve --embedded}, {@code queues},
- * {@code gang}. Exit codes: 0 success; 1 the demo found a broken invariant, or a command failed; 2 bad arguments
+ * {@code gang}, {@code what-would-it-take}. Exit codes: 0 success; 1 the demo found a broken invariant, or a command failed; 2 bad arguments
  * or a bad scenario (the message names the flag, or the file, line and field). Relative paths in flags are resolved
  * against the directory the user started from ({@value #WORKDIR_PROPERTY}, else the working directory).
  */
@@ -30,6 +31,11 @@ public final class Main {
                   The controller's queues (Queues.List, or Queues.Watch with --watch). Default 127.0.0.1:9091.
               gang NAMESPACE/NAME [--controller host:port]
                   A gang's state and the reason it is not running (Queues.GetGang).
+              what-would-it-take NAMESPACE/NAME [--extender host:port]
+                    [--tls-cert-file FILE --tls-key-file FILE] [--tls-ca-file FILE]
+                  What it would take to run the gang now (Extender.WhatWouldItTake, a dry run: nothing changes):
+                  nothing, the victims Muster would evict by queue and gang, or why it cannot run even with
+                  preemption. Default 127.0.0.1:9090; TLS with a client certificate against a cluster's extender.
               topology [--scenario FILE]
                   Play a topology scenario (racked nodes, gangs asking for a rack or block) on the scheduling core
                   twice, topology-aware and not, on the same seed; print racks spanned per gang and free whole racks
@@ -77,6 +83,10 @@ public final class Main {
                 case "gang" -> {
                     DemoLogging.warningsOnly();
                     yield QueuesCli.gang(rest, env, out, err);
+                }
+                case "what-would-it-take" -> {
+                    DemoLogging.warningsOnly();
+                    yield WhatWouldItTakeCli.run(rest, env, out, err);
                 }
                 default -> {
                     err.println("muster-demo: unknown command \"" + command + "\"");

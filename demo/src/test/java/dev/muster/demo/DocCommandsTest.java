@@ -184,8 +184,35 @@ class DocCommandsTest {
                 assertThat(r.exit()).as("%s: arguments accepted, the call failed; err: %s", c, r.err()).isEqualTo(1);
                 assertThat(r.err()).contains("cannot reach the controller at " + nobody);
             }
+            case "what-would-it-take" -> {
+                // reaches for the extender of a running `serve --embedded` (or a cluster's): here, one that is not there
+                String nobody = "127.0.0.1:" + closedPort();
+                List<String> withoutFiles = withoutTlsFiles(args);
+                ConsoleRun r = ConsoleRun.of((out, err) -> Main.run(withoutFiles, Map.of("MUSTER_EXTENDER", nobody), ROOT, out, err));
+                assertThat(r.exit()).as("%s: arguments accepted, the call failed; err: %s", c, r.err()).isEqualTo(1);
+                assertThat(r.err()).contains("cannot reach the extender at ");
+            }
             default -> fail(c + ": muster-demo has no command " + command);
         }
+    }
+
+    /**
+     * The arguments without the TLS file flags (the files are a cluster's, not this machine's) and without --extender
+     * (the test points it at a closed port): the rest must parse.
+     */
+    private static List<String> withoutTlsFiles(List<String> args) {
+        List<String> out = new java.util.ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.startsWith("--tls-") || a.equals("--extender")) {
+                if (!a.contains("=")) {
+                    i++;
+                }
+                continue;
+            }
+            out.add(a);
+        }
+        return out;
     }
 
     private static int closedPort() throws IOException {

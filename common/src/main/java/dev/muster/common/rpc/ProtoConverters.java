@@ -213,17 +213,26 @@ public final class ProtoConverters {
         if (!p.hasPreemptor()) {
             throw new ProtoConversionException("preemption without a preemptor");
         }
-        PreemptionKind kind = switch (p.getKind()) {
-            case PREEMPTION_KIND_PRIORITY -> PreemptionKind.PRIORITY;
-            case PREEMPTION_KIND_RECLAIM -> PreemptionKind.RECLAIM;
-            case PREEMPTION_KIND_UNSPECIFIED, UNRECOGNIZED -> throw new ProtoConversionException("preemption kind is " + p.getKind());
-        };
         List<Victim> victims = new ArrayList<>(p.getVictimsCount());
         for (dev.muster.proto.v1.PreemptionVictim v : p.getVictimsList()) {
-            PodAllocation a = v.getPod();
-            victims.add(new Victim(fromProto(a.getPod()), gangOrNull(a), a.getQueue(), v.getPriority(), a.getNode(), fromProto(a.getResources())));
+            victims.add(fromProto(v));
         }
-        return new AllocationEvent.PreemptionDecided(fromProto(p.getPreemptor()), p.getQueue(), p.getPriority(), kind, victims, p.getNodes());
+        return new AllocationEvent.PreemptionDecided(fromProto(p.getPreemptor()), p.getQueue(), p.getPriority(), fromProto(p.getKind()), victims,
+                p.getNodes());
+    }
+
+    /** @throws ProtoConversionException for an unset or unknown kind */
+    public static PreemptionKind fromProto(dev.muster.proto.v1.PreemptionKind kind) {
+        return switch (kind) {
+            case PREEMPTION_KIND_PRIORITY -> PreemptionKind.PRIORITY;
+            case PREEMPTION_KIND_RECLAIM -> PreemptionKind.RECLAIM;
+            case PREEMPTION_KIND_UNSPECIFIED, UNRECOGNIZED -> throw new ProtoConversionException("preemption kind is " + kind);
+        };
+    }
+
+    public static Victim fromProto(dev.muster.proto.v1.PreemptionVictim v) {
+        PodAllocation a = v.getPod();
+        return new Victim(fromProto(a.getPod()), gangOrNull(a), a.getQueue(), v.getPriority(), a.getNode(), fromProto(a.getResources()));
     }
 
     // ---- helpers ---------------------------------------------------------------------------------

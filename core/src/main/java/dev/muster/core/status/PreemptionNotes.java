@@ -94,7 +94,8 @@ public final class PreemptionNotes {
         return sb.append(" on ").append(count(p.nodes(), "node")).toString();
     }
 
-    static String count(int n, String noun) {
+    /** {@code 1 pod}, {@code 3 pods}. */
+    public static String count(int n, String noun) {
         return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

@@ -138,21 +138,7 @@ public final class QueuesCli {
                 evicted(p.getWonByReclaimPods(), p.getWonByReclaim(), q.getAllocated()),
                 evicted(p.getPreemptedPods(), p.getPreempted(), q.getAllocated())});
         }
-        int[] widths = new int[rows.getFirst().length];
-        for (String[] r : rows) {
-            for (int i = 0; i < r.length; i++) {
-                widths[i] = Math.max(widths[i], r[i].length());
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        for (String[] r : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < r.length; i++) {
-                line.append(r[i]).append(" ".repeat(widths[i] - r[i].length() + 2));
-            }
-            sb.append(line.toString().stripTrailing()).append('\n');
-        }
-        return sb.toString();
+        return Table.of(rows);
     }
 
     static String line(QueueInfo q) {
