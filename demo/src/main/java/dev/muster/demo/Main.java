@@ -32,7 +32,7 @@ public final class Main {
               gang NAMESPACE/NAME [--controller host:port]
                   A gang's state and the reason it is not running (Queues.GetGang).
               what-would-it-take NAMESPACE/NAME [--extender host:port]
-                    [--tls-cert-file FILE --tls-key-file FILE] [--tls-ca-file FILE]
+                    [--tls-cert-file FILE --tls-key-file FILE] [--tls-ca-file FILE] [--tls-server-name NAME]
                   What it would take to run the gang now (Extender.WhatWouldItTake, a dry run: nothing changes):
                   nothing, the victims Muster would evict by queue and gang, or why it cannot run even with
                   preemption. Default 127.0.0.1:9090; TLS with a client certificate against a cluster's extender.

@@ -30,10 +30,12 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code what-would-it-take NAMESPACE/NAME [--extender host:port] [--tls-cert-file F --tls-key-file F] [--tls-ca-file F]}:
- * the extender's preemption dry run ({@code Extender.WhatWouldItTake}), over plaintext gRPC or, given the files, TLS
- * with a client certificate (the extender serves its gRPC verbs to clients its client CA signed). A standby's answer
- * names the leader: the call is made once more there (the certificate checked against the first target's host). Prints
+ * {@code what-would-it-take NAMESPACE/NAME [--extender host:port] [--tls-cert-file F --tls-key-file F] [--tls-ca-file F]
+ * [--tls-server-name NAME]}: the extender's preemption dry run ({@code Extender.WhatWouldItTake}), over plaintext gRPC
+ * or, given the files, TLS with a client certificate (the extender serves its gRPC verbs to clients its client CA
+ * signed); the server's certificate is checked against {@code --tls-server-name}, else the target's host (through a
+ * port-forward: the Service name the certificate was issued for). A standby's answer names the leader: the call is made
+ * once more there, the certificate checked against the same name. Prints
  * the plan: victims grouped by queue and gang (single pods, which belong to no queue, last), one line per unit, then
  * each gang's pods and nodes. Nothing is changed.
  * Exit codes: 0 answered, 1 the call failed (the message says why), 2 bad arguments. Stateless.
@@ -54,13 +56,20 @@ public final class WhatWouldItTakeCli {
             err.println(COMMAND + ": \"" + args.getFirst() + "\" is not NAMESPACE/NAME");
             return 2;
         }
-        Flags flags = Flags.parse(args.subList(1, args.size()), Set.of("extender", "tls-cert-file", "tls-key-file", "tls-ca-file"), env);
+        Flags flags;
+        Optional<ClientTls> tls;
+        try {
+            flags = Flags.parse(args.subList(1, args.size()), Set.of("extender", "tls-cert-file", "tls-key-file", "tls-ca-file", "tls-server-name"), env);
+            tls = ClientTls.fromFiles("--tls", flags.optional("tls-ca-file"), flags.optional("tls-cert-file"), flags.optional("tls-key-file"));
+        } catch (IllegalArgumentException e) {
+            err.println(COMMAND + ": " + e.getMessage());
+            return 2;
+        }
         String target = flags.string("extender", DEFAULT_EXTENDER);
-        Optional<ClientTls> tls = ClientTls.fromFiles("--tls", flags.optional("tls-ca-file"), flags.optional("tls-cert-file"),
-                flags.optional("tls-key-file"));
         WhatWouldItTakeRequest request = WhatWouldItTakeRequest.newBuilder()
                 .setGang(GangRef.newBuilder().setNamespace(gang.namespace()).setName(gang.name())).build();
-        String authority = tls.isPresent() ? GrpcChannels.hostOf(target) : null;
+        String serverName = flags.optional("tls-server-name");
+        String authority = tls.isEmpty() ? null : serverName != null ? serverName : GrpcChannels.hostOf(target);
         String at = target;
         try {
             WhatWouldItTakeResponse answer;

@@ -121,6 +121,40 @@ class WhatWouldItTakeCliTest {
     }
 
     @Test
+    void overMutualTlsTheCertificateIsCheckedAgainstTheServerNameGiven(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        dev.muster.common.rpc.TestPki pki = new dev.muster.common.rpc.TestPki(dir, "muster");
+        dev.muster.common.rpc.TestPki.Issued server = pki.server("muster-extender");
+        dev.muster.common.rpc.TestPki.Issued client = pki.client("someone");
+        Server s = dev.muster.common.rpc.GrpcServers.netty(new InetSocketAddress("127.0.0.1", 0),
+                java.util.Optional.of(new dev.muster.common.rpc.ServerTls(server.cert(), server.key(), pki.caFile())))
+                .addService(new ExtenderGrpc.ExtenderImplBase() {
+                    @Override
+                    public void whatWouldItTake(WhatWouldItTakeRequest request, StreamObserver<WhatWouldItTakeResponse> out) {
+                        out.onNext(WhatWouldItTakeResponse.newBuilder().setVerdict(Verdict.VERDICT_NONE_NEEDED).setWhy("gang ml/x runs").build());
+                        out.onCompleted();
+                    }
+                }).build().start();
+        servers.add(s);
+        String target = "127.0.0.1:" + s.getPort();
+
+        ConsoleRun ok = cli("ml/x", "--extender", target, "--tls-cert-file", client.cert().toString(), "--tls-key-file", client.key().toString(),
+                "--tls-ca-file", pki.caFile().toString(), "--tls-server-name", "localhost");
+        assertThat(ok.exit()).as(ok.err()).isZero();
+        assertThat(ok.out()).isEqualTo("ml/x: nothing to preempt: gang ml/x runs\n");
+
+        ConsoleRun wrongName = cli("ml/x", "--extender", target, "--tls-cert-file", client.cert().toString(), "--tls-key-file",
+                client.key().toString(), "--tls-ca-file", pki.caFile().toString(), "--tls-server-name", "muster-extender.muster-system.svc");
+        assertThat(wrongName.exit()).as("the certificate is not for that name").isEqualTo(1);
+
+        ConsoleRun noCertificate = cli("ml/x", "--extender", target, "--tls-ca-file", pki.caFile().toString());
+        assertThat(noCertificate.exit()).as("no client certificate: refused at the handshake").isEqualTo(1);
+
+        ConsoleRun halfTls = cli("ml/x", "--extender", target, "--tls-cert-file", client.cert().toString());
+        assertThat(halfTls.exit()).as("a certificate without its key").isEqualTo(2);
+        assertThat(halfTls.err()).contains("--tls-key-file missing");
+    }
+
+    @Test
     void unknownGangsBadArgumentsAndAnUnreachableExtenderAreExplained() throws Exception {
         String leader = extender("leader", PLAN, null);
         ConsoleRun unknown = cli("ml/nope", "--extender", leader);
