@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * ({@link GangShortfall}: a scheduled gang fell below its minimum, or is whole again) and preemptions (a victim gang's
  * {@code Preempted}, the preemptor's {@code Preempting}), on the status write path's terms:
  * <ul>
- *   <li>Bounded: at most {@link #PER_GANG} Events wait per gang (a newer one pushes out the oldest), so pending
- *       work is bounded by the number of gangs, never by the rate of crossings or decisions.</li>
+ *   <li>Bounded: at most {@link #PER_GANG} Events wait per gang (a newer one pushes out the oldest membership crossing,
+ *       else the oldest), so pending work is bounded by the number of gangs, never by the rate of crossings or
+ *       decisions.</li>
  *   <li>Within the same {@link TokenBucket} as status writes, after them in each flush; what the budget does not
  *       cover waits for the next flush.</li>
  *   <li>One attempt per Event: a failed write is logged (at most one line per {@link #FAILURE_LOG_INTERVAL}) and
@@ -72,7 +73,19 @@ public final class GangEvents implements GangShortfallListener, GangNoteListener
         }
         ArrayDeque<GangNote> q = pending.computeIfAbsent(note.gang(), k -> new ArrayDeque<>(PER_GANG));
         if (q.size() == PER_GANG) {
-            q.removeFirst();
+            // the oldest membership crossing goes first: a burst of them (a victim's members leaving) must not push out
+            // the preemption that caused it
+            Iterator<GangNote> it = q.iterator();
+            boolean pushedOut = false;
+            while (!pushedOut && it.hasNext()) {
+                if (GangShortfall.ACTION.equals(it.next().action())) {
+                    it.remove();
+                    pushedOut = true;
+                }
+            }
+            if (!pushedOut) {
+                q.removeFirst();
+            }
             dropped++;
         }
         q.addLast(note);

@@ -77,6 +77,21 @@ class GangEventsTest {
     }
 
     @Test
+    void aBurstOfCrossingsDoesNotPushOutThePreemptionThatCausedIt() {
+        events.noted(preemptedOf("a"));
+        for (int i = 0; i < 10; i++) {
+            events.crossed(shortOf("a"));
+            events.crossed(wholeOf("a"));
+        }
+        while (events.pending() > 0) {
+            ticker.advance(Duration.ofSeconds(1));
+            events.flush();
+        }
+        assertThat(recorded).as("the preemption, then the newest crossings").containsExactly(preemptedOf("a"), wholeOf("a").asNote(),
+                shortOf("a").asNote(), wholeOf("a").asNote());
+    }
+
+    @Test
     void theBudgetLimitsEventsPerFlushAndTheRestWaits() {
         for (String g : List.of("a", "b", "c", "d")) {
             events.crossed(shortOf(g));

@@ -25,14 +25,14 @@ public record PodGroupCondition(String type, String status, String reason, Strin
     public static final String GANG_BOUND = "GangBound";
     /**
      * Members of the gang are being (or were) evicted by a preemption: True from the decision until the victims are
-     * gone and the gang holds its minimum again, then False ({@link GangDisruption}).
+     * gone and the gang runs its minimum again, then False ({@link GangDisruption}).
      */
     public static final String PREEMPTED = "Preempted";
     /** {@link #PREEMPTED} True: a gang of higher priority takes the room. */
     public static final String PRIORITY_PREEMPTION = "PriorityPreemption";
     /** {@link #PREEMPTED} True: a queue below its fair share takes the room back. */
     public static final String QUEUE_RECLAIM = "QueueReclaim";
-    /** {@link #PREEMPTED} False: the victims are gone and the gang holds its minimum again. */
+    /** {@link #PREEMPTED} False: the victims are gone and at least minMember members run again. */
     public static final String GANG_WHOLE = "GangWhole";
 
     public PodGroupCondition {

@@ -75,6 +75,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
     private final Map<GangKey, GangRecord> gangs = new HashMap<>(); // guarded by lock
     private final Map<String, PodObservation> pods = new HashMap<>(); // guarded by lock; member pods only
     private final Map<String, QueuePreemptions> preemptions = new HashMap<>(); // guarded by lock; queues named by a decision
+    private final Map<GangKey, Set<GangKey>> victimsOf = new HashMap<>(); // guarded by lock; preemptor → its victim gangs, until it binds or gives up
     private long appliedSequence; // guarded by lock
     private long duplicateEvents; // guarded by lock
     private long sequenceGaps; // guarded by lock
@@ -260,6 +261,7 @@ public final class StatusFolding implements AllocationListener, StatusSource {
                     totals.apply(g);
                     AllocationSnapshot.GangStatus after = totals.gang(g.gang());
                     moveReservation(before, after);
+                    preemptorMoved(g.gang(), g.state());
                     GangRecord rec = gangs.get(g.gang());
                     if (rec != null) {
                         refreshGang(g.gang(), rec);
@@ -611,8 +613,9 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         List<PodGroupCondition> conditions = PodGroupConditions.desired(phase, minMember, state, why, g.members);
         if (g.disruption != null) {
             if (settle) {
-                boolean whole = g.members.active() + g.members.succeeded() >= Math.max(1, minMember);
-                g.disruption = g.disruption.settled(uid -> holds(key, uid), whole);
+                // runs again: members bound and not finished (evicted members that exited 0 count as succeeded, not as running)
+                boolean runsAgain = g.members.active() >= Math.max(1, minMember);
+                g.disruption = g.disruption.settled(uid -> holds(key, uid), runsAgain);
             }
             conditions = new ArrayList<>(conditions);
             conditions.add(g.disruption.condition());
@@ -673,10 +676,33 @@ public final class StatusFolding implements AllocationListener, StatusSource {
                     holding.add(v.pod().uid());
                 }
             }
-            g.disruption = GangDisruption.decided(reason, message, holding);
+            g.disruption = GangDisruption.decided(reason, message, holding, p.preemptor());
+            victimsOf.computeIfAbsent(p.preemptor(), k -> new HashSet<>()).add(gang);
             refreshGang(gang, g, false);
         });
         notes.noted(new GangNote(p.preemptor(), PreemptionNotes.PREEMPTOR_REASON, false, PreemptionNotes.ACTION, PreemptionNotes.preemptor(p)));
+    }
+
+    /**
+     * A preemptor bound (its victims settle as they go) or gave up — refused, expired, backed off, deleted: its victims
+     * not evicted stay, and are no longer waited for.
+     */
+    private void preemptorMoved(GangKey preemptor, GangState state) { // lock held
+        if (state != GangState.BOUND && state != GangState.UNSCHEDULABLE && state != GangState.EXPIRED && state != GangState.BACKED_OFF
+                && state != GangState.DELETED) {
+            return;
+        }
+        Set<GangKey> victims = victimsOf.remove(preemptor);
+        if (victims == null || state == GangState.BOUND) {
+            return;
+        }
+        for (GangKey v : victims) {
+            GangRecord g = gangs.get(v);
+            if (g != null && g.disruption != null) {
+                g.disruption = g.disruption.reprieved(preemptor);
+                refreshGang(v, g);
+            }
+        }
     }
 
     private void tally(String queue, Set<String> touched, java.util.function.UnaryOperator<QueuePreemptions> change) { // lock held

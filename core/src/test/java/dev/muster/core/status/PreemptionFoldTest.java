@@ -80,6 +80,18 @@ class PreemptionFoldTest {
     }
 
     @Test
+    void aGangWhoseEvictedMembersExitedWithSuccessDidNotRunAgain() {
+        running("low", 3, 3, "a");
+        decide(PreemptionKind.PRIORITY, "a", of("low", "a", 0, 3));
+        // evicted Job pods: first seen leaving (no longer members), then finished with exit 0 before they are deleted
+        for (int i = 0; i < 3; i++) {
+            d.fold.observePod(new PodObservation("low-" + i, null, PodPhase.RUNNING, true, "", "ns/low-" + i));
+        }
+        d.pods("low", 3, PodPhase.SUCCEEDED, true);
+        assertThat(preempted("low").status()).as("all its members succeeded, none runs: not whole again").isEqualTo(PodGroupCondition.TRUE);
+    }
+
+    @Test
     void aGangThatLosesOnlySurplusMembersIsMarkedUntilTheyAreGone() {
         running("low", 4, 2, "a");
         waiting("big", 2, "a");
@@ -91,6 +103,19 @@ class PreemptionFoldTest {
         assertThat(preempted("low").status()).as("one victim still holds its place").isEqualTo(PodGroupCondition.TRUE);
         d.deletePod("low-3");
         assertThat(preempted("low").status()).isEqualTo(PodGroupCondition.FALSE);
+    }
+
+    @Test
+    void whenThePreemptorGivesUpTheVictimsNotEvictedAreNoLongerWaitedFor() {
+        running("low", 3, 3, "a");
+        waiting("big", 2, "a");
+        d.gang("big", GangState.RESERVED, "preempting ns/low (3 pods)");
+        decide(PreemptionKind.PRIORITY, "a", of("low", "a", 0, 3));
+        d.gang("big", GangState.RESERVED, "preempting ns/low (3 pods): 3 still terminating");
+        assertThat(preempted("low").status()).as("still reserved: the victims are awaited").isEqualTo(PodGroupCondition.TRUE);
+
+        d.gang("big", GangState.UNSCHEDULABLE, "gang ns/big: preemption abandoned, a PodDisruptionBudget refused; planning again");
+        assertThat(preempted("low").status()).as("nothing was evicted: it runs whole").isEqualTo(PodGroupCondition.FALSE);
     }
 
     @Test
