@@ -107,6 +107,15 @@ class PreemptionE2eTest extends ControllersClusterTest {
         String victim = a == 0 ? "low-a" : "low-b";
         assertThat(victim).as("the gang started last goes").isEqualTo("low-b");
         assertThat(c.admin.events(ns, "big")).anyMatch(e -> e.contains("preempting"));
+        // the controller tells both sides: the victim's PodGroup condition and Event, the preemptor's Event
+        String told = "preempted by " + ns + "/big (priority 1000)";
+        Awaitility.await("low-b's PodGroup says it was preempted").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> Kube.conditionLines(c.admin.podGroupObject(ns, "low-b")).stream()
+                        .anyMatch(s -> s.startsWith("Preempted=True PriorityPreemption: " + told)));
+        Awaitility.await("an Event on each side").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> c.admin.events(ns, "low-b").stream().anyMatch(e -> e.startsWith("Preempted: " + told))
+                        && c.admin.events(ns, "big").stream().anyMatch(e -> e.startsWith("Preempting: preempting 1 gang (8 pods) on ")));
+        assertThat(Kube.conditionLines(c.admin.podGroupObject(ns, "low-a"))).as("low-a was not touched").noneMatch(s -> s.startsWith("Preempted"));
         assertThat(c.extender.metrics()).containsPattern("muster_preemptions_total\\{kind=\"priority\",?} [1-9]");
         assertThat(fewest.get("low-a")).as("low-a never lost a member").isEqualTo(8);
         assertThat(disruptionTargets).as("victims seen carrying DisruptionTarget (the Eviction API sets it)").isNotEmpty()
