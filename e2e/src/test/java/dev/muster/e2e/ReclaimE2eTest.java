@@ -68,6 +68,6 @@ class ReclaimE2eTest extends ControllersClusterTest {
                     && p.getMetadata().getDeletionTimestamp() == null && ControllersCluster.holdsRoom(p)).toList().size();
             assertThat(left).as("gang a" + g + " is whole or gone, never partial").isIn(0, 4);
         }
-        assertThat(c.extender.metrics()).containsPattern("muster_preemptions_total\\{kind=\"reclaim\",?} 2");
+        assertThat(c.extender.metrics()).containsPattern("muster_preemptions_total\\{kind=\"reclaim\",?} 2\\.0");
     }
 }
