@@ -147,6 +147,11 @@ public final class Workloads {
         return get("policy", "v1", ns, "poddisruptionbudgets", name);
     }
 
+    public void deletePodDisruptionBudget(String ns, String name) {
+        Kube.call("delete poddisruptionbudget " + ns + "/" + name,
+                () -> api.deleteNamespacedCustomObject("policy", "v1", ns, "poddisruptionbudgets", name).execute());
+    }
+
     // ---- PriorityClasses ---------------------------------------------------------------------------------------
 
     /**

@@ -170,32 +170,36 @@ class PreemptionE2eTest extends ControllersClusterTest {
     @Test
     void theDryRunNamesTheVictimsThePreemptionThenEvicts() throws InterruptedException {
         Map<String, Set<String>> low = fillWithLowGangs();
-        // the preemptor's pods exist but are gated: kube-scheduler does not try them yet, so nothing is decided
-        c.admin.podGroup(ns, "big", 8, queue, Map.of());
-        c.workloads.indexedJob(ns, "big", 8, pods("big", HIGH).gated("muster.dev/e2e-hold"), false);
-        Awaitility.await("8 gated members exist").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                .until(() -> c.admin.pods(ns, "job=big").size() == 8);
+        // both low gangs protected: the first decision finds nothing to take and waits 5 s before it tries again
+        for (String g : List.of("low-a", "low-b")) {
+            c.workloads.podDisruptionBudget(ns, "keep-" + g, Map.of("job", g), 8);
+        }
+        Awaitility.await("the disruption controller computed both budgets").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> budgetStatus("keep-low-a", "disruptionsAllowed") == 0 && budgetStatus("keep-low-b", "disruptionsAllowed") == 0
+                        && budgetStatus("keep-low-a", "currentHealthy") == 8 && budgetStatus("keep-low-b", "currentHealthy") == 8);
+        gangJob("big", 8, HIGH);
+        Awaitility.await("big preempts nothing: both gangs are protected").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .until(() -> Kube.conditionLines(c.admin.podGroupObject(ns, "big")).stream().anyMatch(s -> s.contains("protected by a PodDisruptionBudget")));
+        // low-b's budget goes: the dry run, asked before the next decision, names what that decision then evicts
+        c.workloads.deletePodDisruptionBudget(ns, "keep-low-b");
         ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", c.muster.extenderGrpcPort(), InsecureChannelCredentials.create()).build();
         WhatWouldItTakeResponse advice;
         try {
-            advice = Awaitility.await("the dry run sees all 8 members").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+            advice = Awaitility.await("the dry run sees low-b free to go").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
                     .until(() -> ExtenderGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS).whatWouldItTake(
                             WhatWouldItTakeRequest.newBuilder().setGang(GangRef.newBuilder().setNamespace(ns).setName("big")).build()),
-                            r -> r.getVerdict() == WhatWouldItTakeResponse.Verdict.VERDICT_PREEMPT);
+                            r -> r.getVerdict() != WhatWouldItTakeResponse.Verdict.VERDICT_CANNOT_RUN);
         } finally {
             channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
+        assertThat(advice.getVerdict()).as("asked before the decision: " + advice).isEqualTo(WhatWouldItTakeResponse.Verdict.VERDICT_PREEMPT);
         Set<String> advised = advice.getVictimsList().stream().flatMap(u -> u.getPodsList().stream())
                 .map(v -> v.getPod().getPod().getUid()).collect(Collectors.toSet());
         assertThat(advised).as("the dry run names low-b's 8 pods").isEqualTo(low.get("low-b"));
-        assertThat(survivors(low.get("low-b"))).as("the dry run changed nothing").hasSize(8);
 
-        for (V1Pod p : c.admin.pods(ns, "job=big")) {
-            c.admin.ungate(ns, p.getMetadata().getName());
-        }
         c.awaitRunning(ns, "job=big", 8);
         assertThat(survivors(low.get("low-b"))).as("exactly the advised pods were evicted").isEmpty();
-        assertThat(survivors(low.get("low-a"))).hasSize(8);
+        assertThat(survivors(low.get("low-a"))).as("low-a's budget held").hasSize(8);
     }
 
     /** A number of a PodDisruptionBudget's status (-1 when absent; the API hands numbers back as doubles). */

@@ -547,6 +547,9 @@ public final class Preemptions {
         if (books.admitted(g) || active.containsKey(key)) {
             return new PreemptionAdvice.NoneNeeded("gang " + key + " is admitted: its room is reserved");
         }
+        if (!g.hasPendingMember()) {
+            return new PreemptionAdvice.NoneNeeded("gang " + key + " has no pod waiting to run");
+        }
         if (!settings.any()) {
             return new PreemptionAdvice.CannotRun("preemption and queue reclaim are off");
         }
