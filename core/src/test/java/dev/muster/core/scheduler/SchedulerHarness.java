@@ -20,13 +20,15 @@ final class SchedulerHarness {
     final AllocationJournal journal = new AllocationJournal(1 << 16, java.time.InstantSource.fixed(java.time.Instant.ofEpochMilli(0L)));
     final GangScheduler scheduler;
     final List<String> nodeNames = new ArrayList<>();
+    /** Every pod the scheduler asked to have retried ({@link PodWaker}), in order, with why. */
+    final List<String> woken = java.util.Collections.synchronizedList(new ArrayList<>());
 
     SchedulerHarness() {
         this(SchedulerConfig.DEFAULT);
     }
 
     SchedulerHarness(SchedulerConfig config) {
-        scheduler = new GangScheduler(config, binder, journal, clock);
+        scheduler = new GangScheduler(config, binder, journal, clock, (pods, why) -> pods.forEach(p -> woken.add(p + ": " + why)));
     }
 
     /** A harness whose scheduler evicts through {@code evictor}, within {@code budgets}. */
