@@ -1,0 +1,122 @@
+package dev.muster.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.models.V1Pod;
+import java.time.Duration;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Muster's books change in ways kube-scheduler never hears of — a Queue opened or its capability raised, room a running
+ * gang's reservation gives back at its deadline — and a pod Muster refused at filter sits in kube-scheduler's
+ * unschedulable pool until a cluster event it watches, else its 5-minute flush. Muster wakes such a pod itself (a
+ * condition on the pod's status, through the chart's RBAC): these tests park pods in a quiet cluster (no refusal for
+ * longer than kube-scheduler's longest backoff, 10 s), make the change, and see the pods bind long before the flush.
+ */
+class WakeE2eTest extends RealClusterTest {
+    /** Longer than kube-scheduler's longest backoff (10 s): a pod not retried for this long is parked, not backing off. */
+    private static final Duration PARKED = Duration.ofSeconds(12);
+
+    @Test
+    void aGangRefusedForItsClosedQueueBindsWholeShortlyAfterTheQueueIsOpened() {
+        String queue = ns + "-shut";
+        c.admin.queue(queue, Map.of("weight", 1, "state", "Closed"));
+        c.admin.podGroup(ns, "late", 2, queue, Map.of());
+        c.admin.members(ns, "late", 0, 2, "1", "1Gi");
+        Awaitility.await("both members refused for the closed queue").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> c.admin.events(ns, "late-0").stream().anyMatch(e -> e.contains("Closed"))
+                        && c.admin.events(ns, "late-1").stream().anyMatch(e -> e.contains("Closed")));
+        awaitParked();
+        double sent = woken("sent");
+
+        long opened = System.nanoTime();
+        c.admin.patchQueueSpec(queue, "{\"state\":\"Open\"}");
+        // generous, yet far below kube-scheduler's 5-minute flush of parked pods
+        double seconds = c.awaitBound(ns, "late-", 2, opened);
+        System.out.printf("e2e: gang parked for its closed queue: bound whole %.2f s after the Queue was opened%n", seconds);
+        assertThat(woken("sent") - sent).as("pods woken by Muster").isGreaterThanOrEqualTo(2);
+        assertThat(c.admin.readPod(ns, "late-0").getStatus().getConditions()).anyMatch(cond -> "muster.dev/Retry".equals(cond.getType())
+                && cond.getMessage().startsWith("queue " + queue + " changed"));
+    }
+
+    @Test
+    void aGangLargerThanItsQueuesCapabilityBindsWholeShortlyAfterTheCapabilityIsRaised() {
+        String queue = ns + "-small";
+        c.admin.queue(queue, Map.of("weight", 1, "capability", Map.of("cpu", "2")));
+        c.admin.podGroup(ns, "big", 2, queue, Map.of());
+        c.admin.members(ns, "big", 0, 2, "2", "1Gi"); // 4 cpu > capability 2
+        Awaitility.await("both members refused for the queue's capability").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> c.admin.events(ns, "big-0").stream().anyMatch(e -> e.contains("capability"))
+                        && c.admin.events(ns, "big-1").stream().anyMatch(e -> e.contains("capability")));
+        awaitParked();
+        double sent = woken("sent");
+
+        long raised = System.nanoTime();
+        c.admin.patchQueueSpec(queue, "{\"capability\":{\"cpu\":\"8\"}}");
+        double seconds = c.awaitBound(ns, "big-", 2, raised);
+        System.out.printf("e2e: gang parked for its queue's capability: bound whole %.2f s after the capability was raised%n", seconds);
+        assertThat(woken("sent") - sent).as("pods woken by Muster").isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void aPodRefusedOnARunningGangsSurplusSlotBindsShortlyAfterTheDeadlineReleasesIt() {
+        // 5 nodes full; gang run (minMember 2) has a third member kube-scheduler can never place (its node selector matches
+        // no node): the first member's filter reserves three free nodes, two members bind, the gang runs with one slot
+        // unclaimed until its deadline — which releases the slot without failing any bind
+        for (int i = 3; i < E2eCluster.NODES; i++) {
+            c.admin.pod(ns, "hog-" + i, null, "4", "1Gi", "default-scheduler", "node-" + i);
+        }
+        c.admin.podGroup(ns, "run", 2, "default", Map.of("muster.dev/gang-deadline", "25s"));
+        V1Pod nowhere = Kube.podObject(ns, "run-2", "run", "4", "1Gi", Kube.SCHEDULER_NAME, null);
+        nowhere.getSpec().setNodeSelector(Map.of("e2e.muster.dev/nowhere", "true"));
+        c.admin.create(nowhere);
+        c.admin.members(ns, "run", 0, 2, "4", "1Gi");
+        c.awaitBound(ns, "run-", 2, System.nanoTime());
+        assertThat(c.extender.gauge("muster_reservations")).as("the unclaimed slot is still held").isEqualTo(1);
+
+        // the third free node is free in kube-scheduler's view, reserved in Muster's; the rest are full
+        c.admin.pod(ns, "web", null, "1", "1Gi");
+        Awaitility.await("web refused on the reservation").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
+                .until(() -> c.admin.events(ns, "web").stream().anyMatch(e -> e.contains("reserved for gangs")));
+        awaitParked();
+        assertThat(c.extender.gauge("muster_reservations")).as("parked before the deadline").isEqualTo(1);
+        double sent = woken("sent");
+
+        Awaitility.await("the deadline releases the unclaimed slot").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(20))
+                .until(() -> c.extender.gauge("muster_reservations") == 0);
+        long released = System.nanoTime();
+        double seconds = c.awaitBound(ns, "web", 1, released);
+        System.out.printf("e2e: pod parked on a running gang's unclaimed slot: bound %.2f s after the deadline released it%n", seconds);
+        assertThat(woken("sent") - sent).as("pods woken by Muster").isGreaterThanOrEqualTo(1);
+        assertThat(c.admin.bound(ns, "run-")).hasSize(2);
+    }
+
+    /** Waits until Muster's filter has refused nothing for {@link #PARKED}: kube-scheduler has parked the refused pods. */
+    private void awaitParked() {
+        long[] since = {System.nanoTime()};
+        double[] last = {refusals()};
+        Awaitility.await("refused pods parked").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            double now = refusals();
+            if (now != last[0]) {
+                last[0] = now;
+                since[0] = System.nanoTime();
+            }
+            return System.nanoTime() - since[0] > PARKED.toNanos();
+        });
+    }
+
+    /** How often Muster's filter turned a pod away on every node. */
+    private double refusals() {
+        return c.extender.metrics().lines().filter(l -> l.startsWith("muster_extender_decisions_total{")
+                        && l.contains("verb=\"filter\"") && (l.contains("outcome=\"unfit\"") || l.contains("outcome=\"unresolvable\"")))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    /** {@code muster_pods_woken_total{outcome}}. */
+    private double woken(String outcome) {
+        return c.extender.metrics().lines().filter(l -> l.startsWith("muster_pods_woken_total{") && l.contains("outcome=\"" + outcome + "\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+}
