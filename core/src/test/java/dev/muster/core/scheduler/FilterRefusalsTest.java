@@ -33,10 +33,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * a failed bind of a pod it had assumed, or its 5-minute flush; a failed bind of the pod itself is retried from its
  * backoff. So a refusal whose cause may pass <em>without</em> such an event — Muster's own view catching up — must
  * not leave the pod without a node: such a pod passes, and its bind is held while Muster re-checks. A refusal is kept
- * where its cause ends with such an event (a reservation ends in failed or completed binds), or where passing would
- * take room others are kept (a gang's reservation) or other queues could use (a full queue); the row says which
- * event un-parks it. A Queue edit is no such event
- * (docs/architecture.md, "Why no member is refused for a passing reason").
+ * where passing would take room others are kept (a gang's reservation) or other queues could use (a full queue), or
+ * where its cause passes only with a change of the pod or of Muster's objects. What un-parks a kept refusal: a pod or
+ * node event, a failed bind, and — for what kube-scheduler never hears of (a Queue created or edited, room or queue
+ * quota a reservation gives back) — Muster itself, which wakes the pod ({@link PodWaker}); each kept row applies that
+ * change and checks the pod is woken (docs/architecture.md, "Why no member is refused for a passing reason").
  */
 class FilterRefusalsTest {
     /** What the filter does with the pod. */

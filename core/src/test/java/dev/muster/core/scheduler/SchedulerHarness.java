@@ -33,7 +33,12 @@ final class SchedulerHarness {
 
     /** A harness whose scheduler evicts through {@code evictor}, within {@code budgets}. */
     SchedulerHarness(SchedulerConfig config, dev.muster.core.preempt.Evictor evictor, dev.muster.core.preempt.DisruptionBudgets budgets) {
-        scheduler = new GangScheduler(config, binder, evictor, budgets, journal, clock);
+        scheduler = new GangScheduler(config, binder, evictor, budgets, journal, clock, (pods, why) -> pods.forEach(p -> woken.add(p + ": " + why)));
+    }
+
+    /** With {@code waker} instead of recording wakes in {@link #woken}. */
+    SchedulerHarness(SchedulerConfig config, PodWaker waker) {
+        scheduler = new GangScheduler(config, binder, journal, clock, waker);
     }
 
     /** {@code nodes} nodes n0.. of {@code cpu}/{@code mem}, the default queue, synced: the usual starting cluster. */
