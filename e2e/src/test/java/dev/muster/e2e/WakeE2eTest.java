@@ -22,42 +22,40 @@ class WakeE2eTest extends RealClusterTest {
     @Test
     void aGangRefusedForItsClosedQueueBindsWholeShortlyAfterTheQueueIsOpened() {
         String queue = ns + "-shut";
-        c.admin.queue(queue, Map.of("weight", 1, "state", "Closed"));
-        c.admin.podGroup(ns, "late", 2, queue, Map.of());
-        c.admin.members(ns, "late", 0, 2, "1", "1Gi");
-        Awaitility.await("both members refused for the closed queue").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> c.admin.events(ns, "late-0").stream().anyMatch(e -> e.contains("Closed"))
-                        && c.admin.events(ns, "late-1").stream().anyMatch(e -> e.contains("Closed")));
-        awaitParked();
-        double sent = woken("sent");
-
-        long opened = System.nanoTime();
-        c.admin.patchQueueSpec(queue, "{\"state\":\"Open\"}");
-        // generous, yet far below kube-scheduler's 5-minute flush of parked pods
-        double seconds = c.awaitBound(ns, "late-", 2, opened);
+        double seconds = parkThenEdit(queue, Map.of("weight", 1, "state", "Closed"), "late", "1", "Closed", "{\"state\":\"Open\"}");
         System.out.printf("e2e: gang parked for its closed queue: bound whole %.2f s after the Queue was opened%n", seconds);
-        assertThat(woken("sent") - sent).as("pods woken by Muster").isGreaterThanOrEqualTo(2);
         assertThat(c.admin.readPod(ns, "late-0").getStatus().getConditions()).anyMatch(cond -> "muster.dev/Retry".equals(cond.getType())
                 && cond.getMessage().startsWith("queue " + queue + " changed"));
     }
 
     @Test
     void aGangLargerThanItsQueuesCapabilityBindsWholeShortlyAfterTheCapabilityIsRaised() {
-        String queue = ns + "-small";
-        c.admin.queue(queue, Map.of("weight", 1, "capability", Map.of("cpu", "2")));
-        c.admin.podGroup(ns, "big", 2, queue, Map.of());
-        c.admin.members(ns, "big", 0, 2, "2", "1Gi"); // 4 cpu > capability 2
-        Awaitility.await("both members refused for the queue's capability").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> c.admin.events(ns, "big-0").stream().anyMatch(e -> e.contains("capability"))
-                        && c.admin.events(ns, "big-1").stream().anyMatch(e -> e.contains("capability")));
+        // 2 members of 2 cpu: 4 cpu > capability 2
+        double seconds = parkThenEdit(ns + "-small", Map.of("weight", 1, "capability", Map.of("cpu", "2")), "big", "2", "capability",
+                "{\"capability\":{\"cpu\":\"8\"}}");
+        System.out.printf("e2e: gang parked for its queue's capability: bound whole %.2f s after the capability was raised%n", seconds);
+    }
+
+    /**
+     * A gang of 2 members of {@code cpu} in a new queue of {@code spec}: both refused (their events say {@code refusal}),
+     * parked; then the Queue's spec is merge-patched with {@code edit}. Returns the seconds from the edit until both are bound.
+     */
+    private double parkThenEdit(String queue, Map<String, Object> spec, String gang, String cpu, String refusal, String edit) {
+        c.admin.queue(queue, spec);
+        c.admin.podGroup(ns, gang, 2, queue, Map.of());
+        c.admin.members(ns, gang, 0, 2, cpu, "1Gi");
+        Awaitility.await("both members refused: " + refusal).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> c.admin.events(ns, gang + "-0").stream().anyMatch(e -> e.contains(refusal))
+                        && c.admin.events(ns, gang + "-1").stream().anyMatch(e -> e.contains(refusal)));
         awaitParked();
         double sent = woken("sent");
 
-        long raised = System.nanoTime();
-        c.admin.patchQueueSpec(queue, "{\"capability\":{\"cpu\":\"8\"}}");
-        double seconds = c.awaitBound(ns, "big-", 2, raised);
-        System.out.printf("e2e: gang parked for its queue's capability: bound whole %.2f s after the capability was raised%n", seconds);
+        long edited = System.nanoTime();
+        c.admin.patchQueueSpec(queue, edit);
+        // generous, yet far below kube-scheduler's 5-minute flush of parked pods
+        double seconds = c.awaitBound(ns, gang + "-", 2, edited);
         assertThat(woken("sent") - sent).as("pods woken by Muster").isGreaterThanOrEqualTo(2);
+        return seconds;
     }
 
     @Test

@@ -9,9 +9,7 @@ import dev.muster.core.model.PodId;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,12 +39,7 @@ class KubePodWakerTest {
     }
 
     private List<RecordedRequest> requests() throws InterruptedException {
-        List<RecordedRequest> all = new ArrayList<>();
-        RecordedRequest r;
-        while ((r = api.server().takeRequest(1, TimeUnit.MILLISECONDS)) != null) {
-            all.add(r);
-        }
-        return all;
+        return api.takeRequests();
     }
 
     @Test
