@@ -370,8 +370,12 @@ public final class GangScheduler implements ClusterSink {
     @Override
     public void upsertPodGroup(PodGroupSpec podGroup) {
         run(() -> {
+            Gang before = books.gang(podGroup.key());
+            boolean changed = before == null || !podGroup.equals(before.spec()); // not a status write the informer echoes
             intake.upsertPodGroup(podGroup);
-            wake(parked.takeGang(podGroup.key()), "podgroup " + podGroup.key() + " changed");
+            if (changed) {
+                wake(parked.takeGang(podGroup.key()), "podgroup " + podGroup.key() + " changed");
+            }
         });
     }
 
@@ -383,8 +387,12 @@ public final class GangScheduler implements ClusterSink {
     @Override
     public void upsertQueue(QueueSpec queue) {
         run(() -> {
+            // the controller writes a Queue's status as its pods come and go: only a change of what admission reads wakes
+            boolean changed = !queue.equals(books.queue(queue.name()));
             intake.upsertQueue(queue);
-            wake(parked.takeQueue(queue.name()), "queue " + queue.name() + " changed");
+            if (changed) {
+                wake(parked.takeQueue(queue.name()), "queue " + queue.name() + " changed");
+            }
         });
     }
 

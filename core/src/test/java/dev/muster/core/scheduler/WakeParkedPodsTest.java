@@ -69,6 +69,25 @@ class WakeParkedPodsTest {
     }
 
     @Test
+    void theSameQueueOrPodGroupSeenAgainWakesNobody() {
+        // the controller writes their status as pods come and go, and the informer hands the unchanged spec in again:
+        // waking on that would retry a full queue's pods at the controller's flush rate for as long as it stays full
+        SchedulerHarness h = SchedulerHarness.cluster(1, "4", "16Gi");
+        QueueSpec shut = new QueueSpec("shut", QueueState.CLOSED, 1, null, null, null, true);
+        PodGroupSpec g = podGroup("default", "g", 1, "shut");
+        h.scheduler.upsertQueue(shut);
+        h.scheduler.upsertPodGroup(g);
+        Pod g0 = h.seen(pod("g-0").gang("g").requests("1", "1Gi").build());
+        assertThat(h.scheduler.filter(g0, h.nodeNames).feasible()).isEmpty();
+
+        h.scheduler.upsertQueue(new QueueSpec("shut", QueueState.CLOSED, 1, null, null, null, true));
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 1, "shut"));
+        assertThat(h.woken).isEmpty();
+        h.scheduler.upsertQueue(new QueueSpec("shut", QueueState.CLOSED, 2, null, null, null, true)); // its weight edited
+        assertThat(h.woken).containsExactly("default/g-0: queue shut changed");
+    }
+
+    @Test
     void aQueueGivingQuotaBackWakesThePodsItsFullnessRefused() {
         SchedulerHarness h = SchedulerHarness.cluster(2, "4", "16Gi");
         h.scheduler.upsertQueue(queue("small", req("4", "64Gi")));
