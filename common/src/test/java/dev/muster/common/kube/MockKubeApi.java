@@ -74,16 +74,6 @@ public final class MockKubeApi implements AutoCloseable {
         return server;
     }
 
-    /** Takes every request the server received and nobody took yet, in order. */
-    public List<RecordedRequest> takeRequests() throws InterruptedException {
-        List<RecordedRequest> all = new java.util.ArrayList<>();
-        RecordedRequest r;
-        while ((r = server.takeRequest(1, java.util.concurrent.TimeUnit.MILLISECONDS)) != null) {
-            all.add(r);
-        }
-        return all;
-    }
-
     /** The base URL, e.g. {@code http://localhost:40123}. */
     public String url() {
         String u = server.url("/");
