@@ -2,15 +2,14 @@ package dev.muster.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kubernetes.client.openapi.models.V1Pod;
 import java.time.Duration;
 import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * Muster's books change in ways kube-scheduler never hears of — a Queue opened or its capability raised, room a running
- * gang's reservation gives back at its deadline — and a pod Muster refused at filter sits in kube-scheduler's
+ * Muster's books change in ways kube-scheduler never hears of — a Queue opened or its capability raised — and a pod
+ * Muster refused at filter sits in kube-scheduler's
  * unschedulable pool until a cluster event it watches, else its 5-minute flush. Muster wakes such a pod itself (a
  * condition on the pod's status, through the chart's RBAC): these tests park pods in a quiet cluster (no refusal for
  * longer than kube-scheduler's longest backoff, 10 s), make the change, and see the pods bind long before the flush.
@@ -56,39 +55,6 @@ class WakeE2eTest extends RealClusterTest {
         double seconds = c.awaitBound(ns, gang + "-", 2, edited);
         assertThat(woken("sent") - sent).as("pods woken by Muster").isGreaterThanOrEqualTo(2);
         return seconds;
-    }
-
-    @Test
-    void aPodRefusedOnARunningGangsSurplusSlotBindsShortlyAfterTheDeadlineReleasesIt() {
-        // 5 nodes full; gang run (minMember 2) has a third member kube-scheduler can never place (its node selector matches
-        // no node): the first member's filter reserves three free nodes, two members bind, the gang runs with one slot
-        // unclaimed until its deadline — which releases the slot without failing any bind
-        for (int i = 3; i < E2eCluster.NODES; i++) {
-            c.admin.pod(ns, "hog-" + i, null, "4", "1Gi", "default-scheduler", "node-" + i);
-        }
-        c.admin.podGroup(ns, "run", 2, "default", Map.of("muster.dev/gang-deadline", "25s"));
-        V1Pod nowhere = Kube.podObject(ns, "run-2", "run", "4", "1Gi", Kube.SCHEDULER_NAME, null);
-        nowhere.getSpec().setNodeSelector(Map.of("e2e.muster.dev/nowhere", "true"));
-        c.admin.create(nowhere);
-        c.admin.members(ns, "run", 0, 2, "4", "1Gi");
-        c.awaitBound(ns, "run-", 2, System.nanoTime());
-        assertThat(c.extender.gauge("muster_reservations")).as("the unclaimed slot is still held").isEqualTo(1);
-
-        // the third free node is free in kube-scheduler's view, reserved in Muster's; the rest are full
-        c.admin.pod(ns, "web", null, "1", "1Gi");
-        Awaitility.await("web refused on the reservation").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
-                .until(() -> c.admin.events(ns, "web").stream().anyMatch(e -> e.contains("reserved for gangs")));
-        awaitParked();
-        assertThat(c.extender.gauge("muster_reservations")).as("parked before the deadline").isEqualTo(1);
-        double sent = woken("sent");
-
-        Awaitility.await("the deadline releases the unclaimed slot").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(20))
-                .until(() -> c.extender.gauge("muster_reservations") == 0);
-        long released = System.nanoTime();
-        double seconds = c.awaitBound(ns, "web", 1, released);
-        System.out.printf("e2e: pod parked on a running gang's unclaimed slot: bound %.2f s after the deadline released it%n", seconds);
-        assertThat(woken("sent") - sent).as("pods woken by Muster").isGreaterThanOrEqualTo(1);
-        assertThat(c.admin.bound(ns, "run-")).hasSize(2);
     }
 
     /** Waits until Muster's filter has refused nothing for {@link #PARKED}: kube-scheduler has parked the refused pods. */
