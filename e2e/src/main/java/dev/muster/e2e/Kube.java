@@ -237,12 +237,6 @@ public final class Kube {
         return call("read pod " + ns + "/" + name, () -> core.readNamespacedPod(name, ns).execute());
     }
 
-    /** Creates {@code pod} as it is (e.g. a {@link #podObject} given a node selector). */
-    public V1Pod create(V1Pod pod) {
-        String ns = pod.getMetadata().getNamespace();
-        return call("create pod " + ns + "/" + pod.getMetadata().getName(), () -> core.createNamespacedPod(ns, pod).execute());
-    }
-
     /** Creates {@code count} members {@code group-<from>..} of a gang. */
     public void members(String ns, String group, int from, int count, String cpu, String memory) {
         for (int i = from; i < from + count; i++) {
