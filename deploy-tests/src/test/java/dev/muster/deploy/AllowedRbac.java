@@ -34,6 +34,7 @@ final class AllowedRbac {
                 OTHER_GANG_APIS.forEach(group -> allowed.addAll(read(group, "podgroups")));
                 allowed.addAll(read("scheduling.k8s.io", "workloads")); // the templates Kubernetes PodGroups refer to
                 allowed.add(Permission.of(CORE, "pods/binding", "create"));
+                allowed.add(Permission.of(CORE, "pods/status", "patch")); // wakes a pod kube-scheduler parked (its own condition)
                 if (evicts) {
                     allowed.add(Permission.of(CORE, "pods/eviction", "create"));
                     allowed.addAll(read("policy", "poddisruptionbudgets"));

@@ -146,6 +146,14 @@ public final class Kube {
         call("create queue " + name, () -> custom.createClusterCustomObject(GROUP, VERSION, "queues", q).execute());
     }
 
+    /** Merge-patches a Queue's spec with {@code spec} (e.g. {@code {"state":"Open"}}), as a cluster admin edits it. */
+    public void patchQueueSpec(String name, String specJson) {
+        var body = new io.kubernetes.client.custom.V1Patch("{\"spec\":" + specJson + "}");
+        call("patch queue " + name, () -> io.kubernetes.client.util.PatchUtils.patch(Object.class,
+                () -> custom.patchClusterCustomObject(GROUP, VERSION, "queues", name, body).buildCall(null),
+                io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
     public void podGroup(String ns, String name, int minMember, String queue, Map<String, String> annotations) {
         podGroup(ns, name, minMember, queue, annotations, Map.of());
     }
@@ -223,6 +231,11 @@ public final class Kube {
 
     /** The extended resource the chart's admission policy adds to gang members. */
     public static final String GANG_MARKER = dev.muster.core.resources.ResourceNames.GANG_MARKER;
+
+    /** The pod as the API server has it now. */
+    public V1Pod readPod(String ns, String name) {
+        return call("read pod " + ns + "/" + name, () -> core.readNamespacedPod(name, ns).execute());
+    }
 
     /** Creates {@code count} members {@code group-<from>..} of a gang. */
     public void members(String ns, String group, int from, int count, String cpu, String memory) {

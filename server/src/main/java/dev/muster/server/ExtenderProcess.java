@@ -75,8 +75,13 @@ public final class ExtenderProcess implements AutoCloseable {
 
         /** A core that may preempt ({@link SchedulerConfig#preemption()}): victims evicted through {@code evictor}. */
         public static Core of(Settings s, Binder binder, Evictor evictor, DisruptionBudgets budgets) {
+            return of(s, binder, evictor, budgets, dev.muster.core.scheduler.PodWaker.NONE);
+        }
+
+        /** And {@code waker} asked to have kube-scheduler retry pods the filter refused, once the books may admit them. */
+        public static Core of(Settings s, Binder binder, Evictor evictor, DisruptionBudgets budgets, dev.muster.core.scheduler.PodWaker waker) {
             AllocationJournal journal = new AllocationJournal(s.journalWindow(), java.time.InstantSource.system());
-            return new Core(journal, new GangScheduler(s.scheduler(), binder, evictor, budgets, journal, System::nanoTime));
+            return new Core(journal, new GangScheduler(s.scheduler(), binder, evictor, budgets, journal, System::nanoTime, waker));
         }
     }
 

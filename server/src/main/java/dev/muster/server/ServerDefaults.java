@@ -19,6 +19,13 @@ public final class ServerDefaults {
     public static final String LEASE_NAME = "muster-extender";
     public static final long MAX_BODY_BYTES = 64L * 1024 * 1024;
     public static final int JOURNAL_WINDOW = 65_536;
+    /**
+     * At most this many pods a second are woken (a status patch each) after Muster's books changed: kube-scheduler's own
+     * client defaults to 50 requests a second.
+     */
+    public static final int WAKES_PER_SECOND = 50;
+    /** At most this many pod wakes wait to be sent (the oldest is dropped beyond). */
+    public static final int WAKES_PENDING = 10_000;
 
     private ServerDefaults() {}
 }

@@ -18,6 +18,8 @@ import dev.muster.server.evict.KubeDisruptionBudgets;
 import dev.muster.server.evict.KubeEvictor;
 import dev.muster.server.leader.Leadership;
 import dev.muster.server.sync.ClusterSync;
+import dev.muster.server.wake.KubePodWaker;
+import dev.muster.server.wake.WakeCollector;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.hotspot.DefaultExports;
 import java.io.IOException;
@@ -131,8 +133,12 @@ public final class ServerMain {
         // the first full sync (API discovery, then listing every node and pod) does not need the servers, nor they it:
         // it starts on its own thread at once, so readiness after a (re)start waits for the longer of the
         // two instead of their sum
-        ExtenderProcess.Core core = preempting ? ExtenderProcess.Core.of(settings, binder, evictor, budgets)
-                : ExtenderProcess.Core.of(settings, binder);
+        // pods the filter refused are woken (a pod status patch, paced, leader-only) when a Queue or PodGroup edit or room a
+        // reservation gives back may admit them: kube-scheduler hears of none of these
+        KubePodWaker waker = new KubePodWaker(kube.requests(), leadership::leading, ServerDefaults.WAKES_PER_SECOND, ServerDefaults.WAKES_PENDING);
+        new WakeCollector(waker).register(registry);
+        ExtenderProcess.Core core = preempting ? ExtenderProcess.Core.of(settings, binder, evictor, budgets, waker)
+                : ExtenderProcess.Core.of(settings, binder, dev.muster.core.preempt.Evictor.NONE, dev.muster.core.preempt.DisruptionBudgets.NONE, waker);
         CompletableFuture<ClusterSync> syncing = new CompletableFuture<>();
         Thread.ofPlatform().name("cluster-sync-start").start(() -> {
             try {
@@ -173,6 +179,7 @@ public final class ServerMain {
             if (evictor != null) {
                 evictor.close();
             }
+            waker.close();
             stopped.countDown();
         }, "muster-shutdown"));
         stopped.await();

@@ -13,9 +13,10 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
  * <ul>
  *   <li>state: Volcano keeps it in {@code status.state} (Open, Closed, Closing, Unknown; {@code vcctl queue operate
  *       --action close} ends there); its spec has no state, but a {@code spec.state} written by other tools is honoured
- *       too. Closed or Closing in either place → {@link QueueState#CLOSED} (the wish is "closed"; the controller
- *       reports Closing while pods still run); Unknown → {@link QueueState#UNKNOWN}; absent or Open →
- *       {@link QueueState#OPEN};</li>
+ *       and, when present, wins: Muster's controller writes {@code status.state} from this very state, so a status
+ *       Closed that it wrote while the spec said Closed must not keep the queue closed once the spec says Open.
+ *       Closed or Closing → {@link QueueState#CLOSED} (the wish is "closed"; the controller reports Closing while pods
+ *       still run); Unknown → {@link QueueState#UNKNOWN}; absent or Open → {@link QueueState#OPEN};</li>
  *   <li>{@code spec.weight}: absent or 0 → 1 (Volcano's admission default); negative is an error;</li>
  *   <li>{@code spec.capability}: absent or empty → null (unlimited);</li>
  *   <li>{@code spec.deserved}, {@code spec.guarantee.resource}: absent → zero;</li>
@@ -59,15 +60,8 @@ public final class QueueConverter {
     }
 
     static QueueState stateOf(String specState, String statusState) {
-        QueueState fromSpec = QueueState.parse(specState);
-        QueueState fromStatus = QueueState.parse(statusState);
-        if (isClosed(fromSpec) || isClosed(fromStatus)) {
-            return QueueState.CLOSED;
-        }
-        if (fromSpec == QueueState.UNKNOWN || fromStatus == QueueState.UNKNOWN) {
-            return QueueState.UNKNOWN;
-        }
-        return QueueState.OPEN;
+        QueueState s = QueueState.parse(specState == null || specState.isEmpty() ? statusState : specState);
+        return isClosed(s) ? QueueState.CLOSED : s;
     }
 
     private static boolean isClosed(QueueState s) {

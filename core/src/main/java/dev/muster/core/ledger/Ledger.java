@@ -45,6 +45,7 @@ public final class Ledger {
     private Reservation setAside; // room set aside for the gang next in line (charged to no queue), or null
     private Set<String> setAsideNodes = Set.of(); // the nodes of setAside's slots (its slots never change), for filter
     private Resources schedulableAllocatable = Resources.ZERO; // Σ allocatable of known, schedulable nodes, kept as nodes change
+    private final Set<String> freedQueues = new java.util.HashSet<>(); // queues whose reserved quota shrank since takeFreed()
 
     // ---- nodes -------------------------------------------------------------------------------------
 
@@ -401,12 +402,27 @@ public final class Ledger {
     }
 
     private void unreserve(Reservation r, Slot s) {
+        freedQueues.add(r.queue());
         unhold(r.queue(), s.request());
         NodeEntry e = nodes.get(s.node());
         if (e != null) {
             e.removeReserved(s.request());
             dropIfGone(e);
         }
+    }
+
+    /**
+     * The queues whose reservations gave room back (a slot released or moved off its node) since the last call, and
+     * forgets them: reserved room on nodes and the queue's quota both shrank, which kube-scheduler never hears of.
+     * Empty when none did. The set-aside is not counted (it is recomputed on every admission pass).
+     */
+    public Set<String> takeFreed() {
+        if (freedQueues.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> out = Set.copyOf(freedQueues);
+        freedQueues.clear();
+        return out;
     }
 
     private void hold(String queue, Resources r) {

@@ -1,9 +1,5 @@
 package dev.muster.core.resources;
 
-import java.util.Arrays;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 /**
  * Interns resource names ({@code cpu}, {@code memory}, {@code nvidia.com/gpu}, ...) to small dense
  * indexes so that {@link Resources} can be a plain {@code long[]}.
@@ -11,8 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>This class is thread-safe. The four standard resources have fixed indexes; extended resources are
  * appended on first sight and never removed, at most {@link #MAX_EXTENDED} of them: a name seen after that is counted
  * under {@link #UNKNOWN} (and logged once), so pods that name ever new resources cannot grow the table — nor the
- * width of every resource vector built from it — for ever. Writers synchronize on the class lock; readers see the
- * {@code volatile} array that is replaced whole.
+ * width of every resource vector built from it — for ever. The one table is a {@link NameTable} (its javadoc says how
+ * it is guarded).
  */
 public final class ResourceNames {
     /**
@@ -47,68 +43,31 @@ public final class ResourceNames {
      */
     public static final int MAX_EXTENDED = 64;
 
-    private static final Map<String, Integer> INDEX = new ConcurrentHashMap<>();
-    private static boolean toldFull; // guarded by the class lock
-    private static volatile String[] names = {CPU, MEMORY, EPHEMERAL_STORAGE, PODS};
-
-    static {
-        for (int i = 0; i < names.length; i++) {
-            INDEX.put(names[i], i);
-        }
-    }
+    private static final NameTable TABLE = new NameTable(MAX_EXTENDED,
+            message -> System.getLogger(ResourceNames.class.getName()).log(System.Logger.Level.WARNING, message));
 
     private ResourceNames() {}
 
     /** The index of {@code name}, assigning a new one if the name was never seen. */
     public static int indexOf(String name) {
-        Integer known = INDEX.get(name);
-        if (known != null) {
-            return known;
-        }
-        return register(name);
+        return TABLE.indexOf(name);
     }
 
     /** The index of {@code name}, or -1 if no quantity of that resource was ever seen. */
     public static int lookup(String name) {
-        Integer known = INDEX.get(name);
-        return known == null ? -1 : known;
-    }
-
-    private static synchronized int register(String name) {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("resource name must not be empty");
-        }
-        Integer known = INDEX.get(name);
-        if (known != null) {
-            return known;
-        }
-        if (names.length >= STANDARD_COUNT + MAX_EXTENDED && !UNKNOWN.equals(name)) {
-            if (!toldFull) {
-                toldFull = true;
-                System.getLogger(ResourceNames.class.getName()).log(System.Logger.Level.WARNING, "more than " + MAX_EXTENDED
-                        + " extended resource names seen; " + name + " and later new names are counted as " + UNKNOWN
-                        + " (no node offers them)");
-            }
-            return register(UNKNOWN);
-        }
-        String[] grown = Arrays.copyOf(names, names.length + 1);
-        grown[names.length] = name;
-        names = grown;
-        INDEX.put(name, names.length - 1);
-        return names.length - 1;
+        return TABLE.lookup(name);
     }
 
     /** The index of a known name, or of {@link #UNKNOWN} for a name never seen (registering UNKNOWN once). */
     public static int knownOrUnknown(String name) {
-        Integer known = INDEX.get(name);
-        return known != null ? known : indexOf(UNKNOWN);
+        return TABLE.knownOrUnknown(name);
     }
 
     public static String nameOf(int index) {
-        return names[index];
+        return TABLE.nameOf(index);
     }
 
     public static int count() {
-        return names.length;
+        return TABLE.count();
     }
 }

@@ -53,10 +53,18 @@ final class Filtering {
         this.pickNode = pickNode;
     }
 
-    /** A filter answer being built. */
-    record Decision(List<String> feasible, Map<String, String> failed, Map<String, String> unresolvable) {
+    /**
+     * A filter answer being built. {@code refusingQueue}: the queue whose verdict refused the pod on every node, or null
+     * (what waits for a Queue edit rather than for room, {@link ParkedPods}).
+     */
+    record Decision(List<String> feasible, Map<String, String> failed, Map<String, String> unresolvable, String refusingQueue) {
         Decision() {
-            this(new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
+            this(new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashMap<>(), null);
+        }
+
+        /** The same answer, saying that {@code queue}'s verdict refused the pod. */
+        Decision byQueue(String queue) {
+            return new Decision(feasible, failed, unresolvable, queue);
         }
 
         FilterResult result() {
@@ -115,7 +123,7 @@ final class Filtering {
 
     private Decision single(Pod p, List<String> candidates, String queueToCheck, boolean pick) {
         if (queueToCheck != null && books.queueVerdict(queueToCheck, p.request()) instanceof QueueAdmission.Verdict.Refused refused) {
-            return Decision.allFailed(candidates, refused.reason(), !refused.resolvable());
+            return Decision.allFailed(candidates, refused.reason(), !refused.resolvable()).byQueue(queueToCheck);
         }
         Decision d = new Decision();
         if (pick) {
@@ -224,8 +232,8 @@ final class Filtering {
             if (why != null) {
                 return switch (GangAdmission.Outlook.of(why)) {
                     case HOLD -> hold(p, candidates, why.text());
-                    case REFUSE -> Decision.allFailed(candidates, why.text(), false);
-                    case NEVER -> Decision.allFailed(candidates, why.text(), true);
+                    case REFUSE -> Decision.allFailed(candidates, why.text(), false).byQueue(g.queue());
+                    case NEVER -> Decision.allFailed(candidates, why.text(), true).byQueue(g.queue());
                 };
             }
             r = ledger.reservation(g.key());

@@ -59,7 +59,9 @@ import java.util.function.Supplier;
  * {@link HeldBinds} (binds held while Muster retries), {@link Bindings} (Binding POSTs and their answers),
  * {@link Assumptions} (pods kube-scheduler is expected to bind), {@link GangExpiry} (deadlines and the tick) and
  * {@link ClusterIntake} (what the cluster reports, and repair). They share the {@link Books}; a pod's bind state has
- * one owner, {@link PodBinds}, which draws its lifecycle.
+ * one owner, {@link PodBinds}, which draws its lifecycle. {@link ParkedPods} remembers the pods the filter refused
+ * outright, and the {@link PodWaker} has kube-scheduler try them again when a Queue or PodGroup is edited or
+ * reservations give room back (changes kube-scheduler never hears of).
  *
  * <p><b>Thread-safety.</b> This class is thread-safe. One lock, {@code lock}, guards the books and every part:
  * every public method runs under it. Futures of binds are completed, the {@link Binder} is called and the journal's
@@ -101,11 +103,18 @@ public final class GangScheduler implements ClusterSink {
     private final WaitingLine line;
     private final VerbGuard guard;
     private final Preemptions preemptions;
+    private final ParkedPods parked = new ParkedPods();
+    private final PodWaker waker;
     // ---- written under lock, read without it ----
     private volatile boolean synced;
 
     public GangScheduler(SchedulerConfig config, Binder binder, AllocationJournal journal, LongSupplier nanoTime) {
-        this(config, binder, Evictor.NONE, DisruptionBudgets.NONE, journal, nanoTime);
+        this(config, binder, Evictor.NONE, DisruptionBudgets.NONE, journal, nanoTime, PodWaker.NONE);
+    }
+
+    /** A scheduler that never preempts, with {@code waker} (see the full constructor). */
+    public GangScheduler(SchedulerConfig config, Binder binder, AllocationJournal journal, LongSupplier nanoTime, PodWaker waker) {
+        this(config, binder, Evictor.NONE, DisruptionBudgets.NONE, journal, nanoTime, waker);
     }
 
     /**
@@ -114,7 +123,17 @@ public final class GangScheduler implements ClusterSink {
      */
     public GangScheduler(SchedulerConfig config, Binder binder, Evictor evictor, DisruptionBudgets budgets, AllocationJournal journal,
                          LongSupplier nanoTime) {
+        this(config, binder, evictor, budgets, journal, nanoTime, PodWaker.NONE);
+    }
+
+    /**
+     * @param waker asked (after the lock is released) to have kube-scheduler try again pods the filter refused, when the
+     *              books change in a way that may admit them ({@link ParkedPods})
+     */
+    public GangScheduler(SchedulerConfig config, Binder binder, Evictor evictor, DisruptionBudgets budgets, AllocationJournal journal,
+                         LongSupplier nanoTime, PodWaker waker) {
         this.config = config;
+        this.waker = java.util.Objects.requireNonNull(waker, "waker");
         this.nanoTime = nanoTime;
         this.outbox = new Outbox(journal);
         this.books = new Books(outbox, nanoTime);
@@ -177,11 +196,17 @@ public final class GangScheduler implements ClusterSink {
             if (assume) {
                 assumptions.forgetExpected(p.uid(), "was filtered again: kube-scheduler did not bind it where expected");
             }
-            FilterResult r = filtering.decide(p, candidates, softPreferences, now).result();
+            Filtering.Decision d = filtering.decide(p, candidates, softPreferences, now);
+            FilterResult r = d.result();
             if (assume && r.feasible().size() == 1) {
                 assumptions.expectBind(p, r.feasible().getFirst());
             }
             guard.filtered(p.uid(), r.feasible());
+            if (!r.feasible().isEmpty() || p.hasMembershipConflict()) {
+                parked.forget(p.uid()); // passed, or refused until the pod itself is edited (a pod event kube-scheduler acts on)
+            } else {
+                parked.refused(p.id(), p.gang(), d.refusingQueue());
+            }
             return r;
         });
     }
@@ -328,6 +353,7 @@ public final class GangScheduler implements ClusterSink {
             intake.upsertPod(pod);
             if (pod.isBound() || pod.phase().isTerminal() || pod.terminating()) {
                 guard.forget(pod.uid());
+                parked.forget(pod.uid());
             }
         });
     }
@@ -337,12 +363,20 @@ public final class GangScheduler implements ClusterSink {
         run(() -> {
             intake.deletePod(uid);
             guard.forget(uid);
+            parked.forget(uid);
         });
     }
 
     @Override
     public void upsertPodGroup(PodGroupSpec podGroup) {
-        run(() -> intake.upsertPodGroup(podGroup));
+        run(() -> {
+            Gang before = books.gang(podGroup.key());
+            boolean changed = before == null || !podGroup.equals(before.spec()); // not a status write the informer echoes
+            intake.upsertPodGroup(podGroup);
+            if (changed) {
+                wake(parked.takeGang(podGroup.key()), "podgroup " + podGroup.key() + " changed");
+            }
+        });
     }
 
     @Override
@@ -352,7 +386,14 @@ public final class GangScheduler implements ClusterSink {
 
     @Override
     public void upsertQueue(QueueSpec queue) {
-        run(() -> intake.upsertQueue(queue));
+        run(() -> {
+            // the controller writes a Queue's status as its pods come and go: only a change of what admission reads wakes
+            boolean changed = !queue.equals(books.queue(queue.name()));
+            intake.upsertQueue(queue);
+            if (changed) {
+                wake(parked.takeQueue(queue.name()), "queue " + queue.name() + " changed");
+            }
+        });
     }
 
     @Override
@@ -449,6 +490,31 @@ public final class GangScheduler implements ClusterSink {
         });
     }
 
+    // ---- waking pods kube-scheduler parked -----------------------------------------------------------
+
+    /**
+     * Reservations gave room back (a slot released or moved: a running gang's deadline, a late member's surplus slot, a
+     * node taken...), which kube-scheduler never hears of: the pods refused on room other gangs held, and those refused
+     * by these queues' verdicts, are woken. Run by the outermost lock holder before it unlocks, whatever the body did.
+     */
+    private void wakeWhereRoomWasFreed() {
+        java.util.Set<String> queues = books.ledger().takeFreed();
+        if (queues.isEmpty() || parked.size() == 0) {
+            return;
+        }
+        wake(parked.takeRoom(), "reserved room was given back");
+        for (String q : queues) {
+            wake(parked.takeQueue(q), "queue " + q + " has quota back");
+        }
+    }
+
+    /** Hands {@code pods} to the waker once the lock is released (foreign code never runs under it). */
+    private void wake(List<PodId> pods, String why) {
+        if (!pods.isEmpty()) {
+            outbox.later(() -> waker.wake(pods, why));
+        }
+    }
+
     // ---- the lock ------------------------------------------------------------------------------------
 
     /** How often a caller found the lock held, and how long such callers waited in all: read without the lock. */
@@ -485,6 +551,9 @@ public final class GangScheduler implements ClusterSink {
         } catch (RuntimeException | Error e) {
             failed = e;
         } finally {
+            if (lock.getHoldCount() == 1) {
+                wakeWhereRoomWasFreed();
+            }
             todo = lock.getHoldCount() == 1 ? outbox.drain() : List.of();
             lock.unlock();
         }

@@ -33,10 +33,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * a failed bind of a pod it had assumed, or its 5-minute flush; a failed bind of the pod itself is retried from its
  * backoff. So a refusal whose cause may pass <em>without</em> such an event — Muster's own view catching up — must
  * not leave the pod without a node: such a pod passes, and its bind is held while Muster re-checks. A refusal is kept
- * where its cause ends with such an event (a reservation ends in failed or completed binds), or where passing would
- * take room others are kept (a gang's reservation) or other queues could use (a full queue); the row says which
- * event un-parks it. A Queue edit is no such event
- * (docs/architecture.md, "Why no member is refused for a passing reason").
+ * where passing would take room others are kept (a gang's reservation) or other queues could use (a full queue), or
+ * where its cause passes only with a change of the pod or of Muster's objects. What un-parks a kept refusal: a pod or
+ * node event, a failed bind, and — for what kube-scheduler never hears of (a Queue created or edited, room or queue
+ * quota a reservation gives back) — Muster itself, which wakes the pod ({@link PodWaker}); each kept row applies that
+ * change and checks the pod is woken (docs/architecture.md, "Why no member is refused for a passing reason").
  */
 class FilterRefusalsTest {
     /** What the filter does with the pod. */
@@ -54,7 +55,18 @@ class FilterRefusalsTest {
     /** What kube-scheduler sent (the pod) and what the filter answered. */
     record Filtered(Pod pod, FilterResult result) {}
 
-    record Case(String name, Answer answer, String text, Function<SchedulerHarness, Filtered> scenario) {
+    /**
+     * For a pod that stays refused: the change kube-scheduler never hears of that may admit it, applied to the books, and
+     * the reason Muster gives when it has kube-scheduler try the pod again ({@link PodWaker}). Null: no such change (only
+     * an edit of the pod, a pod event, resolves it).
+     */
+    record Wake(String why, java.util.function.Consumer<SchedulerHarness> change) {}
+
+    record Case(String name, Answer answer, String text, Function<SchedulerHarness, Filtered> scenario, Wake wake) {
+        Case(String name, Answer answer, String text, Function<SchedulerHarness, Filtered> scenario) {
+            this(name, answer, text, scenario, null);
+        }
+
         @Override
         public String toString() {
             return name;
@@ -62,6 +74,12 @@ class FilterRefusalsTest {
     }
 
     private static final GangKey G = new GangKey("default", "g");
+
+    /** The other gang's reservation ends at its deadline; none of its members had a bind waiting, so no bind fails. */
+    private static final Wake PAST_THE_DEADLINE = new Wake("reserved room was given back", h -> {
+        h.clock.advance(SchedulerConfig.DEFAULT.gangDeadline().plusSeconds(1));
+        h.scheduler.expireDue();
+    });
 
     static Stream<Arguments> causes() {
         List<Case> cases = new ArrayList<>();
@@ -126,7 +144,7 @@ class FilterRefusalsTest {
             return new Filtered(ms.get(1), h.scheduler.filter(ms.get(1), h.nodeNames));
         }));
         cases.add(new Case("QUEUE_FULL: kept — holding would take room in kube-scheduler's view other queues could use; un-parked by its"
-                + " queue's pods finishing (pod events), not by a capability raised (the next unrelated event, else the 5-minute flush)",
+                + " queue's pods finishing (pod events), and woken by Muster when the Queue is edited or its reservations give quota back",
                 Answer.REFUSED, "gang default/g: queue small is full for now: it holds 2 cpu, 1Gi memory of its capability 2 cpu, 64Gi memory,"
                 + " and the gang needs 1 cpu, 1Gi memory more (cpu by 1 over)", h -> {
             h.scheduler.upsertQueue(queue("small", req("2", "64Gi")));
@@ -135,26 +153,26 @@ class FilterRefusalsTest {
             h.scheduler.upsertPod(pod("o-0").gang("other-g").requests("2", "1Gi").on("n1").phase(PodPhase.RUNNING).build());
             h.scheduler.upsertPodGroup(podGroup("default", "g", 1, "small"));
             return filterFirst(h, "", 1, "1");
-        }));
+        }, new Wake("queue small changed", h -> h.scheduler.upsertQueue(queue("small", req("4", "64Gi"))))));
         cases.add(new Case("QUEUE_CAPABILITY: the gang alone exceeds its queue's capability; a Queue edit is no event kube-scheduler"
-                + " watches (the next unrelated event, else the 5-minute flush)", Answer.UNRESOLVABLE,
+                + " watches: Muster wakes the pod when the Queue is edited", Answer.UNRESOLVABLE,
                 "gang default/g: queue small's capability 2 cpu, 64Gi memory is less than the gang alone needs, 4 cpu, 2Gi memory"
                 + " (cpu by 2 over)", h -> {
             h.scheduler.upsertQueue(queue("small", req("2", "64Gi")));
             h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "small"));
             return filterFirst(h, "", 2, "2");
-        }));
-        cases.add(new Case("QUEUE_CLOSED: opening it is no event kube-scheduler watches (the next unrelated event, else the 5-minute flush)",
+        }, new Wake("queue small changed", h -> h.scheduler.upsertQueue(queue("small", req("8", "64Gi"))))));
+        cases.add(new Case("QUEUE_CLOSED: opening it is no event kube-scheduler watches: Muster wakes the pod when the Queue is edited",
                 Answer.UNRESOLVABLE, "gang default/g: queue shut is Closed and admits no new gangs", h -> {
             h.scheduler.upsertQueue(new QueueSpec("shut", QueueState.CLOSED, 1, null, null, null, true));
             h.scheduler.upsertPodGroup(podGroup("default", "g", 1, "shut"));
             return filterFirst(h, "", 1, "1");
-        }));
-        cases.add(new Case("QUEUE_MISSING: creating it is no event kube-scheduler watches (the next unrelated event, else the 5-minute flush)",
+        }, new Wake("queue shut changed", h -> h.scheduler.upsertQueue(new QueueSpec("shut", QueueState.OPEN, 1, null, null, null, true)))));
+        cases.add(new Case("QUEUE_MISSING: creating it is no event kube-scheduler watches: Muster wakes the pod when the Queue is created",
                 Answer.UNRESOLVABLE, "gang default/g: queue nowhere does not exist", h -> {
             h.scheduler.upsertPodGroup(podGroup("default", "g", 1, "nowhere"));
             return filterFirst(h, "", 1, "1");
-        }));
+        }, new Wake("queue nowhere changed", h -> h.scheduler.upsertQueue(queue("nowhere")))));
         cases.add(new Case("NO_SLOT: no candidate has a slot or room for one in Muster's view — which may be behind kube-scheduler's",
                 Answer.PASSES_AND_HOLDS, "gang default/g holds no slot on the node kube-scheduler chose and muster sees no room to move"
                 + " one there", h -> {
@@ -168,7 +186,8 @@ class FilterRefusalsTest {
         }));
         cases.add(new Case("a member of a gang that does not fit, on room other gangs hold: kept — passing would put it, in"
                 + " kube-scheduler's view, on the room of the gang it is held for, and starve that gang; un-parked when the reservation"
-                + " ends: its waiting binds fail at the deadline (kube-scheduler requeues after a failed bind) or bind", Answer.REFUSED,
+                + " ends: its waiting binds fail at the deadline (kube-scheduler requeues after a failed bind) or bind, and Muster wakes"
+                + " the pod whenever reserved room is given back (here: a deadline with no bind waiting)", Answer.REFUSED,
                 "gang default/g: needs 1×(2 cpu, 1Gi memory), fits 0; room on this node is reserved for other gangs", h -> {
             h.scheduler.upsertPodGroup(podGroup("default", "other", 2, "default"));
             Pod o0 = pod("other-0").gang("other").requests("4", "1Gi").build();
@@ -177,7 +196,7 @@ class FilterRefusalsTest {
             h.scheduler.filter(o0, h.nodeNames); // reserves n0 and n1 whole
             h.scheduler.upsertPodGroup(podGroup("default", "g", 1, "default"));
             return filterFirst(h, "", 1, "2");
-        }));
+        }, PAST_THE_DEADLINE));
         cases.add(new Case("single pod, a node Muster has not seen yet", Answer.PASSES, "", h -> single(h, "1", "brand-new")));
         cases.add(new Case("single pod, no room in Muster's view where kube-scheduler found some (a delete Muster has not seen)",
                 Answer.PASSES, "", h -> {
@@ -185,13 +204,14 @@ class FilterRefusalsTest {
             return single(h, "2", "n0");
         }));
         cases.add(new Case("single pod, room only gangs hold: kept — passing would break the gang's whole reservation; un-parked when"
-                + " the reservation ends in failed binds (ReservationEndE2eTest) or bound ones",
+                + " the reservation ends in failed binds (ReservationEndE2eTest) or bound ones; woken by Muster whenever reserved room"
+                + " is given back",
                 Answer.REFUSED, "insufficient cpu (after gang reservations): room on this node is reserved for gangs", h -> {
             h.scheduler.upsertPodGroup(podGroup("default", "other", 2, "default"));
             Pod o0 = h.seen(pod("other-0").gang("other").requests("4", "1Gi").build());
             h.scheduler.filter(o0, h.nodeNames); // reserves n0 and n1 whole
             return single(h, "2", "n0");
-        }));
+        }, PAST_THE_DEADLINE));
         return cases.stream().map(Arguments::of);
     }
 
@@ -229,6 +249,14 @@ class FilterRefusalsTest {
                 assertThat(r.feasible()).isEmpty();
                 assertThat(r.unresolvable()).isNotEmpty();
             }
+        }
+        if (c.wake() != null) {
+            // parked by kube-scheduler: the change that may admit it reaches kube-scheduler as a wake of this very pod
+            assertThat(h.woken).as("woken before the change").doesNotContain(f.pod().id() + ": " + c.wake().why());
+            c.wake().change().accept(h);
+            assertThat(h.woken).containsOnlyOnce(f.pod().id() + ": " + c.wake().why());
+        } else if (r.feasible().isEmpty()) {
+            assertThat(c.answer()).as("a refusal no change of Muster's books resolves: only the pod's edit").isEqualTo(Answer.UNRESOLVABLE);
         }
         if (c.text().isEmpty()) {
             assertThat(said).isEmpty();

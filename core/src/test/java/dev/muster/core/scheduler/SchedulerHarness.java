@@ -20,18 +20,25 @@ final class SchedulerHarness {
     final AllocationJournal journal = new AllocationJournal(1 << 16, java.time.InstantSource.fixed(java.time.Instant.ofEpochMilli(0L)));
     final GangScheduler scheduler;
     final List<String> nodeNames = new ArrayList<>();
+    /** Every pod the scheduler asked to have retried ({@link PodWaker}), in order, with why. */
+    final List<String> woken = java.util.Collections.synchronizedList(new ArrayList<>());
 
     SchedulerHarness() {
         this(SchedulerConfig.DEFAULT);
     }
 
     SchedulerHarness(SchedulerConfig config) {
-        scheduler = new GangScheduler(config, binder, journal, clock);
+        scheduler = new GangScheduler(config, binder, journal, clock, (pods, why) -> pods.forEach(p -> woken.add(p + ": " + why)));
     }
 
     /** A harness whose scheduler evicts through {@code evictor}, within {@code budgets}. */
     SchedulerHarness(SchedulerConfig config, dev.muster.core.preempt.Evictor evictor, dev.muster.core.preempt.DisruptionBudgets budgets) {
-        scheduler = new GangScheduler(config, binder, evictor, budgets, journal, clock);
+        scheduler = new GangScheduler(config, binder, evictor, budgets, journal, clock, (pods, why) -> pods.forEach(p -> woken.add(p + ": " + why)));
+    }
+
+    /** With {@code waker} instead of recording wakes in {@link #woken}. */
+    SchedulerHarness(SchedulerConfig config, PodWaker waker) {
+        scheduler = new GangScheduler(config, binder, journal, clock, waker);
     }
 
     /** {@code nodes} nodes n0.. of {@code cpu}/{@code mem}, the default queue, synced: the usual starting cluster. */
