@@ -166,6 +166,7 @@ public class CoreBenchmark {
             scheduler = ClusterModel.scheduler(SchedulerConfig.DEFAULT);
             names = NodeList.of(ClusterModel.populate(scheduler, nodes, 20, 2)); // with their ids, as the decoder hands them over
             pod = new Pod(new PodId("single-uid", "bench", "single"), "7", ClusterModel.podRequest(1_000, 2_048), null, "", 0, null, PodPhase.PENDING);
+            scheduler.upsertPod(pod); // the informer shows a pod before kube-scheduler asks about it (the verbs act on no other)
         }
     }
 
