@@ -70,4 +70,34 @@ class ReclaimE2eTest extends ControllersClusterTest {
         }
         assertThat(c.extender.metrics()).containsPattern("muster_preemptions_total\\{kind=\"reclaim\",?} 2\\.0");
     }
+
+    @Test
+    void aQueueThatIsNotReclaimableOrWithinItsGuaranteeLosesNothingUntilItsSpecSaysSo() {
+        String a = queue + "-a";
+        String b = queue + "-b";
+        c.admin.queue(a, Map.of("weight", 1, "reclaimable", false));
+        c.admin.queue(b, Map.of("weight", 1));
+        Set<String> aPods = new HashSet<>();
+        for (int g = 0; g < 4; g++) {
+            gangJob("a" + g, a);
+            c.awaitRunning(ns, "job=a" + g, 4);
+        }
+        c.admin.pods(ns).forEach(p -> aPods.add(p.getMetadata().getUid()));
+        for (int g = 0; g < 2; g++) {
+            gangJob("b" + g, b);
+        }
+        Awaitility.await("reclaimable: false — queue a keeps everything").during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(250)).until(() -> survivors(aPods) == 16 && cpuOf("b") == 0);
+
+        c.admin.patchQueueSpec(a, "{\"reclaimable\":true,\"guarantee\":{\"resource\":{\"cpu\":\"4\"}}}");
+        Awaitility.await("a guarantee of the whole cluster — queue a keeps everything").during(Duration.ofSeconds(15))
+                .atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).until(() -> survivors(aPods) == 16 && cpuOf("b") == 0);
+
+        c.admin.patchQueueSpec(a, "{\"guarantee\":{\"resource\":{\"cpu\":\"2\"}}}");
+        // a's share is now its 2 cpu guarantee plus half of the 2 cpu left (weights 1:1): b's share is one gang
+        Awaitility.await("a guarantee of half — queue b reclaims its share of the rest").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250)).until(() -> cpuOf("b") == 1_000);
+        Awaitility.await("and no more").during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250))
+                .until(() -> cpuOf("b") == 1_000 && survivors(aPods) == 12);
+    }
 }

@@ -85,6 +85,14 @@ class PreemptionTest {
         return out;
     }
 
+    /** A waiting gang of {@code n} members of 2 cpu that the cluster shows and kube-scheduler has not asked about. */
+    private static void unasked(SchedulerHarness h, String name, int n, int priority) {
+        h.scheduler.upsertPodGroup(podGroup("default", name, n, "default"));
+        for (int i = 0; i < n; i++) {
+            h.seen(pod(name + "-" + i).gang(name).requests("2", "1Gi").priority(priority).build());
+        }
+    }
+
     /** The cluster shows the evicted pods gone. */
     private void victimsGo(SchedulerHarness h, List<Pod> pods) {
         for (Pod p : pods) {
@@ -155,10 +163,7 @@ class PreemptionTest {
         // the cluster is full in kube-scheduler's view too: it finds no node for any member and never calls filter
         SchedulerHarness h = cluster(2);
         running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
-        h.scheduler.upsertPodGroup(podGroup("default", "big", 2, "default"));
-        for (int i = 0; i < 2; i++) {
-            h.seen(pod("big-" + i).gang("big").requests("2", "1Gi").priority(1000).build());
-        }
+        unasked(h, "big", 2, 1000);
 
         h.scheduler.expireDue();
 
@@ -170,10 +175,7 @@ class PreemptionTest {
     void aWaitingGangThatFitsOnFreeRoomTakesNobodysRoom() {
         SchedulerHarness h = cluster(4);
         running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
-        h.scheduler.upsertPodGroup(podGroup("default", "big", 2, "default"));
-        for (int i = 0; i < 2; i++) {
-            h.seen(pod("big-" + i).gang("big").requests("2", "1Gi").priority(1000).build());
-        }
+        unasked(h, "big", 2, 1000);
         h.scheduler.expireDue();
         assertThat(evictor.asked()).isEmpty();
         assertThat(h.scheduler.preemptionAdvice(new GangKey("default", "big"))).isInstanceOf(PreemptionAdvice.NoneNeeded.class);
