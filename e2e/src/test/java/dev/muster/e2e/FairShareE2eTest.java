@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two queues with weights 3:1 flooded with identical gangs on the real kube-scheduler. Gangs that arrive while there is
- * room simply start (nobody else wants it); once the cluster is full, the room each finished gang gives back goes to the
- * queue furthest below its fair share, so the split of bound gangs converges to 3:1 (±1 gang) — without eviction.
+ * room simply start (nobody else wants it); once the cluster is full, the queue below its fair share reclaims room from
+ * the one above it (whole gangs, only as far as both end within their shares), and the room each finished gang gives
+ * back goes to the queue furthest below its share, so the split of bound gangs stays at 3:1 (±1 gang).
  */
 class FairShareE2eTest extends RealClusterTest {
     private static final int GANGS_PER_QUEUE = 10; // 2 members × 2 cpu: the 8 nodes × 4 cpu hold 8 gangs
