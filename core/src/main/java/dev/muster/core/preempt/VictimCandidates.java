@@ -67,7 +67,7 @@ final class VictimCandidates {
             if (!g.running() || g.bound() == 0) {
                 continue; // still assembling: never taken half-bound
             }
-            int priority = Preemptions.priorityOf(g);
+            int priority = PreemptionChoice.priorityOf(g);
             int surplus = g.spec() == null ? 0 : g.bound() - g.minMember();
             boolean whole = surplus <= 0 || g.spec().preemption().disruption() == DisruptionMode.ALL;
             if (whole) {
