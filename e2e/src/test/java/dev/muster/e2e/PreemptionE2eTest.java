@@ -16,8 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
@@ -80,25 +81,18 @@ class PreemptionE2eTest extends ControllersClusterTest {
         // sampled while it happens: a low gang is ever only whole (8 of its first pods) or on its way out whole
         Map<String, Integer> fewest = new ConcurrentHashMap<>();
         Set<String> disruptionTargets = ConcurrentHashMap.newKeySet(); // victims seen with the DisruptionTarget condition
-        AtomicBoolean sampling = new AtomicBoolean(true);
-        Thread sampler = Thread.ofVirtual().start(() -> {
-            while (sampling.get()) {
-                for (var e : low.entrySet()) {
-                    fewest.merge(e.getKey(), survivors(e.getValue()).size(), Math::min);
-                }
-                for (V1Pod p : c.admin.pods(ns)) {
-                    if (p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
-                            .anyMatch(cond -> "DisruptionTarget".equals(cond.getType()) && "True".equals(cond.getStatus()))) {
-                        disruptionTargets.add(p.getMetadata().getUid());
-                    }
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException ie) {
-                    return;
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+        sampler.scheduleWithFixedDelay(() -> {
+            for (var e : low.entrySet()) {
+                fewest.merge(e.getKey(), survivors(e.getValue()).size(), Math::min);
+            }
+            for (V1Pod p : c.admin.pods(ns)) {
+                if (p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
+                        .anyMatch(cond -> "DisruptionTarget".equals(cond.getType()) && "True".equals(cond.getStatus()))) {
+                    disruptionTargets.add(p.getMetadata().getUid());
                 }
             }
-        });
+        }, 0, 100, TimeUnit.MILLISECONDS);
         long t0 = System.nanoTime();
         gangJob("big", 8, HIGH);
         c.awaitRunning(ns, "job=big", 8);
@@ -106,8 +100,8 @@ class PreemptionE2eTest extends ControllersClusterTest {
                 (System.nanoTime() - t0) / 1e9);
         Awaitility.await("PodGroup big Running with 8").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                 .until(() -> "Running".equals(c.phase(ns, "big")) && c.podGroupCount(ns, "big", "running") == 8);
-        sampling.set(false);
-        sampler.join();
+        sampler.shutdown();
+        assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).as("the sampler stopped").isTrue();
 
         int a = survivors(low.get("low-a")).size();
         int b = survivors(low.get("low-b")).size();
