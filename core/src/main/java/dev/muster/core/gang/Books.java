@@ -39,6 +39,7 @@ public final class Books {
     private long arrivals; // numbers gangs in the order they were first named
     private final Map<String, QuotaAside> quotaAside = new HashMap<>(); // queue → quota kept for its first waiting gang
     private final Map<String, Long> heldSince = new HashMap<>(); // uid → when its record was made (this process's clock)
+    private final OfferedNodes offered = new OfferedNodes();
 
     /** Queue quota kept for the gang first in line for its queue's capability ({@link AdmissionPass}). */
     public record QuotaAside(GangKey gang, Resources amount) {}
@@ -74,7 +75,13 @@ public final class Books {
 
     /** Forgets the pod's observation; returns it, or null. */
     public Pod removePod(String uid) {
+        offered.forget(uid);
         return pods.remove(uid);
+    }
+
+    /** The nodes kube-scheduler last offered pods with constraints Muster does not judge itself. */
+    public OfferedNodes offered() {
+        return offered;
     }
 
     /**

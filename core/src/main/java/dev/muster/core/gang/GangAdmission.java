@@ -5,6 +5,7 @@ import dev.muster.core.ledger.NodeEntry;
 import dev.muster.core.ledger.Reservation;
 import dev.muster.core.ledger.Slot;
 import dev.muster.core.model.GangState;
+import dev.muster.core.model.NodeConstraints;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.Refusal;
 import dev.muster.core.queue.QueueAdmission;
@@ -197,13 +198,32 @@ public final class GangAdmission {
                     anchors.add(ledger.pod(m.uid()).node());
                 }
             } else {
-                unbound.add(new GangPlanner.Member(m.uid(), m.task(), m.request()));
+                unbound.add(memberOf(m));
             }
         }
         unbound.addAll(provisionalMembers(g, Math.max(0, g.minMember() - g.memberCount())));
         GangPlanner.Topology topology = g.spec().topology() == null ? null : new GangPlanner.Topology(g.spec().topology(), anchors);
         return new PlanInput(unbound, new GangPlanner.Requirement(g.minMember(), g.spec().minTaskMember(), g.bound() + pinnedUids.size(),
                 placedByTask), topology);
+    }
+
+    /**
+     * The gang's plan input for a preemption: as {@link #inputOf(Gang)}, with each member that has constraints Muster does
+     * not judge itself placed only on the nodes kube-scheduler last offered it ({@link OfferedNodes}; none when it
+     * offered none).
+     */
+    public PlanInput preemptionInputOf(Gang g) {
+        PlanInput in = inputOf(g);
+        List<GangPlanner.Member> members = new ArrayList<>(in.members().size());
+        for (GangPlanner.Member m : in.members()) {
+            members.add(m.constraints().hasUndecided() ? m.onlyOn(books.offered().of(m.uid())) : m);
+        }
+        return new PlanInput(members, in.requirement(), in.topology());
+    }
+
+    /** A member as the planner places it: its request and its own node constraints. */
+    static GangPlanner.Member memberOf(Pod m) {
+        return new GangPlanner.Member(m.uid(), m.task(), m.request(), m.constraints(), null);
     }
 
     /** The planner gangs are admitted with. */
@@ -293,7 +313,7 @@ public final class GangAdmission {
                 break;
             }
             if (ledger.pod(m.uid()) == null) {
-                out.add(new GangPlanner.Member(m.uid(), m.task(), m.request()));
+                out.add(memberOf(m));
             }
         }
         for (GangPlanner.Member m : provisionalMembers(g, Math.max(0, g.minMember() - g.memberCount()))) {
@@ -327,11 +347,17 @@ public final class GangAdmission {
         }
         Map<String, Integer> byTask = new HashMap<>();
         Map<String, Resources> requestOfTask = new HashMap<>();
+        Map<String, NodeConstraints> constraintsOfTask = new HashMap<>();
         Map<Resources, Integer> requests = new HashMap<>();
+        NodeConstraints anyConstraints = NodeConstraints.NONE;
         for (Pod m : g.members()) {
             byTask.merge(m.task(), 1, Integer::sum);
             requestOfTask.putIfAbsent(m.task(), m.request());
+            constraintsOfTask.putIfAbsent(m.task(), m.constraints());
             requests.merge(m.request(), 1, Integer::sum);
+            if (anyConstraints == NodeConstraints.NONE) {
+                anyConstraints = m.constraints();
+            }
         }
         Resources common = Resources.ZERO;
         int best = 0;
@@ -344,11 +370,12 @@ public final class GangAdmission {
         for (Map.Entry<String, Integer> t : g.spec().minTaskMember().entrySet()) {
             int lack = Math.max(0, t.getValue() - byTask.getOrDefault(t.getKey(), 0));
             for (int i = 0; i < lack && out.size() < missing; i++) {
-                out.add(new GangPlanner.Member("", t.getKey(), requestOfTask.getOrDefault(t.getKey(), common)));
+                out.add(new GangPlanner.Member("", t.getKey(), requestOfTask.getOrDefault(t.getKey(), common),
+                        constraintsOfTask.getOrDefault(t.getKey(), anyConstraints), null));
             }
         }
         while (out.size() < missing) {
-            out.add(new GangPlanner.Member("", "", common));
+            out.add(new GangPlanner.Member("", "", common, anyConstraints, null));
         }
         return out;
     }

@@ -4,6 +4,7 @@ import dev.muster.core.ledger.Domain;
 import dev.muster.core.ledger.Ledger.Placement;
 import dev.muster.core.ledger.NodeEntry;
 import dev.muster.core.ledger.TopologyLevels;
+import dev.muster.core.model.NodeConstraints;
 import dev.muster.core.model.Refusal;
 import dev.muster.core.model.TopologyRequest;
 import dev.muster.core.resources.Resources;
@@ -26,7 +27,9 @@ import java.util.Set;
  * (the rest). The plan succeeds only if every required member fits; optional members get a slot when
  * room remains. Members with the same task and request are placed as one group: the nodes that can hold
  * the request are put in a heap ordered by the scoring policy and filled one member at a time, so a
- * 1,000-member gang on 5,000 nodes costs one pass over the nodes plus 1,000 heap operations.
+ * 1,000-member gang on 5,000 nodes costs one pass over the nodes plus 1,000 heap operations. A member goes only on
+ * nodes its own node selector, required node affinity and tolerations admit ({@link Member#admits}), as kube-scheduler
+ * would filter it; members with different constraints are placed as different groups.
  *
  * <p>With a topology constraint the same placement runs on the nodes of one domain at a time, chosen as
  * {@link TopologyPlacement} describes (required: one domain of the level or nothing; preferred: one domain at the
@@ -55,8 +58,30 @@ public final class GangPlanner {
         }
     }
 
-    /** An unbound member to place. */
-    public record Member(String uid, String task, Resources request) {}
+    /**
+     * An unbound member to place: only on nodes its {@code constraints} admit ({@link NodeEntry#admits}) and, when
+     * {@code onlyOn} is not null, only on those nodes.
+     */
+    public record Member(String uid, String task, Resources request, NodeConstraints constraints, Set<String> onlyOn) {
+        public Member {
+            constraints = constraints == null ? NodeConstraints.NONE : constraints;
+        }
+
+        /** A member that may go on any node. */
+        public Member(String uid, String task, Resources request) {
+            this(uid, task, request, NodeConstraints.NONE, null);
+        }
+
+        /** The same member, placed only on {@code nodes}. */
+        public Member onlyOn(Set<String> nodes) {
+            return new Member(uid, task, request, constraints, nodes);
+        }
+
+        /** Whether this member may be placed on {@code e} as far as its constraints (and {@code onlyOn}) say. */
+        public boolean admits(NodeEntry e) {
+            return (onlyOn == null || onlyOn.contains(e.name())) && e.admits(constraints);
+        }
+    }
 
     /** What the gang needs, and what it already has. */
     public record Requirement(int minMember, Map<String, Integer> minTaskMember, int boundTotal, Map<String, Integer> boundByTask) {}
@@ -186,12 +211,21 @@ public final class GangPlanner {
         return null;
     }
 
-    record GroupKey(String task, Resources request) {}
+    /** Members placed alike: same task, request and node constraints. */
+    record GroupKey(String task, Resources request, NodeConstraints constraints, Set<String> onlyOn) {
+        boolean admits(NodeEntry e) {
+            return (onlyOn == null || onlyOn.contains(e.name())) && e.admits(constraints);
+        }
+
+        boolean anywhere() {
+            return onlyOn == null && constraints == NodeConstraints.NONE;
+        }
+    }
 
     static Map<GroupKey, Integer> groups(List<Member> members) {
         Map<GroupKey, Integer> groups = new LinkedHashMap<>();
         for (Member m : members) {
-            groups.merge(new GroupKey(m.task(), m.request()), 1, Integer::sum);
+            groups.merge(new GroupKey(m.task(), m.request(), m.constraints(), m.onlyOn()), 1, Integer::sum);
         }
         return groups;
     }
@@ -206,8 +240,9 @@ public final class GangPlanner {
             int c = Double.compare(score[b], score[a]);
             return c != 0 ? c : Integer.compare(a, b);
         });
+        boolean anywhere = g.anywhere();
         for (int i : idx) {
-            if (request.fitsIn(free[i])) {
+            if (request.fitsIn(free[i]) && (anywhere || g.admits(s.eligible.get(i)))) {
                 score[i] = policy.score(s.eligible.get(i).allocatable(), inUse[i], request);
                 heap.add(i);
             }

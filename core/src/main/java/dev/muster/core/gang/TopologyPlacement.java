@@ -140,7 +140,11 @@ final class TopologyPlacement {
             DomainRoom d = rooms.computeIfAbsent(path, p -> new DomainRoom(p, keys.size()));
             d.nodes.add(i);
             for (int g = 0; g < keys.size(); g++) {
-                long copies = Math.min(keys.get(g).request().copiesFittingIn(scratch.free[i]), wantAll[g]);
+                GroupKey k = keys.get(g);
+                if (!k.anywhere() && !k.admits(scratch.eligible.get(i))) {
+                    continue; // the members' own constraints keep them off this node
+                }
+                long copies = Math.min(k.request().copiesFittingIn(scratch.free[i]), wantAll[g]);
                 d.fit[g] = Math.min(d.fit[g] + copies, Long.MAX_VALUE / 4);
             }
         }

@@ -53,7 +53,7 @@ public final class Ledger {
     public NodeEntry upsertNode(Node node) {
         NodeEntry e = entryFor(node.name());
         Resources before = schedulableShare(e);
-        e.observe(node.allocatable(), node.schedulable(), node.labels(), node.preferNoSchedule());
+        e.observe(node.allocatable(), node.schedulable(), node.labels(), node.taints(), node.preferNoSchedule());
         schedulableAllocatable = schedulableAllocatable.minus(before).plus(schedulableShare(e));
         return e;
     }

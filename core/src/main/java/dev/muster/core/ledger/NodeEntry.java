@@ -1,8 +1,12 @@
 package dev.muster.core.ledger;
 
+import dev.muster.core.model.NodeConstraints;
+import dev.muster.core.model.NodeMatcher;
+import dev.muster.core.model.NodeTaint;
 import dev.muster.core.resources.ResourceNames;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.scoring.ScoringPolicy;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,7 +24,8 @@ public final class NodeEntry {
     private final int id; // NodeNames id, or NodeNames.NONE
     private Resources allocatable = Resources.ZERO;
     private boolean schedulable;
-    private Map<String, String> labels = Map.of(); // topology labels of the configured levels only (immutable)
+    private Map<String, String> labels = Map.of(); // all its labels (immutable; strings shared between nodes, Node#interned)
+    private List<NodeTaint> taints = List.of(); // its NoSchedule and NoExecute taints (immutable)
     private boolean preferNoSchedule; // carries a PreferNoSchedule taint
     private boolean known; // false: only referenced by pods so far (seen before its Node object, or deleted)
     private Resources used = Resources.ZERO;
@@ -78,9 +83,27 @@ public final class NodeEntry {
         return pods;
     }
 
-    /** The node's topology labels (the configured levels' keys only); empty when none or not known. */
+    /** The node's labels; empty when none or not known. */
     public Map<String, String> labels() {
         return labels;
+    }
+
+    /** The node's {@code NoSchedule} and {@code NoExecute} taints. */
+    public List<NodeTaint> taints() {
+        return taints;
+    }
+
+    /**
+     * Null when a pod with constraints {@code c} may go here as far as its node selector, required node affinity and
+     * tolerations say ({@link NodeMatcher}), else why not. A node not known yet is judged with no labels and no taints.
+     */
+    public String whyExcludes(NodeConstraints c) {
+        return NodeMatcher.whyNot(c, name, labels, taints);
+    }
+
+    /** Whether a pod with constraints {@code c} may go here ({@link #whyExcludes} is null). */
+    public boolean admits(NodeConstraints c) {
+        return NodeMatcher.admits(c, name, labels, taints);
     }
 
     /** The node carries a {@code PreferNoSchedule} taint: placements prefer other nodes. */
@@ -173,9 +196,11 @@ public final class NodeEntry {
         return leavingSum.value();
     }
 
-    void observe(Resources newAllocatable, boolean newSchedulable, Map<String, String> newLabels, boolean newPreferNoSchedule) {
+    void observe(Resources newAllocatable, boolean newSchedulable, Map<String, String> newLabels, List<NodeTaint> newTaints,
+                 boolean newPreferNoSchedule) {
         this.allocatable = newAllocatable;
         this.labels = newLabels;
+        this.taints = newTaints;
         this.schedulable = newSchedulable;
         this.preferNoSchedule = newPreferNoSchedule;
         this.known = true;
@@ -186,6 +211,7 @@ public final class NodeEntry {
         this.allocatable = Resources.ZERO;
         this.schedulable = false;
         this.labels = Map.of();
+        this.taints = List.of();
         this.preferNoSchedule = false;
         this.known = false;
         capacityChanged();

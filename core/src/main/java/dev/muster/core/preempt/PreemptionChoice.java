@@ -61,7 +61,7 @@ final class PreemptionChoice {
 
     /** By priority first, then by reclaim. */
     Decision decide(Gang g, long now) {
-        GangAdmission.PlanInput in = admission.inputOf(g);
+        GangAdmission.PlanInput in = admission.preemptionInputOf(g); // members only where their own constraints let them
         Map<String, Resources> own = ownRoom(g);
         List<String> why = new ArrayList<>();
         Map<String, String> protectedBy = new LinkedHashMap<>();

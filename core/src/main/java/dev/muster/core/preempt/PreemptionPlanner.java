@@ -28,7 +28,10 @@ import java.util.Set;
  *       the reprieve of the unit that preempting most needed is tried last. A gang's surplus is never given back while
  *       the rest of that gang is taken (the gang would be left running below its minimum).</li>
  * </ol>
- * Every plan places the gang whole, with its topology constraint, exactly as admission would ({@link GangPlanner}).
+ * Every plan places the gang whole, with its topology constraint, exactly as admission would ({@link GangPlanner}):
+ * each member only on nodes its own node selector, required node affinity and tolerations admit, and — for a member
+ * with constraints only kube-scheduler judges — only on nodes kube-scheduler offered it. Victims that free room only on
+ * nodes no member may use are never chosen.
  */
 public final class PreemptionPlanner {
     /** At most this many one-by-one reprieve tries (each a plan) per decision: the cost stays bounded at any scale. */
@@ -171,10 +174,7 @@ public final class PreemptionPlanner {
      */
     public Result plan(Collection<NodeEntry> nodes, java.util.function.Function<String, NodeEntry> lookup, PlanInput in,
                        Map<String, Resources> own, Units units) {
-        Set<Resources> requests = new HashSet<>();
-        for (GangPlanner.Member m : in.members()) {
-            requests.add(m.request());
-        }
+        List<GangPlanner.Member> kinds = kinds(in.members());
         Set<String> anchors = in.topology() == null ? Set.of() : in.topology().anchors();
         Map<String, NodeEntry> base = new java.util.LinkedHashMap<>();
         for (NodeEntry e : nodes) {
@@ -183,14 +183,89 @@ public final class PreemptionPlanner {
             }
             Resources free = own.containsKey(e.name()) ? e.free().plus(own.get(e.name())) : e.free();
             boolean room = anchors.contains(e.name());
-            for (Resources r : requests) {
-                room |= r.fitsIn(free);
+            for (GangPlanner.Member m : kinds) {
+                room |= m.request().fitsIn(free) && m.admits(e);
             }
             if (room) {
                 base.put(e.name(), e);
             }
         }
-        return plan(new Nodes(base, lookup), in, own, units);
+        // room is freed only where a member may go: a unit all of whose pods are on nodes no member's own constraints
+        // admit (node selector, required node affinity, taints, the nodes kube-scheduler offered) is not worth evicting
+        java.util.function.Predicate<String> usable = node -> {
+            NodeEntry e = lookup.apply(node);
+            if (e == null || !e.takesPlacements()) {
+                return false;
+            }
+            for (GangPlanner.Member m : kinds) {
+                if (m.admits(e)) {
+                    return true;
+                }
+            }
+            return false;
+        };
+        return plan(new Nodes(base, lookup), in, own, new UsableUnits(units, usable));
+    }
+
+    /** One member of each kind (task aside): request, constraints and allowed nodes. */
+    private static List<GangPlanner.Member> kinds(List<GangPlanner.Member> members) {
+        Map<List<Object>, GangPlanner.Member> out = new java.util.LinkedHashMap<>();
+        for (GangPlanner.Member m : members) {
+            out.putIfAbsent(java.util.Arrays.asList(m.request(), m.constraints(), m.onlyOn()), m);
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    /**
+     * The caller's units without those that free room only on nodes no member may use. A gang's surplus is kept even
+     * then (the rest of that gang may be needed, and is taken only with its surplus; the reprieve gives an unused
+     * surplus back). Dropping a unit keeps every prefix allowed: fewer victims never break a budget or a share.
+     */
+    private static final class UsableUnits implements Units {
+        private final Units all;
+        private final java.util.function.Predicate<String> usableNode;
+        private final List<Unit> kept = new ArrayList<>();
+        private int read; // how many of all's units were looked at
+
+        UsableUnits(Units all, java.util.function.Predicate<String> usableNode) {
+            this.all = all;
+            this.usableNode = usableNode;
+        }
+
+        @Override
+        public boolean reach(int k) {
+            while (kept.size() < k) {
+                if (!all.reach(read + 1)) {
+                    return false;
+                }
+                Unit u = all.prefix(read + 1).get(read);
+                read++;
+                if (u.part() == Part.SURPLUS || frees(u)) {
+                    kept.add(u);
+                }
+            }
+            return true;
+        }
+
+        private boolean frees(Unit u) {
+            for (Victim v : u.pods()) {
+                if (usableNode.test(v.node())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public int available() {
+            return kept.size();
+        }
+
+        @Override
+        public List<Unit> prefix(int k) {
+            reach(k);
+            return kept.subList(0, Math.min(k, kept.size()));
+        }
     }
 
     /** The nodes a plan may use: the base ones, plus those victims free room on. */

@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * queue furthest below its fair share, then the oldest), are each offered one decision — a gang that fits on free room
  * takes nobody's —
  * until one preempts (at most {@link #TRIES_PER_TICK} plans a tick; a gang that found nothing to take is tried again
- * after {@link #RETRY_AFTER}). A gang preempts only when all its members exist, its queue's capability admits it,
+ * after {@link #RETRY_AFTER}). A gang preempts only when all its members exist, are Muster's and carry no scheduling
+ * gates ({@link PreemptorMembers}), its queue's capability admits it,
  * neither its PodGroup nor any member's PriorityClass says {@code preemptionPolicy: Never}, and it is not already
  * preempting.
  *
@@ -66,6 +67,7 @@ public final class Preemptions {
     private final Duration gangDeadline;
     private final Evictor evictor;
     private final Consumer<Runnable> underLock;
+    private final String schedulerName;
     private final Map<GangKey, Preemption> active = new LinkedHashMap<>(); // preemptor → its decision while it holds room
     private final Map<String, Eviction> evictions = new HashMap<>(); // victim uid → its eviction, until the pod is gone
     private final Map<GangKey, Long> retryAt = new HashMap<>(); // gangs that found nothing to take: not before
@@ -111,6 +113,7 @@ public final class Preemptions {
         this.gangDeadline = gangDeadline;
         this.evictor = evictor;
         this.underLock = underLock;
+        this.schedulerName = schedulerName;
     }
 
 
@@ -199,6 +202,10 @@ public final class Preemptions {
             if (m.neverPreempts() && !m.isBound()) {
                 return "pod " + m.id() + " has preemptionPolicy Never";
             }
+        }
+        String notReady = PreemptorMembers.whyNot(g, schedulerName, books.offered());
+        if (notReady != null) {
+            return notReady;
         }
         if (books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof QueueAdmission.Verdict.Refused r) {
             return r.reason();

@@ -196,7 +196,11 @@ public final class GangScheduler implements ClusterSink {
             if (assume) {
                 assumptions.forgetExpected(p.uid(), "was filtered again: kube-scheduler did not bind it where expected");
             }
-            Filtering.Decision d = filtering.decide(p, candidates, softPreferences, now);
+            books.offered().offered(p, candidates);
+            NodeConstraintCheck.Split split = NodeConstraintCheck.split(p, candidates, books.ledger());
+            Filtering.Decision d = split.admitted().isEmpty() ? new Filtering.Decision()
+                    : filtering.decide(p, split.admitted(), softPreferences, now);
+            d.unresolvable().putAll(split.excluded()); // its own constraints exclude these, whoever sent them
             FilterResult r = d.result();
             if (assume && r.feasible().size() == 1) {
                 assumptions.expectBind(p, r.feasible().getFirst());
@@ -258,6 +262,7 @@ public final class GangScheduler implements ClusterSink {
             Pod known = books.pod(preemptor.uid());
             Pod p = known != null ? known : preemptor;
             if (p.gang() != null) {
+                books.offered().offered(p, List.copyOf(candidates.keySet())); // where kube-scheduler's filters would pass it
                 return Map.of();
             }
             Map<String, Victims> out = new LinkedHashMap<>();
@@ -335,10 +340,13 @@ public final class GangScheduler implements ClusterSink {
 
     // ---- cluster sync (ClusterSink) ------------------------------------------------------------------
 
-    /** Records the node, keeping only the labels of the configured topology levels (the ledger holds 5,000s of nodes). */
+    /**
+     * Records the node with all its labels (pods' node selectors and affinity may name any), their strings shared with
+     * other nodes' ({@link Node#interned}: the ledger holds 5,000s of nodes).
+     */
     @Override
     public void upsertNode(Node node) {
-        Node slim = node.labels().isEmpty() ? node : node.withLabels(config.topologyLevels().select(node.labels()));
+        Node slim = node.interned();
         run(() -> intake.upsertNode(slim));
     }
 

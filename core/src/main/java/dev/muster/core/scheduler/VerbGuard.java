@@ -18,8 +18,9 @@ import java.util.Map;
  * <ul>
  *   <li>filter: the pod must be known from the cluster, of Muster's profile, not bound, not terminating; the verb then
  *       decides about the cluster's pod (not the request's copy), and remembers the nodes it passed, for bind.</li>
- *   <li>bind: the same, and the node must be one the last filter of that pod passed (kube-scheduler binds only where
- *       the extender's filter let it), or hold a slot of the pod's gang.</li>
+ *   <li>bind: the same, the pod's own node constraints must admit the node ({@link NodeConstraintCheck}), and the node
+ *       must be one the last filter of that pod passed (kube-scheduler binds only where the extender's filter let it), or
+ *       hold a slot of the pod's gang.</li>
  * </ul>
  *
  * <p>Confined to the core's lock ({@link GangScheduler}). The nodes remembered per pod are dropped when the pod is
@@ -82,6 +83,10 @@ final class VerbGuard {
         }
         if (known.isBound()) {
             return known.nodeName().equals(node) ? null : "pod " + pod + " is already bound to " + known.nodeName();
+        }
+        String excluded = NodeConstraintCheck.whyNotOnto(known, node, books.ledger());
+        if (excluded != null) {
+            return excluded; // the pod's own nodeSelector, required node affinity or tolerations forbid it, whoever asks
         }
         List<String> passed = filteredOnto.get(pod.uid());
         if ((passed == null || !passed.contains(node)) && !slotOfItsGang(known, node)) {

@@ -79,6 +79,7 @@ public final class Fixtures {
         private PodPhase phase = PodPhase.PENDING;
         private int priority;
         private String resourceVersion = "1";
+        private dev.muster.core.model.NodeConstraints constraints = dev.muster.core.model.NodeConstraints.NONE;
 
         PodBuilder(String name) {
             this.name = name;
@@ -136,8 +137,15 @@ public final class Fixtures {
             return this;
         }
 
+        /** Its node selector, required node affinity, tolerations and scheduling gates. */
+        public PodBuilder constraints(dev.muster.core.model.NodeConstraints c) {
+            this.constraints = c;
+            return this;
+        }
+
         public Pod build() {
-            return new Pod(new PodId(uid, namespace, name), resourceVersion, request, gang, task, priority, node, phase);
+            Pod p = new Pod(new PodId(uid, namespace, name), resourceVersion, request, gang, task, priority, node, phase);
+            return constraints == dev.muster.core.model.NodeConstraints.NONE ? p : p.withConstraints(constraints);
         }
     }
 }
