@@ -1,6 +1,7 @@
 package dev.muster.common.kube;
 
 import dev.muster.core.model.GangMembership;
+import dev.muster.core.model.NodeConstraints;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodId;
 import dev.muster.core.model.PodPhase;
@@ -18,8 +19,8 @@ import java.util.Map;
 /**
  * {@link V1Pod} → core {@link Pod}: identity, effective request (kube-scheduler's rule, computed by
  * {@link PodRequests#effective}), gang (any of the three APIs' ways, {@link GangMembership}) and Volcano task, spec.nodeName,
- * status.phase and spec.priority, spec.schedulerName, whether metadata.deletionTimestamp is set, and the preemption terms
- * ({@link #withPreemption}). Stateless and thread-safe.
+ * status.phase and spec.priority, spec.schedulerName, whether metadata.deletionTimestamp is set, the preemption terms
+ * ({@link #withPreemption}) and the node constraints and scheduling gates ({@link NodeConstraintsConverter}). Stateless and thread-safe.
  */
 public final class PodConverter {
     /** The init-container restartPolicy that makes it a sidecar. */
@@ -61,7 +62,12 @@ public final class PodConverter {
                 ? DEFAULT_SCHEDULER : spec.getSchedulerName();
         Pod converted = new Pod(id, pod.getMetadata().getResourceVersion(), request, membership.gang(), task, priority, nodeName, phase,
                 membership.conflict(), scheduler, pod.getMetadata().getDeletionTimestamp() != null);
-        return spec == null ? converted : withPreemption(converted, spec.getPreemptionPolicy(), spec.getTerminationGracePeriodSeconds());
+        if (spec == null) {
+            return converted;
+        }
+        Pod withTerms = withPreemption(converted, spec.getPreemptionPolicy(), spec.getTerminationGracePeriodSeconds());
+        NodeConstraints constraints = nodeName == null ? NodeConstraintsConverter.of(spec) : NodeConstraints.NONE; // placed: moot
+        return constraints == NodeConstraints.NONE ? withTerms : withTerms.withConstraints(constraints);
     }
 
     /** {@code spec.preemptionPolicy} that keeps a pod from preempting anyone (its PriorityClass's, copied by admission). */

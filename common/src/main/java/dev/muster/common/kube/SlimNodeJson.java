@@ -18,7 +18,7 @@ import java.io.IOException;
 /**
  * Reads Nodes from the API server's JSON in one streaming pass, keeping what the extender's ledger reads
  * ({@code NodeConverter}): name, uid, resourceVersion, deletion timestamp, labels (topology levels are chosen from
- * them), {@code spec.unschedulable}, the {@code PreferNoSchedule} taints of {@code spec.taints} and {@code status.allocatable}. The bulk of a real Node — its image list,
+ * them), {@code spec.unschedulable}, the taints of {@code spec.taints} (key, value, effect) and {@code status.allocatable}. The bulk of a real Node — its image list,
  * conditions, addresses, managed fields — is skipped unread, which matters on every kubelet status update and for the
  * first list of a large cluster. Errors as in {@link SlimPodJson}. The JSON counterpart of {@link SlimNodeProto} (same
  * objects), used when the API server answers JSON. Stateless and thread-safe.
@@ -81,7 +81,7 @@ public final class SlimNodeJson {
         return s;
     }
 
-    /** {@code spec.taints}, keeping only those with effect {@code PreferNoSchedule} (the others are kube-scheduler's filters). */
+    /** {@code spec.taints} with key, value and effect, keeping those of the three effects kube-scheduler knows. */
     private static java.util.List<V1Taint> preferNoScheduleTaints(JsonReader in) throws IOException {
         if (in.peek() == com.google.gson.stream.JsonToken.NULL) {
             in.nextNull();
@@ -95,12 +95,13 @@ public final class SlimNodeJson {
             while (in.hasNext()) {
                 switch (in.nextName()) {
                     case "key" -> t.setKey(string(in, "spec.taints.key"));
+                    case "value" -> t.setValue(string(in, "spec.taints.value"));
                     case "effect" -> t.setEffect(string(in, "spec.taints.effect"));
                     default -> in.skipValue();
                 }
             }
             in.endObject();
-            if (PREFER_NO_SCHEDULE.equals(t.getEffect())) {
+            if (kept(t)) {
                 kept.add(t);
             }
         }
@@ -110,6 +111,11 @@ public final class SlimNodeJson {
 
     /** The taint effect that kube-scheduler scores (TaintToleration) rather than filters. */
     public static final String PREFER_NO_SCHEDULE = "PreferNoSchedule";
+
+    /** Whether a taint is kept: effect {@code PreferNoSchedule} (scored), {@code NoSchedule} or {@code NoExecute} (filtered). */
+    static boolean kept(V1Taint t) {
+        return PREFER_NO_SCHEDULE.equals(t.getEffect()) || dev.muster.core.model.NodeTaint.filters(t.getEffect());
+    }
 
     private static V1NodeStatus status(JsonReader in) throws IOException {
         V1NodeStatus s = new V1NodeStatus();

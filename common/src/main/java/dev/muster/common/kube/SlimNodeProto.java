@@ -29,7 +29,7 @@ import java.util.Map;
 /**
  * Reads Nodes from the API server's protobuf encoding into exactly the slim {@code V1Node} that {@link SlimNodeJson}
  * builds from JSON (name, uid, resourceVersion, deletion timestamp, labels, {@code spec.unschedulable}, the
- * {@code PreferNoSchedule} taints, {@code status.allocatable}); a node's images, conditions and managed fields are
+ * taints (key, value, effect), {@code status.allocatable}); a node's images, conditions and managed fields are
  * skipped by length. Field numbers: {@code k8s.io/api/core/v1/generated.proto} ({@code Node}, {@code NodeSpec},
  * {@code Taint}, {@code NodeStatus}). Wire format and errors: {@link SlimProto}. Stateless and thread-safe.
  */
@@ -101,7 +101,7 @@ public final class SlimNodeProto {
                         taints = new ArrayList<>(1);
                     }
                     V1Taint t = message(in, tag, "spec.taints", SlimNodeProto::taint);
-                    if (SlimNodeJson.PREFER_NO_SCHEDULE.equals(t.getEffect())) {
+                    if (SlimNodeJson.kept(t)) {
                         taints.add(t);
                     }
                 }
@@ -120,6 +120,7 @@ public final class SlimNodeProto {
         while ((tag = tag(in, "spec.taints")) != 0) {
             switch (WireFormat.getTagFieldNumber(tag)) {
                 case 1 -> t.setKey(string(in, tag, "spec.taints.key"));
+                case 2 -> t.setValue(omitEmpty(in, tag, "spec.taints.value"));
                 case 3 -> t.setEffect(string(in, tag, "spec.taints.effect"));
                 default -> skip(in, tag, "spec.taints");
             }

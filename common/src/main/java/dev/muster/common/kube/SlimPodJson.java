@@ -33,7 +33,9 @@ import java.util.Map;
  * timestamp, owner references, the gang annotations ({@link GangMembership#isRelevant}), labels (all of a bound pod's,
  * only the gang label of any other: {@link #keptLabels}), node name, priority, {@code preemptionPolicy},
  * {@code terminationGracePeriodSeconds}, scheduler name, {@code spec.schedulingGroup}, container and init-container
- * names, restart policies and requests, overhead, pod-level requests, and {@code status.phase}. Everything else (env, volumes, probes, managed
+ * names, restart policies and requests, overhead, pod-level requests, a pending pod's placement fields
+ * ({@link SlimPodPlacement}: node selector, required node affinity, tolerations, scheduling gates), and
+ * {@code status.phase}. Everything else (env, volumes, probes, managed
  * fields, conditions, other annotations) is skipped token by token without building anything.
  *
  * <p>Why: client-java decodes every watch event into a JSON tree, validates it field by field against the model,
@@ -79,6 +81,7 @@ public final class SlimPodJson {
         }
         in.endObject();
         keptLabels(pod);
+        SlimPodPlacement.trim(pod);
         return pod;
     }
 
@@ -122,7 +125,8 @@ public final class SlimPodJson {
         V1PodSpec s = new V1PodSpec();
         in.beginObject();
         while (in.hasNext()) {
-            switch (in.nextName()) {
+            String field = in.nextName();
+            switch (field) {
                 case "nodeName" -> s.setNodeName(string(in, "spec.nodeName"));
                 case "priority" -> s.setPriority(integer(in, "spec.priority"));
                 case "preemptionPolicy" -> s.setPreemptionPolicy(string(in, "spec.preemptionPolicy"));
@@ -133,7 +137,11 @@ public final class SlimPodJson {
                 case "overhead" -> s.setOverhead(quantities(in, "spec.overhead"));
                 case "resources" -> s.setResources(requirements(in, "spec.resources"));
                 case "schedulingGroup" -> s.setSchedulingGroup(schedulingGroup(in));
-                default -> in.skipValue();
+                default -> {
+                    if (!SlimPodPlacement.readJson(field, in, s)) {
+                        in.skipValue();
+                    }
+                }
             }
         }
         in.endObject();

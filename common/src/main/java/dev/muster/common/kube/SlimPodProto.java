@@ -81,6 +81,7 @@ public final class SlimPodProto {
             }
         }
         SlimPodJson.keptLabels(pod);
+        SlimPodPlacement.trim(pod);
         return pod;
     }
 
@@ -172,7 +173,11 @@ public final class SlimPodProto {
                 case 32 -> overhead = quantityEntry(in, tag, "spec.overhead", overhead);
                 case 40 -> s.setResources(message(in, tag, "spec.resources", r -> requirements(r, "spec.resources")));
                 case 43 -> s.setSchedulingGroup(message(in, tag, "spec.schedulingGroup", SlimPodProto::schedulingGroup));
-                default -> skip(in, tag, "spec");
+                default -> {
+                    if (!SlimPodPlacement.readProto(tag, in, s)) {
+                        skip(in, tag, "spec");
+                    }
+                }
             }
         }
         // "containers" has no omitempty: Go writes a pod without any (a bookmark's) as JSON null, and SlimPodJson keeps

@@ -120,13 +120,14 @@ class SlimJsonTest {
     }
 
     @Test
-    void aNodeKeepsOnlyItsPreferNoScheduleTaints() throws IOException {
+    void aNodeKeepsItsTaintsOfTheThreeKnownEffects() throws IOException {
         String json = "{'metadata':{'name':'n1'},'spec':{'taints':[{'key':'a','effect':'NoSchedule'},"
-                + "{'key':'b','value':'x','effect':'PreferNoSchedule','timeAdded':null}]}}";
+                + "{'key':'b','value':'x','effect':'PreferNoSchedule','timeAdded':null},{'key':'c','effect':'Other'}]}}";
 
         io.kubernetes.client.openapi.models.V1Node n = SlimNodeJson.readNode(reader(json.replace('\'', '"')));
 
-        assertThat(n.getSpec().getTaints()).extracting(io.kubernetes.client.openapi.models.V1Taint::getKey).containsExactly("b");
+        assertThat(n.getSpec().getTaints()).extracting(io.kubernetes.client.openapi.models.V1Taint::getKey).containsExactly("a", "b");
+        assertThat(n.getSpec().getTaints().get(1).getValue()).isEqualTo("x");
     }
 
     @Test

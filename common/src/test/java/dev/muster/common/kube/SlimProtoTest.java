@@ -168,7 +168,7 @@ class SlimProtoTest {
         V1Node n1 = fromProto.getItems().stream().filter(n -> n.getMetadata().getName().equals("n1")).findFirst().orElseThrow();
         assertThat(n1.getMetadata().getLabels()).containsEntry("topology.kubernetes.io/zone", "z1");
         assertThat(n1.getSpec().getUnschedulable()).isTrue();
-        assertThat(n1.getSpec().getTaints()).extracting(t -> t.getKey()).containsExactly("b");
+        assertThat(n1.getSpec().getTaints()).extracting(t -> t.getKey()).containsExactly("a", "b", "node.kubernetes.io/not-ready");
         assertThat(n1.getStatus().getAllocatable().get("cpu").toSuffixedString()).isEqualTo("31800m");
         assertThat(n1.getStatus().getImages()).isNullOrEmpty();
     }

@@ -198,8 +198,7 @@ public final class GangScheduler implements ClusterSink {
             }
             books.offered().offered(p, candidates);
             NodeConstraintCheck.Split split = NodeConstraintCheck.split(p, candidates, books.ledger());
-            Filtering.Decision d = split.admitted().isEmpty() ? new Filtering.Decision()
-                    : filtering.decide(p, split.admitted(), softPreferences, now);
+            Filtering.Decision d = filtering.decide(p, split.admitted(), softPreferences, now);
             d.unresolvable().putAll(split.excluded()); // its own constraints exclude these, whoever sent them
             FilterResult r = d.result();
             if (assume && r.feasible().size() == 1) {

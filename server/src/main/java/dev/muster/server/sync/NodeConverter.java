@@ -1,6 +1,7 @@
 package dev.muster.server.sync;
 
 import dev.muster.common.kube.ConversionException;
+import dev.muster.common.kube.NodeConstraintsConverter;
 import dev.muster.common.kube.ResourceLists;
 import dev.muster.common.kube.SlimNodeJson;
 import dev.muster.core.model.Node;
@@ -11,8 +12,9 @@ import java.util.Map;
 /**
  * {@link V1Node} → core {@link Node}: name, {@code status.allocatable} (what kube-scheduler fits against; a node
  * without it has no room), {@code !spec.unschedulable} (cordoned nodes take no new pods), whether it has a
- * {@code PreferNoSchedule} taint (picked last for single pods) and the labels (the core
- * keeps only those of its configured topology levels). Stateless and thread-safe.
+ * {@code PreferNoSchedule} taint (picked last for single pods), its {@code NoSchedule} / {@code NoExecute} taints (pods
+ * that do not tolerate them never go there) and its labels (topology levels, node selectors and affinity read them).
+ * Stateless and thread-safe.
  */
 public final class NodeConverter {
     private NodeConverter() {}
@@ -30,7 +32,8 @@ public final class NodeConverter {
         Map<String, String> labels = node.getMetadata().getLabels();
         boolean preferNoSchedule = node.getSpec() != null && node.getSpec().getTaints() != null
                 && node.getSpec().getTaints().stream().anyMatch(t -> SlimNodeJson.PREFER_NO_SCHEDULE.equals(t.getEffect()));
-        return new Node(name, allocatable, !unschedulable, labels == null ? Map.of() : labels, preferNoSchedule);
+        return new Node(name, allocatable, !unschedulable, labels == null ? Map.of() : labels,
+                NodeConstraintsConverter.filteringTaints(node.getSpec() == null ? null : node.getSpec().getTaints()), preferNoSchedule);
     }
 
     /**
