@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.muster.common.kube.ConversionException;
 import dev.muster.core.model.Node;
+import dev.muster.core.model.NodeTaint;
 import dev.muster.core.resources.Resources;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1Node;
@@ -28,17 +29,19 @@ class NodeConverterTest {
                         new Node("n2", res("cpu=4"), false)),
                 Arguments.of("unschedulable false", node("n3").allocatable("cpu=4").unschedulable(false).build(),
                         new Node("n3", res("cpu=4"), true)),
-                Arguments.of("labels travel (the core keeps its topology levels' only)",
+                Arguments.of("labels travel",
                         new V1Node().metadata(new V1ObjectMeta().name("n5").putLabelsItem("example.com/rack", "r7")),
                         new Node("n5", Resources.ZERO, true, java.util.Map.of("example.com/rack", "r7"))),
                 Arguments.of("a PreferNoSchedule taint is kept as a flag; other taints are kube-scheduler's filters",
                         new V1Node().metadata(new V1ObjectMeta().name("n6")).spec(new io.kubernetes.client.openapi.models.V1NodeSpec()
                                 .addTaintsItem(new io.kubernetes.client.openapi.models.V1Taint().key("a").effect("PreferNoSchedule"))),
                         new Node("n6", Resources.ZERO, true, java.util.Map.of(), true)),
-                Arguments.of("NoSchedule is not PreferNoSchedule",
+                Arguments.of("NoSchedule and NoExecute taints are kept with their values: pods that do not tolerate them stay off",
                         new V1Node().metadata(new V1ObjectMeta().name("n7")).spec(new io.kubernetes.client.openapi.models.V1NodeSpec()
-                                .addTaintsItem(new io.kubernetes.client.openapi.models.V1Taint().key("a").effect("NoSchedule"))),
-                        new Node("n7", Resources.ZERO, true)),
+                                .addTaintsItem(new io.kubernetes.client.openapi.models.V1Taint().key("a").value("x").effect("NoSchedule"))
+                                .addTaintsItem(new io.kubernetes.client.openapi.models.V1Taint().key("b").effect("NoExecute"))),
+                        new Node("n7", Resources.ZERO, true, java.util.Map.of(), java.util.List.of(
+                                new NodeTaint("a", "x", NodeTaint.NO_SCHEDULE), new NodeTaint("b", "", NodeTaint.NO_EXECUTE)), false)),
                 Arguments.of("no status: no room", new V1Node().metadata(new V1ObjectMeta().name("n4")), new Node("n4", Resources.ZERO, true)));
     }
 
