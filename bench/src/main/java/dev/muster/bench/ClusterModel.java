@@ -68,7 +68,7 @@ public final class ClusterModel {
         return ledger;
     }
 
-    private static List<String> populate(ClusterSink s, int nodes, int podsPerNode, long seed) {
+    static List<String> populate(ClusterSink s, int nodes, int podsPerNode, long seed) {
         Random rnd = new Random(seed);
         List<String> names = new ArrayList<>(nodes);
         for (int i = 0; i < nodes; i++) {

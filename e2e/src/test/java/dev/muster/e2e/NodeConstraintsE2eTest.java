@@ -75,7 +75,7 @@ class NodeConstraintsE2eTest extends ControllersClusterTest {
     private static Map<String, Object> onNodes(String... nodes) {
         return Map.of("affinity", Map.of("nodeAffinity", Map.of("requiredDuringSchedulingIgnoredDuringExecution",
                 Map.of("nodeSelectorTerms", List.of(Map.of("matchExpressions", List.of(Map.of("key", HOSTNAME, "operator", "In",
-                        "values", List.of(nodes))))))))));
+                        "values", List.of(nodes)))))))));
     }
 
     /** low-a on hollow-0 and hollow-1, then low-b on hollow-2 and hollow-3: the cluster is full. */

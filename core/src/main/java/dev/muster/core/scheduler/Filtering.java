@@ -186,7 +186,7 @@ final class Filtering {
     /**
      * The candidate on which {@code request} fits that the scoring policy ranks best, nodes with a
      * {@code PreferNoSchedule} taint after all others (as kube-scheduler's TaintToleration score ranks them for a pod
-     * that does not tolerate the taint; Muster does not read tolerations, so a tolerating pod also prefers untainted
+     * that does not tolerate the taint; Muster keeps no PreferNoSchedule taint's key, so a tolerating pod also prefers untainted
      * nodes). Ties go to the earliest candidate: kube-scheduler starts each pod's candidate list where the previous
      * search stopped, so equal nodes are taken in turn. Null when none fits.
      */

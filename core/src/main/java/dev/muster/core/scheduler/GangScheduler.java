@@ -196,8 +196,8 @@ public final class GangScheduler implements ClusterSink {
             if (assume) {
                 assumptions.forgetExpected(p.uid(), "was filtered again: kube-scheduler did not bind it where expected");
             }
-            books.offered().offered(p, candidates);
             NodeConstraintCheck.Split split = NodeConstraintCheck.split(p, candidates, books.ledger());
+            books.offered().offered(p, split.admitted());
             Filtering.Decision d = filtering.decide(p, split.admitted(), softPreferences, now);
             d.unresolvable().putAll(split.excluded()); // its own constraints exclude these, whoever sent them
             FilterResult r = d.result();

@@ -72,6 +72,27 @@ class PreemptionPlannerTest {
     }
 
     @Test
+    void neverTakesUnitsOnNodesTheMembersOwnConstraintsExclude() {
+        List<Unit> units = fullNodes(4);
+        // n0 and n1 carry a taint the members do not tolerate; only the victims on n2 and n3 make room they may use
+        ledger.upsertNode(new dev.muster.core.model.Node("n0", node("n0", "4", "16Gi").allocatable(), true, Map.of(),
+                List.of(new dev.muster.core.model.NodeTaint("gpu", "", "NoSchedule")), false));
+        ledger.upsertNode(new dev.muster.core.model.Node("n1", node("n1", "4", "16Gi").allocatable(), true, Map.of(),
+                List.of(new dev.muster.core.model.NodeTaint("gpu", "", "NoExecute")), false));
+        Result r = planner.plan(ledger.nodes(), gang(2, "4"), Map.of(), PreemptionPlanner.Units.of(units));
+        assertThat(names(r)).containsExactly("p2", "p3");
+
+        // pinned by the nodes kube-scheduler offered: only n3
+        PlanInput in = gang(1, "4");
+        PlanInput onlyN3 = new PlanInput(List.of(in.members().getFirst().onlyOn(java.util.Set.of("n3"))), in.requirement(), null);
+        assertThat(names(planner.plan(ledger.nodes(), onlyN3, Map.of(), PreemptionPlanner.Units.of(units)))).containsExactly("p3");
+
+        // no node it may use: nothing is taken
+        PlanInput nowhere = new PlanInput(List.of(in.members().getFirst().onlyOn(java.util.Set.of())), in.requirement(), null);
+        assertThat(planner.plan(ledger.nodes(), nowhere, Map.of(), PreemptionPlanner.Units.of(units))).isInstanceOf(Result.Unfit.class);
+    }
+
+    @Test
     void givesBackOneByOneTheVictimsTheCallerLeastWantedToTake() {
         // two pods of 2 cpu on n0 come first; then a whole node: the gang's 4-cpu member needs either n0 emptied or n1
         ledger.upsertNode(node("n0", "4", "16Gi"));
