@@ -327,6 +327,9 @@ public final class Preemptions {
             Eviction e = en.getValue();
             if (ledger.pod(en.getKey()) == null) {
                 evictions.remove(en.getKey()); // gone: nothing more to do for it
+                if (e.sent && !e.accepted) {
+                    accepted(null, e); // it went before its answer was read (which is then ignored): the rest of its unit follows
+                }
                 continue;
             }
             if (!e.sent && e.retryAt != Long.MIN_VALUE && now - e.retryAt >= 0) {
