@@ -5,6 +5,7 @@ import dev.muster.core.gang.Gang;
 import dev.muster.core.gang.GangAdmission;
 import dev.muster.core.gang.WaitingLine;
 import dev.muster.core.ledger.Ledger;
+import dev.muster.core.ledger.NodeEntry;
 import dev.muster.core.ledger.Reservation;
 import dev.muster.core.ledger.Slot;
 import dev.muster.core.model.QueueSpec;
@@ -284,15 +285,25 @@ final class PreemptionChoice {
         return true;
     }
 
-    /** Room the ledger counts taken that is the gang's own: the set-aside kept for it as the gang next in line. */
+    /**
+     * Room the ledger counts taken twice, which is free to plan on: the set-aside kept for the gang as the gang next in
+     * line, and on every node the room of pods leaving for a preemptor whose slots already hold it (counted used and
+     * reserved both until the pods are gone: a victim leaving counts gone).
+     */
     private Map<String, Resources> ownRoom(Gang g) {
-        Reservation aside = ledger.setAside();
-        if (aside == null || !aside.gang().equals(g.key())) {
-            return Map.of();
-        }
         Map<String, Resources> own = new HashMap<>();
-        for (Slot s : aside.slots()) {
-            own.merge(s.node(), s.request(), Resources::plus);
+        Reservation aside = ledger.setAside();
+        if (aside != null && aside.gang().equals(g.key())) {
+            for (Slot s : aside.slots()) {
+                own.merge(s.node(), s.request(), Resources::plus);
+            }
+        }
+        for (NodeEntry e : ledger.nodes()) {
+            Resources leaving = e.leaving();
+            if (!leaving.isZero()) {
+                Resources covered = leaving.minus(leaving.minus(e.reserved()).nonNegative()); // min(leaving, reserved)
+                own.merge(e.name(), covered, Resources::plus);
+            }
         }
         return own;
     }

@@ -57,11 +57,11 @@ class PreemptionTest {
     }
 
     /** A running gang: its PodGroup and {@code perNode.length} members of 2 cpu, bound to those nodes. */
-    private static List<Pod> running(SchedulerHarness h, String name, String queue, int minMember, int priority, String... perNode) {
+    static List<Pod> running(SchedulerHarness h, String name, String queue, int minMember, int priority, String... perNode) {
         return running(h, podGroup("default", name, minMember, queue), priority, perNode);
     }
 
-    private static List<Pod> running(SchedulerHarness h, PodGroupSpec pg, int priority, String... perNode) {
+    static List<Pod> running(SchedulerHarness h, PodGroupSpec pg, int priority, String... perNode) {
         h.scheduler.upsertPodGroup(pg);
         List<Pod> out = new ArrayList<>();
         for (int i = 0; i < perNode.length; i++) {
@@ -73,7 +73,7 @@ class PreemptionTest {
     }
 
     /** A waiting gang of {@code n} members of 2 cpu: all exist, and kube-scheduler found no node for any of them. */
-    private static List<Pod> arrives(SchedulerHarness h, String name, String queue, int n, int priority) {
+    static List<Pod> arrives(SchedulerHarness h, String name, String queue, int n, int priority) {
         h.scheduler.upsertPodGroup(podGroup("default", name, n, queue));
         List<Pod> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -505,7 +505,7 @@ class PreemptionTest {
         }
     }
 
-    private static List<AllocationEvent.PreemptionDecided> decisions(SchedulerHarness h) {
+    static List<AllocationEvent.PreemptionDecided> decisions(SchedulerHarness h) {
         var read = (dev.muster.core.stream.AllocationJournal.Read.Events) h.journal.readAfter(0, 1 << 16);
         return read.events().stream().map(e -> e.event())
                 .filter(e -> e instanceof AllocationEvent.PreemptionDecided).map(e -> (AllocationEvent.PreemptionDecided) e)
