@@ -185,4 +185,50 @@ class PreemptionCarryOutTest {
         assertThat(decisions(h)).hasSize(1);
         assertThat(h.invariantViolations()).isEmpty();
     }
+
+    @Test
+    void reclaimNeverTakesAResourceTheGangLacksFromAQueueBelowItsShareOfIt() {
+        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(PreemptionSettings.DEFAULT), evictor, DisruptionBudgets.NONE);
+        for (int i = 0; i < 4; i++) {
+            h.nodes(node("n" + i, "8", "32Gi", "nvidia.com/gpu", "2"));
+        }
+        for (String q : List.of("a", "b")) {
+            h.scheduler.upsertQueue(queue(q));
+        }
+        h.scheduler.upsertQueue(new dev.muster.core.model.QueueSpec("c", dev.muster.core.model.QueueState.OPEN, 1, null,
+                dev.muster.core.resources.Resources.ZERO, dev.muster.core.resources.Resources.ZERO, false));
+        h.scheduler.markSynced();
+        // a holds 2 of the 8 GPUs and most of the cpu (above its share by cpu, below it by GPU); c, not reclaimable, the rest
+        gangOfOne(h, "a-gpu0", "a", "n0", "1", "nvidia.com/gpu", "1");
+        gangOfOne(h, "a-gpu1", "a", "n0", "1", "nvidia.com/gpu", "1");
+        for (int i = 0; i < 4; i++) {
+            gangOfOne(h, "a-cpu" + i, "a", "n" + i, "6");
+        }
+        for (int i = 1; i < 4; i++) {
+            gangOfOne(h, "c-gpu" + i + "a", "c", "n" + i, "1", "nvidia.com/gpu", "1");
+            gangOfOne(h, "c-gpu" + i + "b", "c", "n" + i, "1", "nvidia.com/gpu", "1");
+        }
+        // a wants one GPU more, b two: a's GPU share is 3, b's 2
+        waitingGangOfOne(h, "a-more", "a");
+        waitingGangOfOne(h, "b0", "b");
+        waitingGangOfOne(h, "b1", "b");
+        for (int round = 0; round < 3; round++) {
+            h.scheduler.expireDue();
+            h.clock.advance(Duration.ofSeconds(6));
+        }
+        // by its dominant share (cpu) a is above its share, but it holds 2 of the 3 GPUs it is owed: b reclaims none
+        assertThat(evictor.asked()).isEmpty();
+        assertThat(((PreemptionAdvice.CannotRun) h.scheduler.preemptionAdvice(new GangKey("default", "b0"))).why())
+                .contains("no queue above its fair share has room to give back");
+    }
+
+    private static void waitingGangOfOne(SchedulerHarness h, String name, String queue) {
+        h.scheduler.upsertPodGroup(podGroup("default", name, 1, queue));
+        h.scheduler.filter(h.seen(pod(name + "-0").gang(name).requests("1", "1Gi", "nvidia.com/gpu", "1").build()), List.of());
+    }
+
+    private static void gangOfOne(SchedulerHarness h, String name, String queue, String node, String cpu, String... extended) {
+        h.scheduler.upsertPodGroup(podGroup("default", name, 1, queue));
+        h.scheduler.upsertPod(pod(name + "-0").gang(name).requests(cpu, "1Gi", extended).on(node).build());
+    }
 }
