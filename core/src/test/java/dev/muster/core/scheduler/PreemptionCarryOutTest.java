@@ -99,28 +99,40 @@ class PreemptionCarryOutTest {
         for (String q : List.of("a", "b", "c")) {
             h.scheduler.upsertQueue(queue(q));
         }
-        // queue a holds the whole cluster, 8 gangs of one 2-cpu pod
-        for (int g = 0; g < 8; g++) {
-            running(h, "a" + g, "a", 1, 0, "n" + (g / 2));
+        // queue a holds the whole cluster: 4 gangs of two 2-cpu pods, each across two nodes (taking one frees more
+        // room than a 2-cpu gang needs)
+        for (int g = 0; g < 4; g++) {
+            running(h, "a" + g, "a", 2, 0, "n" + g, "n" + ((g + 1) % 4));
             h.clock.advance(Duration.ofSeconds(1));
         }
+        List<Pod> waiting = new java.util.ArrayList<>();
         for (int g = 0; g < 4; g++) {
-            arrives(h, "b" + g, "b", 1, 0);
-            arrives(h, "c" + g, "c", 1, 0);
+            waiting.addAll(arrives(h, "b" + g, "b", 1, 0));
+            waiting.addAll(arrives(h, "c" + g, "c", 1, 0));
         }
-        // ticks in a row, victims still terminating: each decision sees the earlier ones' victims gone already
+        // ticks in a row while the victims terminate: each decision sees the earlier ones' victims gone already
         for (int round = 0; round < 8; round++) {
             h.scheduler.expireDue();
-            assertThat(h.scheduler.stats().queueShares().get("a").held().cpuMillis()).isGreaterThanOrEqualTo(16_000 / 3);
-            h.clock.advance(Duration.ofSeconds(6));
+            assertThat(h.scheduler.stats().queueShares().get("a").held().cpuMillis()).as("a's share is 5.33 cpu")
+                    .isGreaterThanOrEqualTo(16_000 / 3);
+            h.clock.advance(Duration.ofSeconds(1));
         }
-        // b and c each reclaimed their share's worth (two gangs, 4 cpu of 5.33); a keeps 8 cpu, above its 5.33
-        assertThat(evictor.asked()).hasSize(4);
+        // the victims go; b and c run what they reclaimed and what the victims freed beyond it
         for (var r : h.scheduler.ledger().pods()) {
             if (evictor.asked().contains(r.pod().name())) {
                 h.scheduler.deletePod(r.pod().uid());
             }
         }
+        for (int round = 0; round < 8; round++) {
+            h.scheduler.expireDue();
+            for (Pod p : waiting) {
+                if (h.scheduler.ledger().pods().stream().noneMatch(r -> r.pod().uid().equals(p.uid()))) {
+                    h.schedule(p);
+                }
+            }
+            h.clock.advance(Duration.ofSeconds(6));
+        }
+        assertThat(evictor.asked()).hasSize(4); // two of a's gangs
         assertThat(h.totals().allocatedByQueue().get("a").cpuMillis()).isEqualTo(8_000);
         assertThat(h.invariantViolations()).isEmpty();
     }
