@@ -127,7 +127,7 @@ class PreemptionTest {
 
         h.scheduler.expireDue();
 
-        // low-b started last: it goes whole (its first pod probes, the rest follow), low-a keeps running
+        // low-b started last: it goes whole (every pod checked by a dry run, then all evicted), low-a keeps running
         assertThat(evictor.asked()).containsExactlyInAnyOrderElementsOf(names(lowB));
         assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.RESERVED);
         assertThat(h.scheduler.gang(key).reason()).isEqualTo("preempting default/low-b (4 pods): 4 still terminating");
