@@ -53,12 +53,12 @@ class ChartValuesTest {
     }
 
     @Test
-    void defaultsPassTheProcessDefaultsAsFlags() {
+    void defaultsPassTheProcessDefaultsAsFlagsButAVictimMinimumRunTime() {
         Rendered chart = Chart.render(Install.defaults());
         assertThat(Tree.strings(chart.deployment("extender").container(), "args")).containsExactly(
                 "--scheduler-name=muster", "--http-port=8888", "--ops-port=8080", "--grpc-port=9090",
                 "--gang-deadline=60s", "--scoring=binpack", "--pick-node=true", "--gang-marker=true",
-                "--preemption=true", "--reclaim=true", "--victim-min-runtime=0s", "--max-body-bytes=67108864", "--journal-window=65536",
+                "--preemption=true", "--reclaim=true", "--victim-min-runtime=5m", "--max-body-bytes=67108864", "--journal-window=65536",
                 "--leader-elect=true", "--lease-name=muster-extender", "--lease-namespace=$(POD_NAMESPACE)",
                 "--tls-cert-file=/etc/muster/tls/tls.crt", "--tls-key-file=/etc/muster/tls/tls.key", "--tls-client-ca-file=/etc/muster/tls/ca.crt",
                 "--grpc-tls-cert-file=/etc/muster/tls/tls.crt", "--grpc-tls-key-file=/etc/muster/tls/tls.key",

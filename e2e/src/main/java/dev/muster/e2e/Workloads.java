@@ -143,6 +143,13 @@ public final class Workloads {
                 "spec", Map.of("minAvailable", minAvailable, "selector", Map.of("matchLabels", selector))));
     }
 
+    /** A PodDisruptionBudget by {@code maxUnavailable} (the other form: {@link #podDisruptionBudget(String, String, Map, int)}). */
+    public void podDisruptionBudgetMaxUnavailable(String ns, String name, Map<String, String> selector, int maxUnavailable) {
+        create("policy", "v1", ns, "poddisruptionbudgets", Map.of("apiVersion", "policy/v1", "kind", "PodDisruptionBudget",
+                "metadata", Map.of("name", name, "namespace", ns),
+                "spec", Map.of("maxUnavailable", maxUnavailable, "selector", Map.of("matchLabels", selector))));
+    }
+
     public Map<String, Object> podDisruptionBudget(String ns, String name) {
         return get("policy", "v1", ns, "poddisruptionbudgets", name);
     }

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * The extender's preemption edge against the real thing: its ServiceAccount's token (the chart's RBAC) evicting through
  * the Eviction API, with a PodDisruptionBudget whose status kube-controller-manager's disruption controller computes
  * and pods that hollow kubelets run and terminate; {@link KubeDisruptionBudgets} fed by a cluster sync on the same
- * token answering as the API server then decides.
+ * token answering as the API server then decides; dry-run evictions ({@code dryRun=All}) answered as the eviction would
+ * be, spending nothing.
  */
 class EvictionE2eTest extends ControllersClusterTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -58,8 +59,19 @@ class EvictionE2eTest extends ControllersClusterTest {
             assertThat(budgets.blocking(db.subList(0, 2))).as("two of five may go").isNull();
             assertThat(budgets.blocking(db.subList(0, 3))).as("a third would break minAvailable 3").isEqualTo(ns + "/db");
 
+            // a dry run (dryRun=All) is answered as the eviction would be, and neither deletes the pod nor spends the budget
+            for (PodId pod : db) {
+                assertThat(evictor.check(pod).toCompletableFuture().get()).as("dry run of " + pod).isEqualTo(new EvictionOutcome.Evicted());
+            }
+            assertThat(c.admin.pods(ns, "app=db")).as("no pod deleted by the dry runs").hasSize(5)
+                    .allSatisfy(p -> assertThat(p.getMetadata().getDeletionTimestamp()).isNull());
+            assertThat(Workloads.field(c.workloads.podDisruptionBudget(ns, "db"), "status", "disruptionsAllowed"))
+                    .as("the budget still allows 2").isInstanceOfSatisfying(Number.class, n -> assertThat(n.intValue()).isEqualTo(2));
+
             assertThat(evictor.evict(db.get(0), "e2e").toCompletableFuture().get()).isEqualTo(new EvictionOutcome.Evicted());
             assertThat(evictor.evict(db.get(1), "e2e").toCompletableFuture().get()).isEqualTo(new EvictionOutcome.Evicted());
+            assertThat(evictor.check(db.get(2)).toCompletableFuture().get())
+                    .as("the budget is spent: its dry run is refused with 429 too").isInstanceOf(EvictionOutcome.RefusedByBudget.class);
             assertThat(evictor.evict(db.get(2), "e2e").toCompletableFuture().get())
                     .as("the budget is spent: the API server refuses with 429")
                     .isInstanceOfSatisfying(EvictionOutcome.RefusedByBudget.class, r -> assertThat(r.message()).contains("disruption budget"));

@@ -196,6 +196,40 @@ class PreemptionE2eTest extends ControllersClusterTest {
         assertThat(survivors(low.get("low-a"))).as("low-a's budget held").hasSize(8);
     }
 
+    @Test
+    void aGangBesideADeploymentUnderABudgetOfOneDisruptionRunsAndNoEvictionIsWasted() {
+        // 4 web pods of 500m under maxUnavailable: 1, two gangs of 4 × 250m: the cluster's 4 cpu are full
+        c.workloads.deployment(ns, "web", 4, new Workloads.PodTemplate(null, "500m", "64Mi", 1, LOW, null));
+        c.workloads.podDisruptionBudgetMaxUnavailable(ns, "web", Map.of("app", "web"), 1);
+        c.awaitRunning(ns, "app=web", 4);
+        Awaitility.await("the disruption controller allows 1 disruption").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> budgetStatus("web", "currentHealthy") == 4 && budgetStatus("web", "disruptionsAllowed") == 1);
+        gangJob("mid-a", 4, LOW);
+        c.awaitRunning(ns, "job=mid-a", 4);
+        gangJob("mid-b", 4, LOW);
+        c.awaitRunning(ns, "job=mid-b", 4);
+        Set<String> web = uids("app=web");
+        String evicted = "muster_preemption_victims_evicted_total";
+        String wasted = "muster_preemption_wasted_evictions_total";
+        double evictedBefore = c.extender.gauge(evicted); // the extender's counters count every test of this JVM
+        double wastedBefore = c.extender.gauge(wasted);
+
+        // a high gang needs 1 cpu: two web pods' room would do, but the budget allows only one of them to go
+        c.admin.podGroup(ns, "big", 2, queue, Map.of());
+        c.workloads.indexedJob(ns, "big", 2, new Workloads.PodTemplate("big", "500m", "64Mi", 1, HIGH, null), false);
+        c.awaitRunning(ns, "job=big", 2);
+
+        double after = c.extender.gauge(evicted);
+        Awaitility.await("nothing more evicted, the web pods and big keep running").during(Duration.ofSeconds(20)).atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> c.extender.gauge(evicted) == after && c.running(ns, "job=big") == 2 && c.running(ns, "app=web") == 4);
+        assertThat(c.extender.gauge(wasted)).as("every victim's room went to big: no eviction wasted").isEqualTo(wastedBefore);
+        System.out.printf("e2e: big runs; %d of the web pods it started beside were evicted, %.0f victims in all%n",
+                web.size() - survivors(web).size(), after - evictedBefore);
+        assertThat(after - evictedBefore).as("one gang's room was enough").isBetween(1.0, 4.0);
+        assertThat(c.ledgerMatchesCluster()).isTrue();
+    }
+
     /** A number of a PodDisruptionBudget's status (-1 when absent; the API hands numbers back as doubles). */
     private long budgetStatus(String name, String field) {
         Object v = Workloads.field(c.workloads.podDisruptionBudget(ns, name), "status", field);

@@ -155,7 +155,12 @@ public final class Books {
 
     /** Like {@link #queueVerdict(String, Resources)} for a request of {@code asking}, which may use quota kept for it. */
     public QueueAdmission.Verdict queueVerdict(String queue, Resources request, GangKey asking) {
-        Resources held = ledger.heldByQueue(queue);
+        return queueVerdict(queue, request, asking, Resources.ZERO);
+    }
+
+    /** Like {@link #queueVerdict(String, Resources, GangKey)} with {@code going} (victims of this queue) counted gone. */
+    public QueueAdmission.Verdict queueVerdict(String queue, Resources request, GangKey asking, Resources going) {
+        Resources held = ledger.heldByQueue(queue).minus(going);
         QuotaAside aside = quotaAside.get(queue);
         if (aside != null && !aside.gang().equals(asking)) {
             held = held.plus(aside.amount());

@@ -183,9 +183,11 @@ public final class Ledger {
     }
 
     private void unaccount(PodRecord r) {
-        unhold(r.queue(), r.request());
         NodeEntry e = nodes.get(r.node());
         boolean wasLeaving = leaving.remove(r.pod().uid());
+        if (!wasLeaving) {
+            unhold(r.queue(), r.request()); // a leaving pod's queue stopped holding it when it was marked
+        }
         if (e != null) {
             if (wasLeaving) {
                 e.removeLeaving(r.request());
@@ -210,7 +212,9 @@ public final class Ledger {
 
     /**
      * The recorded pod is being evicted for a preemptor whose slots hold its room from now on: its node's reservations are
-     * not broken by it while it terminates. Its record stays until the cluster shows it gone. False when not recorded.
+     * not broken by it while it terminates, and its queue no longer holds it ({@link #heldByQueue}: every share,
+     * capability and verdict check counts it gone). Its record (and its node's use) stays until the cluster shows it
+     * gone. False when not recorded or already leaving.
      */
     public boolean markLeaving(String uid) {
         PodRecord r = pods.get(uid);
@@ -218,14 +222,17 @@ public final class Ledger {
             return false;
         }
         entryFor(r.node()).addLeaving(r.request());
+        unhold(r.queue(), r.request());
+        freedQueues.add(r.queue());
         return true;
     }
 
-    /** The pod is no longer on its way out (its eviction was refused before any of its unit went). */
+    /** The pod is no longer on its way out (its decision ended before it was evicted): its queue holds it again. */
     public void unmarkLeaving(String uid) {
         PodRecord r = pods.get(uid);
         if (r != null && leaving.remove(uid)) {
             entryFor(r.node()).removeLeaving(r.request());
+            hold(r.queue(), r.request());
         }
     }
 
@@ -443,7 +450,7 @@ public final class Ledger {
         return out;
     }
 
-    /** What a queue holds: requests of its pods on nodes plus its gangs' reserved slots. */
+    /** What a queue holds: requests of its pods on nodes (those {@linkplain #markLeaving leaving} excepted) plus its gangs' reserved slots. */
     public Resources heldByQueue(String queue) {
         dev.muster.core.resources.ExactSum sum = heldByQueue.get(queue);
         return sum == null ? Resources.ZERO : sum.value();
@@ -557,7 +564,9 @@ public final class Ledger {
         }
         Map<String, Resources> held = new HashMap<>();
         for (PodRecord r : pods.values()) {
-            held.merge(r.queue(), r.request(), Resources::plus);
+            if (!leaving.contains(r.pod().uid())) {
+                held.merge(r.queue(), r.request(), Resources::plus);
+            }
         }
         for (Reservation res : reservations.values()) {
             for (Slot s : res.slots()) {

@@ -13,6 +13,15 @@ public interface Evictor {
     CompletionStage<EvictionOutcome> evict(PodId pod, String why);
 
     /**
+     * Evicts {@code pod} as a dry run: completes with the outcome the real eviction would have now (PodDisruptionBudgets
+     * asked), evicting nothing. In production the same POST with {@code dryRun=All}. Never exceptionally; never blocks.
+     * By default every check passes.
+     */
+    default CompletionStage<EvictionOutcome> check(PodId pod) {
+        return java.util.concurrent.CompletableFuture.completedFuture(new EvictionOutcome.Evicted());
+    }
+
+    /**
      * Whether evictions may be made now: this process leads (a standby decides nothing and evicts nothing). Read under
      * the scheduling core's lock: answer from memory.
      */

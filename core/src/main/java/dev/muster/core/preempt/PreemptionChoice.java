@@ -5,12 +5,15 @@ import dev.muster.core.gang.Gang;
 import dev.muster.core.gang.GangAdmission;
 import dev.muster.core.gang.WaitingLine;
 import dev.muster.core.ledger.Ledger;
+import dev.muster.core.ledger.NodeEntry;
 import dev.muster.core.ledger.Reservation;
 import dev.muster.core.ledger.Slot;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.preempt.PreemptionPlanner.Part;
+import dev.muster.core.preempt.PreemptionPlanner.Unit;
 import dev.muster.core.queue.FairShare;
 import dev.muster.core.queue.QueueAdmission;
+import dev.muster.core.resources.ResourceNames;
 import dev.muster.core.resources.Resources;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -35,8 +38,11 @@ final class PreemptionChoice {
     private final PreemptionSettings settings;
     private final PreemptionPlanner planner;
     private final VictimCandidates candidates;
+    private final java.util.function.Predicate<String> refusedLately;
 
-    PreemptionChoice(Books books, GangAdmission admission, WaitingLine line, PreemptionSettings settings, VictimCandidates candidates) {
+    PreemptionChoice(Books books, GangAdmission admission, WaitingLine line, PreemptionSettings settings, VictimCandidates candidates,
+                     java.util.function.Predicate<String> refusedLately) {
+        this.refusedLately = refusedLately;
         this.books = books;
         this.ledger = books.ledger();
         this.admission = admission;
@@ -66,9 +72,7 @@ final class PreemptionChoice {
         List<String> why = new ArrayList<>();
         Map<String, String> protectedBy = new LinkedHashMap<>();
         if (settings.priority()) {
-            VictimOffer offer = byPriority(g, now);
-            Decision d = tryKind(g, PreemptionKind.PRIORITY, in, own, offer);
-            protectedBy.putAll(offer.protectedBy());
+            Decision d = byPriority(g, in, own, now, protectedBy);
             if (d.plan() != null || d.fitsNow()) {
                 return d;
             }
@@ -89,31 +93,111 @@ final class PreemptionChoice {
         return Decision.not(String.join("; ", why) + protectedNote);
     }
 
-    private Decision tryKind(Gang g, PreemptionKind kind, GangAdmission.PlanInput in, Map<String, Resources> own, VictimOffer units) {
+    /**
+     * Plans {@code g} with {@code mandatory} gone (victims its queue's quota needs gone: their room is the gang's too) and
+     * the fewest further units of {@code offer}; the queue's verdict counts every victim of its own queue gone.
+     */
+    private Decision tryKind(Gang g, PreemptionKind kind, GangAdmission.PlanInput in, Map<String, Resources> own, List<Unit> mandatory,
+                             VictimOffer offer) {
         String whom = kind == PreemptionKind.PRIORITY ? "every pod of lower priority (" + priorityOf(g) + ") in queue " + g.queue()
                 + " and every single pod of lower priority" : "what queues above their fair share may give back";
-        if (!units.reach(1)) {
+        if (mandatory.isEmpty() && !offer.reach(1)) {
             return Decision.not(kind == PreemptionKind.PRIORITY ? "no running pod of lower priority than " + priorityOf(g)
                     + " in queue " + g.queue() + " (nor a single pod) may be taken" : "no queue above its fair share has room to give back");
         }
-        PreemptionPlanner.Result r = planner.plan(ledger.nodes(), ledger::node, in, own, units);
-        return switch (r) {
-            case PreemptionPlanner.Result.FitsNow f -> new Decision(null, kind, "it fits on free room now", true);
-            case PreemptionPlanner.Result.Unfit u -> Decision.not("even without " + whom + " it would not fit: " + u.reason());
-            case PreemptionPlanner.Result.Planned p -> {
-                if (books.queueVerdict(g.queue(), p.plan().total(), g.key()) instanceof QueueAdmission.Verdict.Refused refused) {
-                    yield Decision.not(refused.reason());
+        Map<String, Resources> room = own;
+        PreemptionPlanner.Units units = offer;
+        if (!mandatory.isEmpty()) {
+            room = new HashMap<>(own);
+            for (Unit u : mandatory) {
+                for (Victim v : u.pods()) {
+                    room.merge(v.node(), v.resources(), Resources::plus);
                 }
-                yield new Decision(p, kind, "", false);
             }
+            units = offer.without(mandatory);
+        }
+        PreemptionPlanner.Result r = planner.plan(ledger.nodes(), ledger::node, in, room, units);
+        PreemptionPlanner.Result.Planned planned = switch (r) {
+            case PreemptionPlanner.Result.FitsNow f -> mandatory.isEmpty() ? null : new PreemptionPlanner.Result.Planned(f.plan(), mandatory);
+            case PreemptionPlanner.Result.Unfit u -> null;
+            case PreemptionPlanner.Result.Planned p -> mandatory.isEmpty() ? p
+                    : new PreemptionPlanner.Result.Planned(p.plan(), concat(mandatory, p.victims()));
         };
+        if (planned == null) {
+            return r instanceof PreemptionPlanner.Result.Unfit u ? Decision.not("even without " + whom + " it would not fit: " + u.reason())
+                    : new Decision(null, kind, "it fits on free room now", true);
+        }
+        if (books.queueVerdict(g.queue(), planned.plan().total(), g.key(), goingFrom(g.queue(), planned.victims()))
+                instanceof QueueAdmission.Verdict.Refused refused) {
+            return Decision.not(refused.reason());
+        }
+        return new Decision(planned, kind, "", false);
+    }
+
+    private static List<Unit> concat(List<Unit> a, List<Unit> b) {
+        List<Unit> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    /** What {@code victims} free of {@code queue}'s quota. */
+    private static Resources goingFrom(String queue, List<Unit> victims) {
+        Resources going = Resources.ZERO;
+        for (Unit u : victims) {
+            if (u.gang() != null && u.queue().equals(queue)) {
+                going = going.plus(u.total());
+            }
+        }
+        return going;
+    }
+
+    /**
+     * By priority; when the gang's queue is full for it, the first units of its own queue whose going makes its quota
+     * room are taken whatever the room says (the verdict counts them gone: without them nothing of lower priority in a
+     * queue at its capability would ever make way).
+     */
+    private Decision byPriority(Gang g, GangAdmission.PlanInput in, Map<String, Resources> own, long now, Map<String, String> protectedBy) {
+        VictimOffer offer = priorityOffer(g, now);
+        List<Unit> mandatory = List.of();
+        Resources need = line.needOf(g);
+        if (books.queueVerdict(g.queue(), need, g.key()) instanceof QueueAdmission.Verdict.Refused refused) {
+            if (!refused.resolvable()) {
+                return Decision.not(refused.reason());
+            }
+            mandatory = quotaUnits(g, need, offer);
+            protectedBy.putAll(offer.protectedBy());
+            if (mandatory == null) {
+                return Decision.not(refused.reason() + ", and the pods of lower priority in it that may be taken do not make that room");
+            }
+        }
+        Decision d = tryKind(g, PreemptionKind.PRIORITY, in, own, mandatory, offer);
+        protectedBy.putAll(offer.protectedBy());
+        return d;
+    }
+
+    /** The first units of the gang's own queue in {@code offer} with which its quota admits {@code need}, or null. */
+    private List<Unit> quotaUnits(Gang g, Resources need, VictimOffer offer) {
+        List<Unit> out = new ArrayList<>();
+        Resources going = Resources.ZERO;
+        for (int k = 1; offer.reach(k); k++) {
+            Unit u = offer.prefix(k).get(k - 1);
+            if (u.gang() == null || !u.queue().equals(g.queue())) {
+                continue;
+            }
+            out.add(u);
+            going = going.plus(u.total());
+            if (books.queueVerdict(g.queue(), need, g.key(), going) instanceof QueueAdmission.Verdict.Admitted) {
+                return out;
+            }
+        }
+        return null;
     }
 
     /**
      * Units of strictly lower priority in the gang's queue, and single pods of lower priority: surplus first, then lower
      * priority, then fewer pods, then the most recently started.
      */
-    private VictimOffer byPriority(Gang g, long now) {
+    private VictimOffer priorityOffer(Gang g, long now) {
         int priority = priorityOf(g);
         List<VictimCandidates.Candidate> list = candidates.collect(now, settings.victimMinRuntime().toNanos(),
                 c -> c.priority() < priority && (c.gang() == null || c.queue().equals(g.queue())) && !g.key().equals(c.gangKey()));
@@ -121,7 +205,7 @@ final class PreemptionChoice {
                 .thenComparingInt(VictimCandidates.Candidate::priority)
                 .thenComparingInt(VictimCandidates.Candidate::pods)
                 .thenComparing(Comparator.comparingLong(VictimCandidates.Candidate::since).reversed()));
-        return new VictimOffer(list, candidates, VictimOffer.Rule.ANY);
+        return new VictimOffer(list, candidates, VictimOffer.Rule.ANY, refusedLately);
     }
 
     /** Reclaim for a gang whose queue is below its fair share (see the class comment). */
@@ -149,26 +233,46 @@ final class PreemptionChoice {
                 .thenComparingInt(c -> c.part() == Part.SURPLUS ? 0 : 1)
                 .thenComparingInt(VictimCandidates.Candidate::priority)
                 .thenComparing(Comparator.comparingLong(VictimCandidates.Candidate::since).reversed()));
-        // each taken only while its queue keeps its fair share and guarantee (a prefix of the offer keeps them too)
+        // each taken only while its queue keeps its fair share — on the dominant resource, and on each resource the gang
+        // lacks — and its guarantee (a prefix of the offer keeps them too)
+        Resources need = line.needOf(g);
+        Resources free = ledger.freeRoom();
+        List<Integer> lacking = new ArrayList<>();
+        for (int i = 0; i < need.width(); i++) {
+            if (i != ResourceNames.PODS_INDEX && need.get(i) > free.get(i)) {
+                lacking.add(i);
+            }
+        }
         Map<String, Resources> heldAfter = new HashMap<>();
         VictimOffer.Rule keepsShare = u -> {
             Resources before = heldAfter.computeIfAbsent(u.queue(), ledger::heldByQueue);
             Resources after = before.minus(u.total());
-            if (FairShare.ratio(after, shares.get(u.queue()).fairShare()) >= 1 - EPSILON
+            Resources fair = shares.get(u.queue()).fairShare();
+            if (FairShare.ratio(after, fair) >= 1 - EPSILON && keepsShareOf(lacking, fair, u.total(), after)
                     && keepsGuarantee(books.queue(u.queue()).guarantee(), before, after)) {
                 heldAfter.put(u.queue(), after);
                 return true;
             }
             return false;
         };
-        VictimOffer offer = new VictimOffer(list, candidates, keepsShare);
-        Decision d = tryKind(g, PreemptionKind.RECLAIM, in, own, offer);
+        VictimOffer offer = new VictimOffer(list, candidates, keepsShare, refusedLately);
+        Decision d = tryKind(g, PreemptionKind.RECLAIM, in, own, List.of(), offer);
         protectedBy.putAll(offer.protectedBy());
         if (d.plan() != null && FairShare.ratio(myHeld.plus(d.plan().plan().total()), mine.fairShare()) > 1 + EPSILON) {
             return Decision.not("reclaiming would take queue " + g.queue() + " above its fair share of "
                     + FairShare.Share.against(myHeld, mine.fairShare(), line.clusterTotal()));
         }
         return d;
+    }
+
+    /** Whether a queue giving back {@code taken} and holding {@code after} keeps its fair share of each {@code lacking} resource it gives. */
+    private static boolean keepsShareOf(List<Integer> lacking, Resources fair, Resources taken, Resources after) {
+        for (int i : lacking) {
+            if (taken.get(i) > 0 && after.get(i) < fair.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether a queue holding {@code after} instead of {@code before} keeps what its guarantee promises. */
@@ -181,15 +285,25 @@ final class PreemptionChoice {
         return true;
     }
 
-    /** Room the ledger counts taken that is the gang's own: the set-aside kept for it as the gang next in line. */
+    /**
+     * Room the ledger counts taken twice, which is free to plan on: the set-aside kept for the gang as the gang next in
+     * line, and on every node the room of pods leaving for a preemptor whose slots already hold it (counted used and
+     * reserved both until the pods are gone: a victim leaving counts gone).
+     */
     private Map<String, Resources> ownRoom(Gang g) {
-        Reservation aside = ledger.setAside();
-        if (aside == null || !aside.gang().equals(g.key())) {
-            return Map.of();
-        }
         Map<String, Resources> own = new HashMap<>();
-        for (Slot s : aside.slots()) {
-            own.merge(s.node(), s.request(), Resources::plus);
+        Reservation aside = ledger.setAside();
+        if (aside != null && aside.gang().equals(g.key())) {
+            for (Slot s : aside.slots()) {
+                own.merge(s.node(), s.request(), Resources::plus);
+            }
+        }
+        for (NodeEntry e : ledger.nodes()) {
+            Resources leaving = e.leaving();
+            if (!leaving.isZero()) {
+                Resources covered = leaving.minus(leaving.minus(e.reserved()).nonNegative()); // min(leaving, reserved)
+                own.merge(e.name(), covered, Resources::plus);
+            }
         }
         return own;
     }

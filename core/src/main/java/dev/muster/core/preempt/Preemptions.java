@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -32,26 +33,31 @@ import java.util.function.Consumer;
  * takes nobody's —
  * until one preempts (at most {@link #TRIES_PER_TICK} plans a tick; a gang that found nothing to take is tried again
  * after {@link #RETRY_AFTER}). A gang preempts only when all its members exist, are Muster's and carry no scheduling
- * gates ({@link PreemptorMembers}), its queue's capability admits it,
- * neither its PodGroup nor any member's PriorityClass says {@code preemptionPolicy: Never}, and it is not already
+ * gates ({@link PreemptorMembers}), its queue's capability admits it (a queue full for now admits it when victims of
+ * lower priority in it make the room: they count gone), neither its PodGroup nor any member's PriorityClass says
+ * {@code preemptionPolicy: Never}, and it is not already
  * preempting.
  *
  * <p><b>Whom.</b> By priority: units of strictly lower priority in the gang's own queue, and single pods of lower
  * priority (they belong to no queue) — surplus members first, then lower priority, then fewer pods, then the most
  * recently started. By reclaim (when priority finds nothing and the gang's queue is below its fair share): gangs of
  * reclaimable queues above their fair share — the queue furthest above first, then surplus, lower priority, most
- * recently started — each taken only while its queue stays at or above its fair share and its guarantee, and only if
- * the gang's queue, with the gang, stays at or below its own: two queues never take turns evicting each other.
+ * recently started — each taken only while its queue stays at or above its fair share (on its dominant resource and on
+ * every resource the gang lacks), and its guarantee, and only if the gang's queue, with the gang, stays at or below its own: two queues never take turns evicting each other.
  * {@link PreemptionPlanner} chooses the fewest units with which the gang fits whole; nothing is evicted unless it fits.
+ * Victims already leaving for another decision count gone everywhere (their queue no longer holds them), so decisions
+ * in consecutive ticks never take a queue below its share.
  *
  * <p><b>Carrying out.</b> The preemptor reserves its plan at once, over the victims' room
- * ({@link Ledger#markLeaving}): nobody else can place there while they terminate, and its members bind when
- * kube-scheduler sees the room free. The reservation waits for the victims' grace period plus the margin plus the
- * gang's deadline; if it ends first the gang backs off and is planned again. Victims are evicted through the
- * {@link Evictor} one unit at a time per pod: the first pod of each unit first (it probes the unit's budget), the rest of
- * the unit once that one was accepted, so a unit is never left half-evicted by a refusal it could foresee. A unit whose
- * first eviction is refused is given back and the preemption is abandoned (the gang is planned again); a later refusal
- * within a unit is retried every {@link #RETRY_AFTER} while the pod is there.
+ * ({@link Ledger#markLeaving}: nobody else can place there while they terminate, and their queues no longer hold them,
+ * so the next decision counts them gone); its members bind when kube-scheduler sees the room free. The reservation
+ * waits for the victims' grace period plus the margin plus the gang's deadline; if it ends first the gang backs off and
+ * is planned again. {@link VictimEvictions} checks every victim by a dry-run eviction before any is evicted, then evicts
+ * them all; a failed check gives every victim back and the gang is planned again after {@link #RETRY_AFTER}; once the
+ * evictions are sent the decision is never abandoned (refusals are retried with backoff while the reservation lasts).
+ *
+ * <p><b>Who decides.</b> Only a process that leads ({@link Evictor#ready}) and has listed the cluster once
+ * ({@code synced}: nodes, pods, PodDisruptionBudgets and PodGroups) decides or evicts anything.
  */
 public final class Preemptions {
     static final int TRIES_PER_TICK = 4;
@@ -66,54 +72,51 @@ public final class Preemptions {
     private final PreemptionSettings settings;
     private final Duration gangDeadline;
     private final Evictor evictor;
-    private final Consumer<Runnable> underLock;
+    private final BooleanSupplier synced;
+    private final VictimEvictions evictions;
     private final String schedulerName;
     private final Map<GangKey, Preemption> active = new LinkedHashMap<>(); // preemptor → its decision while it holds room
-    private final Map<String, Eviction> evictions = new HashMap<>(); // victim uid → its eviction, until the pod is gone
     private final Map<GangKey, Long> retryAt = new HashMap<>(); // gangs that found nothing to take: not before
     // counters (read by stats())
     private long priorityDecisions;
     private long reclaimDecisions;
-    private long victimsEvicted;
-    private long refusedByBudget;
-    private long evictionsFailed;
     private final long[] buckets = new long[PreemptionStats.BUCKETS_MILLIS.size() + 1];
     private long decisions;
     private long decisionNanos;
 
     /** One decision carried out: the units it takes, when its room must be free. */
-    private record Preemption(Gang gang, PreemptionKind kind, int priority, List<Unit> units) {}
-
-    /** A victim's eviction: its unit, whether it is the unit's first, what became of it. */
-    private static final class Eviction {
-        final Unit unit;
-        final GangKey preemptor;
-        final String why;
-        boolean sent;
-        boolean accepted;
-        long retryAt = Long.MIN_VALUE;
-        int tries;
-
-        Eviction(Unit unit, GangKey preemptor, String why) {
-            this.unit = unit;
-            this.preemptor = preemptor;
-            this.why = why;
-        }
-    }
+    private record Preemption(Gang gang, PreemptionKind kind, int priority, List<Unit> units, List<Victim> victims, int victimNodes) {}
 
     public Preemptions(Books books, GangAdmission admission, WaitingLine line, BindBarrier barrier, PreemptionSettings settings,
-                       Duration gangDeadline, String schedulerName, Evictor evictor, DisruptionBudgets budgets, Consumer<Runnable> underLock) {
+                       Duration gangDeadline, String schedulerName, Evictor evictor, DisruptionBudgets budgets, Consumer<Runnable> underLock,
+                       BooleanSupplier synced) {
         this.books = books;
         this.ledger = books.ledger();
         this.admission = admission;
         this.line = line;
         this.barrier = barrier;
         this.settings = evictor == Evictor.NONE ? PreemptionSettings.OFF : settings;
-        this.choice = new PreemptionChoice(books, admission, line, this.settings, new VictimCandidates(books, budgets, schedulerName));
         this.gangDeadline = gangDeadline;
         this.evictor = evictor;
-        this.underLock = underLock;
         this.schedulerName = schedulerName;
+        this.synced = synced;
+        this.evictions = new VictimEvictions(books, evictor, underLock, new VictimEvictions.Owner() {
+            @Override
+            public void checkFailed(GangKey preemptor, String why) {
+                abandoned(preemptor, why);
+            }
+
+            @Override
+            public void committed(GangKey preemptor) {
+                Preemption pre = active.get(preemptor);
+                if (pre != null) {
+                    books.outbox().emit(new AllocationEvent.PreemptionDecided(preemptor, pre.gang().queue(), pre.priority(), pre.kind(),
+                            pre.victims(), pre.victimNodes()));
+                }
+            }
+        });
+        this.choice = new PreemptionChoice(books, admission, line, this.settings, new VictimCandidates(books, budgets, schedulerName),
+                evictions::refusedLately);
     }
 
 
@@ -121,11 +124,11 @@ public final class Preemptions {
 
     /** Follows the decisions under way, retries due evictions, then lets waiting gangs take room back. */
     public void tick(long now) {
-        if (!evictor.ready()) {
-            return; // a standby decides nothing and evicts nothing
+        if (!evictor.ready() || !synced.getAsBoolean()) {
+            return; // a standby, or a leader that has not listed the cluster yet, decides nothing and evicts nothing
         }
         follow(now);
-        retryEvictions(now);
+        evictions.tick(now);
         if (!settings.any()) {
             return;
         }
@@ -207,8 +210,9 @@ public final class Preemptions {
         if (notReady != null) {
             return notReady;
         }
-        if (books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof QueueAdmission.Verdict.Refused r) {
-            return r.reason();
+        if (books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof QueueAdmission.Verdict.Refused r
+                && !(r.resolvable() && settings.priority())) {
+            return r.reason(); // a full queue may still make room by priority: the decision counts its victims gone
         }
         return null;
     }
@@ -222,7 +226,6 @@ public final class Preemptions {
         for (Unit u : p.victims()) {
             for (Victim v : u.pods()) {
                 victims.add(v);
-                ledger.markLeaving(v.pod().uid());
                 Pod pod = books.pod(v.pod().uid());
                 grace = Math.max(grace, pod == null ? Pod.DEFAULT_GRACE_SECONDS : pod.graceSeconds());
             }
@@ -230,116 +233,29 @@ public final class Preemptions {
         Duration deadline = g.spec().deadline() != null ? g.spec().deadline() : gangDeadline;
         long until = now + Duration.ofSeconds(grace).plus(settings.margin()).plus(deadline).toNanos();
         int priority = PreemptionChoice.priorityOf(g);
-        Preemption pre = new Preemption(g, d.kind(), priority, p.victims());
+        Preemption pre = new Preemption(g, d.kind(), priority, p.victims(), victims, p.victimNodes());
         active.put(g.key(), pre);
+        String why = (d.kind() == PreemptionKind.RECLAIM ? "reclaimed by queue " + g.queue() + " for " : "preempted by ")
+                + g.key() + " (priority " + priority + ") to place " + p.plan().placements().size() + " pods";
+        evictions.start(g.key(), p.victims(), why); // marks them leaving before the reservation takes their room
         admission.reservePreempting(g, p.plan(), until, note(pre));
         if (d.kind() == PreemptionKind.PRIORITY) {
             priorityDecisions++;
         } else {
             reclaimDecisions++;
         }
-        books.outbox().emit(new AllocationEvent.PreemptionDecided(g.key(), g.queue(), priority, d.kind(), victims, p.victimNodes()));
-        String why = (d.kind() == PreemptionKind.RECLAIM ? "reclaimed by queue " + g.queue() + " for " : "preempted by ")
-                + g.key() + " (priority " + priority + ") to place " + p.plan().placements().size() + " pods";
-        for (Unit u : p.victims()) {
-            boolean first = true;
-            for (Victim v : u.pods()) {
-                Eviction e = new Eviction(u, g.key(), why);
-                evictions.put(v.pod().uid(), e);
-                if (first) {
-                    send(v, e); // the unit's first pod probes its budget; the rest follow once it is accepted
-                    first = false;
-                }
-            }
-        }
     }
 
-    /** Asks the evictor (after the lock is released) and handles the answer under the lock. */
-    private void send(Victim v, Eviction e) {
-        e.sent = true;
-        e.tries++;
-        books.outbox().later(() -> evictor.evict(v.pod(), e.why).whenComplete((outcome, failure) -> underLock.accept(() ->
-                answered(v, e, failure != null ? new EvictionOutcome.Failed(String.valueOf(failure.getMessage())) : outcome))));
-    }
-
-    private void answered(Victim v, Eviction e, EvictionOutcome outcome) {
-        if (evictions.get(v.pod().uid()) != e) {
-            return; // forgotten meanwhile (the pod is gone)
-        }
-        switch (outcome) {
-            case EvictionOutcome.Evicted ok -> {
-                victimsEvicted++;
-                accepted(v, e);
-            }
-            case EvictionOutcome.Gone gone -> accepted(v, e);
-            case EvictionOutcome.RefusedByBudget r -> {
-                refusedByBudget++;
-                refused(v, e, "a PodDisruptionBudget refused the eviction of " + v.pod() + ": " + r.message());
-            }
-            case EvictionOutcome.Failed f -> {
-                evictionsFailed++;
-                refused(v, e, "the eviction of " + v.pod() + " failed: " + f.message());
-            }
-        }
-    }
-
-    /** The eviction went through: if it was the unit's first, the rest of the unit follows. */
-    private void accepted(Victim v, Eviction e) {
-        e.accepted = true;
-        for (Victim o : e.unit.pods()) {
-            Eviction oe = evictions.get(o.pod().uid());
-            if (oe != null && !oe.sent) {
-                send(o, oe);
-            }
-        }
-    }
-
-    /**
-     * The eviction was refused: a unit none of whose pods went is given back and the preemption abandoned (the gang is
-     * planned again); a pod of a unit already on its way out is retried, never leaving the unit half-evicted.
-     */
-    private void refused(Victim v, Eviction e, String why) {
-        boolean unitStarted = false;
-        for (Victim o : e.unit.pods()) {
-            Eviction oe = evictions.get(o.pod().uid());
-            unitStarted |= oe != null && oe.accepted;
-        }
-        if (unitStarted) {
-            e.sent = false;
-            e.retryAt = books.now() + RETRY_AFTER.toNanos();
-            return;
-        }
-        for (Victim o : e.unit.pods()) {
-            evictions.remove(o.pod().uid());
-            ledger.unmarkLeaving(o.pod().uid());
-        }
-        Preemption pre = active.remove(e.preemptor);
-        if (pre != null && ledger.reservation(pre.gang().key()) != null && !pre.gang().running()) {
-            Refusal r = Refusal.of(Refusal.Cause.RESOURCES, "gang " + pre.gang().key() + ": preemption abandoned, " + why + "; planning again");
+    /** A dry run refused a victim: nothing was evicted; the gang gives its room back and is planned again later. */
+    private void abandoned(GangKey preemptor, String why) {
+        Preemption pre = active.remove(preemptor);
+        if (pre != null && ledger.reservation(preemptor) != null && !pre.gang().running()) {
+            Refusal r = Refusal.of(Refusal.Cause.RESOURCES, "gang " + preemptor + ": preemption abandoned before any eviction, " + why
+                    + "; planning again");
             barrier.dropReservation(pre.gang(), r);
             books.state(pre.gang(), GangState.UNSCHEDULABLE, r);
-            retryAt.put(pre.gang().key(), books.now() + RETRY_AFTER.toNanos());
         }
-    }
-
-    private void retryEvictions(long now) {
-        for (Map.Entry<String, Eviction> en : new ArrayList<>(evictions.entrySet())) {
-            Eviction e = en.getValue();
-            if (ledger.pod(en.getKey()) == null) {
-                evictions.remove(en.getKey()); // gone: nothing more to do for it
-                if (e.sent && !e.accepted) {
-                    accepted(null, e); // it went before its answer was read (which is then ignored): the rest of its unit follows
-                }
-                continue;
-            }
-            if (!e.sent && e.retryAt != Long.MIN_VALUE && now - e.retryAt >= 0) {
-                for (Victim v : e.unit.pods()) {
-                    if (v.pod().uid().equals(en.getKey())) {
-                        send(v, e);
-                    }
-                }
-            }
-        }
+        retryAt.put(preemptor, books.now() + RETRY_AFTER.toNanos());
     }
 
     /** Ends decisions whose reservation is gone, and tells each preemptor how many of its victims still hold room. */
@@ -349,6 +265,7 @@ public final class Preemptions {
             Gang g = pre.gang();
             if (ledger.reservation(g.key()) == null || g.running() || books.gang(g.key()) != g) {
                 it.remove();
+                evictions.end(g.key(), g.running() && books.gang(g.key()) == g);
                 continue;
             }
             if (g.state() == GangState.RESERVED) {
@@ -376,12 +293,12 @@ public final class Preemptions {
 
     /**
      * This process no longer leads: it forgets its decisions and the evictions it still had to make (their reservations
-     * are dropped with every other; the new leader decides from the cluster). Pods already marked leaving stay so until
-     * they go.
+     * are dropped with every other; the new leader decides from the cluster). Victims not evicted yet are no longer
+     * leaving; those evicted stay so until they go.
      */
     public void leadershipLost() {
         active.clear();
-        evictions.clear();
+        evictions.leadershipLost();
         retryAt.clear();
     }
 
@@ -435,8 +352,8 @@ public final class Preemptions {
             sum += b;
             cumulative.add(sum);
         }
-        return new PreemptionStats(priorityDecisions, reclaimDecisions, victimsEvicted, refusedByBudget, evictionsFailed, cumulative,
-                decisions, decisionNanos);
+        return new PreemptionStats(priorityDecisions, reclaimDecisions, evictions.evicted(), evictions.refusedByBudget(), evictions.failed(),
+                evictions.wasted(), cumulative, decisions, decisionNanos);
     }
 
     private void timed(long nanos) {

@@ -13,8 +13,9 @@ import java.util.Map;
 /**
  * The units a decision may take, in the order it prefers them, read lazily: candidates are turned into units (their
  * members read, their budgets asked, the caller's rule applied) only as far as the planner asks. Every prefix it hands
- * out is allowed together: a gang's rest only after that gang's surplus, a unit a PodDisruptionBudget would refuse (with
- * the surplus before it) never, and what {@link Rule} refuses given the units before it never. Confined to the core's
+ * out is allowed together: a gang's rest only after that gang's surplus, a unit the PodDisruptionBudgets would refuse
+ * together with every unit before it never (a budget's {@code disruptionsAllowed} is spent across all the units of a
+ * decision, not per unit), and what {@link Rule} refuses given the units before it never. Confined to the core's
  * lock; one per decision.
  */
 final class VictimOffer implements PreemptionPlanner.Units {
@@ -28,15 +29,19 @@ final class VictimOffer implements PreemptionPlanner.Units {
     private final List<Candidate> ordered;
     private final VictimCandidates candidates;
     private final Rule rule;
+    private final java.util.function.Predicate<String> refusedLately;
     private int next;
     private final List<Unit> allowed = new ArrayList<>();
+    private final List<Victim> allowedPods = new ArrayList<>(); // the pods of allowed, for the budgets
     private final Map<GangKey, Unit> surplusTaken = new HashMap<>();
     private final Map<String, String> protectedBy = new LinkedHashMap<>();
 
-    VictimOffer(List<Candidate> ordered, VictimCandidates candidates, Rule rule) {
+    /** {@code refusedLately}: pods (by uid) whose dry-run eviction was refused lately; a unit holding one is not offered. */
+    VictimOffer(List<Candidate> ordered, VictimCandidates candidates, Rule rule, java.util.function.Predicate<String> refusedLately) {
         this.ordered = ordered;
         this.candidates = candidates;
         this.rule = rule;
+        this.refusedLately = refusedLately;
     }
 
     @Override
@@ -58,6 +63,40 @@ final class VictimOffer implements PreemptionPlanner.Units {
         return allowed.subList(0, Math.min(k, allowed.size()));
     }
 
+    /**
+     * The same offer without {@code taken} (units read from it already): a subset of an allowed prefix is allowed, so
+     * {@code taken} with any prefix of the answer is too.
+     */
+    PreemptionPlanner.Units without(List<Unit> taken) {
+        VictimOffer offer = this;
+        return new PreemptionPlanner.Units() {
+            private final List<Unit> rest = new ArrayList<>();
+            private int read;
+
+            @Override
+            public boolean reach(int k) {
+                while (rest.size() < k && offer.reach(read + 1)) {
+                    Unit u = offer.allowed.get(read++);
+                    if (!taken.contains(u)) {
+                        rest.add(u);
+                    }
+                }
+                return rest.size() >= k;
+            }
+
+            @Override
+            public int available() {
+                return rest.size();
+            }
+
+            @Override
+            public List<Unit> prefix(int k) {
+                reach(k);
+                return rest.subList(0, Math.min(k, rest.size()));
+            }
+        };
+    }
+
     /** Units a budget kept from being offered (their description → the budget), as far as the offer was read. */
     Map<String, String> protectedBy() {
         return protectedBy;
@@ -72,7 +111,13 @@ final class VictimOffer implements PreemptionPlanner.Units {
         if (u == null) {
             return;
         }
-        String budget = candidates.blocking(u, surplus == null ? List.of() : surplus.pods());
+        for (Victim v : u.pods()) {
+            if (refusedLately.test(v.pod().uid())) {
+                protectedBy.put(u.describe(), "the API server (a dry-run eviction of " + v.pod() + " was refused lately)");
+                return;
+            }
+        }
+        String budget = candidates.blocking(u, allowedPods);
         if (budget != null) {
             protectedBy.put(u.describe(), budget);
             return;
@@ -81,6 +126,7 @@ final class VictimOffer implements PreemptionPlanner.Units {
             return;
         }
         allowed.add(u);
+        allowedPods.addAll(u.pods());
         if (u.part() == Part.SURPLUS) {
             surplusTaken.put(u.gang(), u);
         }

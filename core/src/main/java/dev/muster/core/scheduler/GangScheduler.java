@@ -151,7 +151,7 @@ public final class GangScheduler implements ClusterSink {
         this.intake = new ClusterIntake(books, barrier, held, steering, pass);
         this.guard = new VerbGuard(books, config.schedulerName());
         this.preemptions = new Preemptions(books, admission, line, barrier, config.preemption(), config.gangDeadline(),
-                config.schedulerName(), evictor, budgets, this::run);
+                config.schedulerName(), evictor, budgets, this::run, () -> synced);
     }
 
     public SchedulerConfig config() {

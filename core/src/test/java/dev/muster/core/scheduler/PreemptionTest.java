@@ -57,11 +57,11 @@ class PreemptionTest {
     }
 
     /** A running gang: its PodGroup and {@code perNode.length} members of 2 cpu, bound to those nodes. */
-    private static List<Pod> running(SchedulerHarness h, String name, String queue, int minMember, int priority, String... perNode) {
+    static List<Pod> running(SchedulerHarness h, String name, String queue, int minMember, int priority, String... perNode) {
         return running(h, podGroup("default", name, minMember, queue), priority, perNode);
     }
 
-    private static List<Pod> running(SchedulerHarness h, PodGroupSpec pg, int priority, String... perNode) {
+    static List<Pod> running(SchedulerHarness h, PodGroupSpec pg, int priority, String... perNode) {
         h.scheduler.upsertPodGroup(pg);
         List<Pod> out = new ArrayList<>();
         for (int i = 0; i < perNode.length; i++) {
@@ -73,7 +73,7 @@ class PreemptionTest {
     }
 
     /** A waiting gang of {@code n} members of 2 cpu: all exist, and kube-scheduler found no node for any of them. */
-    private static List<Pod> arrives(SchedulerHarness h, String name, String queue, int n, int priority) {
+    static List<Pod> arrives(SchedulerHarness h, String name, String queue, int n, int priority) {
         h.scheduler.upsertPodGroup(podGroup("default", name, n, queue));
         List<Pod> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -127,7 +127,7 @@ class PreemptionTest {
 
         h.scheduler.expireDue();
 
-        // low-b started last: it goes whole (its first pod probes, the rest follow), low-a keeps running
+        // low-b started last: it goes whole (every pod checked by a dry run, then all evicted), low-a keeps running
         assertThat(evictor.asked()).containsExactlyInAnyOrderElementsOf(names(lowB));
         assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.RESERVED);
         assertThat(h.scheduler.gang(key).reason()).isEqualTo("preempting default/low-b (4 pods): 4 still terminating");
@@ -259,52 +259,68 @@ class PreemptionTest {
     }
 
     @Test
-    void aBudgetRefusalOfAUnitsFirstPodGivesTheUnitBackAndThePreemptorIsPlannedAgain() {
+    void aDryRunRefusalEvictsNothingAndTheNextDecisionTakesAnotherUnit() {
         SchedulerHarness h = cluster(4);
         running(h, "low-a", "default", 4, 0, "n0", "n0", "n1", "n1");
         h.clock.advance(Duration.ofSeconds(10));
         running(h, "low-b", "default", 4, 0, "n2", "n2", "n3", "n3");
-        for (int i = 0; i < 4; i++) {
-            evictor.answer("low-b-" + i, new EvictionOutcome.RefusedByBudget("Cannot evict pod as it would violate the pod's disruption budget."));
-        }
+        evictor.answer("low-b-2", new EvictionOutcome.RefusedByBudget("Cannot evict pod as it would violate the pod's disruption budget."));
         arrives(h, "big", "default", 4, 1000);
         GangKey key = new GangKey("default", "big");
 
         h.scheduler.expireDue();
 
-        assertThat(evictor.asked()).hasSize(1); // the probe only: the rest of low-b was never asked
+        // every victim was checked by a dry run; one was refused, so none was evicted and nothing stays leaving
+        assertThat(evictor.checked()).containsExactlyInAnyOrder("low-b-0", "low-b-1", "low-b-2", "low-b-3");
+        assertThat(evictor.asked()).isEmpty();
         assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.UNSCHEDULABLE);
-        assertThat(h.scheduler.gang(key).reason()).contains("preemption abandoned, a PodDisruptionBudget refused the eviction of");
+        assertThat(h.scheduler.gang(key).reason()).contains("preemption abandoned before any eviction, a PodDisruptionBudget would refuse"
+                + " the eviction of default/low-b-2");
         assertThat(h.scheduler.gang(key).slotNodes()).isEmpty();
+        assertThat(h.totals().allocatedByQueue().get("default").cpuMillis()).isEqualTo(16_000);
         assertThat(h.scheduler.preemptionStats().evictionsRefusedByBudget()).isEqualTo(1);
+        assertThat(decisions(h)).isEmpty();
         assertThat(h.invariantViolations()).isEmpty();
 
-        // tried again after its pause; low-b is still refused, so low-a goes
+        // tried again after its pause: low-b's refusal is remembered, so low-a goes, whole
         h.clock.advance(Duration.ofSeconds(6));
         h.scheduler.expireDue();
-        assertThat(evictor.asked().subList(1, evictor.asked().size())).isNotEmpty();
+        assertThat(evictor.asked()).containsExactlyInAnyOrder("low-a-0", "low-a-1", "low-a-2", "low-a-3");
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.RESERVED);
         assertThat(h.invariantViolations()).isEmpty();
     }
 
     @Test
-    void aLaterRefusalWithinAUnitIsRetriedSoTheUnitIsNeverLeftHalfEvicted() {
+    void aRefusalAfterTheDryRunIsRetriedWithBackoffAndTheDecisionIsNeverAbandoned() {
         SchedulerHarness h = cluster(2);
         h.scheduler.upsertPodGroup(podGroup("default", "low", 2, "default"));
         h.scheduler.upsertPod(pod("low-0").gang("low").requests("2", "1Gi").on("n0").build());
         h.clock.advance(Duration.ofSeconds(1));
-        h.scheduler.upsertPod(pod("low-1").gang("low").requests("2", "1Gi").on("n0").build()); // started last: the unit's probe
+        h.scheduler.upsertPod(pod("low-1").gang("low").requests("2", "1Gi").on("n0").build());
         running(h, "other", "default", 2, 5, "n1", "n1");
-        evictor.answer("low-0", new EvictionOutcome.Failed("the API server is unreachable"));
+        evictor.answerCheck("low-0", new EvictionOutcome.Evicted()); // the budget changed between the dry run and the eviction
+        evictor.answer("low-0", new EvictionOutcome.RefusedByBudget("Cannot evict pod as it would violate the pod's disruption budget."));
         arrives(h, "big", "default", 2, 1000);
+        GangKey key = new GangKey("default", "big");
 
         h.scheduler.expireDue();
-        assertThat(evictor.asked()).containsExactly("low-1", "low-0");
+        assertThat(evictor.asked()).containsExactlyInAnyOrder("low-1", "low-0");
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.RESERVED);
 
-        evictor.answer("low-0", new EvictionOutcome.Evicted());
+        // retried after 5 s, then after 10 s: the room stays the preemptor's meanwhile
         h.clock.advance(Duration.ofSeconds(6));
         h.scheduler.expireDue();
-        assertThat(evictor.asked()).containsExactly("low-1", "low-0", "low-0");
-        assertThat(h.scheduler.preemptionStats().evictionsFailed()).isEqualTo(1);
+        assertThat(evictor.asked()).hasSize(3);
+        h.clock.advance(Duration.ofSeconds(6));
+        h.scheduler.expireDue();
+        assertThat(evictor.asked()).hasSize(3);
+        evictor.answer("low-0", new EvictionOutcome.Evicted());
+        h.clock.advance(Duration.ofSeconds(5));
+        h.scheduler.expireDue();
+        assertThat(evictor.asked()).containsExactly("low-1", "low-0", "low-0", "low-0");
+        assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.RESERVED);
+        assertThat(h.scheduler.gang(key).slotNodes()).containsOnly("n0");
+        assertThat(h.scheduler.preemptionStats().evictionsRefusedByBudget()).isEqualTo(2);
         assertThat(h.invariantViolations()).isEmpty();
     }
 
@@ -489,7 +505,7 @@ class PreemptionTest {
         }
     }
 
-    private static List<AllocationEvent.PreemptionDecided> decisions(SchedulerHarness h) {
+    static List<AllocationEvent.PreemptionDecided> decisions(SchedulerHarness h) {
         var read = (dev.muster.core.stream.AllocationJournal.Read.Events) h.journal.readAfter(0, 1 << 16);
         return read.events().stream().map(e -> e.event())
                 .filter(e -> e instanceof AllocationEvent.PreemptionDecided).map(e -> (AllocationEvent.PreemptionDecided) e)

@@ -42,6 +42,8 @@ import org.slf4j.LoggerFactory;
  *       or its status is older than its spec);</li>
  *   <li>anything else, or no answer → {@link EvictionOutcome.Failed} naming the HTTP status or the I/O error.</li>
  * </ul>
+ * {@link #check} is the same POST with {@code ?dryRun=All}: the API server runs every check (the pod, the budgets, the UID
+ * precondition) and answers the same codes, but neither deletes the pod nor spends the budget's disruption.
  * The request is built by client-java's typed {@code createNamespacedPodEviction} (its authentication, TLS, base path
  * and serialisation); the answer is read raw, because the API server answers an Eviction with a {@code Status}, which
  * the generated {@code V1Eviction} model rejects.
@@ -80,10 +82,20 @@ public final class KubeEvictor implements Evictor, AutoCloseable {
 
     @Override
     public CompletionStage<EvictionOutcome> evict(PodId pod, String why) {
+        return submit(pod, why, false);
+    }
+
+    /** The same POST with {@code ?dryRun=All}: the API server asks the budgets and answers as it would, evicting nothing. */
+    @Override
+    public CompletionStage<EvictionOutcome> check(PodId pod) {
+        return submit(pod, "", true);
+    }
+
+    private CompletionStage<EvictionOutcome> submit(PodId pod, String why, boolean dryRun) {
         Objects.requireNonNull(pod, "pod");
         CompletableFuture<EvictionOutcome> result = new CompletableFuture<>();
         try {
-            executor.execute(() -> result.complete(run(pod, why)));
+            executor.execute(() -> result.complete(run(pod, why, dryRun)));
         } catch (RejectedExecutionException e) {
             result.complete(new EvictionOutcome.Failed("evict " + pod + ": evictor closed"));
         }
@@ -96,7 +108,7 @@ public final class KubeEvictor implements Evictor, AutoCloseable {
         executor.shutdownNow();
     }
 
-    private EvictionOutcome run(PodId pod, String why) {
+    private EvictionOutcome run(PodId pod, String why, boolean dryRun) {
         try {
             inFlight.acquire();
         } catch (InterruptedException e) {
@@ -110,7 +122,13 @@ public final class KubeEvictor implements Evictor, AutoCloseable {
                 return new EvictionOutcome.Failed("evict " + pod + ": this muster extender does not hold its Lease (lost, or not renewed"
                         + " within the renew deadline): no Eviction is posted");
             }
-            EvictionOutcome outcome = post(pod);
+            EvictionOutcome outcome = post(pod, dryRun);
+            if (dryRun) {
+                if (!(outcome instanceof EvictionOutcome.Evicted)) {
+                    log.info("dry-run eviction of {}: {}", pod, outcome);
+                }
+                return outcome;
+            }
             switch (outcome) {
                 case EvictionOutcome.Evicted e -> log.info("evicted {}: {}", pod, why);
                 case EvictionOutcome.Gone g -> log.info("evict {}: already gone", pod);
@@ -133,10 +151,11 @@ public final class KubeEvictor implements Evictor, AutoCloseable {
                 .deleteOptions(new V1DeleteOptions().preconditions(new V1Preconditions().uid(pod.uid())));
     }
 
-    private EvictionOutcome post(PodId pod) {
+    private EvictionOutcome post(PodId pod, boolean dryRun) {
         Call call;
         try {
-            call = api.createNamespacedPodEviction(pod.name(), pod.namespace(), eviction(pod)).buildCall(null);
+            var request = api.createNamespacedPodEviction(pod.name(), pod.namespace(), eviction(pod));
+            call = (dryRun ? request.dryRun("All") : request).buildCall(null);
         } catch (ApiException e) { // buildCall only throws for a missing required parameter
             return new EvictionOutcome.Failed("evict " + pod + ": invalid eviction request: " + e.getMessage());
         }

@@ -138,8 +138,8 @@ public final class ExtenderMetrics {
     }
 
     /**
-     * Preemption since start: decisions by kind, victims evicted, evictions refused (by a PodDisruptionBudget, or failed
-     * otherwise), and the decision time under the scheduler's lock as a histogram in seconds.
+     * Preemption since start: decisions by kind, victims evicted, evictions (and their dry runs) refused (by a
+     * PodDisruptionBudget, or failed otherwise), victims evicted for nothing, and the decision time under the scheduler's lock as a histogram in seconds.
      */
     static List<MetricFamilySamples> preemptions(PreemptionStats p) {
         List<MetricFamilySamples> out = new ArrayList<>(4);
@@ -158,6 +158,9 @@ public final class ExtenderMetrics {
         refused.addMetric(List.of("budget"), p.evictionsRefusedByBudget());
         refused.addMetric(List.of("error"), p.evictionsFailed());
         out.add(refused);
+        out.add(new CounterMetricFamily("muster_preemption_wasted_evictions",
+                "Victims evicted whose room their preemptor did not run on before its reservation ended (or that went away). Goal: 0.",
+                p.wastedEvictions()));
         String name = "muster_preemption_decision_seconds";
         List<MetricFamilySamples.Sample> samples = new ArrayList<>(PreemptionStats.BUCKETS_MILLIS.size() + 3);
         for (int i = 0; i <= PreemptionStats.BUCKETS_MILLIS.size(); i++) {

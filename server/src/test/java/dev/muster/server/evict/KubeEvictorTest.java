@@ -76,6 +76,21 @@ class KubeEvictorTest {
     }
 
     @Test
+    void aDryRunIsTheSamePostWithDryRunAllAndAnswersTheSameOutcomes() throws Exception {
+        api.server().expect().post().withPath(EVICTION + "?dryRun=All").andReturn(201, SUCCESS).once();
+        api.server().expect().post().withPath(EVICTION + "?dryRun=All")
+                .andReturn(429, status(429, "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.")).once();
+
+        assertThat(outcome(evictor.check(POD))).isEqualTo(new EvictionOutcome.Evicted());
+        assertThat(outcome(evictor.check(POD))).isEqualTo(new EvictionOutcome.RefusedByBudget(
+                "Cannot evict pod as it would violate the pod's disruption budget."));
+        List<RecordedRequest> sent = requests();
+        assertThat(sent).extracting(RecordedRequest::getPath).containsOnly(EVICTION + "?dryRun=All");
+        assertThat(JsonParser.parseString(sent.get(0).getUtf8Body()).getAsJsonObject()
+                .getAsJsonObject("deleteOptions").getAsJsonObject("preconditions").get("uid").getAsString()).isEqualTo("uid-1");
+    }
+
+    @Test
     void aPlain200IsAnEvictionToo() {
         expectPost(200, SUCCESS);
         assertThat(outcome(evictor.evict(POD, "why"))).isEqualTo(new EvictionOutcome.Evicted());
