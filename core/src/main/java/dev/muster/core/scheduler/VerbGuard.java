@@ -52,7 +52,7 @@ final class VerbGuard {
     Pod filterable(Pod requested) {
         Pod known = known(requested.id());
         if (known.isBound()) {
-            throw new VerbRefusedException("pod " + requested.id() + " is already bound to " + known.nodeName() + "; nothing to filter");
+            throw new VerbRefusedException(VerbRefusedException.Cause.BOUND, "pod " + requested.id() + " is already bound to " + known.nodeName() + "; nothing to filter");
         }
         return known;
     }
@@ -99,16 +99,16 @@ final class VerbGuard {
     private Pod known(PodId id) {
         Pod known = books.pod(id.uid());
         if (known == null || !known.id().equals(id)) {
-            throw new VerbRefusedException("pod " + id + " (uid " + id.uid() + ") has not been seen in the cluster by muster"
+            throw new VerbRefusedException(VerbRefusedException.Cause.NOT_SEEN, "pod " + id + " (uid " + id.uid() + ") has not been seen in the cluster by muster"
                     + (known == null ? "" : " (that uid is " + known.id() + ")") + ": muster acts only on pods its informers have shown;"
                     + " a pod just created is retried by kube-scheduler once muster has seen it");
         }
         if (!known.schedulerName().isEmpty() && !known.schedulerName().equals(schedulerName)) {
-            throw new VerbRefusedException("pod " + id + " is scheduled by " + known.schedulerName() + ", not by " + schedulerName
+            throw new VerbRefusedException(VerbRefusedException.Cause.OTHER_SCHEDULER, "pod " + id + " is scheduled by " + known.schedulerName() + ", not by " + schedulerName
                     + ": muster acts only on pods of its own scheduler profile");
         }
         if (known.terminating()) {
-            throw new VerbRefusedException("pod " + id + " is being deleted");
+            throw new VerbRefusedException(VerbRefusedException.Cause.TERMINATING, "pod " + id + " is being deleted");
         }
         return known;
     }
