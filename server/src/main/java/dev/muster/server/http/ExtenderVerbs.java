@@ -34,7 +34,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * A {@link WireFormatException} becomes a 400 naming the problem and changes nothing in the core — except one about
  * the pod's own content (a request Muster cannot read), which filter answers with the problem in its {@code Error}
  * field, so the pod's FailedScheduling event names it. A filter about a pod the core may not act on
- * ({@link VerbRefusedException}) is answered with the extender result's error, and changes nothing either.
+ * ({@link VerbRefusedException}) is answered with the extender result's error, and changes nothing either — except a pod
+ * the informers have not shown yet, which the filter first waits for (up to {@code podWait}; kube-scheduler's informer
+ * often sees a new pod a few milliseconds first) and then answers normally. Every filter answered with an error is
+ * counted and logged by {@link FilterErrors}.
  * Thread-safe (the only state is the last decoded filter, swapped atomically; the scheduler is thread-safe). Bind blocks its caller — the connection's thread —
  * until the gang barrier answers.
  *

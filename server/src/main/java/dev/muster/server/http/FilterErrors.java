@@ -46,7 +46,7 @@ public final class FilterErrors {
                 .labelNames("outcome").register(registry);
     }
 
-    /** A filter about {@code pod} answered with error {@code message}. */
+    /** A filter answered with error {@code message}, for {@code cause} (a {@code VerbRefusedException.Cause} label, {@link #BAD_POD}, {@link #INTERNAL}). */
     public void error(String cause, String message) {
         errors.labels(cause).inc();
         Window w = windows.computeIfAbsent(cause, c -> new Window());
