@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Bounded: at most {@link #MAX_WAITING} uids waited for at once (a further filter is answered at once, as before), and
  * the last {@link #MAX_DELETED} uids the informers deleted are remembered so a filter about a pod already gone is answered
  * at once rather than after the whole wait. One waiter per uid is expected (kube-scheduler filters a pod once at a time);
- * concurrent waiters for one uid share the arrival.
+ * concurrent waiters for one uid share the arrival until the first one's wait ends (a later one then waits out its own
+ * bound and is answered as before).
  */
 final class PodArrivals {
     static final int MAX_WAITING = 10_000;
