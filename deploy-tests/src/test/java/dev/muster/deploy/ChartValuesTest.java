@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ChartValuesTest {
     /** Kinds the chart renders without a namespace. */
     private static final Set<String> CLUSTER_SCOPED = Set.of("ClusterRole", "ClusterRoleBinding", "Queue",
-            "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding");
+            "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "FlowSchema");
 
     @Test
     void defaultsRenderTwoReplicasOfEachComponentWithPdbsAndTheDefaultQueue() {

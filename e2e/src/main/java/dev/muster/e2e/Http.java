@@ -39,6 +39,31 @@ public final class Http {
                 .header("Authorization", "Bearer " + bearerToken).method("PATCH", HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
+    /** An answer with its headers. */
+    public record Exchange(int status, String body, java.net.http.HttpHeaders headers) {
+        public String header(String name) {
+            return headers.firstValue(name).orElse(null);
+        }
+    }
+
+    /** {@code method} with a JSON body (null: none) and a bearer token; throws when nothing answered. */
+    public static Exchange exchange(String method, String url, String bearerToken, String jsonBody) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + bearerToken)
+                .method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(jsonBody));
+        if (jsonBody != null) {
+            b.header("Content-Type", "application/json");
+        }
+        try {
+            HttpResponse<String> resp = CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            return new Exchange(resp.statusCode(), resp.body(), resp.headers());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(method + " " + url, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static boolean ok(String url, String bearerToken) {
         Answer a = get(url, bearerToken);
         return a.status() == 200 && a.body().trim().equals("ok");

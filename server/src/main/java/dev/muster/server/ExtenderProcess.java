@@ -99,12 +99,13 @@ public final class ExtenderProcess implements AutoCloseable {
         String scheme = s.httpTls() == null ? "http" : "https";
         this.ops = new OpsServer(new InetSocketAddress(s.bindHost(), s.opsPort()), endpoints);
         this.http = new ExtenderHttpServer(new InetSocketAddress(s.bindHost(), s.httpPort()), s.httpTls(),
-                new ExtenderVerbs(scheduler, s.scheduler().gangDeadline().plusSeconds(30), s.gangMarker()), metrics, endpoints, leadership,
+                new ExtenderVerbs(scheduler, s.scheduler().gangDeadline().plusSeconds(30), s.gangMarker(), ServerDefaults.FILTER_POD_WAIT,
+                        metrics.filterErrors()), metrics, endpoints, leadership,
                 new LeaderForwarder(s.httpTls(), s.scheduler().gangDeadline().plusSeconds(30)),
                 () -> leadership.leading() ? notReadyReason() : null, s.maxBodyBytes());
         this.allocations = new AllocationsService(journal, leadership, streamDrains);
         this.grpc = GrpcServers.build(GrpcServers.netty(new InetSocketAddress(s.bindHost(), s.grpcPort()), s.grpcTls()),
-                allocations, new ExtenderGrpcService(scheduler, leadership, metrics)).start();
+                allocations, new ExtenderGrpcService(scheduler, leadership, metrics, ServerDefaults.FILTER_POD_WAIT)).start();
         this.ticker = new Ticker("muster-ticker", s.tick(), this::tick);
         LOG.log(System.Logger.Level.INFO, "muster extender listening: verbs " + scheme + " :" + http.port() + ", ops :" + ops.port()
                 + ", grpc :" + grpc.port());

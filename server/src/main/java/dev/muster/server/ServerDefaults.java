@@ -27,5 +27,12 @@ public final class ServerDefaults {
     /** At most this many pod wakes wait to be sent (the oldest is dropped beyond). */
     public static final int WAKES_PENDING = 10_000;
 
+    /**
+     * How long a filter about a pod Muster's informer has not delivered yet waits for it (kube-scheduler's informer may see
+     * a new pod a few milliseconds first) before it is answered with an error. kube-scheduler's scheduling loop waits with
+     * it, so it is short: only a pod that does not exist costs all of it.
+     */
+    public static final Duration FILTER_POD_WAIT = Duration.ofSeconds(1);
+
     private ServerDefaults() {}
 }

@@ -396,7 +396,12 @@ public final class Ledger {
     /** Turns a claimed slot into the pod's (assumed) record: reserved becomes used, atomically. */
     public void consumeSlot(Reservation r, Slot s, PodRecord record) {
         if (r.remove(s)) {
-            unreserve(r, s);
+            unreserve(r, s, false);
+            // the pod uses what its slot reserved: room and quota are unchanged, nothing was given back — unless the pod
+            // takes less than its slot held, elsewhere, or under another queue
+            if (!record.node().equals(s.node()) || !record.queue().equals(r.queue()) || !s.request().fitsIn(record.request())) {
+                freedQueues.add(r.queue());
+            }
         }
         putPod(record);
         dropIfEmpty(r);
@@ -409,7 +414,14 @@ public final class Ledger {
     }
 
     private void unreserve(Reservation r, Slot s) {
-        freedQueues.add(r.queue());
+        unreserve(r, s, true);
+    }
+
+    /** {@code givesBack}: the room and quota leave the gang (counted for {@link #takeFreed}), not handed to its pod. */
+    private void unreserve(Reservation r, Slot s, boolean givesBack) {
+        if (givesBack) {
+            freedQueues.add(r.queue());
+        }
         unhold(r.queue(), s.request());
         NodeEntry e = nodes.get(s.node());
         if (e != null) {
@@ -419,7 +431,8 @@ public final class Ledger {
     }
 
     /**
-     * The queues whose reservations gave room back (a slot released or moved off its node) since the last call, and
+     * The queues whose reservations gave room back (a slot released or moved off its node, a member bound with less than
+     * its slot held; not a member bound into its slot, which only turns reserved room into used) since the last call, and
      * forgets them: reserved room on nodes and the queue's quota both shrank, which kube-scheduler never hears of.
      * Empty when none did. The set-aside is not counted (it is recomputed on every admission pass).
      */

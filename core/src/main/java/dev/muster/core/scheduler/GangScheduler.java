@@ -104,6 +104,7 @@ public final class GangScheduler implements ClusterSink {
     private final VerbGuard guard;
     private final Preemptions preemptions;
     private final ParkedPods parked = new ParkedPods();
+    private final PodArrivals arrivals = new PodArrivals();
     private final PodWaker waker;
     // ---- written under lock, read without it ----
     private volatile boolean synced;
@@ -243,6 +244,21 @@ public final class GangScheduler implements ClusterSink {
         });
     }
 
+    /**
+     * For a filter refused because the informers have not shown {@code uid} yet ({@link VerbRefusedException.Cause#NOT_SEEN}):
+     * completes with true as soon as they show it (then filter again), with false after {@code within}, or at once when
+     * the pod was deleted or too many filters already wait ({@link PodArrivals}). Never completed under the lock; the
+     * caller waits without the lock.
+     */
+    public CompletableFuture<Boolean> whenSeen(String uid, java.time.Duration within) {
+        return locked(() -> books.pod(uid) != null ? CompletableFuture.completedFuture(true) : arrivals.await(uid, within));
+    }
+
+    /** Filters waiting now for their pod to be shown ({@link #whenSeen}); lock-free. */
+    public int podsAwaited() {
+        return arrivals.waiting();
+    }
+
     /** Withdraws a waiting bind (its caller went away): the pod's slot is vacated for another try. */
     public void cancelBind(PodId podId) {
         run(() -> bindVerb.cancel(podId));
@@ -358,6 +374,10 @@ public final class GangScheduler implements ClusterSink {
     public void upsertPod(Pod pod) {
         run(() -> {
             intake.upsertPod(pod);
+            CompletableFuture<Boolean> arrival = arrivals.arrived(pod.uid());
+            if (arrival != null) {
+                outbox.later(() -> arrival.complete(true)); // a filter waits for this pod
+            }
             if (pod.isBound() || pod.phase().isTerminal() || pod.terminating()) {
                 guard.forget(pod.uid());
                 parked.forget(pod.uid());
@@ -369,6 +389,7 @@ public final class GangScheduler implements ClusterSink {
     public void deletePod(String uid) {
         run(() -> {
             intake.deletePod(uid);
+            arrivals.deleted(uid);
             guard.forget(uid);
             parked.forget(uid);
         });

@@ -50,6 +50,33 @@ class WakeParkedPodsTest {
     }
 
     @Test
+    void aGangBindingIntoItsSlotsGivesNothingBackAndWakesNobody() {
+        // its members' binds turn reserved room into used room, and the queue's reserved quota into bound quota: nothing
+        // a pod refused on that room or quota could use, so waking it would only cost a status patch and a filter
+        SchedulerHarness h = SchedulerHarness.cluster(2, "4", "16Gi");
+        h.scheduler.upsertQueue(queue("small", req("8", "64Gi")));
+        h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "small"));
+        h.scheduler.upsertPodGroup(podGroup("default", "late", 1, "small"));
+        List<Pod> ms = List.of(h.seen(pod("g-0").gang("g").requests("4", "1Gi").build()),
+                h.seen(pod("g-1").gang("g").requests("4", "1Gi").build()));
+        assertThat(h.scheduler.filter(ms.getFirst(), h.nodeNames).feasible()).hasSize(1); // reserves both nodes, all the quota
+        Pod web = h.seen(pod("web").requests("1", "1Gi").build());
+        assertThat(h.scheduler.filter(web, h.nodeNames).feasible()).as("refused on the gang's reserved room").isEmpty();
+        Pod late = h.seen(pod("late-0").gang("late").requests("1", "1Gi").build());
+        assertThat(h.scheduler.filter(late, h.nodeNames).feasible()).as("refused: queue small is full").isEmpty();
+
+        for (Pod m : ms) {
+            String node = h.scheduler.filter(m, h.nodeNames).feasible().getFirst();
+            h.scheduler.bind(m.id(), node);
+        }
+        assertThat(h.binder.bound()).hasSize(2);
+        ms.forEach(m -> h.seen(pod(m.id().name()).gang("g").requests("4", "1Gi").on(h.binder.bound().get(m.uid())).build()));
+        h.scheduler.expireDue();
+        assertThat(h.scheduler.ledger().reservations()).isEmpty();
+        assertThat(h.woken).as("a gang bound whole into its slots").isEmpty();
+    }
+
+    @Test
     void aPodThatPassedWasBoundOrDeletedIsNotWoken() {
         SchedulerHarness h = SchedulerHarness.cluster(1, "4", "16Gi");
         h.scheduler.upsertQueue(new QueueSpec("shut", QueueState.CLOSED, 1, null, null, null, true));

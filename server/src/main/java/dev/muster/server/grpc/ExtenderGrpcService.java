@@ -32,7 +32,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The extender verbs over gRPC: the same {@link GangScheduler} decisions as the HTTP verbs. Errors are
  * status codes with readable messages: INVALID_ARGUMENT for a malformed request, FAILED_PRECONDITION for a filter about a
- * pod Muster may not act on (not seen in the cluster, another scheduler's, bound, being deleted), UNAVAILABLE (with the
+ * pod Muster may not act on (not seen in the cluster — after waiting for it, like the HTTP filter — another scheduler's,
+ * bound, being deleted), UNAVAILABLE (with the
  * leader's address in {@code muster-leader-address}) when this process is a standby or not yet synced, NOT_FOUND for a dry
  * run ({@code WhatWouldItTake}) about a gang Muster does not know. The dry run changes nothing.
  * Bind completes asynchronously from the gang barrier — no thread waits — and a cancelled call (client
@@ -41,12 +42,22 @@ import java.util.concurrent.CompletableFuture;
 public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
     private final GangScheduler scheduler;
     private final Leadership leadership;
+    /** Runs what follows a filter's wait for its pod: a virtual thread each (they are few, and short). */
+    private static final java.util.concurrent.Executor AFTER_WAIT = r -> Thread.ofVirtual().name("muster-grpc-filter").start(r);
+
     private final ExtenderMetrics metrics;
+    private final java.time.Duration podWait;
 
     public ExtenderGrpcService(GangScheduler scheduler, Leadership leadership, ExtenderMetrics metrics) {
+        this(scheduler, leadership, metrics, java.time.Duration.ZERO);
+    }
+
+    /** @param podWait how long a filter about a pod the informers have not shown yet waits for it ({@link GangScheduler#whenSeen}) */
+    public ExtenderGrpcService(GangScheduler scheduler, Leadership leadership, ExtenderMetrics metrics, java.time.Duration podWait) {
         this.scheduler = scheduler;
         this.leadership = leadership;
         this.metrics = metrics;
+        this.podWait = podWait;
     }
 
     @Override
@@ -56,18 +67,41 @@ public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
         if (pod == null) {
             return;
         }
-        FilterResult r;
         try {
-            r = scheduler.filter(pod, request.getNodeNamesList(), request.getSoftPreferences());
+            answer(scheduler.filter(pod, request.getNodeNamesList(), request.getSoftPreferences()), out, timer);
         } catch (VerbRefusedException e) {
-            timer.done("refused");
-            out.onError(Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
-            return;
+            if (e.cause() != VerbRefusedException.Cause.NOT_SEEN || podWait.isZero()) {
+                refused(e, out, timer);
+                return;
+            }
+            // no thread waits: the pod's arrival (or the wait's end) answers, on a virtual thread (not the informer's)
+            scheduler.whenSeen(pod.uid(), podWait).whenCompleteAsync((seen, error) -> {
+                boolean came = Boolean.TRUE.equals(seen);
+                metrics.filterErrors().waited(came);
+                if (!came) {
+                    refused(new VerbRefusedException(e.cause(), e.getMessage() + " (waited up to " + podWait.toMillis() + " ms for it)"), out, timer);
+                    return;
+                }
+                try {
+                    answer(scheduler.filter(pod, request.getNodeNamesList(), request.getSoftPreferences()), out, timer);
+                } catch (VerbRefusedException again) {
+                    refused(again, out, timer);
+                }
+            }, AFTER_WAIT);
         }
+    }
+
+    private static void answer(FilterResult r, StreamObserver<FilterResponse> out, ExtenderMetrics.Timer timer) {
         timer.done(r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit");
         out.onNext(FilterResponse.newBuilder().addAllNodeNames(r.feasible()).putAllFailedNodes(r.failed())
                 .putAllFailedAndUnresolvableNodes(r.unresolvable()).build());
         out.onCompleted();
+    }
+
+    private void refused(VerbRefusedException e, StreamObserver<FilterResponse> out, ExtenderMetrics.Timer timer) {
+        metrics.filterErrors().error(e.cause().label(), e.getMessage());
+        timer.done("refused");
+        out.onError(Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
     }
 
     @Override

@@ -137,6 +137,9 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
             };
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "internal error answering " + path, e);
+            if (ExtenderRoutes.FILTER_VERB.equals(verb)) {
+                metrics.filterErrors().error(FilterErrors.INTERNAL, String.valueOf(e));
+            }
             r = new ExtenderVerbs.Reply(500, error("internal error: " + e), "error");
         }
         timer.done(r.outcome());

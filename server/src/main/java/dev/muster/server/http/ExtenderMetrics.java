@@ -27,6 +27,7 @@ import java.util.List;
 public final class ExtenderMetrics {
     private final Histogram latency;
     private final Counter decisions;
+    private final FilterErrors filterErrors;
 
     public ExtenderMetrics(CollectorRegistry registry, GangScheduler scheduler, AllocationJournal journal) {
         latency = Histogram.build("muster_extender_request_seconds", "Time to answer an extender verb, by verb.")
@@ -36,7 +37,13 @@ public final class ExtenderMetrics {
         decisions = Counter.build("muster_extender_decisions_total", "Extender answers by verb and outcome.")
                 .labelNames("verb", "outcome")
                 .register(registry);
+        filterErrors = new FilterErrors(registry);
         new StatsCollector(scheduler, journal).register(registry);
+    }
+
+    /** Filters answered with an error, by cause, on either transport. */
+    public FilterErrors filterErrors() {
+        return filterErrors;
     }
 
     /** Starts timing one request; call {@link Timer#done} with the outcome. */
@@ -121,6 +128,8 @@ public final class ExtenderMetrics {
             out.add(new GaugeMetricFamily("muster_bindings_in_flight", "Binding POSTs sent and not answered yet.", s.bindingsInFlight()));
             out.add(new GaugeMetricFamily("muster_held_binds", "Binds of gang members whose gang is not admitted yet, held while muster retries.",
                     s.heldBinds()));
+            out.add(new GaugeMetricFamily("muster_filter_pods_awaited", "Filters waiting now for the informers to show their pod.",
+                    scheduler.podsAwaited()));
             out.add(new GaugeMetricFamily("muster_reservations", "Gangs holding a reservation.", s.reservations()));
             out.add(new GaugeMetricFamily("muster_overcommitted_nodes", "Nodes whose pods use more than allocatable (no new placements).", s.overcommittedNodes()));
             out.add(new GaugeMetricFamily("muster_ledger_nodes", "Nodes in the ledger.", s.nodes()));

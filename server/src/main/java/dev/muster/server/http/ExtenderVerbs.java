@@ -34,7 +34,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * A {@link WireFormatException} becomes a 400 naming the problem and changes nothing in the core — except one about
  * the pod's own content (a request Muster cannot read), which filter answers with the problem in its {@code Error}
  * field, so the pod's FailedScheduling event names it. A filter about a pod the core may not act on
- * ({@link VerbRefusedException}) is answered with the extender result's error, and changes nothing either.
+ * ({@link VerbRefusedException}) is answered with the extender result's error, and changes nothing either — except a pod
+ * the informers have not shown yet, which the filter first waits for (up to {@code podWait}; kube-scheduler's informer
+ * often sees a new pod a few milliseconds first) and then answers normally. Every filter answered with an error is
+ * counted and logged by {@link FilterErrors}.
  * Thread-safe (the only state is the last decoded filter, swapped atomically; the scheduler is thread-safe). Bind blocks its caller — the connection's thread —
  * until the gang barrier answers.
  *
@@ -49,6 +52,8 @@ public final class ExtenderVerbs {
     private final GangScheduler scheduler;
     private final Duration bindWaitLimit;
     private final boolean requireGangMarker;
+    private final Duration podWait;
+    private final FilterErrors filterErrors;
     /**
      * The last filter request, decoded: kube-scheduler follows each filter with a prioritize carrying the
      * byte-identical body, which then needs no second decode. Immutable value swapped atomically.
@@ -64,9 +69,20 @@ public final class ExtenderVerbs {
 
     /** @param requireGangMarker {@code --gang-marker}: refuse gang members that kube-scheduler would not bind through Muster */
     public ExtenderVerbs(GangScheduler scheduler, Duration bindWaitLimit, boolean requireGangMarker) {
+        this(scheduler, bindWaitLimit, requireGangMarker, Duration.ZERO, new FilterErrors(new io.prometheus.client.CollectorRegistry()));
+    }
+
+    /**
+     * @param podWait      how long a filter about a pod the informers have not shown yet waits for it before it is
+     *                     answered with an error ({@link GangScheduler#whenSeen}); zero: not at all
+     * @param filterErrors counts and logs the filters answered with an error
+     */
+    public ExtenderVerbs(GangScheduler scheduler, Duration bindWaitLimit, boolean requireGangMarker, Duration podWait, FilterErrors filterErrors) {
         this.scheduler = scheduler;
         this.bindWaitLimit = bindWaitLimit;
         this.requireGangMarker = requireGangMarker;
+        this.podWait = podWait;
+        this.filterErrors = filterErrors;
     }
 
     public Reply filter(byte[] body) {
@@ -75,6 +91,7 @@ public final class ExtenderVerbs {
             args = WireDecoder.decodeExtenderArgs(body);
         } catch (WireFormatException e) {
             if (e.aboutPod()) {
+                filterErrors.error(FilterErrors.BAD_POD, e.getMessage());
                 return new Reply(200, WireEncoder.encodeFilterFailure("muster cannot schedule this pod: " + e.getMessage()), "bad-pod");
             }
             return badRequest(WireEncoder.encodeFilterFailure("bad filter request: " + e.getMessage()));
@@ -87,13 +104,44 @@ public final class ExtenderVerbs {
         // an unmarked pod is bound by kube-scheduler itself when it binds through Muster only marked ones
         FilterResult r;
         try {
-            r = scheduler.filter(pod, args.nodeNames(), args.pod().softPreferences(), requireGangMarker && !args.pod().gangMarked());
+            r = filterOnceSeen(pod, args);
         } catch (VerbRefusedException e) {
             // an error, not failed nodes: kube-scheduler retries an errored pod from its backoff queue, never parks it
+            filterErrors.error(e.cause().label(), e.getMessage());
             return new Reply(200, WireEncoder.encodeFilterFailure(e.getMessage()), "refused");
         }
         String outcome = r.feasible().isEmpty() ? (r.unresolvable().isEmpty() ? "unfit" : "unresolvable") : "fit";
         return new Reply(200, WireEncoder.encodeFilterResult(args, r), outcome);
+    }
+
+    /**
+     * The filter's answer; about a pod the informers have not shown yet, once they do (or {@code podWait} passed). The
+     * wait parks the connection's own thread, which has nothing else to do meanwhile (one request at a time on an HTTP/1.1
+     * connection), without the core's lock.
+     */
+    private FilterResult filterOnceSeen(Pod pod, ExtenderArgs args) {
+        boolean byKubeScheduler = requireGangMarker && !args.pod().gangMarked();
+        try {
+            return scheduler.filter(pod, args.nodeNames(), args.pod().softPreferences(), byKubeScheduler);
+        } catch (VerbRefusedException e) {
+            if (e.cause() != VerbRefusedException.Cause.NOT_SEEN || podWait.isZero()) {
+                throw e;
+            }
+            boolean seen;
+            try {
+                seen = scheduler.whenSeen(pod.uid(), podWait).get();
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw e;
+            } catch (ExecutionException ee) {
+                throw e;
+            }
+            filterErrors.waited(seen);
+            if (!seen) {
+                throw new VerbRefusedException(e.cause(), e.getMessage() + " (waited up to " + podWait.toMillis() + " ms for it)");
+            }
+            return scheduler.filter(pod, args.nodeNames(), args.pod().softPreferences(), byKubeScheduler);
+        }
     }
 
     public Reply prioritize(byte[] body) {

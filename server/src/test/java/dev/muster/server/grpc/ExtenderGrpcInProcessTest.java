@@ -116,6 +116,43 @@ class ExtenderGrpcInProcessTest {
     }
 
     @Test
+    void aFilterForAPodTheInformerDeliversLaterWaitsForItWithoutAThreadAndAGhostIsAnErrorCounted() throws Exception {
+        CollectorRegistry registry = new CollectorRegistry();
+        ExtenderMetrics metrics = new ExtenderMetrics(registry, scheduler, new AllocationJournal(16, java.time.InstantSource.system()));
+        String name = InProcessServerBuilder.generateName();
+        Server waiting = InProcessServerBuilder.forName(name).directExecutor()
+                .addService(new ExtenderGrpcService(scheduler, Leadership.ALWAYS, metrics, java.time.Duration.ofMinutes(5))).build().start();
+        ManagedChannel ch = InProcessChannelBuilder.forName(name).directExecutor().build();
+        try {
+            var answer = ExtenderGrpc.newFutureStub(ch).filter(FilterRequest.newBuilder().setPod(pod("late", null)).addAllNodeNames(List.of("n0", "n1")).build());
+            org.awaitility.Awaitility.await("the filter waits for its pod").until(() -> scheduler.podsAwaited() == 1);
+            assertThat(answer.isDone()).isFalse();
+            scheduler.upsertPod(dev.muster.core.testing.Fixtures.pod("late").uid("late-uid").requests("2", "2Gi").build()); // the informer, later
+            assertThat(answer.get(10, TimeUnit.SECONDS).getNodeNamesList()).containsExactly("n0");
+            assertThat(metrics.filterErrors().waits("seen")).isOne();
+            assertThat(metrics.filterErrors().count("not_seen")).isZero();
+        } finally {
+            ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            waiting.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+
+        ExtenderMetrics quick = new ExtenderMetrics(new CollectorRegistry(), scheduler, new AllocationJournal(16, java.time.InstantSource.system()));
+        String name2 = InProcessServerBuilder.generateName();
+        Server ghostServer = InProcessServerBuilder.forName(name2).directExecutor()
+                .addService(new ExtenderGrpcService(scheduler, Leadership.ALWAYS, quick, java.time.Duration.ofMillis(1))).build().start();
+        ManagedChannel ch2 = InProcessChannelBuilder.forName(name2).directExecutor().build();
+        try {
+            assertThatThrownBy(() -> ExtenderGrpc.newBlockingStub(ch2).filter(FilterRequest.newBuilder().setPod(pod("ghost", null))
+                    .addAllNodeNames(List.of("n0")).build())).isInstanceOf(StatusRuntimeException.class)
+                    .hasMessageContaining("FAILED_PRECONDITION").hasMessageContaining("has not been seen in the cluster by muster");
+            assertThat(quick.filterErrors().count("not_seen")).isOne();
+        } finally {
+            ch2.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            ghostServer.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void aStandbyAnswersUnavailableWithTheLeaderAddress() {
         leading.set(false);
         assertThatThrownBy(() -> stub.filter(FilterRequest.newBuilder().setPod(pod("web", null)).build()))
