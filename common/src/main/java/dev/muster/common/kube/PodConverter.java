@@ -18,7 +18,7 @@ import java.util.Map;
 /**
  * {@link V1Pod} → core {@link Pod}: identity, effective request (kube-scheduler's rule, computed by
  * {@link PodRequests#effective}), gang (any of the three APIs' ways, {@link GangMembership}) and Volcano task, spec.nodeName,
- * status.phase and spec.priority, spec.schedulerName, whether metadata.deletionTimestamp is set, and the preemption terms
+ * status.phase and spec.priority, status.nominatedNodeName, spec.schedulerName, whether metadata.deletionTimestamp is set, and the preemption terms
  * ({@link #withPreemption}). Stateless and thread-safe.
  */
 public final class PodConverter {
@@ -61,6 +61,9 @@ public final class PodConverter {
                 ? DEFAULT_SCHEDULER : spec.getSchedulerName();
         Pod converted = new Pod(id, pod.getMetadata().getResourceVersion(), request, membership.gang(), task, priority, nodeName, phase,
                 membership.conflict(), scheduler, pod.getMetadata().getDeletionTimestamp() != null);
+        if (pod.getStatus() != null && pod.getStatus().getNominatedNodeName() != null) {
+            converted = converted.withNomination(pod.getStatus().getNominatedNodeName());
+        }
         return spec == null ? converted : withPreemption(converted, spec.getPreemptionPolicy(), spec.getTerminationGracePeriodSeconds());
     }
 

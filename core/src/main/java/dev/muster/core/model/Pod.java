@@ -23,10 +23,12 @@ import java.util.Objects;
  * @param neverPreempts   {@code spec.preemptionPolicy} is {@code Never} (its PriorityClass says so): it never takes
  *                        anyone's room
  * @param graceSeconds    {@code spec.terminationGracePeriodSeconds}: how long it may take to go once evicted
+ * @param nominatedNodeName {@code status.nominatedNodeName}: the node kube-scheduler's preemption freed room on for it
+ *                        and will try first, or "" when none
  */
 public record Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
                   String nodeName, PodPhase phase, String membershipConflict, String schedulerName, boolean terminating,
-                  boolean neverPreempts, long graceSeconds) {
+                  boolean neverPreempts, long graceSeconds, String nominatedNodeName) {
     /** Kubernetes' default {@code terminationGracePeriodSeconds}. */
     public static final long DEFAULT_GRACE_SECONDS = 30;
 
@@ -38,6 +40,7 @@ public record Pod(PodId id, String resourceVersion, Resources request, GangKey g
         phase = phase == null ? PodPhase.PENDING : phase;
         membershipConflict = membershipConflict == null ? "" : membershipConflict;
         schedulerName = schedulerName == null ? "" : schedulerName;
+        nominatedNodeName = nominatedNodeName == null ? "" : nominatedNodeName;
         if (graceSeconds < 0) {
             throw new IllegalArgumentException("pod " + id + ": terminationGracePeriodSeconds must not be negative, got " + graceSeconds);
         }
@@ -47,7 +50,7 @@ public record Pod(PodId id, String resourceVersion, Resources request, GangKey g
     public Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
                String nodeName, PodPhase phase, String membershipConflict, String schedulerName, boolean terminating) {
         this(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, schedulerName, terminating,
-                false, DEFAULT_GRACE_SECONDS);
+                false, DEFAULT_GRACE_SECONDS, "");
     }
 
     /** A pod no cluster object has described yet (its scheduler unknown, not terminating). */
@@ -81,21 +84,40 @@ public record Pod(PodId id, String resourceVersion, Resources request, GangKey g
     }
 
     public Pod withNode(String node) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, node, phase, membershipConflict, schedulerName, terminating, neverPreempts, graceSeconds);
+        return new Pod(id, resourceVersion, request, gang, task, priority, node, phase, membershipConflict, schedulerName, terminating, neverPreempts, graceSeconds, nominatedNodeName);
     }
 
     public Pod withPhase(PodPhase p) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, p, membershipConflict, schedulerName, terminating, neverPreempts, graceSeconds);
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, p, membershipConflict, schedulerName, terminating, neverPreempts, graceSeconds, nominatedNodeName);
     }
 
     /** The same pod as its cluster object describes it: {@code spec.schedulerName} and whether it is being deleted. */
     public Pod asInCluster(String scheduler, boolean beingDeleted) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, scheduler, beingDeleted, neverPreempts, graceSeconds);
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, scheduler, beingDeleted, neverPreempts, graceSeconds, nominatedNodeName);
     }
 
     /** The same pod with its preemption terms: {@code spec.preemptionPolicy} Never, and its grace period. */
     public Pod withPreemption(boolean never, long grace) {
         return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, schedulerName, terminating,
-                never, grace);
+                never, grace, nominatedNodeName);
+    }
+
+    /** A pod with its preemption terms and no nomination. */
+    public Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
+               String nodeName, PodPhase phase, String membershipConflict, String schedulerName, boolean terminating,
+               boolean neverPreempts, long graceSeconds) {
+        this(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, schedulerName, terminating,
+                neverPreempts, graceSeconds, "");
+    }
+
+    /** Whether kube-scheduler nominated a node for it ({@link #nominatedNodeName()}). */
+    public boolean nominated() {
+        return !nominatedNodeName.isEmpty();
+    }
+
+    /** The same pod with {@code status.nominatedNodeName} ({@code null} or "" for none). */
+    public Pod withNomination(String node) {
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, schedulerName, terminating,
+                neverPreempts, graceSeconds, node);
     }
 }
