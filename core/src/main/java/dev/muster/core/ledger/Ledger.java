@@ -484,7 +484,7 @@ public final class Ledger {
         for (Reservation r : reservations.values()) {
             held.add(r.snapshot());
         }
-        return new LedgerSnapshot(snapshots(), records, held, heldByQueues());
+        return new LedgerSnapshot(snapshots(), records, held, heldByQueues(), holds.all());
     }
 
     public List<NodeSnapshot> snapshots() {
