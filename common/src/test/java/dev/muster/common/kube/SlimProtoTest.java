@@ -121,6 +121,38 @@ class SlimProtoTest {
     }
 
     @Test
+    void theNominatedNodeIsReadFromProtobuf() throws IOException {
+        byte[] meta = message(o -> {
+            o.writeString(1, "vip");
+            o.writeString(3, "team-a");
+            o.writeString(5, "u-vip");
+        });
+        byte[] status = message(o -> {
+            o.writeString(1, "Pending");
+            o.writeString(11, "n2"); // PodStatus.nominatedNodeName
+        });
+        byte[] pod = message(o -> {
+            o.writeByteArray(1, meta);
+            o.writeByteArray(3, status);
+        });
+        V1Pod read = SlimPodProto.readPod(com.google.protobuf.CodedInputStream.newInstance(pod));
+        assertThat(read.getStatus().getNominatedNodeName()).isEqualTo("n2");
+        assertThat(PodConverter.toCore(read).nominatedNodeName()).isEqualTo("n2");
+    }
+
+    private interface Fields {
+        void write(CodedOutputStream out) throws IOException;
+    }
+
+    private static byte[] message(Fields fields) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        fields.write(out);
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    @Test
     void aPendingPodKeepsOnlyTheGangLabel() throws IOException {
         V1Pod plain = named(SlimPodProto.readList(new ByteArrayInputStream(fixture("list-pods.pb"))).getItems(), "plain");
         assertThat(plain.getSpec().getNodeName()).isNull();
