@@ -140,18 +140,6 @@ class SlimProtoTest {
         assertThat(PodConverter.toCore(read).nominatedNodeName()).isEqualTo("n2");
     }
 
-    private interface Fields {
-        void write(CodedOutputStream out) throws IOException;
-    }
-
-    private static byte[] message(Fields fields) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-        fields.write(out);
-        out.flush();
-        return bytes.toByteArray();
-    }
-
     @Test
     void aPendingPodKeepsOnlyTheGangLabel() throws IOException {
         V1Pod plain = named(SlimPodProto.readList(new ByteArrayInputStream(fixture("list-pods.pb"))).getItems(), "plain");

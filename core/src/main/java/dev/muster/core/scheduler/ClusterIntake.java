@@ -222,7 +222,9 @@ final class ClusterIntake {
         if (h != null && h.source() == PodHolds.Source.MUSTER) {
             return;
         }
-        boolean wanted = pod.nominated() && !pod.isBound() && !pod.terminating() && !pod.phase().isTerminal() && books.pod(pod.uid()) != null;
+        // a gang member's room is its gang's reservation, and a pod Muster is binding holds its record already: neither is held twice
+        boolean wanted = pod.nominated() && pod.gang() == null && !pod.isBound() && !pod.terminating() && !pod.phase().isTerminal()
+                && books.pod(pod.uid()) != null && ledger.pod(pod.uid()) == null;
         PodHolds.Hold want = wanted ? new PodHolds.Hold(pod.uid(), pod.nominatedNodeName(), pod.request(), PodHolds.Source.NOMINATED) : null;
         if (java.util.Objects.equals(h, want)) {
             return;

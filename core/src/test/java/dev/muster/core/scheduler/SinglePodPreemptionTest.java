@@ -186,6 +186,15 @@ class SinglePodPreemptionTest {
     }
 
     @Test
+    void aNominatedGangMemberHoldsNothingBesideItsGangsReservation() {
+        SchedulerHarness h = cluster(1);
+        List<Pod> members = arrives(h, "g", "default", 2, 0);
+        h.seen(members.getFirst().withNomination("n0"));
+        assertThat(h.scheduler.ledger().hold(members.getFirst().uid())).isNull();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
     void aWithdrawnNominationGivesTheRoomBack() {
         SchedulerHarness h = cluster(1);
         Pod vip = h.seen(pod("vip").requests("4", "1Gi").priority(1000).build().withNomination("n0"));
