@@ -150,15 +150,45 @@ class PreemptionE2eTest extends ControllersClusterTest {
     }
 
     @Test
-    void preemptionPolicyNeverWaitsAndKubeSchedulersOwnPreemptionNeverBreaksARunningGang() {
+    void preemptionPolicyNeverWaits() {
         Map<String, Set<String>> low = fillWithLowGangs();
         gangJob("polite", 4, HIGH_NEVER);
-        // a single pod of high priority: kube-scheduler's DefaultPreemption looks for victims, Muster's preempt verb
-        // leaves it none that would take a running gang below its minMember
-        c.workloads.indexedJob(ns, "single", 1, pods(null, HIGH), false);
         Awaitility.await("nothing evicted").during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
                 .until(() -> survivors(low.get("low-a")).size() == 8 && survivors(low.get("low-b")).size() == 8);
         assertThat(c.running(ns, "job=polite")).isZero();
+    }
+
+    @Test
+    void aSingleHighPriorityPodTakesAWholeGangsRoomAndNoGangIsLeftPartial() throws InterruptedException {
+        Map<String, Set<String>> low = fillWithLowGangs();
+        // sampled while it happens: how many of each low gang's first pods hold room and are not being deleted
+        Map<String, Set<Integer>> seen = new ConcurrentHashMap<>();
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+        sampler.scheduleWithFixedDelay(() -> {
+            for (var e : low.entrySet()) {
+                seen.computeIfAbsent(e.getKey(), k -> ConcurrentHashMap.newKeySet()).add(survivors(e.getValue()).size());
+            }
+        }, 0, 100, TimeUnit.MILLISECONDS);
+        // one pod of a whole node: kube-scheduler's DefaultPreemption can only offer half a gang on any node (each gang
+        // of 8 spans two nodes); Muster's preempt verb refuses that, and Muster's own decision takes a gang whole
+        long t0 = System.nanoTime();
+        c.workloads.indexedJob(ns, "single", 1, new Workloads.PodTemplate(null, "1", "64Mi", 1, HIGH), false);
+        c.awaitRunning(ns, "job=single", 1);
+        System.out.printf("e2e: a priority-1000 single pod of a whole node Running on an evicted gang's room %.1f s after its Job was created%n",
+                (System.nanoTime() - t0) / 1e9);
+        // the victim's Job recreates its pods: they wait (a gang of 8 on one free node's room), nothing else is evicted
+        Awaitility.await("nothing more evicted").during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
+                .until(() -> survivors(low.get("low-a")).size() + survivors(low.get("low-b")).size() == 8);
+        sampler.shutdown();
+        assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).as("the sampler stopped").isTrue();
+
+        int a = survivors(low.get("low-a")).size();
+        int b = survivors(low.get("low-b")).size();
+        assertThat(List.of(a, b)).as("exactly one low gang evicted whole, the other untouched").containsExactlyInAnyOrder(0, 8);
+        String kept = a == 8 ? "low-a" : "low-b";
+        assertThat(seen.get(kept)).as("the gang kept never lost a member").containsOnly(8);
+        System.out.printf("e2e: member counts sampled every 100 ms: low-a %s, low-b %s%n", seen.get("low-a"), seen.get("low-b"));
+        assertThat(c.ledgerMatchesCluster()).isTrue();
     }
 
     @Test

@@ -19,8 +19,9 @@ import java.util.Map;
 /**
  * {@link V1Pod} → core {@link Pod}: identity, effective request (kube-scheduler's rule, computed by
  * {@link PodRequests#effective}), gang (any of the three APIs' ways, {@link GangMembership}) and Volcano task, spec.nodeName,
- * status.phase and spec.priority, spec.schedulerName, whether metadata.deletionTimestamp is set, the preemption terms
- * ({@link #withPreemption}) and the node constraints and scheduling gates ({@link NodeConstraintsConverter}). Stateless and thread-safe.
+ * status.phase and spec.priority, status.nominatedNodeName, spec.schedulerName, whether metadata.deletionTimestamp is
+ * set, the preemption terms ({@link #withPreemption}) and the node constraints and scheduling gates
+ * ({@link NodeConstraintsConverter}). Stateless and thread-safe.
  */
 public final class PodConverter {
     /** The init-container restartPolicy that makes it a sidecar. */
@@ -62,6 +63,9 @@ public final class PodConverter {
                 ? DEFAULT_SCHEDULER : spec.getSchedulerName();
         Pod converted = new Pod(id, pod.getMetadata().getResourceVersion(), request, membership.gang(), task, priority, nodeName, phase,
                 membership.conflict(), scheduler, pod.getMetadata().getDeletionTimestamp() != null);
+        if (pod.getStatus() != null && pod.getStatus().getNominatedNodeName() != null) {
+            converted = converted.withNomination(pod.getStatus().getNominatedNodeName());
+        }
         if (spec == null) {
             return converted;
         }

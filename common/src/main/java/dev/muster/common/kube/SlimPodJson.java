@@ -34,8 +34,8 @@ import java.util.Map;
  * only the gang label of any other: {@link #keptLabels}), node name, priority, {@code preemptionPolicy},
  * {@code terminationGracePeriodSeconds}, scheduler name, {@code spec.schedulingGroup}, container and init-container
  * names, restart policies and requests, overhead, pod-level requests, a pending pod's placement fields
- * ({@link SlimPodPlacement}: node selector, required node affinity, tolerations, scheduling gates), and
- * {@code status.phase}. Everything else (env, volumes, probes, managed
+ * ({@link SlimPodPlacement}: node selector, required node affinity, tolerations, scheduling gates),
+ * {@code status.phase} and {@code status.nominatedNodeName}. Everything else (env, volumes, probes, managed
  * fields, conditions, other annotations) is skipped token by token without building anything.
  *
  * <p>Why: client-java decodes every watch event into a JSON tree, validates it field by field against the model,
@@ -152,8 +152,11 @@ public final class SlimPodJson {
         V1PodStatus s = new V1PodStatus();
         in.beginObject();
         while (in.hasNext()) {
-            if (in.nextName().equals("phase")) {
+            String name = in.nextName();
+            if (name.equals("phase")) {
                 s.setPhase(string(in, "status.phase"));
+            } else if (name.equals("nominatedNodeName")) {
+                s.setNominatedNodeName(string(in, "status.nominatedNodeName"));
             } else {
                 in.skipValue();
             }

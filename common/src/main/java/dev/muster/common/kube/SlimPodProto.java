@@ -196,8 +196,11 @@ public final class SlimPodProto {
         V1PodStatus s = new V1PodStatus();
         int tag;
         while ((tag = tag(in, "status")) != 0) {
-            if (WireFormat.getTagFieldNumber(tag) == 1) {
+            int field = WireFormat.getTagFieldNumber(tag);
+            if (field == 1) {
                 s.setPhase(omitEmpty(in, tag, "status.phase"));
+            } else if (field == 11) {
+                s.setNominatedNodeName(omitEmpty(in, tag, "status.nominatedNodeName"));
             } else {
                 skip(in, tag, "status");
             }

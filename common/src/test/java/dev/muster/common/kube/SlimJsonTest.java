@@ -68,6 +68,17 @@ class SlimJsonTest {
     }
 
     @Test
+    void aPendingPodKeepsItsNominatedNode() throws IOException {
+        V1Pod full = pod("team-a", "vip").uid("u").container("main", "cpu=1").build();
+        full.status(new io.kubernetes.client.openapi.models.V1PodStatus().phase("Pending").nominatedNodeName("n2")
+                .addConditionsItem(new V1PodCondition().type("PodScheduled").status("False")));
+        V1Pod slim = SlimPodJson.readPod(reader(JSON.serialize(full)));
+        assertThat(PodConverter.toCore(slim)).isEqualTo(PodConverter.toCore(full));
+        assertThat(PodConverter.toCore(slim).nominatedNodeName()).isEqualTo("n2");
+        assertThat(slim.getStatus().getConditions()).isNullOrEmpty();
+    }
+
+    @Test
     void theGangLabelAndSchedulingGroupSurviveOtherLabelsDoNot() throws IOException {
         V1Pod full = pod("team-a", "w0").uid("u").label("app", "x").label("scheduling.x-k8s.io/pod-group", "pg")
                 .schedulingGroup("other").container("main", "cpu=1").build();

@@ -121,6 +121,26 @@ class SlimProtoTest {
     }
 
     @Test
+    void theNominatedNodeIsReadFromProtobuf() throws IOException {
+        byte[] meta = message(o -> {
+            o.writeString(1, "vip");
+            o.writeString(3, "team-a");
+            o.writeString(5, "u-vip");
+        });
+        byte[] status = message(o -> {
+            o.writeString(1, "Pending");
+            o.writeString(11, "n2"); // PodStatus.nominatedNodeName
+        });
+        byte[] pod = message(o -> {
+            o.writeByteArray(1, meta);
+            o.writeByteArray(3, status);
+        });
+        V1Pod read = SlimPodProto.readPod(com.google.protobuf.CodedInputStream.newInstance(pod));
+        assertThat(read.getStatus().getNominatedNodeName()).isEqualTo("n2");
+        assertThat(PodConverter.toCore(read).nominatedNodeName()).isEqualTo("n2");
+    }
+
+    @Test
     void aPendingPodKeepsOnlyTheGangLabel() throws IOException {
         V1Pod plain = named(SlimPodProto.readList(new ByteArrayInputStream(fixture("list-pods.pb"))).getItems(), "plain");
         assertThat(plain.getSpec().getNodeName()).isNull();

@@ -59,9 +59,13 @@ public final class Bindings {
 
     /** A single pod (or a member of a running gang without a slot): its room is recorded now, then its Binding POSTed. */
     void single(Pod p, String node, String queue, CompletableFuture<BindResult> caller) {
+        dev.muster.core.ledger.PodHolds.Hold held = ledger.holds().release(p.uid()); // room held for it is its own
         NodeEntry e = ledger.node(node);
         String why = e == null ? "node " + node + " is not known to muster yet" : e.whyNot(p.request());
         if (why != null) {
+            if (held != null) {
+                ledger.holds().hold(held);
+            }
             books.outbox().complete(caller, BindResult.failed("node " + node + " can no longer take pod " + p.id() + ": " + why));
             return;
         }

@@ -46,6 +46,7 @@ public final class Ledger {
     private Set<String> setAsideNodes = Set.of(); // the nodes of setAside's slots (its slots never change), for filter
     private Resources schedulableAllocatable = Resources.ZERO; // Σ allocatable of known, schedulable nodes, kept as nodes change
     private final Set<String> freedQueues = new java.util.HashSet<>(); // queues whose reserved quota shrank since takeFreed()
+    private final PodHolds holds = new PodHolds(this::entryFor, this::dropIfGone); // room held for pending single pods
 
     // ---- nodes -------------------------------------------------------------------------------------
 
@@ -150,6 +151,7 @@ public final class Ledger {
 
     /** Records {@code record}, replacing an earlier record of the same pod (which may be on another node). */
     public void putPod(PodRecord record) {
+        holds.release(record.pod().uid()); // the pod holds its own room now
         PodRecord old = pods.put(record.pod().uid(), record);
         boolean wasLeaving = old != null && leaving.contains(old.pod().uid());
         if (old != null) {
@@ -250,6 +252,11 @@ public final class Ledger {
             }
         }
         return out;
+    }
+
+    /** Room held for pending pods that are not gang members ({@link PodHolds}). */
+    public PodHolds holds() {
+        return holds;
     }
 
     // ---- reservations ------------------------------------------------------------------------------
@@ -490,7 +497,7 @@ public final class Ledger {
         for (Reservation r : reservations.values()) {
             held.add(r.snapshot());
         }
-        return new LedgerSnapshot(snapshots(), records, held, heldByQueues());
+        return new LedgerSnapshot(snapshots(), records, held, heldByQueues(), holds.all());
     }
 
     public List<NodeSnapshot> snapshots() {
@@ -534,6 +541,12 @@ public final class Ledger {
                 reserved.merge(s.node(), s.request(), Resources::plus);
             }
         }
+        for (PodHolds.Hold h : holds.all()) {
+            reserved.merge(h.node(), h.request(), Resources::plus);
+            if (pods.containsKey(h.uid())) {
+                problems.add("pod " + h.uid() + " holds room on " + h.node() + " and a record");
+            }
+        }
         Map<String, GangKey> slotOwner = new HashMap<>();
         for (Reservation res : reservations.values()) {
             if (res.slots().isEmpty()) {
@@ -569,7 +582,7 @@ public final class Ledger {
                 problems.add("node " + e.name() + ": used " + e.used() + " but records sum to " + u);
             }
             if (!rv.equals(e.reserved())) {
-                problems.add("node " + e.name() + ": reserved " + e.reserved() + " but slots sum to " + rv);
+                problems.add("node " + e.name() + ": reserved " + e.reserved() + " but slots and pod holds sum to " + rv);
             }
             if (e.podCount() != count.getOrDefault(e.name(), 0)) {
                 problems.add("node " + e.name() + ": counts " + e.podCount() + " pods but has " + count.getOrDefault(e.name(), 0) + " records");

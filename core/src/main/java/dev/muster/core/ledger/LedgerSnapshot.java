@@ -7,15 +7,33 @@ import java.util.Map;
 
 /**
  * An immutable copy of the {@link Ledger} at one moment: nodes, pod records, reservations with their slots,
- * and what each queue holds. This is what leaves the scheduling core's lock for diagnostics and tests.
+ * what each queue holds, and the room held for pending single pods. This is what leaves the scheduling core's lock for
+ * diagnostics and tests.
  */
 public record LedgerSnapshot(List<NodeSnapshot> nodes, List<PodRecord> pods, List<ReservationSnapshot> reservations,
-                             Map<String, Resources> heldByQueue) {
+                             Map<String, Resources> heldByQueue, List<PodHolds.Hold> holds) {
     public LedgerSnapshot {
         nodes = List.copyOf(nodes);
         pods = List.copyOf(pods);
         reservations = List.copyOf(reservations);
         heldByQueue = Map.copyOf(heldByQueue);
+        holds = holds == null ? List.of() : List.copyOf(holds);
+    }
+
+    /** A copy without pod holds. */
+    public LedgerSnapshot(List<NodeSnapshot> nodes, List<PodRecord> pods, List<ReservationSnapshot> reservations,
+                          Map<String, Resources> heldByQueue) {
+        this(nodes, pods, reservations, heldByQueue, List.of());
+    }
+
+    /** The room held for pod {@code uid}, or null. */
+    public PodHolds.Hold hold(String uid) {
+        for (PodHolds.Hold h : holds) {
+            if (h.uid().equals(uid)) {
+                return h;
+            }
+        }
+        return null;
     }
 
     /** A reservation's slots at the moment of the copy. */

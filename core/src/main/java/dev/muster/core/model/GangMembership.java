@@ -142,7 +142,7 @@ public final class GangMembership {
             return pod;
         }
         return new Pod(pod.id(), pod.resourceVersion(), pod.request(), null, "", pod.priority(), pod.nodeName(), pod.phase(), "",
-                pod.schedulerName(), pod.terminating(), pod.neverPreempts(), pod.graceSeconds(), pod.constraints());
+                pod.schedulerName(), pod.terminating(), pod.neverPreempts(), pod.graceSeconds(), pod.constraints(), pod.nominatedNodeName());
     }
 
     public static String taskOf(Map<String, String> annotations) {

@@ -25,10 +25,12 @@ import java.util.Objects;
  * @param graceSeconds    {@code spec.terminationGracePeriodSeconds}: how long it may take to go once evicted
  * @param constraints     where its spec lets it run (node selector, required node affinity, tolerations) and whether
  *                        scheduling gates hold it back ({@link NodeConstraints#NONE} when none)
+ * @param nominatedNodeName {@code status.nominatedNodeName}: the node kube-scheduler's preemption freed room on for it
+ *                        and will try first, or "" when none
  */
 public record Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
                   String nodeName, PodPhase phase, String membershipConflict, String schedulerName, boolean terminating,
-                  boolean neverPreempts, long graceSeconds, NodeConstraints constraints) {
+                  boolean neverPreempts, long graceSeconds, NodeConstraints constraints, String nominatedNodeName) {
     /** Kubernetes' default {@code terminationGracePeriodSeconds}. */
     public static final long DEFAULT_GRACE_SECONDS = 30;
 
@@ -41,6 +43,7 @@ public record Pod(PodId id, String resourceVersion, Resources request, GangKey g
         membershipConflict = membershipConflict == null ? "" : membershipConflict;
         schedulerName = schedulerName == null ? "" : schedulerName;
         constraints = constraints == null ? NodeConstraints.NONE : constraints;
+        nominatedNodeName = nominatedNodeName == null ? "" : nominatedNodeName;
         if (graceSeconds < 0) {
             throw new IllegalArgumentException("pod " + id + ": terminationGracePeriodSeconds must not be negative, got " + graceSeconds);
         }
@@ -50,7 +53,7 @@ public record Pod(PodId id, String resourceVersion, Resources request, GangKey g
     public Pod(PodId id, String resourceVersion, Resources request, GangKey gang, String task, int priority,
                String nodeName, PodPhase phase, String membershipConflict, String schedulerName, boolean terminating) {
         this(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, schedulerName, terminating,
-                false, DEFAULT_GRACE_SECONDS, NodeConstraints.NONE);
+                false, DEFAULT_GRACE_SECONDS, NodeConstraints.NONE, "");
     }
 
     /** A pod no cluster object has described yet (its scheduler unknown, not terminating). */
@@ -84,22 +87,22 @@ public record Pod(PodId id, String resourceVersion, Resources request, GangKey g
     }
 
     public Pod withNode(String node) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, node, phase, membershipConflict, schedulerName, terminating, neverPreempts, graceSeconds, constraints);
+        return new Pod(id, resourceVersion, request, gang, task, priority, node, phase, membershipConflict, schedulerName, terminating, neverPreempts, graceSeconds, constraints, nominatedNodeName);
     }
 
     public Pod withPhase(PodPhase p) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, p, membershipConflict, schedulerName, terminating, neverPreempts, graceSeconds, constraints);
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, p, membershipConflict, schedulerName, terminating, neverPreempts, graceSeconds, constraints, nominatedNodeName);
     }
 
     /** The same pod as its cluster object describes it: {@code spec.schedulerName} and whether it is being deleted. */
     public Pod asInCluster(String scheduler, boolean beingDeleted) {
-        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, scheduler, beingDeleted, neverPreempts, graceSeconds, constraints);
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, scheduler, beingDeleted, neverPreempts, graceSeconds, constraints, nominatedNodeName);
     }
 
     /** The same pod with its preemption terms: {@code spec.preemptionPolicy} Never, and its grace period. */
     public Pod withPreemption(boolean never, long grace) {
         return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, schedulerName, terminating,
-                never, grace, constraints);
+                never, grace, constraints, nominatedNodeName);
     }
 
     /** A pod without constraints, with its preemption terms (as {@link #withPreemption}). */
@@ -107,12 +110,23 @@ public record Pod(PodId id, String resourceVersion, Resources request, GangKey g
                String nodeName, PodPhase phase, String membershipConflict, String schedulerName, boolean terminating,
                boolean neverPreempts, long graceSeconds) {
         this(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, schedulerName, terminating,
-                neverPreempts, graceSeconds, NodeConstraints.NONE);
+                neverPreempts, graceSeconds, NodeConstraints.NONE, "");
     }
 
     /** The same pod with the node constraints and scheduling gates of its spec. */
     public Pod withConstraints(NodeConstraints c) {
         return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, schedulerName, terminating,
-                neverPreempts, graceSeconds, c);
+                neverPreempts, graceSeconds, c, nominatedNodeName);
+    }
+
+    /** Whether kube-scheduler nominated a node for it ({@link #nominatedNodeName()}). */
+    public boolean nominated() {
+        return !nominatedNodeName.isEmpty();
+    }
+
+    /** The same pod with {@code status.nominatedNodeName} ({@code null} or "" for none). */
+    public Pod withNomination(String node) {
+        return new Pod(id, resourceVersion, request, gang, task, priority, nodeName, phase, membershipConflict, schedulerName, terminating,
+                neverPreempts, graceSeconds, constraints, node);
     }
 }

@@ -75,6 +75,7 @@ public final class Preemptions {
     private final BooleanSupplier synced;
     private final VictimEvictions evictions;
     private final String schedulerName;
+    private final SinglePodPreemptions singles;
     private final Map<GangKey, Preemption> active = new LinkedHashMap<>(); // preemptor → its decision while it holds room
     private final Map<GangKey, Long> retryAt = new HashMap<>(); // gangs that found nothing to take: not before
     // counters (read by stats())
@@ -103,6 +104,10 @@ public final class Preemptions {
         this.evictions = new VictimEvictions(books, evictor, underLock, new VictimEvictions.Owner() {
             @Override
             public void checkFailed(GangKey preemptor, String why) {
+                if (singles.owns(preemptor)) {
+                    singles.checkFailed(preemptor);
+                    return;
+                }
                 abandoned(preemptor, why);
             }
 
@@ -115,8 +120,9 @@ public final class Preemptions {
                 }
             }
         });
-        this.choice = new PreemptionChoice(books, admission, line, this.settings, new VictimCandidates(books, budgets, schedulerName),
-                evictions::refusedLately);
+        VictimCandidates candidates = new VictimCandidates(books, budgets, schedulerName);
+        this.choice = new PreemptionChoice(books, admission, line, this.settings, candidates, evictions::refusedLately);
+        this.singles = new SinglePodPreemptions(books, this.settings, gangDeadline, schedulerName, candidates, admission.planner(), evictions);
     }
 
 
@@ -128,9 +134,13 @@ public final class Preemptions {
             return; // a standby, or a leader that has not listed the cluster yet, decides nothing and evicts nothing
         }
         follow(now);
+        singles.follow(now);
         evictions.tick(now);
         if (!settings.any()) {
             return;
+        }
+        if (settings.priority() && singles.tick(now)) {
+            return; // one decision a tick (single pods kube-scheduler could not place first: they asked before)
         }
         List<Gang> waiting = preemptors(now);
         if (waiting.isEmpty()) {
@@ -298,6 +308,7 @@ public final class Preemptions {
      */
     public void leadershipLost() {
         active.clear();
+        singles.leadershipLost();
         evictions.leadershipLost();
         retryAt.clear();
     }
@@ -340,6 +351,21 @@ public final class Preemptions {
         return new PreemptionAdvice.Preempt(d.kind(), units, d.plan().plan().placements().size(), d.plan().victimNodes());
     }
 
+    /**
+     * kube-scheduler's preemption found no node for the single pod {@code p} whose victims would leave every gang whole:
+     * Muster decides for it ({@link SinglePodPreemptions}).
+     */
+    public void singlePodAsked(Pod p, long now) {
+        if (settings.priority()) {
+            singles.asked(p, now);
+        }
+    }
+
+    /** Whether Muster's own decision holds room for the single pod {@code uid}. */
+    public boolean preemptingForPod(String uid) {
+        return singles.preemptingFor(uid);
+    }
+
     /** Whether {@code key} is preempting: its reservation holds room its victims still leave. */
     public boolean preempting(GangKey key) {
         return active.containsKey(key);
@@ -352,7 +378,7 @@ public final class Preemptions {
             sum += b;
             cumulative.add(sum);
         }
-        return new PreemptionStats(priorityDecisions, reclaimDecisions, evictions.evicted(), evictions.refusedByBudget(), evictions.failed(),
+        return new PreemptionStats(priorityDecisions + singles.decisions(), reclaimDecisions, evictions.evicted(), evictions.refusedByBudget(), evictions.failed(),
                 evictions.wasted(), cumulative, decisions, decisionNanos);
     }
 

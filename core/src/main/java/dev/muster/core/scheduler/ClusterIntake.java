@@ -8,6 +8,7 @@ import dev.muster.core.gang.HeldBinds;
 import dev.muster.core.gang.PodBinds;
 import dev.muster.core.ledger.Ledger;
 import dev.muster.core.ledger.NodeEntry;
+import dev.muster.core.ledger.PodHolds;
 import dev.muster.core.ledger.PodRecord;
 import dev.muster.core.ledger.Reservation;
 import dev.muster.core.ledger.Slot;
@@ -68,6 +69,7 @@ final class ClusterIntake {
     }
 
     private void forgetPod(String uid) {
+        ledger.holds().release(uid); // room held for it (a preemption's) is free again
         Pod old = books.removePod(uid);
         String how = books.binds().inFlight(uid) ? "was deleted while its Binding was in flight" : "was deleted";
         PodRecord r = books.removeAllocation(uid, how); // settles the record's gang
@@ -195,6 +197,7 @@ final class ClusterIntake {
             books.removeAllocation(pod.uid(), pod.phase().isTerminal() ? "finished (" + pod.phase().wire() + ")" : "no longer holds resources");
             pass.roomFreed(books.now());
         }
+        nomination(pod);
         if (g != null) {
             if (!g.running() && g.spec() != null && g.bound() > 0 && g.bound() >= g.minMember()) {
                 books.outbox().emit(g.runs());
@@ -206,6 +209,31 @@ final class ClusterIntake {
                 books.settle(g, "pod " + pod.id() + " finished (" + pod.phase().wire() + ")");
             }
             books.forgetIfDone(g);
+        }
+    }
+
+    /**
+     * kube-scheduler's preemption freed room for a pending pod and nominated it the node ({@code status.nominatedNodeName}):
+     * that room is held for it ({@link PodHolds}) until it binds, goes, or the nomination is withdrawn, so no gang takes
+     * it meanwhile. A hold of Muster's own preemption is left to its decision.
+     */
+    private void nomination(Pod pod) {
+        PodHolds.Hold h = ledger.holds().of(pod.uid());
+        if (h != null && h.source() == PodHolds.Source.MUSTER) {
+            return;
+        }
+        // a gang member's room is its gang's reservation, and a pod Muster is binding holds its record already: neither is held twice
+        boolean wanted = pod.nominated() && pod.gang() == null && !pod.isBound() && !pod.terminating() && !pod.phase().isTerminal()
+                && books.pod(pod.uid()) != null && ledger.pod(pod.uid()) == null;
+        PodHolds.Hold want = wanted ? new PodHolds.Hold(pod.uid(), pod.nominatedNodeName(), pod.request(), PodHolds.Source.NOMINATED) : null;
+        if (java.util.Objects.equals(h, want)) {
+            return;
+        }
+        if (want != null) {
+            ledger.holds().hold(want);
+        } else {
+            ledger.holds().release(pod.uid());
+            pass.roomFreed(books.now());
         }
     }
 

@@ -7,6 +7,7 @@ import dev.muster.core.gang.GangAdmission;
 import dev.muster.core.gang.HeldBinds;
 import dev.muster.core.ledger.Ledger;
 import dev.muster.core.ledger.NodeEntry;
+import dev.muster.core.ledger.PodHolds;
 import dev.muster.core.ledger.Reservation;
 import dev.muster.core.ledger.Slot;
 import dev.muster.core.ledger.SlotSteering;
@@ -125,6 +126,10 @@ final class Filtering {
         if (queueToCheck != null && books.queueVerdict(queueToCheck, p.request()) instanceof QueueAdmission.Verdict.Refused refused) {
             return Decision.allFailed(candidates, refused.reason(), !refused.resolvable()).byQueue(queueToCheck);
         }
+        Decision kept = heldFor(p, candidates);
+        if (kept != null) {
+            return kept;
+        }
         Decision d = new Decision();
         if (pick) {
             String best = best(p.request(), candidates);
@@ -157,6 +162,26 @@ final class Filtering {
             }
         }
         return d;
+    }
+
+    /**
+     * The answer for a pod room is held for ({@link PodHolds}), or null: the held node alone passes when kube-scheduler
+     * found it feasible (its room is the pod's). Without it, a pod Muster preempted for fails on every candidate (it waits
+     * for its victims to go); a pod kube-scheduler nominated is filtered as any other.
+     */
+    private Decision heldFor(Pod p, List<String> candidates) {
+        PodHolds.Hold h = ledger.holds().of(p.uid());
+        if (h == null) {
+            return null;
+        }
+        if (candidates.contains(h.node())) {
+            return Decision.only(h.node());
+        }
+        if (h.source() == PodHolds.Source.MUSTER) {
+            return Decision.allFailed(candidates, "pod " + p.id() + ": room is being freed for it on node " + h.node()
+                    + " (its victims are terminating)", false);
+        }
+        return null;
     }
 
     /**

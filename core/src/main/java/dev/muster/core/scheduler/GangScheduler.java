@@ -270,7 +270,9 @@ public final class GangScheduler implements ClusterSink {
      * pod a node is dropped when its victims would break a gang — take a running gang below its {@code minMember}, take
      * part of a gang whose disruption mode is {@code all}, or take a member of a gang still binding — or when the room they
      * free would still not take the pod in Muster's view (it is reserved for a gang, set aside for the gang next in line, or
-     * held for a preemptor): evicting there would be for nothing. Every other candidate is answered unchanged.
+     * held for a preemptor): evicting there would be for nothing. Members already on their way out (being evicted, or
+     * deleted) count as lost. Every other candidate is answered unchanged. When no candidate is left, Muster takes room
+     * for the pod itself ({@link Preemptions#singlePodAsked}), and while its decision holds room the pod gets no candidate.
      */
     public Map<String, Victims> preempt(Pod preemptor, Map<String, Victims> candidates) {
         return locked(() -> {
@@ -278,11 +280,14 @@ public final class GangScheduler implements ClusterSink {
             Pod p = known != null ? known : preemptor;
             if (p.gang() != null) {
                 books.offered().offered(p, List.copyOf(candidates.keySet())); // where kube-scheduler's filters would pass it
+            }
+            if (p.gang() != null || preemptions.preemptingForPod(p.uid())) {
                 return Map.of();
             }
             Map<String, Victims> out = new LinkedHashMap<>();
             for (Map.Entry<String, Victims> c : candidates.entrySet()) {
                 Map<GangKey, Integer> taken = new HashMap<>();
+                java.util.Set<String> victims = new java.util.HashSet<>(c.getValue().podUids());
                 dev.muster.core.resources.Resources freed = dev.muster.core.resources.Resources.ZERO;
                 for (String uid : c.getValue().podUids()) {
                     PodRecord r = books.ledger().pod(uid);
@@ -296,7 +301,7 @@ public final class GangScheduler implements ClusterSink {
                 boolean breaksGang = false;
                 for (Map.Entry<GangKey, Integer> t : taken.entrySet()) {
                     Gang g = books.gang(t.getKey());
-                    breaksGang |= g != null && (g.running() ? !g.mayLose(t.getValue()) : g.spec() != null);
+                    breaksGang |= g != null && (g.running() ? !g.mayLose(t.getValue() + alreadyLost(g, victims)) : g.spec() != null);
                 }
                 dev.muster.core.ledger.NodeEntry e = books.ledger().node(c.getKey());
                 boolean roomForIt = e == null || p.request().fitsIn(e.free().plus(freed));
@@ -304,8 +309,23 @@ public final class GangScheduler implements ClusterSink {
                     out.put(c.getKey(), c.getValue());
                 }
             }
+            if (out.isEmpty() && !candidates.isEmpty()) {
+                preemptions.singlePodAsked(p, nanoTime.getAsLong()); // Muster takes room for it itself (gangs whole)
+            }
             return out;
         });
+    }
+
+    /** How many of {@code g}'s members holding room are on their way out already (being evicted, or deleted), not in {@code victims}. */
+    private int alreadyLost(Gang g, java.util.Set<String> victims) {
+        int lost = 0;
+        for (Pod m : g.members()) {
+            if (!victims.contains(m.uid()) && books.ledger().pod(m.uid()) != null
+                    && (books.ledger().isLeaving(m.uid()) || m.terminating())) {
+                lost++;
+            }
+        }
+        return lost;
     }
 
     /**

@@ -20,7 +20,7 @@ import java.util.Map;
  * The gRPC {@link PodSpec} → core {@link Pod}, with the same rules as the HTTP wire codec: quantities
  * parsed exactly, the effective request as kube-scheduler computes it, gang membership from the Volcano
  * annotations, the scheduler-plugins label or the Kubernetes scheduling group, the preemption terms as
- * {@link PodConverter#withPreemption} reads them. Bad input throws {@link IllegalArgumentException} naming the field.
+ * {@link PodConverter#withPreemption} reads them, the nominated node. Bad input throws {@link IllegalArgumentException} naming the field.
  */
 final class ProtoPods {
     private ProtoPods() {}
@@ -48,7 +48,7 @@ final class ProtoPods {
         }
         return PodConverter.withPreemption(new Pod(id, spec.getResourceVersion(), request, membership.gang(), GangMembership.taskOf(annotations),
                 spec.getPriority(), null, PodPhase.PENDING, membership.conflict()), spec.getPreemptionPolicy(),
-                spec.hasTerminationGracePeriodSeconds() ? spec.getTerminationGracePeriodSeconds() : null);
+                spec.hasTerminationGracePeriodSeconds() ? spec.getTerminationGracePeriodSeconds() : null).withNomination(spec.getNominatedNodeName());
     }
 
     private static List<PodRequests.Container> containers(String field, List<Container> list) {

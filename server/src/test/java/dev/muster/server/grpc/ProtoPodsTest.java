@@ -36,6 +36,12 @@ class ProtoPodsTest {
     }
 
     @Test
+    void theNominatedNodeIsRead() {
+        assertThat(ProtoPods.toPod(spec().setNominatedNodeName("n2").build()).nominatedNodeName()).isEqualTo("n2");
+        assertThat(ProtoPods.toPod(spec().build()).nominated()).isFalse();
+    }
+
+    @Test
     void anUnknownPolicyIsAnErrorNamingTheField() {
         assertThatThrownBy(() -> ProtoPods.toPod(spec().setPreemptionPolicy("never").build())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("pod.preemption_policy").hasMessageContaining("\"never\"");

@@ -27,7 +27,7 @@ import java.util.Map;
  *   <li>{@code spec}: containers[].resources.requests, initContainers[].resources.requests and
  *       .restartPolicy ({@code Always} = sidecar), resources.requests (pod-level), overhead, priority,
  *       schedulerName, nodeName, schedulingGroup.podGroupName, preemptionPolicy, terminationGracePeriodSeconds;</li>
- *   <li>{@code status.phase};</li>
+ *   <li>{@code status.phase}, {@code status.nominatedNodeName};</li>
  *   <li>whether the pod has soft preferences ({@link WirePod#softPreferences}): the kinds of
  *       {@code metadata.ownerReferences}, whether {@code spec.affinity} has preferred node affinity or any pod
  *       (anti-)affinity, and the {@code whenUnsatisfiable} of {@code spec.topologySpreadConstraints}.</li>
@@ -444,6 +444,10 @@ final class PodReader {
                 seen = in.markSeen(seen, 1);
                 in.next();
                 f.phase = in.stringOrNull();
+            } else if ("nominatedNodeName".equals(in.fieldName())) {
+                seen = in.markSeen(seen, 2);
+                in.next();
+                f.nominatedNodeName = in.stringOrNull();
             } else {
                 in.skipFieldValue();
             }
@@ -467,6 +471,7 @@ final class PodReader {
         String schedulerName;
         String nodeName;
         String phase;
+        String nominatedNodeName;
         String preemptionPolicy;
         Long graceSeconds;
         boolean spreadByDefault; // owned by a kind kube-scheduler spreads by default
@@ -486,7 +491,7 @@ final class PodReader {
             Pod pod = new Pod(new PodId(uid, namespace, name), resourceVersion, request, membership.gang(),
                     GangMembership.taskOf(kept), priority, nodeName == null || nodeName.isEmpty() ? null : nodeName,
                     PodPhase.parse(phase), membership.conflict());
-            pod = PodConverter.withPreemption(pod, preemptionPolicy, graceSeconds);
+            pod = PodConverter.withPreemption(pod, preemptionPolicy, graceSeconds).withNomination(nominatedNodeName);
             boolean soft = scoredAffinity || scoredSpread || (spreadByDefault && !hasSpreadConstraints);
             return new WirePod(pod, schedulerName, kept, soft, gangMarked);
         }

@@ -38,6 +38,15 @@ class PreemptionTermsTest {
     }
 
     @Test
+    void theNominatedNodeIsRead() {
+        String pod = "{'metadata':{'name':'p','namespace':'ns','uid':'u-1'},'spec':{'containers':[{'name':'c'}]},"
+                + "'status':{'phase':'Pending','nominatedNodeName':'n2'}}";
+        Pod read = WireDecoder.decodeExtenderArgs(Bodies.utf8(Bodies.json("{'Pod':" + pod + ",'NodeNames':['n1']}"))).pod().pod();
+        assertThat(read.nominatedNodeName()).isEqualTo("n2");
+        assertThat(decode("").nominated()).isFalse();
+    }
+
+    @Test
     void aGracePeriodThatIsNoIntegerIsAnErrorNamingIt() {
         assertThatThrownBy(() -> decode("'terminationGracePeriodSeconds':'30s'")).isInstanceOf(WireFormatException.class)
                 .hasMessageContaining("terminationGracePeriodSeconds");

@@ -1,0 +1,236 @@
+package dev.muster.core.preempt;
+
+import dev.muster.core.gang.Books;
+import dev.muster.core.gang.GangAdmission;
+import dev.muster.core.gang.GangPlanner;
+import dev.muster.core.ledger.Ledger;
+import dev.muster.core.ledger.NodeEntry;
+import dev.muster.core.ledger.PodHolds;
+import dev.muster.core.ledger.PodRecord;
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.Pod;
+import dev.muster.core.preempt.PreemptionPlanner.Part;
+import dev.muster.core.preempt.PreemptionPlanner.Unit;
+import dev.muster.core.resources.Resources;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Takes room back for single pods (pods of no gang) of Muster's scheduler whose room only gangs hold. Confined to the
+ * core's lock ({@link Books}); driven by {@link Preemptions}.
+ *
+ * <p><b>Who.</b> kube-scheduler's DefaultPreemption proposes victims on one node at a time, and Muster's preempt verb
+ * drops every node whose victims would break a gang; when no node is left ({@link #asked}), the pod becomes Muster's to
+ * place. Each tick the pods asked about, highest priority first (then the longest waiting), are offered one decision,
+ * until one is made (a pod that found nothing is tried again after {@link #RETRY_AFTER}).
+ *
+ * <p><b>Whom.</b> As a gang's preemption by priority, over the same units ({@link VictimCandidates}) and with the same
+ * planner ({@link PreemptionPlanner}): single pods, a gang's surplus members, or whole gangs of strictly lower priority,
+ * of any queue (a single pod belongs to none) — surplus first, then lower priority, then fewer pods, then the most
+ * recently started. A gang is never left running below its minMember, a gang whose disruption mode is {@code all} goes
+ * whole, and budgets allow every victim together ({@link VictimOffer}).
+ *
+ * <p><b>Carrying out.</b> The victims are marked leaving and the pod's room on the planned node is held for it at once
+ * ({@link PodHolds}: nobody else places there); the filter passes it only there; {@link VictimEvictions} checks and
+ * evicts the victims as for a gang (a decision is filed under {@link #keyOf}, a key no PodGroup can have). The hold
+ * ends when the pod binds (its record takes the room), goes, or when the victims' grace period plus the margin plus
+ * the gang deadline has passed without its binding; then its evictions stop (evicted ones count wasted) and it may be
+ * tried again.
+ */
+final class SinglePodPreemptions {
+    static final Duration RETRY_AFTER = Duration.ofSeconds(5);
+    static final int TRIES_PER_TICK = 4;
+    /** How a decision's key names the pod: a PodGroup's name never holds a colon. */
+    static final String KEY_PREFIX = "pod:";
+
+    private final Books books;
+    private final Ledger ledger;
+    private final PreemptionSettings settings;
+    private final Duration deadline;
+    private final String schedulerName;
+    private final VictimCandidates candidates;
+    private final PreemptionPlanner planner;
+    private final VictimEvictions evictions;
+    private final Map<String, Long> asking = new LinkedHashMap<>(); // pod uid → not before (the core's clock)
+    private final Map<GangKey, Decision> active = new HashMap<>(); // decision key → its decision, while its hold lasts
+    private long decisions;
+
+    /** One decision carried out: its pod, the node it holds there, until when. */
+    private record Decision(String uid, String node, long until) {}
+
+    SinglePodPreemptions(Books books, PreemptionSettings settings, Duration deadline, String schedulerName, VictimCandidates candidates,
+                         GangPlanner gangPlanner, VictimEvictions evictions) {
+        this.books = books;
+        this.ledger = books.ledger();
+        this.settings = settings;
+        this.deadline = deadline;
+        this.schedulerName = schedulerName;
+        this.candidates = candidates;
+        this.planner = new PreemptionPlanner(gangPlanner);
+        this.evictions = evictions;
+    }
+
+    /** The key {@code p}'s decision is filed under. */
+    static GangKey keyOf(Pod p) {
+        return new GangKey(p.id().namespace(), KEY_PREFIX + p.id().name());
+    }
+
+    /** Whether {@code key} is a single pod's decision. */
+    boolean owns(GangKey key) {
+        return active.containsKey(key);
+    }
+
+    /** Whether Muster holds room for the pod {@code uid} (its decision is under way). */
+    boolean preemptingFor(String uid) {
+        PodHolds.Hold h = ledger.holds().of(uid);
+        return h != null && h.source() == PodHolds.Source.MUSTER;
+    }
+
+    /** kube-scheduler's preemption found no node for {@code p} whose victims leave every gang whole: Muster may decide. */
+    void asked(Pod p, long now) {
+        if (mayPreempt(p) && !preemptingFor(p.uid())) {
+            asking.putIfAbsent(p.uid(), now);
+        }
+    }
+
+    private boolean mayPreempt(Pod p) {
+        return p.gang() == null && !p.hasMembershipConflict() && !p.isBound() && !p.terminating() && !p.neverPreempts()
+                && !p.constraints().gated() // kube-scheduler does not try a gated pod: room freed for it would go to others
+                && (!p.constraints().hasUndecided() || !books.offered().of(p.uid()).isEmpty())
+                && (p.schedulerName().isEmpty() || p.schedulerName().equals(schedulerName));
+    }
+
+    /** Ends decisions whose pod bound, went, or waited past its hold. */
+    void follow(long now) {
+        for (Iterator<Map.Entry<GangKey, Decision>> it = active.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<GangKey, Decision> e = it.next();
+            Decision d = e.getValue();
+            Pod p = books.pod(d.uid());
+            PodRecord r = ledger.pod(d.uid());
+            boolean bound = r != null;
+            if (bound || p == null || p.terminating() || !preemptingFor(d.uid()) || now - d.until() >= 0) {
+                it.remove();
+                if (!bound) {
+                    ledger.holds().release(d.uid());
+                }
+                evictions.end(e.getKey(), bound && r.node().equals(d.node()));
+                if (!bound && p != null) {
+                    asking.put(d.uid(), now + RETRY_AFTER.toNanos()); // may be planned again
+                }
+            }
+        }
+    }
+
+    /** Offers the pods asked about one decision each, highest priority first, until one is made; whether one was. */
+    boolean tick(long now) {
+        List<Pod> waiting = new ArrayList<>();
+        for (Iterator<Map.Entry<String, Long>> it = asking.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Long> e = it.next();
+            Pod p = books.pod(e.getKey());
+            if (p == null || !mayPreempt(p) || ledger.pod(p.uid()) != null) {
+                it.remove();
+            } else if (now - e.getValue() >= 0 && !preemptingFor(p.uid())) {
+                waiting.add(p);
+            }
+        }
+        waiting.sort(Comparator.comparingInt((Pod p) -> -p.priority()).thenComparingLong(p -> asking.get(p.uid())));
+        int tries = 0;
+        for (Pod p : waiting) {
+            if (tries++ >= TRIES_PER_TICK) {
+                break;
+            }
+            PreemptionPlanner.Result r = plan(p, now);
+            switch (r) {
+                case PreemptionPlanner.Result.Planned planned -> {
+                    carryOut(p, planned, now);
+                    return true;
+                }
+                case PreemptionPlanner.Result.FitsNow f -> asking.remove(p.uid()); // kube-scheduler places it on free room
+                case PreemptionPlanner.Result.Unfit u -> asking.put(p.uid(), now + RETRY_AFTER.toNanos());
+            }
+        }
+        return false;
+    }
+
+    /** The fewest units of lower priority with which {@code p} fits (see the class comment). Changes nothing. */
+    PreemptionPlanner.Result plan(Pod p, long now) {
+        int priority = p.priority();
+        List<VictimCandidates.Candidate> list = candidates.collect(now, settings.victimMinRuntime().toNanos(), c -> c.priority() < priority);
+        list.sort(Comparator.comparingInt((VictimCandidates.Candidate c) -> c.part() == Part.SURPLUS ? 0 : 1)
+                .thenComparingInt(VictimCandidates.Candidate::priority)
+                .thenComparingInt(VictimCandidates.Candidate::pods)
+                .thenComparing(Comparator.comparingLong(VictimCandidates.Candidate::since).reversed()));
+        VictimOffer offer = new VictimOffer(list, candidates, VictimOffer.Rule.ANY, evictions::refusedLately);
+        // placed only where its own node constraints let it, and, for what only kube-scheduler judges, where it was offered
+        GangPlanner.Member member = new GangPlanner.Member(p.uid(), p.task(), p.request(), p.constraints(), null);
+        if (p.constraints().hasUndecided()) {
+            member = member.onlyOn(books.offered().of(p.uid()));
+        }
+        GangAdmission.PlanInput in = new GangAdmission.PlanInput(List.of(member),
+                new GangPlanner.Requirement(1, Map.of(), 0, Map.of()), null);
+        return planner.plan(ledger.nodes(), ledger::node, in, doubleCounted(), offer);
+    }
+
+    private void carryOut(Pod p, PreemptionPlanner.Result.Planned planned, long now) {
+        String node = planned.plan().placements().getFirst().node();
+        long grace = 0;
+        for (Unit u : planned.victims()) {
+            for (Victim v : u.pods()) {
+                Pod victim = books.pod(v.pod().uid());
+                grace = Math.max(grace, victim == null ? Pod.DEFAULT_GRACE_SECONDS : victim.graceSeconds());
+            }
+        }
+        long until = now + Duration.ofSeconds(grace).plus(settings.margin()).plus(deadline).toNanos();
+        GangKey key = keyOf(p);
+        asking.remove(p.uid());
+        active.put(key, new Decision(p.uid(), node, until));
+        decisions++;
+        evictions.start(key, planned.victims(), "preempted by pod " + p.id().namespace() + "/" + p.id().name() + " (priority "
+                + p.priority() + ") to place it on node " + node); // marks them leaving before the hold takes their room
+        ledger.holds().hold(new PodHolds.Hold(p.uid(), node, p.request(), PodHolds.Source.MUSTER));
+    }
+
+    /** A dry run refused a victim: nothing was evicted; the pod's room is given back and it is tried again later. */
+    void checkFailed(GangKey key) {
+        Decision d = active.remove(key);
+        if (d != null) {
+            ledger.holds().release(d.uid());
+            asking.put(d.uid(), books.now() + RETRY_AFTER.toNanos());
+        }
+    }
+
+    /** This process no longer leads: its holds go (the new leader decides from the cluster). */
+    void leadershipLost() {
+        for (Decision d : active.values()) {
+            ledger.holds().release(d.uid());
+        }
+        active.clear();
+        asking.clear();
+    }
+
+    /** Decisions made since start. */
+    long decisions() {
+        return decisions;
+    }
+
+    /**
+     * Room the ledger counts twice, free to plan on: on every node, the room of pods leaving for a preemptor whose hold
+     * already covers it (used and reserved both until they are gone).
+     */
+    private Map<String, Resources> doubleCounted() {
+        Map<String, Resources> own = new HashMap<>();
+        for (NodeEntry e : ledger.nodes()) {
+            Resources leaving = e.leaving();
+            if (!leaving.isZero()) {
+                own.put(e.name(), leaving.minus(leaving.minus(e.reserved()).nonNegative()));
+            }
+        }
+        return own;
+    }
+}
