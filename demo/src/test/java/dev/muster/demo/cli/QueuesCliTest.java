@@ -95,5 +95,12 @@ class QueuesCliTest {
         assertThat(answer.nodeNames()).isEmpty();
         String bind = client.bind("gang-pod-nc", "default", "4952cf49-ad11-4237-a126-55e5368c0122", "node-1");
         assertThat(bind).contains("has not been seen in the cluster by muster");
+
+        // docs/demo.md ("Poke at a running Muster") quotes what both answers begin with
+        String demoDoc = Files.readString(Path.of("../docs/demo.md")).replaceAll("\\s+", " ");
+        String quoted = "pod default/gang-pod-nc (uid 4952cf49-ad11-4237-a126-55e5368c0122) has not been seen in the cluster by muster";
+        assertThat(demoDoc).contains("`" + quoted + "`");
+        assertThat(answer.error()).startsWith(quoted);
+        assertThat(bind).contains(quoted);
     }
 }
