@@ -1,5 +1,6 @@
 package dev.muster.demo;
 
+import dev.muster.common.config.ProcessStart;
 import dev.muster.demo.cli.QueuesCli;
 import dev.muster.demo.cli.WhatWouldItTakeCli;
 import dev.muster.demo.scenario.ScenarioException;
@@ -12,7 +13,7 @@ import java.util.Map;
 /**
  * {@code muster-demo <command>}: {@code demo} (the default), {@code serve --embedded}, {@code queues},
  * {@code gang}, {@code what-would-it-take}. Exit codes: 0 success; 1 the demo found a broken invariant, or a command failed; 2 bad arguments
- * or a bad scenario (the message names the flag, or the file, line and field). Relative paths in flags are resolved
+ * or a bad scenario (one line naming the flag, or the file, line and field; the usage only with {@code --help}). Relative paths in flags are resolved
  * against the directory the user started from ({@value #WORKDIR_PROPERTY}, else the working directory).
  */
 public final class Main {
@@ -89,8 +90,7 @@ public final class Main {
                     yield WhatWouldItTakeCli.run(rest, env, out, err);
                 }
                 default -> {
-                    err.println("muster-demo: unknown command \"" + command + "\"");
-                    err.print(USAGE);
+                    err.println(ProcessStart.badFlagLine("muster-demo", "unknown command \"" + command + "\""));
                     yield 2;
                 }
             };
@@ -98,8 +98,7 @@ public final class Main {
             err.println("muster-demo: bad scenario: " + e.getMessage());
             return 2;
         } catch (IllegalArgumentException e) {
-            err.println("muster-demo " + command + ": " + e.getMessage());
-            err.print(USAGE);
+            err.println(ProcessStart.badFlagLine("muster-demo " + command, e.getMessage()));
             return 2;
         }
     }
