@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * {@code muster-demo <command>}: {@code demo} (the default), {@code serve --embedded}, {@code queues},
- * {@code gang}, {@code what-would-it-take}. Exit codes: 0 success; 1 the demo found a broken invariant, or a command failed; 2 bad arguments
+ * {@code gangs}, {@code gang}, {@code what-would-it-take}. Exit codes: 0 success; 1 the demo found a broken invariant, or a command failed; 2 bad arguments
  * or a bad scenario (one line naming the flag, or the file, line and field; the usage only with {@code --help}). Relative paths in flags are resolved
  * against the directory the user started from ({@value #WORKDIR_PROPERTY}, else the working directory).
  */
@@ -29,7 +29,11 @@ public final class Main {
                   Keep the extender and controller up on an embedded cluster (the scenario's nodes and queues)
                   on fixed loopback ports; --workload also plays the scenario's workload. Ctrl-C stops.
               queues [--watch] [--controller host:port]
-                  The controller's queues (Queues.List, or Queues.Watch with --watch). Default 127.0.0.1:9091.
+                  The controller's queues (Queues.List, or Queues.Watch with --watch: a line when a queue changes,
+                  at most one per queue per second). Default 127.0.0.1:9091.
+              gangs [--all] [--controller host:port]
+                  Every gang, the ones not running yet first, with the scheduler's reason (ListGangs); finished
+                  gangs only with --all.
               gang NAMESPACE/NAME [--controller host:port]
                   A gang's state and the reason it is not running (Queues.GetGang).
               what-would-it-take NAMESPACE/NAME [--extender host:port]
@@ -84,6 +88,10 @@ public final class Main {
                 case "gang" -> {
                     DemoLogging.warningsOnly();
                     yield QueuesCli.gang(rest, env, out, err);
+                }
+                case "gangs" -> {
+                    DemoLogging.warningsOnly();
+                    yield QueuesCli.gangs(rest, env, out, err);
                 }
                 case "what-would-it-take" -> {
                     DemoLogging.warningsOnly();

@@ -189,7 +189,7 @@ class DocCommandsTest {
                     assertThat(r.out()).as("%s prints its report", c).isNotBlank();
                 }
             }
-            case "queues", "gang" -> {
+            case "queues", "gang", "gangs" -> {
                 // reaches for the controller of a running `serve --embedded`: here, one that is not there
                 String nobody = "127.0.0.1:" + closedPort();
                 ConsoleRun r = ConsoleRun.of((out, err) -> Main.run(args, Map.of("MUSTER_CONTROLLER", nobody), ROOT, out, err));

@@ -46,7 +46,11 @@ class QueuesCliTest {
     }
 
     private static ConsoleRun cli(String command, String... args) throws Exception {
-        return ConsoleRun.of((o, e) -> command.equals("queues") ? QueuesCli.queues(List.of(args), Map.of(), o, e) : QueuesCli.gang(List.of(args), Map.of(), o, e));
+        return ConsoleRun.of((o, e) -> switch (command) {
+            case "queues" -> QueuesCli.queues(List.of(args), Map.of(), o, e);
+            case "gangs" -> QueuesCli.gangs(List.of(args), Map.of(), o, e);
+            default -> QueuesCli.gang(List.of(args), Map.of(), o, e);
+        });
     }
 
     @Test
@@ -65,6 +69,16 @@ class QueuesCliTest {
         ConsoleRun r = cli("gang", "ml/train-1", "--controller", controller);
 
         assertThat(r.out()).contains("gang       ml/train-1", "queue      research", "minMember  4", "phase      Pending");
+    }
+
+    @Test
+    void gangsListsTheControllersGangsWithTheirState() throws Exception {
+        await().atMost(Duration.ofSeconds(10)).until(() -> cli("gangs", "--controller", controller).out().contains("ml/train-1"));
+        ConsoleRun r = cli("gangs", "--controller", controller);
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out().lines().toList()).first().asString().startsWith("GANG");
+        assertThat(r.out()).containsPattern("ml/train-1 +research +Pending +4 ");
     }
 
     @Test
