@@ -1,5 +1,6 @@
 package dev.muster.demo;
 
+import dev.muster.common.config.ProcessStart;
 import dev.muster.demo.cli.QueuesCli;
 import dev.muster.demo.cli.WhatWouldItTakeCli;
 import dev.muster.demo.scenario.ScenarioException;
@@ -11,8 +12,8 @@ import java.util.Map;
 
 /**
  * {@code muster-demo <command>}: {@code demo} (the default), {@code serve --embedded}, {@code queues},
- * {@code gang}, {@code what-would-it-take}. Exit codes: 0 success; 1 the demo found a broken invariant, or a command failed; 2 bad arguments
- * or a bad scenario (the message names the flag, or the file, line and field). Relative paths in flags are resolved
+ * {@code gangs}, {@code gang}, {@code what-would-it-take}. Exit codes: 0 success; 1 the demo found a broken invariant, or a command failed; 2 bad arguments
+ * or a bad scenario (one line naming the flag, or the file, line and field; the usage only with {@code --help}). Relative paths in flags are resolved
  * against the directory the user started from ({@value #WORKDIR_PROPERTY}, else the working directory).
  */
 public final class Main {
@@ -28,7 +29,11 @@ public final class Main {
                   Keep the extender and controller up on an embedded cluster (the scenario's nodes and queues)
                   on fixed loopback ports; --workload also plays the scenario's workload. Ctrl-C stops.
               queues [--watch] [--controller host:port]
-                  The controller's queues (Queues.List, or Queues.Watch with --watch). Default 127.0.0.1:9091.
+                  The controller's queues (Queues.List, or Queues.Watch with --watch: a line when a queue changes,
+                  at most one per queue per second). Default 127.0.0.1:9091.
+              gangs [--all] [--controller host:port]
+                  Every gang, the ones not running yet first, with the scheduler's reason (ListGangs); finished
+                  gangs only with --all.
               gang NAMESPACE/NAME [--controller host:port]
                   A gang's state and the reason it is not running (Queues.GetGang).
               what-would-it-take NAMESPACE/NAME [--extender host:port]
@@ -84,13 +89,16 @@ public final class Main {
                     DemoLogging.warningsOnly();
                     yield QueuesCli.gang(rest, env, out, err);
                 }
+                case "gangs" -> {
+                    DemoLogging.warningsOnly();
+                    yield QueuesCli.gangs(rest, env, out, err);
+                }
                 case "what-would-it-take" -> {
                     DemoLogging.warningsOnly();
                     yield WhatWouldItTakeCli.run(rest, env, out, err);
                 }
                 default -> {
-                    err.println("muster-demo: unknown command \"" + command + "\"");
-                    err.print(USAGE);
+                    err.println(ProcessStart.badFlagLine("muster-demo", "unknown command \"" + command + "\""));
                     yield 2;
                 }
             };
@@ -98,8 +106,7 @@ public final class Main {
             err.println("muster-demo: bad scenario: " + e.getMessage());
             return 2;
         } catch (IllegalArgumentException e) {
-            err.println("muster-demo " + command + ": " + e.getMessage());
-            err.print(USAGE);
+            err.println(ProcessStart.badFlagLine("muster-demo " + command, e.getMessage()));
             return 2;
         }
     }

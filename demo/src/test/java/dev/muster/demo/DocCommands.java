@@ -29,7 +29,7 @@ final class DocCommands {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     /** The documents a user reads, relative to {@link #ROOT}. */
     static final List<String> DOCS = List.of("README.md", "docs/demo.md", "docs/benchmarks.md", "docs/gangs.md",
-            "docs/architecture.md", "charts/muster/README.md", "extender-config/README.md");
+            "docs/architecture.md", "docs/operations.md", "docs/jobs.md", "charts/muster/README.md", "extender-config/README.md");
 
     private DocCommands() {}
 

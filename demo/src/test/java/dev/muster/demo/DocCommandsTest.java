@@ -63,6 +63,18 @@ class DocCommandsTest {
         return commands.stream().map(c -> DynamicTest.dynamicTest(c.toString(), () -> check(c)));
     }
 
+    /**
+     * The README gets a reader going with two commands and no cluster: the demo and every test. Installing on a
+     * cluster builds the jars first; no other Maven command belongs in the README (the rest is in docs/).
+     */
+    @org.junit.jupiter.api.Test
+    void theReadmeShowsTheTwoSetUpCommandsAndTheInstallsBuild() throws IOException {
+        List<String> maven = DocCommands.of(ROOT.resolve("README.md")).stream().filter(c -> c.first().equals("mvn"))
+                .map(c -> String.join(" ", c.words())).toList();
+        assertThat(maven).containsExactly("mvn -q -pl demo -am verify -DskipTests -Pdemo",
+                "mvn -B -pl server,controller -am package -DskipTests", "mvn -B verify");
+    }
+
     private void check(DocCommands.Command c) throws Exception {
         List<String> w = new ArrayList<>(c.words());
         while (!w.isEmpty() && w.getFirst().matches("[A-Z_][A-Z0-9_]*=.*")) {
@@ -177,7 +189,7 @@ class DocCommandsTest {
                     assertThat(r.out()).as("%s prints its report", c).isNotBlank();
                 }
             }
-            case "queues", "gang" -> {
+            case "queues", "gang", "gangs" -> {
                 // reaches for the controller of a running `serve --embedded`: here, one that is not there
                 String nobody = "127.0.0.1:" + closedPort();
                 ConsoleRun r = ConsoleRun.of((out, err) -> Main.run(args, Map.of("MUSTER_CONTROLLER", nobody), ROOT, out, err));
@@ -255,7 +267,7 @@ class DocCommandsTest {
 
     /**
      * A process's start up to the point where it would talk to the cluster: with a kubeconfig it gets that far; bare,
-     * outside a cluster, it says in one line that a kubeconfig is missing (the README quotes that line).
+     * outside a cluster, it says in one line that a kubeconfig is missing (the document that shows the command quotes that line).
      */
     private <C> void process(DocCommands.Command c, String name, String usage, ProcessStart.Parser<C> parser,
             java.util.function.Function<C, String> kubeconfig, List<String> args) throws Exception {
@@ -272,7 +284,7 @@ class DocCommandsTest {
             assertThat(r.exit()).as("%s", c).isEqualTo(2);
             assertThat(r.errLines()).as("%s", c).singleElement().asString()
                     .startsWith(name + ": no Kubernetes configuration").endsWith("(or set MUSTER_KUBECONFIG)");
-            assertThat(read(ROOT.resolve("README.md"))).as("the README quotes the line").contains("`" + name + ": no Kubernetes configuration");
+            assertThat(read(c.doc())).as("%s quotes the line", c.doc().getFileName()).contains("`" + name + ": no Kubernetes configuration");
         } else {
             assertThat(r.exit()).as("%s: flags accepted; err: %s", c, r.err()).isEqualTo(-1);
         }

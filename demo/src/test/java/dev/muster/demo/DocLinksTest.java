@@ -16,14 +16,15 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * What the docs point a reader to is there: every relative link of the README and the docs names a file of the
- * repository (and a heading of it, for {@code #anchor}), every {@code docs/<name>.md, "<section>"} reference in the docs, the
- * charts and the code names a heading of that document, and nothing points into a folder a user's clone does not have.
+ * repository (and a heading of it, for {@code #anchor}), every reference to a section by name (a document,
+ * {@code docs/<name>.md} or the chart's README, then a comma and the quoted section name) in the docs, the charts (their
+ * install notes too) and the code names a heading of that document, and nothing points into a folder a user's clone does not have.
  */
 class DocLinksTest {
     private static final Path ROOT = DocCommands.ROOT;
     private static final List<String> DOCS = DocCommands.DOCS;
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
-    private static final Pattern SECTION = Pattern.compile("(docs/\\w+\\.md),\\s+\"([^\"]+)\"");
+    private static final Pattern SECTION = Pattern.compile("(docs/\\w+\\.md|charts/muster/README\\.md),\\s+\"([^\"]+)\"");
 
     @TestFactory
     Stream<DynamicTest> everyRelativeLinkResolves() throws IOException {

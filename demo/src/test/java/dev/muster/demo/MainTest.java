@@ -39,7 +39,7 @@ class MainTest {
         ConsoleRun r = ConsoleRun.of((out, err) -> Main.run(args, Map.of(), startedIn, out, err));
 
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains(message);
+        assertThat(r.errLines()).as("one line, no usage table").singleElement().asString().contains(message);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -423,12 +423,16 @@ public final class Kube {
     /** Creates the CustomResourceDefinition in {@code yaml} (sent as written: no typed model fills in empty fields) and waits until it is established. */
     @SuppressWarnings("unchecked")
     public void crd(java.nio.file.Path yaml) {
-        Map<String, Object> crd;
         try {
-            crd = (Map<String, Object>) new org.yaml.snakeyaml.Yaml().load(java.nio.file.Files.readString(yaml));
+            crd((Map<String, Object>) new org.yaml.snakeyaml.Yaml().load(java.nio.file.Files.readString(yaml)));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** Creates the CustomResourceDefinition {@code crd} (sent as given) and waits until it is established. */
+    @SuppressWarnings("unchecked")
+    public void crd(Map<String, Object> crd) {
         String name = String.valueOf(((Map<String, Object>) crd.get("metadata")).get("name"));
         call("create crd " + name, () -> custom.createClusterCustomObject("apiextensions.k8s.io", "v1", "customresourcedefinitions", crd).execute());
         var api = new io.kubernetes.client.openapi.apis.ApiextensionsV1Api(client);

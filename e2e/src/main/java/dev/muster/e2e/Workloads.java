@@ -207,8 +207,22 @@ public final class Workloads {
         }
     }
 
+    /** Whether the cluster-scoped object exists, e.g. ("apiextensions.k8s.io", "v1", "customresourcedefinitions", name). */
+    public boolean clusterObjectExists(String group, String version, String plural, String name) {
+        try {
+            api.getClusterCustomObject(group, version, plural, name).execute();
+            return true;
+        } catch (io.kubernetes.client.openapi.ApiException e) {
+            if (e.getCode() == 404) {
+                return false;
+            }
+            throw new IllegalStateException("get " + plural + "." + group + " " + name + ": HTTP " + e.getCode() + " " + e.getResponseBody(), e);
+        }
+    }
+
+    /** Creates a namespaced object of any group but the core one (e.g. a batch/v1 Job, a custom resource) as written; returns what the API server stored. */
     @SuppressWarnings("unchecked")
-    private Map<String, Object> create(String group, String version, String ns, String plural, Map<String, Object> object) {
+    public Map<String, Object> create(String group, String version, String ns, String plural, Map<String, Object> object) {
         return (Map<String, Object>) Kube.call("create " + plural + "." + group + " in " + ns,
                 () -> api.createNamespacedCustomObject(group, version, ns, plural, object).execute());
     }

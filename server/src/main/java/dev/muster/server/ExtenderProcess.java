@@ -62,6 +62,8 @@ public final class ExtenderProcess implements AutoCloseable {
     private final ExecutorService streamDrains = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("allocations-drain-", 0).factory());
     private final Ticker ticker;
     private volatile boolean announcedServing;
+    /** Why the first sync has not finished, as the cluster sync last saw it (null: nothing failed); set once by the starter. */
+    private volatile java.util.function.Supplier<String> syncTrouble = () -> null;
 
     /**
      * The scheduling core alone: its journal and the {@link GangScheduler}, which a cluster sync may start feeding
@@ -121,7 +123,20 @@ public final class ExtenderProcess implements AutoCloseable {
     }
 
     private String notReadyReason() {
-        return scheduler.isSynced() ? null : "first sync not finished";
+        if (scheduler.isSynced()) {
+            return null;
+        }
+        String trouble = syncTrouble.get();
+        return trouble == null ? "first sync not finished" : "first sync not finished: " + trouble;
+    }
+
+    /**
+     * Where readiness learns why the first sync has not finished (e.g. {@code ClusterSync::lastFailure}): until then
+     * {@code /readyz} and the verbs answer "not ready: first sync not finished: <that>", so a probe's answer names an
+     * API server that cannot be reached.
+     */
+    public void syncTroubleFrom(java.util.function.Supplier<String> lastFailure) {
+        this.syncTrouble = java.util.Objects.requireNonNull(lastFailure, "lastFailure");
     }
 
     /** Tell open streams to re-check leadership (call on every leadership change). */

@@ -156,6 +156,7 @@ public final class ServerMain {
             syncing.thenAccept(ClusterSync::close);
             throw e;
         }
+        syncing.thenAccept(started -> process.get().syncTroubleFrom(started::lastFailure));
         ClusterSync sync;
         try {
             sync = syncing.join();

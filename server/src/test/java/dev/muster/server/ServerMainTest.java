@@ -24,4 +24,14 @@ class ServerMainTest {
         assertThat(r.errLines()).singleElement().asString().startsWith("muster-extender: no Kubernetes configuration")
                 .contains("KUBERNETES_SERVICE_HOST is unset", "pass --kubeconfig PATH");
     }
+
+    @Test
+    void aBadFlagIsOneLineNamingItWithoutTheFlagTableAndTheExitCodeIsTwo() throws Exception {
+        ConsoleRun r = ConsoleRun.of((out, err) ->
+                ServerMain.run(List.of("--kubeconfig", "/k", "--gang-dedline", "30s"), Map.of(), new KubeClients.InCluster(Map.of(), noServiceAccount), out, err));
+
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.errLines()).singleElement().asString().startsWith("muster-extender: unknown flag --gang-dedline").endsWith("; see --help");
+    }
 }

@@ -37,7 +37,7 @@ public final class Launcher {
     public static void main(String[] args) throws Exception {
         URL manifest = ownManifest();
         String problem = problem(System.getProperty("java.specification.version"), System.getProperty("java.home"),
-                manifest == null ? "muster.jar" : jarOf(manifest), newerJavas(System.getProperty("java.home")));
+                manifest == null ? "muster.jar" : jarOf(manifest), newerJavas(System.getProperty("java.home")), java.util.Arrays.asList(args));
         if (problem != null) {
             System.err.println(problem);
             System.exit(EXIT_OLD_JAVA);
@@ -56,8 +56,9 @@ public final class Launcher {
      * is older than {@value #REQUIRED}; null when this Java will do.
      *
      * @param candidates Java homes of version {@value #REQUIRED}+ found beside this one (may be empty)
+     * @param args the arguments the jar was started with: the suggested command repeats them
      */
-    static String problem(String specificationVersion, String javaHome, String jar, List<String> candidates) {
+    static String problem(String specificationVersion, String javaHome, String jar, List<String> candidates, List<String> args) {
         int feature = feature(specificationVersion);
         if (feature >= REQUIRED) {
             return null;
@@ -65,9 +66,23 @@ public final class Launcher {
         String start = "muster needs Java " + REQUIRED + " or newer; this is Java " + specificationVersion + " at " + javaHome + "; run it with ";
         if (candidates.isEmpty()) {
             return start + "the java of a Java " + REQUIRED + "+ installation (none is beside this one): JAVA_" + REQUIRED + "_HOME"
-                    + File.separator + "bin" + File.separator + "java -jar " + jar;
+                    + File.separator + "bin" + File.separator + "java -jar " + jar + shellWords(args);
         }
-        return start + candidates.get(0) + File.separator + "bin" + File.separator + "java -jar " + jar;
+        return start + candidates.get(0) + File.separator + "bin" + File.separator + "java -jar " + jar + shellWords(args);
+    }
+
+    /** The arguments as a shell would need them typed, each after a space: plain words bare, others in single quotes. */
+    static String shellWords(List<String> args) {
+        StringBuilder out = new StringBuilder();
+        for (String a : args) {
+            out.append(' ');
+            if (!a.isEmpty() && a.matches("[A-Za-z0-9_./:=,@%+-]+")) {
+                out.append(a);
+            } else {
+                out.append('\'').append(a.replace("'", "'\\''")).append('\'');
+            }
+        }
+        return out.toString();
     }
 
     /** "1.8" → 8, "17" → 17, "21.0.2" → 21; 0 when unreadable. */

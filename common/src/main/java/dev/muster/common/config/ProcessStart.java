@@ -10,8 +10,8 @@ import java.util.function.Function;
 
 /**
  * How both processes begin, so that they answer alike: {@code --help} or {@code -h} prints the usage (exit 0); a bad
- * flag prints "{@code <process>: <what is wrong>}" and the usage (exit 2); no usable Kubernetes configuration prints
- * one line, "{@code <process>: <what is missing and what to pass>}" (exit 2). Immutable.
+ * flag prints one line, "{@code <process>: <what is wrong>; see --help}" (exit 2); no usable Kubernetes configuration
+ * prints one line, "{@code <process>: <what is missing and what to pass>}" (exit 2). Immutable.
  */
 public final class ProcessStart {
     /** {@code main} ends early with {@link #code()}; what to say has been printed. */
@@ -65,6 +65,14 @@ public final class ProcessStart {
         this.err = Objects.requireNonNull(err, "err");
     }
 
+    /**
+     * The one line a bad flag or command gets: "{@code <who>: <what is wrong>; see --help}" (the usage itself is
+     * long; it goes only to {@code --help}). A multi-line message is folded into that line.
+     */
+    public static String badFlagLine(String who, String message) {
+        return who + ": " + String.valueOf(message).strip().replaceAll("\\s*\\R\\s*", " ") + "; see --help";
+    }
+
     /** Whether {@code --kubeconfig} is given, as a flag or as {@code MUSTER_KUBECONFIG}. */
     private static boolean namesKubeconfig(List<String> args, Map<String, String> env) {
         String fromEnv = env.get("MUSTER_KUBECONFIG");
@@ -95,8 +103,7 @@ public final class ProcessStart {
         try {
             config = parser.parse(args, env);
         } catch (IllegalArgumentException e) {
-            err.println(process + ": " + e.getMessage());
-            err.print(usage);
+            err.println(badFlagLine(process, e.getMessage()));
             throw new Exit(2);
         }
         try {

@@ -38,15 +38,15 @@ class LauncherTest {
     @Test
     void onJava17ItSaysWhichJavaThisIsAndWhichToUse() {
         String line = Launcher.problem("17", "/usr/lib/jvm/java-17-openjdk-amd64", "server/target/muster-server.jar",
-                List.of("/usr/lib/jvm/temurin-25-jdk-amd64"));
+                List.of("/usr/lib/jvm/temurin-25-jdk-amd64"), List.of("--kubeconfig", "/home/me/.kube/config", "--lease-name", "a b"));
 
         assertThat(line).isEqualTo("muster needs Java 21 or newer; this is Java 17 at /usr/lib/jvm/java-17-openjdk-amd64; run it with "
-                + "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java -jar server/target/muster-server.jar");
+                + "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java -jar server/target/muster-server.jar --kubeconfig /home/me/.kube/config --lease-name 'a b'");
     }
 
     @Test
     void withNoNewerJavaBesideItSaysSo() {
-        assertThat(Launcher.problem("1.8", "/opt/jdk8", "muster-controller.jar", List.of()))
+        assertThat(Launcher.problem("1.8", "/opt/jdk8", "muster-controller.jar", List.of(), List.of()))
                 .startsWith("muster needs Java 21 or newer; this is Java 1.8 at /opt/jdk8; run it with the java of a Java 21+ installation "
                         + "(none is beside this one)")
                 .endsWith("-jar muster-controller.jar");
@@ -54,8 +54,8 @@ class LauncherTest {
 
     @Test
     void java21AndNewerPass() {
-        assertThat(Launcher.problem("21", "/jdk", "x.jar", List.of())).isNull();
-        assertThat(Launcher.problem("25", "/jdk", "x.jar", List.of())).isNull();
+        assertThat(Launcher.problem("21", "/jdk", "x.jar", List.of(), List.of())).isNull();
+        assertThat(Launcher.problem("25", "/jdk", "x.jar", List.of(), List.of())).isNull();
     }
 
     @Test

@@ -17,6 +17,9 @@ public interface QueueViews {
     /** An observed PodGroup's gang, or null. */
     PodGroupView gang(GangKey key);
 
+    /** Every observed PodGroup's gang. */
+    List<PodGroupView> gangs();
+
     static QueueViews of(StatusFolding fold) {
         return new QueueViews() {
             @Override
@@ -32,6 +35,11 @@ public interface QueueViews {
             @Override
             public PodGroupView gang(GangKey key) {
                 return fold.gang(key);
+            }
+
+            @Override
+            public List<PodGroupView> gangs() {
+                return fold.gangs();
             }
         };
     }

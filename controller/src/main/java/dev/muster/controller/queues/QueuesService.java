@@ -6,6 +6,8 @@ import dev.muster.core.status.QueueView;
 import dev.muster.proto.v1.GangInfo;
 import dev.muster.proto.v1.GetGangRequest;
 import dev.muster.proto.v1.GetQueueRequest;
+import dev.muster.proto.v1.ListGangsRequest;
+import dev.muster.proto.v1.ListGangsResponse;
 import dev.muster.proto.v1.ListQueuesRequest;
 import dev.muster.proto.v1.ListQueuesResponse;
 import dev.muster.proto.v1.QueueInfo;
@@ -16,7 +18,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 
 /**
- * {@code muster.v1.Queues}, served from the fold. Get/List/GetGang answer from immutable views; Watch is
+ * {@code muster.v1.Queues}, served from the fold. Get/List/GetGang/ListGangs answer from immutable views; Watch is
  * handed to the {@link QueueWatchHub}. Bad requests are INVALID_ARGUMENT, unknown objects NOT_FOUND. Thread-safe
  * (stateless apart from its thread-safe collaborators).
  */
@@ -72,6 +74,16 @@ public final class QueuesService extends QueuesGrpc.QueuesImplBase {
             return;
         }
         response.onNext(QueueMessages.gang(v));
+        response.onCompleted();
+    }
+
+    @Override
+    public void listGangs(ListGangsRequest request, StreamObserver<ListGangsResponse> response) {
+        ListGangsResponse.Builder b = ListGangsResponse.newBuilder();
+        for (PodGroupView v : views.gangs()) {
+            b.addGangs(QueueMessages.gang(v));
+        }
+        response.onNext(b.build());
         response.onCompleted();
     }
 }

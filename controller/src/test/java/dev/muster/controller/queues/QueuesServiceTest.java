@@ -113,6 +113,18 @@ class QueuesServiceTest {
     }
 
     @Test
+    void listGangsServesEveryGangAsGetGangDoes() {
+        d.queue("q").podGroup("pg", 3, "q").pods("pg", 3, PodPhase.PENDING, false)
+                .gang("pg", GangState.UNSCHEDULABLE, "needs 3×(4 cpu, 16Gi), fits 2")
+                .podGroup("other", 1, "q");
+        var all = blocking.listGangs(dev.muster.proto.v1.ListGangsRequest.getDefaultInstance()).getGangsList();
+        var pg = blocking.getGang(GetGangRequest.newBuilder().setGang(GangRef.newBuilder().setNamespace("ns").setName("pg")).build());
+
+        assertThat(all).extracting(x -> x.getGang().getName()).containsExactlyInAnyOrder("pg", "other");
+        assertThat(all).contains(pg);
+    }
+
+    @Test
     void badAndUnknownRequestsAreNamed() {
         assertThatThrownBy(() -> blocking.get(GetQueueRequest.getDefaultInstance()))
                 .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {

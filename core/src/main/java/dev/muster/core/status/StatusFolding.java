@@ -513,6 +513,23 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         }
     }
 
+    /** The views of every observed PodGroup (as {@link #gang} gives each), in no particular order. */
+    public List<PodGroupView> gangs() {
+        lock.lock();
+        try {
+            List<PodGroupView> out = new ArrayList<>();
+            for (GangKey key : gangs.keySet()) {
+                PodGroupView v = gang(key); // the lock is reentrant
+                if (v != null) {
+                    out.add(v);
+                }
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Observed Queues plus observed PodGroups: the objects that can have a desired status. */
     public int objectCount() {
         lock.lock();

@@ -7,6 +7,7 @@ import dev.muster.proto.v1.GangInfo;
 import dev.muster.proto.v1.GangRef;
 import dev.muster.proto.v1.GangState;
 import dev.muster.proto.v1.GetGangRequest;
+import dev.muster.proto.v1.ListGangsRequest;
 import dev.muster.proto.v1.ListQueuesRequest;
 import dev.muster.proto.v1.QueueInfo;
 import dev.muster.proto.v1.QueuePreemptions;
@@ -19,7 +20,6 @@ import java.io.PrintStream;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +27,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * {@code queues [--watch] [--controller host:port]} and {@code gang NAMESPACE/NAME [--controller host:port]}: the
+ * {@code queues [--watch] [--controller host:port]}, {@code gangs [--all] [--controller host:port]} and
+ * {@code gang NAMESPACE/NAME [--controller host:port]}: the
  * controller's Queues service over plaintext gRPC. A queue's line ends with what preemption took from it and gave to it
  * since the controller started (pods, and the room they held). Exit codes: 0 done, 1 the call failed (the message says why),
  * 2 bad arguments. Stateless.
@@ -56,7 +60,7 @@ public final class QueuesCli {
             }
             Iterator<QueueInfo> updates = stub.watch(WatchQueuesRequest.getDefaultInstance());
             out.println("watching queues at " + target + " (Ctrl-C stops)");
-            printChanges(updates, out, () -> LocalTime.now().truncatedTo(ChronoUnit.SECONDS).toString());
+            printChanges(updates, out, () -> LocalTime.now().truncatedTo(ChronoUnit.SECONDS).toString(), System::nanoTime, true);
             return 0;
         } catch (StatusRuntimeException e) {
             err.println("muster queues: " + explain(e, target));
@@ -94,6 +98,61 @@ public final class QueuesCli {
     }
 
     /**
+     * {@code gangs [--all] [--controller host:port]}: every gang the controller knows, one line each, the ones that do
+     * not run yet first with the scheduler's reason; finished gangs only with {@code --all}.
+     */
+    public static int gangs(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
+        Flags flags = Flags.parse(args, Set.of("controller", "all"), env);
+        String target = flags.string("controller", DEFAULT_CONTROLLER);
+        boolean all = flags.bool("all", false);
+        ManagedChannel channel = GrpcChannels.open(target, Optional.empty(), null);
+        try {
+            List<GangInfo> gangs = QueuesGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .listGangs(ListGangsRequest.getDefaultInstance()).getGangsList();
+            out.print(gangs(gangs, all));
+            return 0;
+        } catch (StatusRuntimeException e) {
+            err.println("muster gangs: " + explain(e, target));
+            return 1;
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    /** The {@code gangs} table: not yet running (Pending, Inqueue, Unknown) first, then Running, then (with {@code all}) Completed; by name within each. */
+    static String gangs(List<GangInfo> gangs, boolean all) {
+        List<GangInfo> shown = gangs.stream().filter(g -> all || !FINISHED.equals(g.getPhase()))
+                .sorted(java.util.Comparator.comparingInt((GangInfo g) -> phaseOrder(g.getPhase()))
+                        .thenComparing(g -> g.getGang().getNamespace()).thenComparing(g -> g.getGang().getName()))
+                .toList();
+        int hidden = gangs.size() - shown.size();
+        if (shown.isEmpty()) {
+            return gangs.isEmpty() ? "no gangs\n" : "no gang waits or runs (" + hidden + " finished: --all shows them)\n";
+        }
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"GANG", "QUEUE", "PHASE", "MIN", "RUNNING", "SUCCEEDED", "FAILED", "SCHEDULER", "REASON"});
+        for (GangInfo g : shown) {
+            boolean finished = FINISHED.equals(g.getPhase());
+            rows.add(new String[] {g.getGang().getNamespace() + "/" + g.getGang().getName(), g.getQueue(), g.getPhase(),
+                Integer.toString(g.getMinMember()), Integer.toString(g.getRunning()), Integer.toString(g.getSucceeded()),
+                Integer.toString(g.getFailed()), finished ? "-" : state(g), finished || g.getReason().isEmpty() ? "-" : g.getReason()});
+        }
+        return Table.of(rows) + (hidden > 0 ? hidden + " finished gangs not shown (--all shows them)\n" : "");
+    }
+
+    private static int phaseOrder(String phase) {
+        return switch (phase) {
+            case "Running" -> 1;
+            case "Completed" -> 2;
+            default -> 0; // Pending, Inqueue, Unknown: not running yet
+        };
+    }
+
+    private static String state(GangInfo g) {
+        return g.getState() == GangState.GANG_STATE_UNSPECIFIED ? "-" : g.getState().name().replace("GANG_STATE_", "");
+    }
+
+    /**
      * The PodGroup phase first; then the scheduler's state of the gang and why, only while the gang has not finished
      * (a Completed gang holds nothing in the scheduler any more, whose last word on it may be an old WAITING).
      */
@@ -112,15 +171,35 @@ public final class QueuesCli {
         return sb.toString();
     }
 
-    /** One line per update that changes what a queue's line says (the controller repeats unchanged queues). */
-    static void printChanges(Iterator<QueueInfo> updates, PrintStream out, Supplier<String> clock) {
-        Map<String, String> last = new HashMap<>();
-        while (updates.hasNext()) {
-            QueueInfo q = updates.next();
-            String line = line(q);
-            if (!line.equals(last.put(q.getName(), line))) {
-                out.println(clock.get() + "  " + line);
+    /**
+     * A line when a queue's line changes (the controller repeats unchanged queues), at most one per queue per second
+     * ({@link QueueWatchLines}). With {@code ticker}, a daemon thread prints a change held back as soon as its second is
+     * up; at the end of the stream whatever still waits is printed.
+     */
+    static void printChanges(Iterator<QueueInfo> updates, PrintStream out, Supplier<String> clock, LongSupplier nanoTime, boolean ticker) {
+        QueueWatchLines lines = new QueueWatchLines();
+        java.util.function.Consumer<List<String>> print = due -> {
+            synchronized (out) {
+                due.forEach(l -> out.println(clock.get() + "  " + l));
             }
+        };
+        ScheduledExecutorService tick = ticker ? Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "queues-watch-tick");
+            t.setDaemon(true);
+            return t;
+        }) : null;
+        try {
+            if (tick != null) {
+                tick.scheduleWithFixedDelay(() -> print.accept(lines.due(nanoTime.getAsLong())), 200, 200, TimeUnit.MILLISECONDS);
+            }
+            while (updates.hasNext()) {
+                print.accept(lines.offer(updates.next(), nanoTime.getAsLong()));
+            }
+        } finally {
+            if (tick != null) {
+                tick.shutdownNow();
+            }
+            print.accept(lines.rest());
         }
     }
 

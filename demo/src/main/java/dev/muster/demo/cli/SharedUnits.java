@@ -7,11 +7,13 @@ import java.math.RoundingMode;
 /**
  * One unit for amounts of one resource that are read side by side (a queue's allocation and its capability), so that
  * {@code 1.5Gi of 64Gi} is not written {@code 1536Mi of 64Gi}: cpu in cores ({@code 12.5}, exact, as cpu quantities
- * are millicores), byte resources (memory, ephemeral-storage, hugepages-*) in the largest binary unit that the biggest
- * of the amounts reaches, with at most two decimals; any other resource as a plain count. Immutable.
+ * are millicores), byte resources (memory, ephemeral-storage, hugepages-*) in the largest binary unit up to {@code Gi}
+ * that the biggest of the amounts reaches, with at most two decimals; any other resource as a plain count. {@code Gi} is
+ * the largest unit, as in the scheduler's own messages ({@code Quantities.format}: a gang's reason, the dry run), so
+ * that every command writes 12Ti as {@code 12288Gi}. Immutable.
  */
 record SharedUnits(String suffix, long unit, int decimals) {
-    private static final String[] BINARY = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+    private static final String[] BINARY = {"Ki", "Mi", "Gi"};
 
     /** The unit for {@code resource} in which all {@code amounts} are written. */
     static SharedUnits of(String resource, long... amounts) {

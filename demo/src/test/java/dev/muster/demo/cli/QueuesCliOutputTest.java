@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** What the CLI prints, from the messages the controller sends (no controller needed). */
@@ -92,7 +93,9 @@ class QueuesCliOutputTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         AtomicInteger tick = new AtomicInteger();
 
-        QueuesCli.printChanges(updates.iterator(), new PrintStream(out, true, StandardCharsets.UTF_8), () -> "t" + tick.incrementAndGet());
+        AtomicLong now = new AtomicLong();
+        QueuesCli.printChanges(updates.iterator(), new PrintStream(out, true, StandardCharsets.UTF_8), () -> "t" + tick.incrementAndGet(),
+                () -> now.addAndGet(1_000_000_000L), false); // one update a second: none held back
 
         assertThat(out.toString(StandardCharsets.UTF_8).lines()).containsExactly(
                 "t1  etl Open allocated cpu=1,memory=1Gi of cpu=16,memory=64Gi; fair share -, borrowed -; podgroups pending 0, inqueue 0, running 1, completed 0; reservations 0",
@@ -100,5 +103,53 @@ class QueuesCliOutputTest {
                 "t3  etl Open allocated cpu=2,memory=2Gi of cpu=16,memory=64Gi; fair share -, borrowed -; podgroups pending 0, inqueue 0, running 2, completed 0; reservations 0",
                 "t4  ml deleted",
                 "t5  ml Open allocated 0 of cpu=16,memory=64Gi; fair share -, borrowed -; podgroups pending 0, inqueue 0, running 0, completed 0; reservations 0");
+    }
+
+    @Test
+    void watchPrintsAtMostOneLinePerQueuePerSecondAndTheLatestLineLast() {
+        // 12 seconds of a busy controller: two queues, each changing 17 times a second (about 400 updates)
+        List<QueueInfo> updates = new java.util.ArrayList<>();
+        List<Long> at = new java.util.ArrayList<>();
+        for (int i = 0; i < 12 * 17; i++) {
+            updates.add(queue("etl", 1000 + i, GI, 1));
+            updates.add(queue("ml", 1000 + i, GI, 1));
+            at.add(i * 1_000_000_000L / 17);
+            at.add(i * 1_000_000_000L / 17);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        java.util.Iterator<Long> times = at.iterator();
+
+        QueuesCli.printChanges(updates.iterator(), new PrintStream(out, true, StandardCharsets.UTF_8), () -> "t", times::next, false);
+
+        List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertThat(lines.stream().filter(l -> l.startsWith("t  etl "))).hasSizeBetween(12, 13);
+        assertThat(lines.stream().filter(l -> l.startsWith("t  ml "))).hasSizeBetween(12, 13);
+        assertThat(lines.subList(lines.size() - 2, lines.size())).as("the last state of each queue is printed")
+                .containsExactlyInAnyOrder("t  " + QueuesCli.line(updates.get(updates.size() - 2)), "t  " + QueuesCli.line(updates.getLast()));
+    }
+
+    @Test
+    void gangsListsTheOnesNotRunningFirstWithTheirReasonsAndHidesFinishedOnes() {
+        List<GangInfo> gangs = List.of(
+                named("ml", "train-2", "Running", GangState.GANG_STATE_BOUND, ""),
+                named("data", "etl-9", "Completed", GangState.GANG_STATE_WAITING, "stale"),
+                named("ml", "train-1", "Pending", GangState.GANG_STATE_WAITING, "gang ml/train-1: needs 4×(1 cpu), fits 3"),
+                named("data", "etl-3", "Inqueue", GangState.GANG_STATE_RESERVED, ""));
+
+        List<String> lines = QueuesCli.gangs(gangs, false).lines().toList();
+
+        assertThat(lines.getFirst()).startsWith("GANG").contains("QUEUE", "PHASE", "SCHEDULER", "REASON");
+        assertThat(lines.subList(1, 4)).satisfiesExactly(
+                l -> assertThat(l).startsWith("data/etl-3 ").contains("Inqueue", "RESERVED"),
+                l -> assertThat(l).startsWith("ml/train-1 ").contains("Pending", "WAITING", "gang ml/train-1: needs 4×(1 cpu), fits 3"),
+                l -> assertThat(l).startsWith("ml/train-2 ").contains("Running", "BOUND"));
+        assertThat(lines.getLast()).isEqualTo("1 finished gangs not shown (--all shows them)");
+        assertThat(QueuesCli.gangs(gangs, true)).contains("data/etl-9").doesNotContain("stale");
+        assertThat(QueuesCli.gangs(List.of(), false)).isEqualTo("no gangs\n");
+    }
+
+    private static GangInfo named(String namespace, String name, String phase, GangState state, String reason) {
+        return GangInfo.newBuilder().setGang(GangRef.newBuilder().setNamespace(namespace).setName(name)).setQueue("q")
+                .setPhase(phase).setState(state).setReason(reason).setMinMember(4).build();
     }
 }

@@ -46,7 +46,11 @@ class QueuesCliTest {
     }
 
     private static ConsoleRun cli(String command, String... args) throws Exception {
-        return ConsoleRun.of((o, e) -> command.equals("queues") ? QueuesCli.queues(List.of(args), Map.of(), o, e) : QueuesCli.gang(List.of(args), Map.of(), o, e));
+        return ConsoleRun.of((o, e) -> switch (command) {
+            case "queues" -> QueuesCli.queues(List.of(args), Map.of(), o, e);
+            case "gangs" -> QueuesCli.gangs(List.of(args), Map.of(), o, e);
+            default -> QueuesCli.gang(List.of(args), Map.of(), o, e);
+        });
     }
 
     @Test
@@ -65,6 +69,16 @@ class QueuesCliTest {
         ConsoleRun r = cli("gang", "ml/train-1", "--controller", controller);
 
         assertThat(r.out()).contains("gang       ml/train-1", "queue      research", "minMember  4", "phase      Pending");
+    }
+
+    @Test
+    void gangsListsTheControllersGangsWithTheirState() throws Exception {
+        await().atMost(Duration.ofSeconds(10)).until(() -> cli("gangs", "--controller", controller).out().contains("ml/train-1"));
+        ConsoleRun r = cli("gangs", "--controller", controller);
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out().lines().toList()).first().asString().startsWith("GANG");
+        assertThat(r.out()).containsPattern("ml/train-1 +research +Pending +4 ");
     }
 
     @Test
@@ -95,5 +109,12 @@ class QueuesCliTest {
         assertThat(answer.nodeNames()).isEmpty();
         String bind = client.bind("gang-pod-nc", "default", "4952cf49-ad11-4237-a126-55e5368c0122", "node-1");
         assertThat(bind).contains("has not been seen in the cluster by muster");
+
+        // docs/demo.md ("Poke at a running Muster") quotes what both answers begin with
+        String demoDoc = Files.readString(Path.of("../docs/demo.md")).replaceAll("\\s+", " ");
+        String quoted = "pod default/gang-pod-nc (uid 4952cf49-ad11-4237-a126-55e5368c0122) has not been seen in the cluster by muster";
+        assertThat(demoDoc).contains("`" + quoted + "`");
+        assertThat(answer.error()).startsWith(quoted);
+        assertThat(bind).contains(quoted);
     }
 }

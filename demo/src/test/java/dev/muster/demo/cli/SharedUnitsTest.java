@@ -30,7 +30,7 @@ class SharedUnitsTest {
     @CsvSource({
             "memory, 1536, Mi, 64, Gi, 1.5Gi, 64Gi",
             "memory, 100, Mi, 64, Gi, 0.1Gi, 64Gi",
-            "memory, 48, Gi, 3, Ti, 0.05Ti, 3Ti",
+            "memory, 48, Gi, 3, Ti, 48Gi, 3072Gi",
             "memory, 512, Ki, 1, Mi, 0.5Mi, 1Mi",
             "ephemeral-storage, 20, Gi, 100, Gi, 20Gi, 100Gi",
             "hugepages-2Mi, 512, Mi, 1, Gi, 0.5Gi, 1Gi",
@@ -45,10 +45,17 @@ class SharedUnitsTest {
 
     @Test
     void aNonZeroAmountTooSmallForTwoDecimalsIsNotWrittenAsZero() {
-        SharedUnits u = SharedUnits.of("memory", 4 * MI, TI);
+        SharedUnits u = SharedUnits.of("memory", 4 * KI, TI);
 
-        assertThat(u.format(4 * MI)).isEqualTo("<0.01Ti");
-        assertThat(u.format(0)).isEqualTo("0Ti");
+        assertThat(u.format(4 * KI)).isEqualTo("<0.01Gi");
+        assertThat(u.format(0)).isEqualTo("0Gi");
+    }
+
+    @ParameterizedTest(name = "memory {0} bytes")
+    @org.junit.jupiter.params.provider.ValueSource(longs = {12L << 40, 16L << 30, 3L << 29, 64L << 20, 5L << 50})
+    void theUnitsAreTheSchedulersOwn(long amount) {
+        assertThat(SharedUnits.of("memory", amount).format(amount)).as("what queues and gangs print, what a gang's reason says")
+                .isEqualTo(dev.muster.core.resources.Quantities.format("memory", amount));
     }
 
     private static long unit(String suffix) {

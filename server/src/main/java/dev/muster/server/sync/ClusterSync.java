@@ -169,6 +169,14 @@ public final class ClusterSync implements AutoCloseable {
         return synced.isDone();
     }
 
+    /**
+     * The most recent list/watch failure of any resource, as logged (e.g. "listing/watching nodes failed:
+     * java.net.ConnectException: …"), or null when none failed yet. Readiness quotes it while the first sync waits.
+     */
+    public String lastFailure() {
+        return errors.latest();
+    }
+
     /** Objects skipped because they could not be converted or the sink rejected them (see {@link ClusterEventHandler}). */
     public long skippedObjects() {
         return handler.skippedObjects();

@@ -23,6 +23,7 @@ final class ListWatchErrors {
     private record Last(String message, long atNanos, int suppressed) {}
 
     private final Map<String, Last> last = new HashMap<>();
+    private String latest;
     private final LongSupplier nanoTime;
     private final Consumer<String> out;
     private boolean stopped;
@@ -50,6 +51,7 @@ final class ListWatchErrors {
             return null;
         }
         String message = describe(resource, t);
+        latest = message;
         long now = nanoTime.getAsLong();
         Last previous = last.get(resource);
         if (previous != null && previous.message().equals(message) && now - previous.atNanos() < REPEAT.toNanos()) {
@@ -61,6 +63,11 @@ final class ListWatchErrors {
         String line = message + (suppressed > 0 ? " (" + suppressed + " repeats not logged)" : "");
         out.accept(line);
         return line;
+    }
+
+    /** The most recent failure's description, logged or suppressed; null before any. */
+    synchronized String latest() {
+        return latest;
     }
 
     static String describe(String resource, Throwable t) {

@@ -81,4 +81,20 @@ class ListWatchErrorsTest {
         now.addAndGet(ListWatchErrors.REPEAT.toNanos());
         assertThat(errors.failed("pods", e)).contains("(2 repeats not logged)");
     }
+
+    @Test
+    void anApiServerThatStaysUnreachableIsReportedEveryMinuteForAsLongAsItLasts() {
+        java.util.List<String> resources = java.util.List.of("nodes", "pods", "poddisruptionbudgets", "podgroups.scheduling.volcano.sh", "queues.scheduling.volcano.sh");
+        ApiException refused = new ApiException(new ConnectException("Failed to connect to /127.0.0.1:6443"));
+        for (int second = 0; second < 10 * 60; second++) { // ten minutes of the reflectors' retries, one a second each
+            for (String r : resources) {
+                errors.failed(r, refused);
+            }
+            now.addAndGet(Duration.ofSeconds(1).toNanos());
+        }
+
+        assertThat(logged).as("each resource once a minute, not five lines and then silence").hasSize(10 * resources.size());
+        assertThat(logged.getLast()).contains("Failed to connect to /127.0.0.1:6443", "(59 repeats not logged)");
+        assertThat(errors.latest()).as("what readiness quotes").contains("queues.scheduling.volcano.sh", "Failed to connect");
+    }
 }
