@@ -215,7 +215,7 @@ class ChartValuesTest {
     }
 
     @Test
-    void theNetworkPolicyLetsOnlyKubeSchedulerReachTheVerbsAndOnlyTheControllerTheStream() {
+    void theNetworkPolicyLetsOnlyKubeSchedulerReachTheVerbsOnlyTheControllerTheStreamAndOnlyTheGivenPeersTheMetrics() {
         Rendered chart = Chart.render(Install.with("extender.httpPort", 9443, "extender.grpcPort", 9444, "extender.opsPort", 9445));
         Manifest policy = chart.one("NetworkPolicy", "muster-extender");
         assertThat(Tree.map(policy.spec(), "podSelector", "matchLabels")).isEqualTo(chart.deployment("extender").podLabels().entrySet().stream()
@@ -223,13 +223,19 @@ class ChartValuesTest {
                 .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
         assertThat(Tree.strings(policy.spec(), "policyTypes")).containsExactly("Ingress");
         List<Map<String, Object>> rules = Tree.maps(policy.spec(), "ingress");
-        assertThat(rules).hasSize(3);
+        assertThat(rules).as("no pod reaches the ops port by default: the kubelet's probes come from the node").hasSize(2);
         assertThat(allowedComponents(chart, rules.get(0))).containsExactlyInAnyOrder("scheduler", "extender"); // standbys forward
         assertThat(ports(rules.get(0))).containsExactly(9443);
         assertThat(allowedComponents(chart, rules.get(1))).containsExactly("controller");
         assertThat(ports(rules.get(1))).containsExactly(9444);
-        assertThat(rules.get(2)).as("probes and Prometheus from anywhere").doesNotContainKey("from");
-        assertThat(ports(rules.get(2))).containsExactly(9445);
+
+        Map<String, Object> monitoring = Map.of("namespaceSelector", Map.of("matchLabels", Map.of("kubernetes.io/metadata.name", "monitoring")));
+        Rendered scraped = Chart.render(Install.with("extender.opsPort", 9445,
+                "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name", "monitoring"));
+        List<Map<String, Object>> withMetrics = Tree.maps(scraped.one("NetworkPolicy", "muster-extender").spec(), "ingress");
+        assertThat(withMetrics).hasSize(3);
+        assertThat(Tree.maps(withMetrics.get(2), "from")).as("only the peers given scrape /metrics").containsExactly(monitoring);
+        assertThat(ports(withMetrics.get(2))).containsExactly(9445);
 
         assertThat(Chart.render(Install.with("networkPolicy.enabled", false)).ofKind("NetworkPolicy")).isEmpty();
     }

@@ -41,6 +41,7 @@ final class Http1Connection {
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final Socket socket;
+    private final ConnectionPhase phase;
     private final Http1Handler handler;
     private final long maxBodyBytes;
     private final InputStream in;
@@ -49,8 +50,9 @@ final class Http1Connection {
     private int pos;
     private int limit;
 
-    Http1Connection(Socket socket, Http1Handler handler, long maxBodyBytes) throws IOException {
+    Http1Connection(Socket socket, ConnectionPhase phase, Http1Handler handler, long maxBodyBytes) throws IOException {
         this.socket = socket;
+        this.phase = phase;
         this.handler = handler;
         this.maxBodyBytes = maxBodyBytes;
         this.in = socket.getInputStream();
@@ -61,7 +63,7 @@ final class Http1Connection {
     void serve() throws IOException {
         try {
             while (serveOne()) {
-                // next request on the same connection
+                phase.idle(); // next request on the same connection
             }
         } catch (Refusal r) {
             refuse(r.status, r.getMessage());
@@ -92,6 +94,7 @@ final class Http1Connection {
         boolean http11 = version.equals("HTTP/1.1");
         String path = path(requestLine.substring(sp1 + 1, sp2));
         Map<String, String> headers = readHeaders();
+        phase.body();
 
         String connection = headers.get("connection");
         boolean keepAlive = http11 ? !hasToken(connection, "close") : hasToken(connection, "keep-alive");
@@ -128,6 +131,7 @@ final class Http1Connection {
             return refuseTooLarge(method, path, headers, http11);
         }
         Http1Response response;
+        phase.busy();
         try {
             response = handler.handle(new Http1Request(method, path, headers, body));
         } catch (InterruptedException e) {
@@ -272,6 +276,7 @@ final class Http1Connection {
                 throw new EOFException("connection closed in the middle of a request");
             }
             limit += n;
+            phase.bytesArrived();
         }
     }
 
