@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ChartValuesTest {
     /** Kinds the chart renders without a namespace. */
     private static final Set<String> CLUSTER_SCOPED = Set.of("ClusterRole", "ClusterRoleBinding", "Queue",
-            "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding");
+            "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding",
+            "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding");
 
     @Test
     void defaultsRenderTwoReplicasOfEachComponentWithPdbsAndTheDefaultQueue() {
@@ -238,6 +239,24 @@ class ChartValuesTest {
         assertThat(ports(withMetrics.get(2))).containsExactly(9445);
 
         assertThat(Chart.render(Install.with("networkPolicy.enabled", false)).ofKind("NetworkPolicy")).isEmpty();
+    }
+
+    @Test
+    void theExtenderMayChangeOnlyItsOwnPodConditionThroughPodsStatus() {
+        Rendered chart = Chart.render(Install.with("extender.serviceAccount.name", "sched-ext").in("gangs", "batch"));
+        Manifest policy = chart.one("ValidatingAdmissionPolicy", "gangs-muster-extender-pod-status");
+        assertThat(Tree.string(policy.spec(), "failurePolicy")).isEqualTo("Fail");
+        Map<String, Object> rule = Tree.maps(policy.spec(), "matchConstraints", "resourceRules").getFirst();
+        assertThat(Tree.strings(rule, "resources")).containsExactly("pods/status");
+        assertThat(Tree.strings(rule, "operations")).containsExactly("UPDATE"); // a PATCH is admitted as an UPDATE
+        assertThat(Tree.maps(policy.spec(), "matchConditions")).singleElement().satisfies(m -> assertThat(m.get("expression"))
+                .isEqualTo("request.userInfo.username == 'system:serviceaccount:batch:sched-ext'"));
+        assertThat(Tree.maps(policy.spec(), "variables")).allSatisfy(v -> assertThat((String) v.get("expression"))
+                .contains("c.type != 'muster.dev/Retry'"));
+        assertThat(Tree.maps(policy.spec(), "validations")).hasSize(3).allSatisfy(v -> assertThat(v).containsEntry("reason", "Forbidden"));
+        Manifest binding = chart.one("ValidatingAdmissionPolicyBinding", "gangs-muster-extender-pod-status");
+        assertThat(binding.spec()).containsEntry("policyName", "gangs-muster-extender-pod-status");
+        assertThat(Tree.strings(binding.spec(), "validationActions")).containsExactly("Deny");
     }
 
     /** The components whose pods a rule's {@code from} peers select (each peer must select exactly one Deployment's pods). */
