@@ -46,6 +46,8 @@ final class Http1Connection {
     private final long maxBodyBytes;
     private final InputStream in;
     private final OutputStream out;
+    private java.security.cert.X509Certificate peer; // the client's certificate, read once the handshake is done
+    private boolean peerRead;
     private byte[] buf = new byte[FIRST_BUFFER];
     private int pos;
     private int limit;
@@ -133,7 +135,7 @@ final class Http1Connection {
         Http1Response response;
         phase.busy();
         try {
-            response = handler.handle(new Http1Request(method, path, headers, body));
+            response = handler.handle(new Http1Request(method, path, headers, body, peer()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new EOFException("server closing");
@@ -323,7 +325,7 @@ final class Http1Connection {
      * rest of the body is never read). Returns false: the connection ends.
      */
     private boolean refuseTooLarge(String method, String path, Map<String, String> headers, boolean http11) throws IOException {
-        answer(handler.bodyTooLarge(new Http1Request(method, path, headers, new byte[0]), maxBodyBytes), method, http11, false);
+        answer(handler.bodyTooLarge(new Http1Request(method, path, headers, new byte[0], peer()), maxBodyBytes), method, http11, false);
         linger();
         return false;
     }
@@ -347,6 +349,22 @@ final class Http1Connection {
         } catch (IOException ignored) {
             // the client closed or stayed silent: either way the connection ends now
         }
+    }
+
+    /** The client's TLS certificate (the handshake is done once a request was read), or null. */
+    private java.security.cert.X509Certificate peer() {
+        if (!peerRead) {
+            peerRead = true;
+            if (socket instanceof SSLSocket secure) {
+                try {
+                    java.security.cert.Certificate[] chain = secure.getSession().getPeerCertificates();
+                    peer = chain.length > 0 && chain[0] instanceof java.security.cert.X509Certificate x ? x : null;
+                } catch (javax.net.ssl.SSLPeerUnverifiedException none) {
+                    peer = null;
+                }
+            }
+        }
+        return peer;
     }
 
     private static String path(String target) {
