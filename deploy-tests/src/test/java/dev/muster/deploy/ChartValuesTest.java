@@ -63,7 +63,9 @@ class ChartValuesTest {
                 "--leader-elect=true", "--lease-name=muster-extender", "--lease-namespace=$(POD_NAMESPACE)",
                 "--tls-cert-file=/etc/muster/tls/tls.crt", "--tls-key-file=/etc/muster/tls/tls.key", "--tls-client-ca-file=/etc/muster/tls/ca.crt",
                 "--grpc-tls-cert-file=/etc/muster/tls/tls.crt", "--grpc-tls-key-file=/etc/muster/tls/tls.key",
-                "--grpc-tls-client-ca-file=/etc/muster/tls/ca.crt");
+                "--grpc-tls-client-ca-file=/etc/muster/tls/ca.crt",
+                "--tls-client-roles=scheduler=muster-scheduler,extender=muster-extender.muster-system.svc,controller=muster-controller,"
+                        + "operator=muster-operator");
         assertThat(Tree.strings(chart.deployment("controller").container(), "args")).containsExactly(
                 "--extender-address=muster-extender.muster-system.svc:9090", "--ops-port=8080", "--grpc-port=9091",
                 "--flush-interval=1s", "--api-qps=20", "--api-burst=40", "--leader-elect=true",
@@ -159,10 +161,14 @@ class ChartValuesTest {
         assertThat(Tree.string(volume(chart.deployment("controller"), "extender-client"), "secret", "secretName"))
                 .isEqualTo("muster-controller-client-tls");
 
-        // the three Secrets: one CA, each certificate signed by it and matching its key; the extender's names its Service
+        // the four Secrets: one CA, each certificate signed by it and matching its key, its common name the identity
+        // --tls-client-roles gives its caller; the extender's names its Service
         java.security.cert.CertificateFactory x509 = java.security.cert.CertificateFactory.getInstance("X.509");
         java.util.Set<String> cas = new java.util.HashSet<>();
-        for (String name : List.of("muster-extender-tls", "muster-scheduler-client-tls", "muster-controller-client-tls")) {
+        Map<String, String> identities = Map.of("muster-extender-tls", "CN=muster-extender.muster-system.svc",
+                "muster-scheduler-client-tls", "CN=muster-scheduler", "muster-controller-client-tls", "CN=muster-controller",
+                "muster-operator-client-tls", "CN=muster-operator");
+        for (String name : identities.keySet()) {
             Manifest secret = chart.one("Secret", name);
             assertThat(Tree.string(secret.body(), "type")).isEqualTo("kubernetes.io/tls");
             Map<String, Object> data = Tree.map(secret.body(), "data");
@@ -170,13 +176,14 @@ class ChartValuesTest {
             var ca = (java.security.cert.X509Certificate) x509.generateCertificate(new java.io.ByteArrayInputStream(decode(data, "ca.crt")));
             var cert = (java.security.cert.X509Certificate) x509.generateCertificate(new java.io.ByteArrayInputStream(decode(data, "tls.crt")));
             cert.verify(ca.getPublicKey());
+            assertThat(cert.getSubjectX500Principal().getName()).isEqualTo(identities.get(name));
             assertThat(new String(decode(data, "tls.key"), java.nio.charset.StandardCharsets.US_ASCII)).contains("PRIVATE KEY");
             if (name.equals("muster-extender-tls")) {
                 assertThat(cert.getSubjectAlternativeNames().stream().map(san -> String.valueOf(san.get(1))).toList())
                         .contains("muster-extender.muster-system.svc");
             }
         }
-        assertThat(cas).as("one CA for all three").hasSize(1);
+        assertThat(cas).as("one CA for all four").hasSize(1);
         assertThat(chart.ofKind("Certificate")).isEmpty();
     }
 
@@ -199,19 +206,24 @@ class ChartValuesTest {
         Rendered own = Chart.render(Install.with("tls.source", "cert-manager"));
         assertThat(own.ofKind("Secret")).as("cert-manager writes them").isEmpty();
         assertThat(own.ofKind("Certificate").stream().map(Manifest::name)).containsExactlyInAnyOrder(
-                "muster-ca", "muster-extender-tls", "muster-scheduler-client-tls", "muster-controller-client-tls");
+                "muster-ca", "muster-extender-tls", "muster-scheduler-client-tls", "muster-controller-client-tls", "muster-operator-client-tls");
         assertThat(own.ofKind("Issuer").stream().map(Manifest::name)).containsExactlyInAnyOrder("muster-selfsigned", "muster-ca");
         Manifest extender = own.one("Certificate", "muster-extender-tls");
         assertThat(extender.spec()).containsEntry("secretName", "muster-extender-tls");
         assertThat(Tree.strings(extender.spec(), "dnsNames")).contains("muster-extender.muster-system.svc");
         assertThat(Tree.strings(extender.spec(), "usages")).containsExactlyInAnyOrder("server auth", "client auth");
         assertThat(Tree.map(extender.spec(), "issuerRef")).containsEntry("name", "muster-ca");
-        assertThat(Tree.strings(own.one("Certificate", "muster-scheduler-client-tls").spec(), "usages")).containsExactly("client auth");
+        assertThat(extender.spec()).containsEntry("commonName", "muster-extender.muster-system.svc");
+        for (String client : List.of("scheduler", "controller", "operator")) { // client-only, each its own identity
+            Manifest c = own.one("Certificate", "muster-" + client + "-client-tls");
+            assertThat(Tree.strings(c.spec(), "usages")).as(client).containsExactly("client auth");
+            assertThat(c.spec()).containsEntry("commonName", "muster-" + client);
+        }
 
         Rendered corp = Chart.render(Install.with("tls.source", "cert-manager", "tls.certManager.issuerRef.name", "corp-ca",
                 "tls.certManager.issuerRef.kind", "ClusterIssuer"));
         assertThat(corp.ofKind("Issuer")).isEmpty();
-        assertThat(corp.ofKind("Certificate")).hasSize(3).allSatisfy(c -> assertThat(Tree.map(c.spec(), "issuerRef"))
+        assertThat(corp.ofKind("Certificate")).hasSize(4).allSatisfy(c -> assertThat(Tree.map(c.spec(), "issuerRef"))
                 .containsEntry("name", "corp-ca").containsEntry("kind", "ClusterIssuer"));
     }
 
