@@ -254,6 +254,15 @@ class ChartValuesTest {
     }
 
     @Test
+    void withTlsOnTheControllersQueuesApiOnlyTheOperatorsCertificateIsServed() {
+        Rendered chart = Chart.render(Install.with("controller.grpcTls.enabled", true));
+        assertThat(Tree.strings(chart.deployment("controller").container(), "args")).contains(
+                "--grpc-tls-client-ca-file=/etc/muster/grpc-tls/ca.crt", "--tls-client-roles=operator=muster-operator");
+        assertThat(Tree.strings(Chart.render(Install.defaults()).deployment("controller").container(), "args"))
+                .noneMatch(a -> a.startsWith("--tls-client-roles"));
+    }
+
+    @Test
     void theExtenderMayChangeOnlyItsOwnPodConditionThroughPodsStatus() {
         Rendered chart = Chart.render(Install.with("extender.serviceAccount.name", "sched-ext").in("gangs", "batch"));
         Manifest policy = chart.one("ValidatingAdmissionPolicy", "gangs-muster-extender-pod-status");

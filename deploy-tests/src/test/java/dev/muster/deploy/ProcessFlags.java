@@ -16,7 +16,7 @@ final class ProcessFlags {
     static final Set<String> CONTROLLER = Set.of("kubeconfig", "extender-address", "ops-port", "grpc-port",
             "flush-interval", "api-qps", "api-burst", "leader-elect", "lease-name", "lease-namespace",
             "grpc-tls-cert-file", "grpc-tls-key-file", "grpc-tls-client-ca-file", "extender-tls-ca-file",
-            "extender-tls-cert-file", "extender-tls-key-file");
+            "extender-tls-cert-file", "extender-tls-key-file", "tls-client-roles");
 
     private ProcessFlags() {}
 
