@@ -123,7 +123,7 @@ public final class ExtenderProcess implements AutoCloseable {
         this.ops = new OpsServer(new InetSocketAddress(s.bindHost(), s.opsPort()), endpoints);
         this.http = new ExtenderHttpServer(new InetSocketAddress(s.bindHost(), s.httpPort()), s.httpTls(), s.callers(),
                 new ExtenderVerbs(scheduler, s.scheduler().gangDeadline().plusSeconds(30), s.gangMarker()), metrics, endpoints, leadership,
-                new LeaderForwarder(s.httpTls(), s.scheduler().gangDeadline().plusSeconds(30)),
+                new LeaderForwarder(s.httpTls(), s.callers(), s.scheduler().gangDeadline().plusSeconds(30)),
                 () -> leadership.leading() ? notReadyReason() : null, s.maxBodyBytes());
         this.allocations = new AllocationsService(journal, leadership, streamDrains);
         ExtenderGrpcService extender = new ExtenderGrpcService(scheduler, leadership, metrics);

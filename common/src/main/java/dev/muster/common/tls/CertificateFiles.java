@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -128,14 +129,22 @@ public final class CertificateFiles {
         if (caFile == null) {
             throw new IllegalStateException("no CA file: peers cannot be checked against " + certFile + "'s CA");
         }
-        return new CurrentTrust(checkHostname);
+        return new CurrentTrust(checkHostname, server -> true);
     }
 
     /** A TLS context presenting the certificate and, with a CA file, checking peers against it (servers: clients' certificates). */
     public SSLContext context(boolean checkHostname) {
+        return context(checkHostname, server -> true);
+    }
+
+    /**
+     * As {@link #context(boolean)}; a client also accepts only a server whose certificate passes {@code server} (with
+     * {@code checkHostname} false, where it dials replicas by pod IP: the identity the certificate names is the check).
+     */
+    public SSLContext context(boolean checkHostname, Predicate<X509Certificate> server) {
         try {
             SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(new KeyManager[] {keyManager()}, caFile == null ? null : new TrustManager[] {trustManager(checkHostname)}, null);
+            ctx.init(new KeyManager[] {keyManager()}, caFile == null ? null : new TrustManager[] {new CurrentTrust(checkHostname, server)}, null);
             return ctx;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("TLS context: " + e.getMessage(), e);
@@ -306,9 +315,19 @@ public final class CertificateFiles {
     /** Delegates to the trust manager of the files as they are now; without {@code checkHostname}, chains only. */
     private final class CurrentTrust extends X509ExtendedTrustManager {
         private final boolean checkHostname;
+        private final Predicate<X509Certificate> server;
 
-        CurrentTrust(boolean checkHostname) {
+        CurrentTrust(boolean checkHostname, Predicate<X509Certificate> server) {
             this.checkHostname = checkHostname;
+            this.server = server;
+        }
+
+        /** A server chain the CA signed must also name an identity this client accepts. */
+        private void checkIdentity(X509Certificate[] chain) throws CertificateException {
+            if (chain.length == 0 || !server.test(chain[0])) {
+                throw new CertificateException("the server's certificate \"" + (chain.length == 0 ? "" : CallerRoles.commonName(chain[0]))
+                        + "\" is signed by the CA but is not the identity this client expects of the server");
+            }
         }
 
         private X509ExtendedTrustManager trust() {
@@ -333,6 +352,7 @@ public final class CertificateFiles {
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
             trust().checkServerTrusted(chain, authType);
+            checkIdentity(chain);
         }
 
         @Override
@@ -342,6 +362,7 @@ public final class CertificateFiles {
             } else {
                 trust().checkServerTrusted(chain, authType);
             }
+            checkIdentity(chain);
         }
 
         @Override
@@ -351,6 +372,7 @@ public final class CertificateFiles {
             } else {
                 trust().checkServerTrusted(chain, authType);
             }
+            checkIdentity(chain);
         }
 
         @Override
