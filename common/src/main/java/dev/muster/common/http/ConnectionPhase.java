@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   accepted ──► HEAD (TLS handshake, request line, headers; deadline counts from here)
  *                 │
  *                 ▼
- *               BODY ──► BUSY (handler, answer) ──► IDLE (keep-alive) ──first byte──► HEAD …
+ *               BODY ──► BUSY (handler) ──► IDLE (answer written, keep-alive) ──first byte──► HEAD …
  * </pre>
  *
  * HEAD, BODY and IDLE wait for the client: such a connection may be evicted. BUSY waits for the server (a bind at its

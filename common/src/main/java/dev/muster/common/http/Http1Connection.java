@@ -65,7 +65,7 @@ final class Http1Connection {
     void serve() throws IOException {
         try {
             while (serveOne()) {
-                phase.idle(); // next request on the same connection
+                // next request on the same connection
             }
         } catch (Refusal r) {
             refuse(r.status, r.getMessage());
@@ -143,6 +143,7 @@ final class Http1Connection {
             response = Http1Response.text(500, "internal error answering " + method + " " + path + ": " + e + "\n");
             keepAlive = false;
         }
+        phase.idle(); // from here the connection waits for its client: to read the answer, then to send the next request
         answer(response, method, http11, keepAlive);
         return keepAlive;
     }
