@@ -80,6 +80,28 @@ kube-scheduler's client certificate, the controller's client certificate. Takes 
 {{- define "muster.extenderTlsSecret" -}}{{ include "muster.componentName" (dict "root" . "component" "extender") }}-tls{{- end -}}
 {{- define "muster.schedulerTlsSecret" -}}{{ include "muster.componentName" (dict "root" . "component" "scheduler") }}-client-tls{{- end -}}
 {{- define "muster.controllerTlsSecret" -}}{{ include "muster.componentName" (dict "root" . "component" "controller") }}-client-tls{{- end -}}
+{{- define "muster.operatorTlsSecret" -}}{{ include "muster.componentName" (dict "root" . "component" "operator") }}-client-tls{{- end -}}
+
+{{/*
+Each caller's certificate identity, its subject common name: the extender's is its Service's name, the others'
+"<fullname>-<component>". The extender serves each entry point only to its own callers (--tls-client-roles).
+*/}}
+{{- define "muster.tlsCommonName" -}}
+{{- if eq .component "extender" -}}
+{{- include "muster.extenderHost" .root -}}
+{{- else -}}
+{{- include "muster.componentName" . -}}
+{{- end -}}
+{{- end -}}
+
+{{/* --tls-client-roles: role=common name for kube-scheduler, the extender replicas, the controller and operators. */}}
+{{- define "muster.tlsClientRoles" -}}
+{{- $out := list -}}
+{{- range (list "scheduler" "extender" "controller" "operator") -}}
+{{- $out = append $out (printf "%s=%s" . (include "muster.tlsCommonName" (dict "root" $ "component" .))) -}}
+{{- end -}}
+{{- join "," $out -}}
+{{- end -}}
 
 {{/* The DNS names the extender's certificate is valid for: its Service, short and long. */}}
 {{- define "muster.extenderDnsNames" -}}

@@ -5,6 +5,7 @@ import dev.muster.common.config.Flags;
 import dev.muster.common.config.LeaderElectionSettings;
 import dev.muster.common.leader.LeaderIdentity;
 import dev.muster.common.rpc.ServerTls;
+import dev.muster.common.tls.CallerRoles;
 import dev.muster.controller.rpc.ClientTls;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,13 +35,15 @@ import java.util.Optional;
  * @param leaseName       {@code --lease-name}
  * @param leaseNamespace  {@code --lease-namespace}, else POD_NAMESPACE, else the service account's namespace
  * @param grpcTls         the Queues server's certificate and key (+ client CA for mTLS); empty for plaintext
+ * @param callers         {@code --tls-client-roles}: with client certificates, the Queues API serves only role operator
  * @param extenderTls     how to reach the extender: CA (+ client certificate and key for mTLS); empty for plaintext
  * @param podName         POD_NAME (else HOSTNAME)
  * @param podIp           POD_IP
  */
 public record ControllerConfig(String kubeconfig, String extenderAddress, int opsPort, int grpcPort, Duration flushInterval,
                                double apiQps, int apiBurst, boolean leaderElect, String leaseName, String leaseNamespace,
-                               Optional<ServerTls> grpcTls, Optional<ClientTls> extenderTls, String podName, String podIp) {
+                               Optional<ServerTls> grpcTls, Optional<ClientTls> extenderTls, String podName, String podIp,
+                               CallerRoles callers) {
     public static final String DEFAULT_EXTENDER_ADDRESS = "muster-extender:9090";
     public static final int DEFAULT_OPS_PORT = 8080;
     public static final int DEFAULT_GRPC_PORT = 9091;
@@ -67,6 +70,8 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
         f.put("grpc-tls-cert-file", "PEM certificate for the Queues gRPC server (with --grpc-tls-key-file)");
         f.put("grpc-tls-key-file", "PEM private key for --grpc-tls-cert-file");
         f.put("grpc-tls-client-ca-file", "PEM CA bundle: require client certificates signed by it (mTLS)");
+        f.put("tls-client-roles", "with --grpc-tls-client-ca-file: which client certificate (by its subject common name) is an "
+                + "operator, as operator=CN,...; the Queues API then serves only those (default: every certificate the client CA signed)");
         f.put("extender-tls-ca-file", "PEM CA bundle that signs the extender's gRPC certificate (enables TLS to the extender)");
         f.put("extender-tls-cert-file", "PEM client certificate for mTLS to the extender (with --extender-tls-key-file)");
         f.put("extender-tls-key-file", "PEM private key for --extender-tls-cert-file");
@@ -120,7 +125,8 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
         Optional<ClientTls> extenderTls = ClientTls.fromFiles("--extender-tls", flags.optional("extender-tls-ca-file"),
                 flags.optional("extender-tls-cert-file"), flags.optional("extender-tls-key-file"));
         return new ControllerConfig(kubeconfig, extenderAddress, opsPort, grpcPort, flushInterval, apiQps, apiBurst, leaderElect,
-                leaseName, leaseNamespace, grpcTls, extenderTls, podName, podIp);
+                leaseName, leaseNamespace, grpcTls, extenderTls, podName, podIp,
+                CallerRoles.parse("tls-client-roles", flags.optional("tls-client-roles")));
     }
 
     /** The Lease holder identity {@code <POD_NAME>_<POD_IP>}; only when leader election is on. */

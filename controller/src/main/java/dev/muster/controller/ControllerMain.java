@@ -8,7 +8,9 @@ import dev.muster.common.leader.LeaderCallbacks;
 import dev.muster.common.leader.LeaderElector;
 import dev.muster.common.ops.OpsEndpoints;
 import dev.muster.common.ops.OpsServer;
+import dev.muster.common.rpc.CallerCheck;
 import dev.muster.common.rpc.GrpcServers;
+import dev.muster.common.tls.CallerRoles;
 import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.controller.stream.ExtenderStream;
 import dev.muster.controller.sync.ControllerInformers;
@@ -25,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -153,8 +156,13 @@ public final class ControllerMain {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen on --ops-port " + config.opsPort(), e);
         }
+        // with client certificates, the read-only Queues API serves operators only (--tls-client-roles)
+        boolean mutual = config.grpcTls().filter(dev.muster.common.rpc.ServerTls::requiresClientCertificates).isPresent();
+        Set<CallerRoles.Role> operators = Set.of(CallerRoles.Role.OPERATOR);
         ManagedGrpcServer grpc = GrpcServers.build(GrpcServers.netty(new InetSocketAddress(config.grpcPort()), config.grpcTls()),
-                controller.queuesService()).start();
+                List.of(mutual ? CallerCheck.guard(controller.queuesService(), config.callers(),
+                        Map.of("Get", operators, "List", operators, "Watch", operators, "GetGang", operators))
+                        : controller.queuesService().bindService())).start();
         controller.onReady(() -> grpc.setServing(true));
 
         ControllerInformers informers = new ControllerInformers(kube.watches(), controller.cluster(), ControllerInformers.DEFAULT_RESYNC,

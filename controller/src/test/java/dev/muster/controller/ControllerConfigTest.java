@@ -37,6 +37,7 @@ class ControllerConfigTest {
         assertThat(c.leaderIdentity()).hasToString("muster-controller-0_10.0.0.7");
         assertThat(c.grpcTls()).isEmpty();
         assertThat(c.extenderTls()).isEmpty();
+        assertThat(c.callers().anyCertificate()).isTrue();
     }
 
     @Test
@@ -76,6 +77,7 @@ class ControllerConfigTest {
                 Arguments.of("cert without key", List.of("--grpc-tls-cert-file=/etc/hostname"), POD, "--grpc-tls-key-file missing"),
                 Arguments.of("client cert without key", List.of("--extender-tls-ca-file=/etc/hostname", "--extender-tls-cert-file=/etc/hostname"),
                         POD, "--extender-tls-key-file missing"),
+                Arguments.of("a role that does not exist", List.of("--tls-client-roles=admin=me"), POD, "--tls-client-roles: \"admin=me\""),
                 Arguments.of("a pod name with an underscore", List.of(), Map.of("POD_NAME", "a_b", "POD_NAMESPACE", "m", "POD_IP", "1.2.3.4"),
                         "POD_NAME/POD_IP"),
                 Arguments.of("leader election without a namespace", List.of(), Map.of("POD_NAME", "p", "POD_IP", "1.2.3.4"), "--lease-namespace is not set"),

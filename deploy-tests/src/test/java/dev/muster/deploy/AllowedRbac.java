@@ -34,14 +34,11 @@ final class AllowedRbac {
                 OTHER_GANG_APIS.forEach(group -> allowed.addAll(read(group, "podgroups")));
                 allowed.addAll(read("scheduling.k8s.io", "workloads")); // the templates Kubernetes PodGroups refer to
                 allowed.add(Permission.of(CORE, "pods/binding", "create"));
-                allowed.add(Permission.of(CORE, "pods/status", "patch")); // wakes a pod kube-scheduler parked (its own condition)
+                // wakes a pod kube-scheduler parked: its own condition only, enforced by the chart's ValidatingAdmissionPolicy
+                allowed.add(Permission.of(CORE, "pods/status", "patch"));
                 if (evicts) {
                     allowed.add(Permission.of(CORE, "pods/eviction", "create"));
                     allowed.addAll(read("policy", "poddisruptionbudgets"));
-                }
-                for (String group : List.of(CORE, "events.k8s.io")) {
-                    allowed.add(Permission.of(group, "events", "create"));
-                    allowed.add(Permission.of(group, "events", "patch"));
                 }
             }
             case "controller" -> {

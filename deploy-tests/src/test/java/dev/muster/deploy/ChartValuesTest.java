@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ChartValuesTest {
     /** Kinds the chart renders without a namespace. */
     private static final Set<String> CLUSTER_SCOPED = Set.of("ClusterRole", "ClusterRoleBinding", "Queue",
-            "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "FlowSchema");
+            "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "FlowSchema",
+            "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding");
 
     @Test
     void defaultsRenderTwoReplicasOfEachComponentWithPdbsAndTheDefaultQueue() {
@@ -62,7 +63,9 @@ class ChartValuesTest {
                 "--leader-elect=true", "--lease-name=muster-extender", "--lease-namespace=$(POD_NAMESPACE)",
                 "--tls-cert-file=/etc/muster/tls/tls.crt", "--tls-key-file=/etc/muster/tls/tls.key", "--tls-client-ca-file=/etc/muster/tls/ca.crt",
                 "--grpc-tls-cert-file=/etc/muster/tls/tls.crt", "--grpc-tls-key-file=/etc/muster/tls/tls.key",
-                "--grpc-tls-client-ca-file=/etc/muster/tls/ca.crt");
+                "--grpc-tls-client-ca-file=/etc/muster/tls/ca.crt",
+                "--tls-client-roles=scheduler=muster-scheduler,extender=muster-extender.muster-system.svc,controller=muster-controller,"
+                        + "operator=muster-operator");
         assertThat(Tree.strings(chart.deployment("controller").container(), "args")).containsExactly(
                 "--extender-address=muster-extender.muster-system.svc:9090", "--ops-port=8080", "--grpc-port=9091",
                 "--flush-interval=1s", "--api-qps=20", "--api-burst=40", "--leader-elect=true",
@@ -158,10 +161,14 @@ class ChartValuesTest {
         assertThat(Tree.string(volume(chart.deployment("controller"), "extender-client"), "secret", "secretName"))
                 .isEqualTo("muster-controller-client-tls");
 
-        // the three Secrets: one CA, each certificate signed by it and matching its key; the extender's names its Service
+        // the four Secrets: one CA, each certificate signed by it and matching its key, its common name the identity
+        // --tls-client-roles gives its caller; the extender's names its Service
         java.security.cert.CertificateFactory x509 = java.security.cert.CertificateFactory.getInstance("X.509");
         java.util.Set<String> cas = new java.util.HashSet<>();
-        for (String name : List.of("muster-extender-tls", "muster-scheduler-client-tls", "muster-controller-client-tls")) {
+        Map<String, String> identities = Map.of("muster-extender-tls", "CN=muster-extender.muster-system.svc",
+                "muster-scheduler-client-tls", "CN=muster-scheduler", "muster-controller-client-tls", "CN=muster-controller",
+                "muster-operator-client-tls", "CN=muster-operator");
+        for (String name : identities.keySet()) {
             Manifest secret = chart.one("Secret", name);
             assertThat(Tree.string(secret.body(), "type")).isEqualTo("kubernetes.io/tls");
             Map<String, Object> data = Tree.map(secret.body(), "data");
@@ -169,13 +176,14 @@ class ChartValuesTest {
             var ca = (java.security.cert.X509Certificate) x509.generateCertificate(new java.io.ByteArrayInputStream(decode(data, "ca.crt")));
             var cert = (java.security.cert.X509Certificate) x509.generateCertificate(new java.io.ByteArrayInputStream(decode(data, "tls.crt")));
             cert.verify(ca.getPublicKey());
+            assertThat(cert.getSubjectX500Principal().getName()).isEqualTo(identities.get(name));
             assertThat(new String(decode(data, "tls.key"), java.nio.charset.StandardCharsets.US_ASCII)).contains("PRIVATE KEY");
             if (name.equals("muster-extender-tls")) {
                 assertThat(cert.getSubjectAlternativeNames().stream().map(san -> String.valueOf(san.get(1))).toList())
                         .contains("muster-extender.muster-system.svc");
             }
         }
-        assertThat(cas).as("one CA for all three").hasSize(1);
+        assertThat(cas).as("one CA for all four").hasSize(1);
         assertThat(chart.ofKind("Certificate")).isEmpty();
     }
 
@@ -198,24 +206,29 @@ class ChartValuesTest {
         Rendered own = Chart.render(Install.with("tls.source", "cert-manager"));
         assertThat(own.ofKind("Secret")).as("cert-manager writes them").isEmpty();
         assertThat(own.ofKind("Certificate").stream().map(Manifest::name)).containsExactlyInAnyOrder(
-                "muster-ca", "muster-extender-tls", "muster-scheduler-client-tls", "muster-controller-client-tls");
+                "muster-ca", "muster-extender-tls", "muster-scheduler-client-tls", "muster-controller-client-tls", "muster-operator-client-tls");
         assertThat(own.ofKind("Issuer").stream().map(Manifest::name)).containsExactlyInAnyOrder("muster-selfsigned", "muster-ca");
         Manifest extender = own.one("Certificate", "muster-extender-tls");
         assertThat(extender.spec()).containsEntry("secretName", "muster-extender-tls");
         assertThat(Tree.strings(extender.spec(), "dnsNames")).contains("muster-extender.muster-system.svc");
         assertThat(Tree.strings(extender.spec(), "usages")).containsExactlyInAnyOrder("server auth", "client auth");
         assertThat(Tree.map(extender.spec(), "issuerRef")).containsEntry("name", "muster-ca");
-        assertThat(Tree.strings(own.one("Certificate", "muster-scheduler-client-tls").spec(), "usages")).containsExactly("client auth");
+        assertThat(extender.spec()).containsEntry("commonName", "muster-extender.muster-system.svc");
+        for (String client : List.of("scheduler", "controller", "operator")) { // client-only, each its own identity
+            Manifest c = own.one("Certificate", "muster-" + client + "-client-tls");
+            assertThat(Tree.strings(c.spec(), "usages")).as(client).containsExactly("client auth");
+            assertThat(c.spec()).containsEntry("commonName", "muster-" + client);
+        }
 
         Rendered corp = Chart.render(Install.with("tls.source", "cert-manager", "tls.certManager.issuerRef.name", "corp-ca",
                 "tls.certManager.issuerRef.kind", "ClusterIssuer"));
         assertThat(corp.ofKind("Issuer")).isEmpty();
-        assertThat(corp.ofKind("Certificate")).hasSize(3).allSatisfy(c -> assertThat(Tree.map(c.spec(), "issuerRef"))
+        assertThat(corp.ofKind("Certificate")).hasSize(4).allSatisfy(c -> assertThat(Tree.map(c.spec(), "issuerRef"))
                 .containsEntry("name", "corp-ca").containsEntry("kind", "ClusterIssuer"));
     }
 
     @Test
-    void theNetworkPolicyLetsOnlyKubeSchedulerReachTheVerbsAndOnlyTheControllerTheStream() {
+    void theNetworkPolicyLetsOnlyKubeSchedulerReachTheVerbsOnlyTheControllerTheStreamAndOnlyTheGivenPeersTheMetrics() {
         Rendered chart = Chart.render(Install.with("extender.httpPort", 9443, "extender.grpcPort", 9444, "extender.opsPort", 9445));
         Manifest policy = chart.one("NetworkPolicy", "muster-extender");
         assertThat(Tree.map(policy.spec(), "podSelector", "matchLabels")).isEqualTo(chart.deployment("extender").podLabels().entrySet().stream()
@@ -223,15 +236,69 @@ class ChartValuesTest {
                 .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
         assertThat(Tree.strings(policy.spec(), "policyTypes")).containsExactly("Ingress");
         List<Map<String, Object>> rules = Tree.maps(policy.spec(), "ingress");
-        assertThat(rules).hasSize(3);
+        assertThat(rules).as("no pod reaches the ops port by default: the kubelet's probes come from the node").hasSize(2);
         assertThat(allowedComponents(chart, rules.get(0))).containsExactlyInAnyOrder("scheduler", "extender"); // standbys forward
         assertThat(ports(rules.get(0))).containsExactly(9443);
         assertThat(allowedComponents(chart, rules.get(1))).containsExactly("controller");
         assertThat(ports(rules.get(1))).containsExactly(9444);
-        assertThat(rules.get(2)).as("probes and Prometheus from anywhere").doesNotContainKey("from");
-        assertThat(ports(rules.get(2))).containsExactly(9445);
+
+        Map<String, Object> monitoring = Map.of("namespaceSelector", Map.of("matchLabels", Map.of("kubernetes.io/metadata.name", "monitoring")));
+        Rendered scraped = Chart.render(Install.with("extender.opsPort", 9445,
+                "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name", "monitoring"));
+        List<Map<String, Object>> withMetrics = Tree.maps(scraped.one("NetworkPolicy", "muster-extender").spec(), "ingress");
+        assertThat(withMetrics).hasSize(3);
+        assertThat(Tree.maps(withMetrics.get(2), "from")).as("only the peers given scrape /metrics").containsExactly(monitoring);
+        assertThat(ports(withMetrics.get(2))).containsExactly(9445);
 
         assertThat(Chart.render(Install.with("networkPolicy.enabled", false)).ofKind("NetworkPolicy")).isEmpty();
+    }
+
+    /**
+     * kube-scheduler reads its CA file only at start: its pod template carries a checksum of the Secret this very
+     * render writes, so a render that makes new certificates (no cluster to look them up in: helm template, a GitOps
+     * renderer, keepGenerated false) changes it, and one that keeps them would not.
+     */
+    @Test
+    void kubeSchedulerIsRestartedByAChecksumOfTheSecretThisRenderWrites() throws Exception {
+        for (Install install : List.of(Install.defaults(), Install.with("scheduler.replicas", 3))) { // two renders, two CAs
+            Rendered chart = Chart.render(install);
+            Map<String, Object> data = Tree.map(chart.one("Secret", "muster-scheduler-client-tls").body(), "data");
+            String json = "{\"ca.crt\":\"" + data.get("ca.crt") + "\",\"tls.crt\":\"" + data.get("tls.crt") + "\",\"tls.key\":\""
+                    + data.get("tls.key") + "\"}";
+            String expected = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(json.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+            assertThat(Tree.map(chart.deployment("scheduler").body(), "spec", "template", "metadata", "annotations"))
+                    .containsEntry("checksum/extender-tls", expected);
+        }
+        assertThat(Tree.map(Chart.render(Install.with("tls.source", "cert-manager")).deployment("scheduler").body(), "spec", "template",
+                "metadata", "annotations")).doesNotContainKey("checksum/extender-tls");
+    }
+
+    @Test
+    void withTlsOnTheControllersQueuesApiOnlyTheOperatorsCertificateIsServed() {
+        Rendered chart = Chart.render(Install.with("controller.grpcTls.enabled", true));
+        assertThat(Tree.strings(chart.deployment("controller").container(), "args")).contains(
+                "--grpc-tls-client-ca-file=/etc/muster/grpc-tls/ca.crt", "--tls-client-roles=operator=muster-operator");
+        assertThat(Tree.strings(Chart.render(Install.defaults()).deployment("controller").container(), "args"))
+                .noneMatch(a -> a.startsWith("--tls-client-roles"));
+    }
+
+    @Test
+    void theExtenderMayChangeOnlyItsOwnPodConditionThroughPodsStatus() {
+        Rendered chart = Chart.render(Install.with("extender.serviceAccount.name", "sched-ext").in("gangs", "batch"));
+        Manifest policy = chart.one("ValidatingAdmissionPolicy", "gangs-muster-extender-pod-status");
+        assertThat(Tree.string(policy.spec(), "failurePolicy")).isEqualTo("Fail");
+        Map<String, Object> rule = Tree.maps(policy.spec(), "matchConstraints", "resourceRules").getFirst();
+        assertThat(Tree.strings(rule, "resources")).containsExactly("pods/status");
+        assertThat(Tree.strings(rule, "operations")).containsExactly("UPDATE"); // a PATCH is admitted as an UPDATE
+        assertThat(Tree.maps(policy.spec(), "matchConditions")).singleElement().satisfies(m -> assertThat(m.get("expression"))
+                .isEqualTo("request.userInfo.username == 'system:serviceaccount:batch:sched-ext'"));
+        assertThat(Tree.maps(policy.spec(), "variables")).allSatisfy(v -> assertThat((String) v.get("expression"))
+                .contains("c.type != 'muster.dev/Retry'"));
+        assertThat(Tree.maps(policy.spec(), "validations")).hasSize(3).allSatisfy(v -> assertThat(v).containsEntry("reason", "Forbidden"));
+        Manifest binding = chart.one("ValidatingAdmissionPolicyBinding", "gangs-muster-extender-pod-status");
+        assertThat(binding.spec()).containsEntry("policyName", "gangs-muster-extender-pod-status");
+        assertThat(Tree.strings(binding.spec(), "validationActions")).containsExactly("Deny");
     }
 
     /** The components whose pods a rule's {@code from} peers select (each peer must select exactly one Deployment's pods). */

@@ -64,6 +64,11 @@ public final class MusterProcess implements AutoCloseable {
         }
     }
 
+    /** The plain-HTTP port of /healthz, /readyz and /metrics. */
+    public int opsPort() {
+        return opsPort;
+    }
+
     /** Waits for /readyz (first full sync done) on the ops port. */
     public void awaitReady() {
         proc.awaitReady("ready", Duration.ofSeconds(90), () -> Http.ok("http://127.0.0.1:" + opsPort + "/readyz", null));

@@ -7,8 +7,11 @@ import com.marcnuri.helm.Helm;
 import dev.muster.proto.v1.AllocationsGrpc;
 import dev.muster.proto.v1.BindRequest;
 import dev.muster.proto.v1.ExtenderGrpc;
+import dev.muster.proto.v1.FilterRequest;
+import dev.muster.proto.v1.GangRef;
 import dev.muster.proto.v1.PodRef;
 import dev.muster.proto.v1.WatchRequest;
+import dev.muster.proto.v1.WhatWouldItTakeRequest;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
@@ -35,7 +38,9 @@ import org.junit.jupiter.api.Test;
  * KubeSchedulerConfiguration the chart rendered into its ConfigMap (extender tlsConfig certFile/keyFile/caFile), run by
  * an unmodified kube-scheduler against an extender started with the chart's flags. Only the kube-scheduler schedules:
  * a client without a certificate of that CA is refused on the verbs port and on the gRPC port (Extender and the
- * allocation stream) and changes nothing. An upgrade keeps the certificates; Secrets deleted and upgraded get a new CA,
+ * allocation stream) and changes nothing. Each entry point serves only its own caller, by the certificate's identity
+ * (the chart's {@code --tls-client-roles}): the controller's and the operator's certificates are refused on the verbs
+ * (HTTP and gRPC), the allocation stream is the controller's, the dry run the operator's. An upgrade keeps the certificates; Secrets deleted and upgraded get a new CA,
  * which the running extender takes up from its files without a restart.
  *
  * <p>A second extender and a second kube-scheduler profile ({@value #SCHEDULER}) on the shared control plane: the
@@ -48,11 +53,13 @@ class MutualTlsE2eTest extends RealClusterTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void onlyTheChartsKubeSchedulerAndControllerReachTheVerbsAndARenewedCaNeedsNoRestart() throws Exception {
+    void eachCallerReachesOnlyItsOwnEntryPointAndARenewedCaNeedsNoRestart() throws Exception {
         Path dir = Files.createTempDirectory("muster-mtls-");
         Path ext = secretFiles("muster-extender-tls", dir.resolve("extender"));
         Path sched = secretFiles("muster-scheduler-client-tls", dir.resolve("scheduler"));
         Path ctl = secretFiles("muster-controller-client-tls", dir.resolve("controller"));
+        Path op = secretFiles("muster-operator-client-tls", dir.resolve("operator"));
+        String roles = extenderFlag("--tls-client-roles=");
         String configMap = Kube.call("read the chart's scheduler config", () -> c.admin.core()
                 .readNamespacedConfigMap("muster-scheduler-config", MusterInstall.NAMESPACE).execute()).getData().get("scheduler-config.yaml");
         Path chartConfig = Files.writeString(dir.resolve("chart-scheduler-config.yaml"), configMap);
@@ -66,7 +73,7 @@ class MutualTlsE2eTest extends RealClusterTest {
                 "--leader-elect=false", "--scheduler-name=" + SCHEDULER, "--gang-marker=false",
                 "--tls-cert-file=" + ext.resolve("tls.crt"), "--tls-key-file=" + ext.resolve("tls.key"), "--tls-client-ca-file=" + ext.resolve("ca.crt"),
                 "--grpc-tls-cert-file=" + ext.resolve("tls.crt"), "--grpc-tls-key-file=" + ext.resolve("tls.key"),
-                "--grpc-tls-client-ca-file=" + ext.resolve("ca.crt")), dir, ControlPlane.freePort())) {
+                "--grpc-tls-client-ca-file=" + ext.resolve("ca.crt"), roles), dir, ControlPlane.freePort())) {
             KubeScheduler scheduler = chartsKubeScheduler(chartConfig, http, sched, "kube-scheduler-mtls");
             try {
                 long t = System.nanoTime();
@@ -82,15 +89,38 @@ class MutualTlsE2eTest extends RealClusterTest {
                 // a pending pod for the uncredentialed clients to try to bind (its profile has no kube-scheduler running)
                 var target = c.admin.pod(ns, "target", null, "1", "1Gi", SCHEDULER + "-nobody", null);
                 double podsBefore = extender.gauge("muster_ledger_pods");
-                assertThat(post(http, sched, ext.resolve("ca.crt"))).as("the same call with kube-scheduler's certificate").isBetween(200, 499);
+                assertThat(post(http, sched, ext.resolve("ca.crt"))).as("the same call with kube-scheduler's certificate: its body is bad")
+                        .isEqualTo(400);
                 refusedEverywhere(http, grpc, ext, sched, ns, target.getMetadata().getUid());
-                // with the controller's certificate the same calls get through (and the core refuses the pod on its merits)
-                try (Channel ok = new Channel(grpc, credentials(ext, ctl))) {
-                    Awaitility.await("muster refuses the pod on its merits").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                            .until(() -> ExtenderGrpc.newBlockingStub(ok.channel).bind(bind(ns, target.getMetadata().getUid())).getError()
-                                    .contains("is scheduled by " + SCHEDULER + "-nobody"));
-                    assertThat(AllocationsGrpc.newBlockingStub(ok.channel).withDeadlineAfter(20, TimeUnit.SECONDS)
+                // each entry point serves only its own caller: the controller's and the operator's certificates are refused
+                // on the verbs (HTTP and gRPC), the controller's is served the allocation stream, the operator's the dry run
+                String uid = target.getMetadata().getUid();
+                for (Path notTheScheduler : List.of(ctl, op)) {
+                    for (String verb : List.of("/filter", "/bind")) {
+                        assertThat(post(http, notTheScheduler, ext.resolve("ca.crt"), verb, GhostPodsE2eTest.bindBody(ns, "target", uid, "node-0")))
+                                .as("%s with %s's certificate", verb, notTheScheduler.getFileName()).isEqualTo(403);
+                    }
+                    try (Channel refused = new Channel(grpc, credentials(ext, notTheScheduler))) {
+                        ExtenderGrpc.ExtenderBlockingStub stub = ExtenderGrpc.newBlockingStub(refused.channel).withDeadlineAfter(20, TimeUnit.SECONDS);
+                        assertThatThrownBy(() -> stub.bind(bind(ns, uid))).isInstanceOfSatisfying(StatusRuntimeException.class,
+                                e -> assertThat(e.getStatus().getCode()).isEqualTo(io.grpc.Status.Code.PERMISSION_DENIED));
+                        assertThatThrownBy(() -> stub.filter(FilterRequest.getDefaultInstance())).isInstanceOfSatisfying(StatusRuntimeException.class,
+                                e -> assertThat(e.getStatus().getCode()).isEqualTo(io.grpc.Status.Code.PERMISSION_DENIED));
+                    }
+                }
+                try (Channel controller = new Channel(grpc, credentials(ext, ctl)); Channel operator = new Channel(grpc, credentials(ext, op))) {
+                    assertThat(AllocationsGrpc.newBlockingStub(controller.channel).withDeadlineAfter(20, TimeUnit.SECONDS)
                             .watch(WatchRequest.getDefaultInstance()).hasNext()).isTrue();
+                    assertThatThrownBy(() -> AllocationsGrpc.newBlockingStub(operator.channel).withDeadlineAfter(20, TimeUnit.SECONDS)
+                            .watch(WatchRequest.getDefaultInstance()).hasNext()).isInstanceOfSatisfying(StatusRuntimeException.class,
+                            e -> assertThat(e.getStatus().getCode()).isEqualTo(io.grpc.Status.Code.PERMISSION_DENIED));
+                    WhatWouldItTakeRequest dryRun = WhatWouldItTakeRequest.newBuilder()
+                            .setGang(GangRef.newBuilder().setNamespace(ns).setName("g")).build();
+                    assertThat(ExtenderGrpc.newBlockingStub(operator.channel).withDeadlineAfter(20, TimeUnit.SECONDS).whatWouldItTake(dryRun)
+                            .getWhy()).as("the operator's certificate is served the dry run").isNotBlank();
+                    assertThatThrownBy(() -> ExtenderGrpc.newBlockingStub(controller.channel).withDeadlineAfter(20, TimeUnit.SECONDS)
+                            .whatWouldItTake(dryRun)).isInstanceOfSatisfying(StatusRuntimeException.class,
+                            e -> assertThat(e.getStatus().getCode()).isEqualTo(io.grpc.Status.Code.PERMISSION_DENIED));
                 }
                 assertThat(c.admin.bound(ns, "target")).isEmpty();
                 assertThat(extender.gauge("muster_ledger_pods")).isEqualTo(podsBefore);
@@ -104,7 +134,8 @@ class MutualTlsE2eTest extends RealClusterTest {
 
                 // Secrets gone, upgraded: a new CA; the running extender takes up the new files, kube-scheduler restarts
                 // (the chart's checksum annotation on its pod template), and scheduling goes on
-                for (String s : List.of("muster-extender-tls", "muster-scheduler-client-tls", "muster-controller-client-tls")) {
+                for (String s : List.of("muster-extender-tls", "muster-scheduler-client-tls", "muster-controller-client-tls",
+                        "muster-operator-client-tls")) {
                     Kube.call("delete " + s, () -> c.admin.core().deleteNamespacedSecret(s, MusterInstall.NAMESPACE).execute());
                 }
                 upgrade();
@@ -192,6 +223,11 @@ class MutualTlsE2eTest extends RealClusterTest {
      * with a null {@code clientDir}, the trust of {@code caFile}'s directory alone and no certificate.
      */
     private static int post(int port, Path clientDir, Path caFile) throws Exception {
+        return post(port, clientDir, caFile, "/filter", "{}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    }
+
+    /** POST {@code body} to {@code path}, as {@link #post(int, Path, Path)}. */
+    private static int post(int port, Path clientDir, Path caFile, String path, byte[] body) throws Exception {
         javax.net.ssl.SSLContext tls;
         if (clientDir == null) {
             Path d = caFile.getParent();
@@ -202,8 +238,8 @@ class MutualTlsE2eTest extends RealClusterTest {
             tls = new dev.muster.common.tls.CertificateFiles(clientDir.resolve("tls.crt"), clientDir.resolve("tls.key"), caFile).context(false);
         }
         try (HttpClient client = HttpClient.newBuilder().sslContext(tls).build()) {
-            return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/filter"))
-                    .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+            return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString()).statusCode();
         }
     }
 
@@ -221,6 +257,14 @@ class MutualTlsE2eTest extends RealClusterTest {
                 e.remove("managedResources"); // this profile has no gang marker policy: bind every pod through Muster
             }
         }, name);
+    }
+
+    /** The chart's extender Deployment's argument that starts with {@code prefix}, whole. */
+    private String extenderFlag(String prefix) {
+        var deployments = Kube.call("list deployments", () -> new io.kubernetes.client.openapi.apis.AppsV1Api(c.cp.adminClient())
+                .listNamespacedDeployment(MusterInstall.NAMESPACE).labelSelector("app.kubernetes.io/component=extender").execute()).getItems();
+        return deployments.getFirst().getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs().stream()
+                .filter(a -> a.startsWith(prefix)).findFirst().orElseThrow(() -> new IllegalStateException("the chart passes no " + prefix));
     }
 
     private void upgrade() {

@@ -32,6 +32,32 @@ class RbacAndInputE2eTest extends RealClusterTest {
         assertThat(statusManagers(c.admin.queueObject("default"))).containsExactly("muster-controller");
     }
 
+    /**
+     * The extender holds pods/status patch for every pod, for its own condition: the chart's ValidatingAdmissionPolicy
+     * makes the API server refuse its token anything else there (another condition, a label) and accept its condition.
+     */
+    @Test
+    void theExtendersTokenMayChangeOnlyItsOwnPodCondition() {
+        c.admin.pod(ns, "parked", null, "1", "1Gi", Kube.SCHEDULER_NAME + "-nobody", null);
+        String extenderToken = c.install.tokenFor("extender");
+        String url = c.cp.url() + "/api/v1/namespaces/" + ns + "/pods/parked/status";
+        String smp = "application/strategic-merge-patch+json";
+        Http.Answer ready = Http.patch(url, extenderToken, smp,
+                "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}");
+        Http.Answer label = Http.patch(url, extenderToken, smp, "{\"metadata\":{\"labels\":{\"stolen\":\"yes\"}}}");
+        Http.Answer phase = Http.patch(url, extenderToken, smp, "{\"status\":{\"nominatedNodeName\":\"node-1\"}}");
+        Http.Answer retry = Http.patch(url, extenderToken, smp,
+                "{\"status\":{\"conditions\":[{\"type\":\"muster.dev/Retry\",\"status\":\"True\",\"reason\":\"QueueChanged\"}]}}");
+        assertThat(ready.status()).as(ready.body()).isEqualTo(403);
+        assertThat(ready.body()).contains("may change only its own pod condition muster.dev/Retry");
+        assertThat(label.status()).as(label.body()).isEqualTo(403);
+        assertThat(phase.status()).as(phase.body()).isEqualTo(403);
+        assertThat(retry.status()).as(retry.body()).isEqualTo(200);
+        assertThat(retry.body()).contains("muster.dev/Retry").doesNotContain("\"Ready\"").doesNotContain("stolen");
+        Http.Answer asAdmin = Http.patch(url, c.cp.adminToken(), smp, "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"False\"}]}}");
+        assertThat(asAdmin.status()).as("other users are not matched: " + asAdmin.body()).isEqualTo(200);
+    }
+
     /** The field managers whose managed fields include status. */
     @SuppressWarnings("unchecked")
     private static List<String> statusManagers(Map<String, Object> object) {

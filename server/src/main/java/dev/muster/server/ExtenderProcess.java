@@ -2,9 +2,11 @@ package dev.muster.server;
 
 import dev.muster.common.ops.OpsEndpoints;
 import dev.muster.common.ops.OpsServer;
+import dev.muster.common.rpc.CallerCheck;
 import dev.muster.common.rpc.GrpcServers;
 import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.common.rpc.ServerTls;
+import dev.muster.common.tls.CallerRoles;
 import dev.muster.common.tls.CertificateFiles;
 import dev.muster.core.gang.Binder;
 import dev.muster.core.preempt.DisruptionBudgets;
@@ -23,7 +25,10 @@ import io.prometheus.client.CollectorRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -45,7 +50,19 @@ public final class ExtenderProcess implements AutoCloseable {
      * (false where a test or the demo binds every pod through the bind verb).
      */
     public record Settings(String bindHost, int httpPort, CertificateFiles httpTls, int opsPort, int grpcPort, Optional<ServerTls> grpcTls,
-                           SchedulerConfig scheduler, long maxBodyBytes, int journalWindow, Duration tick, boolean gangMarker) {
+                           SchedulerConfig scheduler, long maxBodyBytes, int journalWindow, Duration tick, boolean gangMarker,
+                           CallerRoles callers) {
+        /** Settings that tell no client certificates apart ({@link CallerRoles#ANY}). */
+        public Settings(String bindHost, int httpPort, CertificateFiles httpTls, int opsPort, int grpcPort, Optional<ServerTls> grpcTls,
+                        SchedulerConfig scheduler, long maxBodyBytes, int journalWindow, Duration tick, boolean gangMarker) {
+            this(bindHost, httpPort, httpTls, opsPort, grpcPort, grpcTls, scheduler, maxBodyBytes, journalWindow, tick, gangMarker, CallerRoles.ANY);
+        }
+
+        /** The same settings, client certificates told apart by {@code roles}. */
+        public Settings withCallers(CallerRoles roles) {
+            return new Settings(bindHost, httpPort, httpTls, opsPort, grpcPort, grpcTls, scheduler, maxBodyBytes, journalWindow, tick, gangMarker, roles);
+        }
+
         public static Settings loopback(SchedulerConfig scheduler) {
             return new Settings("127.0.0.1", 0, null, 0, 0, Optional.empty(), scheduler, ServerDefaults.MAX_BODY_BYTES,
                     ServerDefaults.JOURNAL_WINDOW, Duration.ofMillis(200), false);
@@ -58,6 +75,12 @@ public final class ExtenderProcess implements AutoCloseable {
     private final ExtenderHttpServer http;
     private final OpsServer ops;
     private final ManagedGrpcServer grpc;
+    /** Who may call each gRPC method, with client certificates required: the verbs kube-scheduler, the dry run an operator. */
+    static final Map<String, Set<CallerRoles.Role>> EXTENDER_CALLERS = Map.of(
+            "Filter", Set.of(CallerRoles.Role.SCHEDULER), "Prioritize", Set.of(CallerRoles.Role.SCHEDULER),
+            "Bind", Set.of(CallerRoles.Role.SCHEDULER), "WhatWouldItTake", Set.of(CallerRoles.Role.OPERATOR));
+    /** The allocation stream: the controller only. */
+    static final Map<String, Set<CallerRoles.Role>> ALLOCATIONS_CALLERS = Map.of("Watch", Set.of(CallerRoles.Role.CONTROLLER));
     private final AllocationsService allocations;
     private final ExecutorService streamDrains = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("allocations-drain-", 0).factory());
     private final Ticker ticker;
@@ -100,14 +123,17 @@ public final class ExtenderProcess implements AutoCloseable {
         OpsEndpoints endpoints = new OpsEndpoints(registry, this::notReadyReason);
         String scheme = s.httpTls() == null ? "http" : "https";
         this.ops = new OpsServer(new InetSocketAddress(s.bindHost(), s.opsPort()), endpoints);
-        this.http = new ExtenderHttpServer(new InetSocketAddress(s.bindHost(), s.httpPort()), s.httpTls(),
+        this.http = new ExtenderHttpServer(new InetSocketAddress(s.bindHost(), s.httpPort()), s.httpTls(), s.callers(),
                 new ExtenderVerbs(scheduler, s.scheduler().gangDeadline().plusSeconds(30), s.gangMarker(), ServerDefaults.FILTER_POD_WAIT,
                         metrics.filterErrors()), metrics, endpoints, leadership,
-                new LeaderForwarder(s.httpTls(), s.scheduler().gangDeadline().plusSeconds(30)),
+                new LeaderForwarder(s.httpTls(), s.callers(), s.scheduler().gangDeadline().plusSeconds(30)),
                 () -> leadership.leading() ? notReadyReason() : null, s.maxBodyBytes());
         this.allocations = new AllocationsService(journal, leadership, streamDrains);
+        ExtenderGrpcService extender = new ExtenderGrpcService(scheduler, leadership, metrics, ServerDefaults.FILTER_POD_WAIT);
         this.grpc = GrpcServers.build(GrpcServers.netty(new InetSocketAddress(s.bindHost(), s.grpcPort()), s.grpcTls()),
-                allocations, new ExtenderGrpcService(scheduler, leadership, metrics, ServerDefaults.FILTER_POD_WAIT)).start();
+                s.grpcTls().filter(ServerTls::requiresClientCertificates).isPresent()
+                        ? List.of(CallerCheck.guard(allocations, s.callers(), ALLOCATIONS_CALLERS), CallerCheck.guard(extender, s.callers(), EXTENDER_CALLERS))
+                        : List.of(allocations.bindService(), extender.bindService())).start();
         this.ticker = new Ticker("muster-ticker", s.tick(), this::tick);
         LOG.log(System.Logger.Level.INFO, "muster extender listening: verbs " + scheme + " :" + http.port() + ", ops :" + ops.port()
                 + ", grpc :" + grpc.port());

@@ -5,6 +5,7 @@ import dev.muster.common.config.Durations;
 import dev.muster.common.config.Flags;
 import dev.muster.common.config.LeaderElectionSettings;
 import dev.muster.common.leader.LeaderIdentity;
+import dev.muster.common.tls.CallerRoles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -59,13 +60,14 @@ import java.util.Objects;
  * @param reclaim        {@code --reclaim}: a queue below its fair share may take room back from queues above theirs
  * @param victimMinRuntime {@code --victim-min-runtime}: how long a gang or pod must have held its room before it may be a
  *                       victim (against thrash)
+ * @param callers        {@code --tls-client-roles}: which client certificate may call what
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
                            int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
                            boolean pickNode, boolean gangMarker, boolean insecure, boolean preemption, boolean reclaim,
-                           Duration victimMinRuntime) {
+                           Duration victimMinRuntime, CallerRoles callers) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -125,6 +127,11 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("grpc-tls-cert-file", "PEM certificate for gRPC TLS (with --grpc-tls-key-file)");
         f.put("grpc-tls-key-file", "PEM private key for --grpc-tls-cert-file");
         f.put("grpc-tls-client-ca-file", "PEM CA bundle: require client certificates signed by it (mTLS); required unless --" + INSECURE);
+        f.put("tls-client-roles", "which client certificate (by its subject common name) may call what, as role=CN,...: the "
+                + "verbs (HTTP and gRPC) only role scheduler (kube-scheduler), a verb another replica forwarded only role extender, "
+                + "the allocation stream only role controller, the dry run (WhatWouldItTake) only role operator; e.g. "
+                + "scheduler=muster-scheduler,extender=muster-extender.muster-system.svc,controller=muster-controller,operator=muster-operator "
+                + "(default: every certificate the client CA signed may call everything)");
         f.put(INSECURE, "for development only: serve the verbs (HTTP and gRPC, which bind pods across the cluster) and the "
                 + "allocation stream to any client that reaches the ports, without client certificates (default false)");
         f.put("max-body-bytes", "largest accepted HTTP request body (default " + ServerDefaults.MAX_BODY_BYTES + ")");
@@ -227,7 +234,8 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         }
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
-                pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime);
+                pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, CallerRoles.parse("tls-client-roles",
+                flags.optional("tls-client-roles")));
     }
 
     /** {@code --topology-levels}: comma-separated label keys, widest first; empty, repeated or malformed keys are named. */

@@ -41,16 +41,20 @@ final class Http1Connection {
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final Socket socket;
+    private final ConnectionPhase phase;
     private final Http1Handler handler;
     private final long maxBodyBytes;
     private final InputStream in;
     private final OutputStream out;
+    private java.security.cert.X509Certificate peer; // the client's certificate, read once the handshake is done
+    private boolean peerRead;
     private byte[] buf = new byte[FIRST_BUFFER];
     private int pos;
     private int limit;
 
-    Http1Connection(Socket socket, Http1Handler handler, long maxBodyBytes) throws IOException {
+    Http1Connection(Socket socket, ConnectionPhase phase, Http1Handler handler, long maxBodyBytes) throws IOException {
         this.socket = socket;
+        this.phase = phase;
         this.handler = handler;
         this.maxBodyBytes = maxBodyBytes;
         this.in = socket.getInputStream();
@@ -92,6 +96,7 @@ final class Http1Connection {
         boolean http11 = version.equals("HTTP/1.1");
         String path = path(requestLine.substring(sp1 + 1, sp2));
         Map<String, String> headers = readHeaders();
+        phase.body();
 
         String connection = headers.get("connection");
         boolean keepAlive = http11 ? !hasToken(connection, "close") : hasToken(connection, "keep-alive");
@@ -128,8 +133,9 @@ final class Http1Connection {
             return refuseTooLarge(method, path, headers, http11);
         }
         Http1Response response;
+        phase.busy();
         try {
-            response = handler.handle(new Http1Request(method, path, headers, body));
+            response = handler.handle(new Http1Request(method, path, headers, body, peer()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new EOFException("server closing");
@@ -137,6 +143,7 @@ final class Http1Connection {
             response = Http1Response.text(500, "internal error answering " + method + " " + path + ": " + e + "\n");
             keepAlive = false;
         }
+        phase.idle(); // from here the connection waits for its client: to read the answer, then to send the next request
         answer(response, method, http11, keepAlive);
         return keepAlive;
     }
@@ -272,6 +279,7 @@ final class Http1Connection {
                 throw new EOFException("connection closed in the middle of a request");
             }
             limit += n;
+            phase.bytesArrived();
         }
     }
 
@@ -318,7 +326,7 @@ final class Http1Connection {
      * rest of the body is never read). Returns false: the connection ends.
      */
     private boolean refuseTooLarge(String method, String path, Map<String, String> headers, boolean http11) throws IOException {
-        answer(handler.bodyTooLarge(new Http1Request(method, path, headers, new byte[0]), maxBodyBytes), method, http11, false);
+        answer(handler.bodyTooLarge(new Http1Request(method, path, headers, new byte[0], peer()), maxBodyBytes), method, http11, false);
         linger();
         return false;
     }
@@ -342,6 +350,22 @@ final class Http1Connection {
         } catch (IOException ignored) {
             // the client closed or stayed silent: either way the connection ends now
         }
+    }
+
+    /** The client's TLS certificate (the handshake is done once a request was read), or null. */
+    private java.security.cert.X509Certificate peer() {
+        if (!peerRead) {
+            peerRead = true;
+            if (socket instanceof SSLSocket secure) {
+                try {
+                    java.security.cert.Certificate[] chain = secure.getSession().getPeerCertificates();
+                    peer = chain.length > 0 && chain[0] instanceof java.security.cert.X509Certificate x ? x : null;
+                } catch (javax.net.ssl.SSLPeerUnverifiedException none) {
+                    peer = null;
+                }
+            }
+        }
+        return peer;
     }
 
     private static String path(String target) {

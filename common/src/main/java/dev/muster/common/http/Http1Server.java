@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
 
 /**
  * Muster's HTTP/1.1 server: one thread per connection that reads a request, calls the {@link Http1Handler} on that
@@ -40,16 +40,25 @@ import javax.net.ssl.SSLServerSocket;
  * threads; the thousands of binds a big gang holds at its barrier each hold a connection, and beyond the first few
  * they park virtual threads, not platform threads.
  *
- * <p>Threads: one accepting thread; per connection one thread that alone owns the connection's state. The set of
- * live connections is a concurrent map, so {@link #close()} can close every socket and interrupt every connection
- * thread (a handler parked at the bind barrier wakes up). A connection idle for {@code idleTimeout} between requests
- * is closed; choose it longer than the clients' own idle timeout (Go's is 90 s), so the client closes first and
- * never sends a request into a connection the server is closing.
+ * <p>Threads: one accepting thread; per connection one thread that alone owns the connection's state; one reaper. The
+ * set of live connections is a concurrent map, so {@link #close()} can close every socket and interrupt every
+ * connection thread (a handler parked at the bind barrier wakes up). A connection idle for {@code idleTimeout} between
+ * requests is closed; choose it longer than the clients' own idle timeout (Go's is 90 s), so the client closes first
+ * and never sends a request into a connection the server is closing.
+ *
+ * <p>No client can hold the server by being slow: a request head (with a new connection's TLS handshake) must arrive
+ * complete within {@code headTimeout} of its first byte (of the accept, for a connection's first request), or the
+ * reaper closes the connection. And when {@code maxConnections} are open, a new connection is not refused while
+ * another waits for its client (a head or body not yet complete, or idle between requests): the one that has waited
+ * longest is closed to make room ({@link ConnectionPhase}). Only when every open connection is inside its handler is
+ * a new one refused. So a health probe, which sends its request at once, is answered whatever other clients do.
  */
 public final class Http1Server implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Http1Server.class.getName());
     /** Connections served by platform threads at a time; the rest get virtual threads. */
     static final int PLATFORM_CONNECTIONS = 8;
+    /** How long a request head may take, by default: from its first byte, or a new connection's accept, to its blank line. */
+    public static final Duration DEFAULT_HEAD_TIMEOUT = Duration.ofSeconds(10);
     /** A pooled platform thread without a connection for this long ends. */
     private static final long PLATFORM_IDLE_SECONDS = 60;
 
@@ -59,10 +68,17 @@ public final class Http1Server implements AutoCloseable {
     private final long maxBodyBytes;
     private final int idleMillis;
     private final int maxConnections;
-    /** Connections accepted and not yet ended: counted by the accepting thread, uncounted by the connection's. */
+    private final long headTimeoutNanos;
+    private final SSLContext tls;
+    private final boolean requireClientCertificates;
+    /** Connections accepted and not yet ended: counted by the accepting thread, uncounted by the connection's or an eviction. */
     private final AtomicInteger open = new AtomicInteger();
-    /** Each live connection's thread, put by that thread itself when it starts serving. */
-    private final Map<Socket, Thread> live = new ConcurrentHashMap<>();
+    /** Each live connection by its accepted socket, put by the accepting thread, removed by the connection's. */
+    private final Map<Socket, ConnectionPhase> live = new ConcurrentHashMap<>();
+    /** Connections closed to make room for a new one, and for a head that took too long, since start. */
+    private final java.util.concurrent.atomic.LongAdder evicted = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder headTimeouts = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.AtomicLong lastEvictionLog = new java.util.concurrent.atomic.AtomicLong();
     /** Up to {@link #PLATFORM_CONNECTIONS} threads; a hand-off it refuses (all busy) goes to a virtual thread. */
     private final ThreadPoolExecutor platformThreads;
     private long lastRefusalLog; // accepting thread only
@@ -70,6 +86,7 @@ public final class Http1Server implements AutoCloseable {
     /** TLS handshakes that failed (a client without an accepted certificate, or not speaking TLS), since start. */
     private final java.util.concurrent.atomic.LongAdder refusedHandshakes = new java.util.concurrent.atomic.LongAdder();
     private final Thread acceptor;
+    private final Thread reaper;
     private volatile boolean closed;
 
     /**
@@ -95,7 +112,23 @@ public final class Http1Server implements AutoCloseable {
      */
     public Http1Server(String name, InetSocketAddress address, SSLContext tls, boolean requireClientCertificates, Http1Handler handler,
                        long maxBodyBytes, Duration idleTimeout, int maxConnections) throws IOException {
+        this(name, address, tls, requireClientCertificates, handler, maxBodyBytes, idleTimeout, DEFAULT_HEAD_TIMEOUT, maxConnections);
+    }
+
+    /**
+     * As {@link #Http1Server(String, InetSocketAddress, SSLContext, boolean, Http1Handler, long, Duration, int)};
+     * {@code headTimeout}: a request head (and a new connection's TLS handshake) not complete this long after its
+     * first byte (after the accept, for a connection's first request) closes the connection.
+     */
+    public Http1Server(String name, InetSocketAddress address, SSLContext tls, boolean requireClientCertificates, Http1Handler handler,
+                       long maxBodyBytes, Duration idleTimeout, Duration headTimeout, int maxConnections) throws IOException {
+        if (headTimeout.isNegative() || headTimeout.isZero()) {
+            throw new IllegalArgumentException(name + ": the head timeout must be positive, not " + headTimeout);
+        }
         this.name = name;
+        this.headTimeoutNanos = headTimeout.toNanos();
+        this.tls = tls;
+        this.requireClientCertificates = requireClientCertificates;
         this.maxConnections = maxConnections;
         this.handler = handler;
         this.maxBodyBytes = maxBodyBytes;
@@ -105,10 +138,9 @@ public final class Http1Server implements AutoCloseable {
         if (requireClientCertificates && tls == null) {
             throw new IllegalArgumentException(name + ": client certificates can only be required over TLS");
         }
-        this.listener = tls == null ? new ServerSocket() : tls.getServerSocketFactory().createServerSocket();
-        if (listener instanceof SSLServerSocket secure) {
-            secure.setNeedClientAuth(requireClientCertificates);
-        }
+        // plain sockets, TLS layered on each on its own thread: the reaper and evictions close the plain socket, which
+        // ends a read at once (closing a TLS socket from another thread would first try to send close_notify)
+        this.listener = new ServerSocket();
         listener.setReuseAddress(true);
         try {
             listener.bind(address, 1024);
@@ -118,6 +150,7 @@ public final class Http1Server implements AutoCloseable {
             throw e;
         }
         this.acceptor = Thread.ofPlatform().daemon().name(name + "-accept").start(this::acceptLoop);
+        this.reaper = Thread.ofPlatform().daemon().name(name + "-reaper").start(this::reapLoop);
     }
 
     public int port() {
@@ -127,6 +160,16 @@ public final class Http1Server implements AutoCloseable {
     /** Open connections now (tests read it). */
     public int connections() {
         return open.get();
+    }
+
+    /** Connections closed since start because a new one needed room while they waited for their client. */
+    public long evictedConnections() {
+        return evicted.sum();
+    }
+
+    /** Connections closed since start because a request head did not arrive complete in time. */
+    public long headTimeouts() {
+        return headTimeouts.sum();
     }
 
     private void acceptLoop() {
@@ -141,31 +184,84 @@ public final class Http1Server implements AutoCloseable {
                 }
                 continue;
             }
-            if (open.get() >= maxConnections) {
+            if (open.get() >= maxConnections && !evictLongestWaiting()) {
                 refuse(socket);
                 continue;
             }
             open.incrementAndGet();
+            ConnectionPhase phase = new ConnectionPhase(socket, System.nanoTime());
+            live.put(socket, phase);
             try {
-                platformThreads.execute(() -> serve(socket));
+                platformThreads.execute(() -> serve(phase));
             } catch (RejectedExecutionException allBusy) { // or shut down by close(): serve() then sees closed
-                Thread.ofVirtual().name(name + "-conn").start(() -> serve(socket));
+                Thread.ofVirtual().name(name + "-conn").start(() -> serve(phase));
             }
         }
     }
 
-    private void serve(Socket socket) {
-        live.put(socket, Thread.currentThread());
-        try (socket) {
+    /**
+     * Makes room for a new connection (accepting thread): closes the open connection that has waited longest for its
+     * client, and stops counting it. False when every open connection is busy in its handler.
+     */
+    private boolean evictLongestWaiting() {
+        ConnectionPhase oldest = null;
+        long oldestSince = 0;
+        for (ConnectionPhase c : live.values()) {
+            ConnectionPhase.Now now = c.now();
+            if (now.waitsForClient() && (oldest == null || now.since() - oldestSince < 0)) {
+                oldest = c;
+                oldestSince = now.since();
+            }
+        }
+        if (oldest == null || !oldest.release()) {
+            return false;
+        }
+        oldest.closing();
+        live.remove(oldest.raw);
+        open.decrementAndGet();
+        closeQuietly(oldest.raw);
+        evicted.increment();
+        logAtMostEvery10s(lastEvictionLog, name + ": " + maxConnections + " connections are open, the limit; closed the one that"
+                + " waited longest for its client to make room for a new one (" + evicted.sum() + " so since start)");
+        return true;
+    }
+
+    /** Closes connections whose request head has taken longer than the head timeout; runs until {@link #close()}. */
+    private void reapLoop() {
+        long every = Math.max(10_000_000L, Math.min(1_000_000_000L, headTimeoutNanos / 4));
+        while (!closed) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(every);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            for (ConnectionPhase c : live.values()) {
+                ConnectionPhase.Now phase = c.now();
+                if (phase.kind() == ConnectionPhase.Kind.HEAD && now - phase.since() > headTimeoutNanos) {
+                    c.closing();
+                    headTimeouts.increment();
+                    closeQuietly(c.raw); // its thread's read fails and it ends the connection
+                }
+            }
+        }
+    }
+
+    private void serve(ConnectionPhase phase) {
+        phase.serving(Thread.currentThread());
+        Socket raw = phase.raw;
+        try (raw) {
             if (closed) { // close() set it before taking its snapshot of live: this connection may not be in it
                 return;
             }
-            socket.setTcpNoDelay(true);
-            socket.setSoTimeout(idleMillis);
-            new Http1Connection(socket, handler, maxBodyBytes).serve();
+            raw.setTcpNoDelay(true);
+            raw.setSoTimeout(idleMillis);
+            try (Socket socket = tls == null ? raw : layerTls(raw)) {
+                new Http1Connection(socket, phase, handler, maxBodyBytes).serve();
+            }
         } catch (SSLException e) {
-            if (!closed) {
-                refusedHandshake(socket, e);
+            if (!closed && !phase.closedFromOutside()) {
+                refusedHandshake(raw, e);
             }
         } catch (SocketException e) {
             // reset by the peer, or closed by close(): nothing to answer
@@ -174,9 +270,19 @@ public final class Http1Server implements AutoCloseable {
                 LOG.log(System.Logger.Level.DEBUG, name + ": connection ended: " + e.getMessage());
             }
         } finally {
-            live.remove(socket);
-            open.decrementAndGet();
+            if (phase.release()) { // else an eviction already stopped counting it
+                live.remove(raw);
+                open.decrementAndGet();
+            }
         }
+    }
+
+    /** The server side of TLS over an accepted socket; the handshake runs at the first read. */
+    private SSLSocket layerTls(Socket raw) throws IOException {
+        SSLSocket secure = (SSLSocket) tls.getSocketFactory().createSocket(raw, null, raw.getPort(), true);
+        secure.setUseClientMode(false);
+        secure.setNeedClientAuth(requireClientCertificates);
+        return secure;
     }
 
     /** Stops accepting, closes every connection and interrupts its thread. */
@@ -185,9 +291,13 @@ public final class Http1Server implements AutoCloseable {
         closed = true;
         closeQuietly(listener);
         platformThreads.shutdown();
-        live.forEach((socket, thread) -> {
+        reaper.interrupt();
+        live.forEach((socket, phase) -> {
             closeQuietly(socket);
-            thread.interrupt();
+            Thread thread = phase.thread();
+            if (thread != null) {
+                thread.interrupt();
+            }
         });
         try {
             acceptor.join(5_000);
@@ -204,11 +314,16 @@ public final class Http1Server implements AutoCloseable {
     /** A failed TLS handshake: counted, and said in the log at most every 10 s (connection threads race for the turn). */
     private void refusedHandshake(Socket socket, SSLException e) {
         refusedHandshakes.increment();
+        logAtMostEvery10s(lastHandshakeLog, name + ": refused a TLS connection from " + socket.getRemoteSocketAddress() + ": " + e.getMessage()
+                + " (" + refusedHandshakes.sum() + " refused since start; further ones within 10 s are not logged)");
+    }
+
+    /** Logs a warning unless this kind of warning was logged in the last 10 s (threads race for the turn). */
+    private static void logAtMostEvery10s(java.util.concurrent.atomic.AtomicLong lastLog, String message) {
         long now = System.nanoTime();
-        long last = lastHandshakeLog.get();
-        if ((last == 0 || now - last > 10_000_000_000L) && lastHandshakeLog.compareAndSet(last, now)) {
-            LOG.log(System.Logger.Level.WARNING, name + ": refused a TLS connection from " + socket.getRemoteSocketAddress() + ": " + e.getMessage()
-                    + " (" + refusedHandshakes.sum() + " refused since start; further ones within 10 s are not logged)");
+        long last = lastLog.get();
+        if ((last == 0 || now - last > 10_000_000_000L) && lastLog.compareAndSet(last, now)) {
+            LOG.log(System.Logger.Level.WARNING, message);
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -33,8 +34,12 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * symbolic link). Files that changed but cannot be read (say, half written) keep the previous material in use and are
  * said in the log; the next check tries again. Connections already open keep the certificates they were made with.
  *
- * <p>Thread-safe: the loaded material is one immutable value behind a volatile field; a reload is serialized on this
- * object, and a handshake never waits for one (it uses what was loaded before).
+ * <p>A handshake asks the key manager three times (which alias, its chain, its key); a reload may come between. The
+ * alias names the load it was chosen from, and the chain and the key are taken from that same load, so a handshake
+ * never pairs one load's chain with another's key (the load before the current one is kept for such handshakes).
+ *
+ * <p>Thread-safe: the loaded material (the current load and the one before) is one immutable value behind a volatile
+ * field; a reload is serialized on this object, and a handshake never waits for one (it uses what was loaded before).
  */
 public final class CertificateFiles {
     private static final System.Logger LOG = System.getLogger(CertificateFiles.class.getName());
@@ -45,11 +50,30 @@ public final class CertificateFiles {
     private final Path keyFile;
     private final Path caFile;
     private final LongSupplier nanoTime;
-    private volatile Loaded loaded;
+    private volatile Loads loads;
     private volatile long nextCheck;
+    private long generations; // guarded by this
 
-    /** What one read of the files gave, and the stamps of the files it was read from. */
-    private record Loaded(List<Object> stamps, X509ExtendedKeyManager keys, X509ExtendedTrustManager trust, X509Certificate leaf) {}
+    /**
+     * What one read of the files gave, and the stamps of the files it was read from; {@code alias} names this load to
+     * the JDK's TLS ({@link CurrentKeys}).
+     */
+    private record Loaded(List<Object> stamps, X509ExtendedKeyManager keys, X509ExtendedTrustManager trust, X509Certificate[] chain,
+                          PrivateKey key, String alias) {
+        X509Certificate leaf() {
+            return chain[0];
+        }
+    }
+
+    /** The load in use and the one before it (null at first), swapped together. */
+    private record Loads(Loaded current, Loaded previous) {
+        Loaded byAlias(String alias) {
+            if (current.alias().equals(alias)) {
+                return current;
+            }
+            return previous != null && previous.alias().equals(alias) ? previous : null;
+        }
+    }
 
     /**
      * Reads the files now: a bad file fails here, at start-up, with its name.
@@ -67,7 +91,7 @@ public final class CertificateFiles {
         this.keyFile = Objects.requireNonNull(keyFile, "keyFile");
         this.caFile = caFile;
         this.nanoTime = nanoTime;
-        this.loaded = load(stamps());
+        this.loads = new Loads(load(stamps()), null);
         this.nextCheck = nanoTime.getAsLong() + CHECK_EVERY_NANOS;
     }
 
@@ -105,14 +129,22 @@ public final class CertificateFiles {
         if (caFile == null) {
             throw new IllegalStateException("no CA file: peers cannot be checked against " + certFile + "'s CA");
         }
-        return new CurrentTrust(checkHostname);
+        return new CurrentTrust(checkHostname, server -> true);
     }
 
     /** A TLS context presenting the certificate and, with a CA file, checking peers against it (servers: clients' certificates). */
     public SSLContext context(boolean checkHostname) {
+        return context(checkHostname, server -> true);
+    }
+
+    /**
+     * As {@link #context(boolean)}; a client also accepts only a server whose certificate passes {@code server} (with
+     * {@code checkHostname} false, where it dials replicas by pod IP: the identity the certificate names is the check).
+     */
+    public SSLContext context(boolean checkHostname, Predicate<X509Certificate> server) {
         try {
             SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(new KeyManager[] {keyManager()}, caFile == null ? null : new TrustManager[] {trustManager(checkHostname)}, null);
+            ctx.init(new KeyManager[] {keyManager()}, caFile == null ? null : new TrustManager[] {new CurrentTrust(checkHostname, server)}, null);
             return ctx;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("TLS context: " + e.getMessage(), e);
@@ -129,7 +161,7 @@ public final class CertificateFiles {
         if (now - nextCheck >= 0) {
             reloadIfChanged(now);
         }
-        return loaded;
+        return loads.current();
     }
 
     private synchronized void reloadIfChanged(long now) {
@@ -144,12 +176,13 @@ public final class CertificateFiles {
             LOG.log(System.Logger.Level.WARNING, "TLS files cannot be read (" + e.getMessage() + "); still using the ones read before");
             return;
         }
-        if (stamps.equals(loaded.stamps())) {
+        Loads before = loads;
+        if (stamps.equals(before.current().stamps())) {
             return;
         }
         try {
             Loaded fresh = load(stamps);
-            loaded = fresh;
+            loads = new Loads(fresh, before.current());
             LOG.log(System.Logger.Level.INFO, "TLS files changed: now presenting certificate serial " + fresh.leaf().getSerialNumber().toString(16)
                     + " (" + fresh.leaf().getSubjectX500Principal().getName() + ", valid until " + fresh.leaf().getNotAfter().toInstant() + ")"
                     + (caFile == null ? "" : " and checking peers against " + caFile) + " for new connections");
@@ -173,7 +206,7 @@ public final class CertificateFiles {
         return List.copyOf(out);
     }
 
-    private Loaded load(List<Object> stamps) {
+    private synchronized Loaded load(List<Object> stamps) {
         try {
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
@@ -190,7 +223,7 @@ public final class CertificateFiles {
             if (caFile != null) {
                 trust = PemTls.trustManager(caFile);
             }
-            return new Loaded(stamps, keys, trust, chain[0]);
+            return new Loaded(stamps, keys, trust, chain, key, "muster-" + ++generations);
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalArgumentException("TLS from " + this + ": " + e.getMessage(), e);
         }
@@ -217,55 +250,84 @@ public final class CertificateFiles {
         return v.verify(sig) ? cert.getPublicKey() : null;
     }
 
-    /** Delegates every call to the key manager of the files as they are now. */
+    /**
+     * Chooses from the key manager of the files as they are now, under an alias naming that load; the chain and the key
+     * of an alias come from the load it names.
+     */
     private final class CurrentKeys extends X509ExtendedKeyManager {
+        private String[] aliases(String[] chosen, Loaded from) {
+            return chosen == null ? null : new String[] {from.alias()};
+        }
+
+        private String alias(String chosen, Loaded from) {
+            return chosen == null ? null : from.alias();
+        }
+
         @Override
         public String[] getClientAliases(String keyType, Principal[] issuers) {
-            return current().keys().getClientAliases(keyType, issuers);
+            Loaded l = current();
+            return aliases(l.keys().getClientAliases(keyType, issuers), l);
         }
 
         @Override
         public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
-            return current().keys().chooseClientAlias(keyType, issuers, socket);
+            Loaded l = current();
+            return alias(l.keys().chooseClientAlias(keyType, issuers, socket), l);
         }
 
         @Override
         public String[] getServerAliases(String keyType, Principal[] issuers) {
-            return current().keys().getServerAliases(keyType, issuers);
+            Loaded l = current();
+            return aliases(l.keys().getServerAliases(keyType, issuers), l);
         }
 
         @Override
         public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
-            return current().keys().chooseServerAlias(keyType, issuers, socket);
+            Loaded l = current();
+            return alias(l.keys().chooseServerAlias(keyType, issuers, socket), l);
         }
 
         @Override
         public X509Certificate[] getCertificateChain(String alias) {
-            return current().keys().getCertificateChain(alias);
+            Loaded l = loads.byAlias(alias);
+            return l == null ? null : l.chain().clone();
         }
 
         @Override
         public PrivateKey getPrivateKey(String alias) {
-            return current().keys().getPrivateKey(alias);
+            Loaded l = loads.byAlias(alias);
+            return l == null ? null : l.key();
         }
 
         @Override
         public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine engine) {
-            return current().keys().chooseEngineClientAlias(keyType, issuers, engine);
+            Loaded l = current();
+            return alias(l.keys().chooseEngineClientAlias(keyType, issuers, engine), l);
         }
 
         @Override
         public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
-            return current().keys().chooseEngineServerAlias(keyType, issuers, engine);
+            Loaded l = current();
+            return alias(l.keys().chooseEngineServerAlias(keyType, issuers, engine), l);
         }
     }
 
     /** Delegates to the trust manager of the files as they are now; without {@code checkHostname}, chains only. */
     private final class CurrentTrust extends X509ExtendedTrustManager {
         private final boolean checkHostname;
+        private final Predicate<X509Certificate> server;
 
-        CurrentTrust(boolean checkHostname) {
+        CurrentTrust(boolean checkHostname, Predicate<X509Certificate> server) {
             this.checkHostname = checkHostname;
+            this.server = server;
+        }
+
+        /** A server chain the CA signed must also name an identity this client accepts. */
+        private void checkIdentity(X509Certificate[] chain) throws CertificateException {
+            if (chain.length == 0 || !server.test(chain[0])) {
+                throw new CertificateException("the server's certificate \"" + (chain.length == 0 ? "" : CallerRoles.commonName(chain[0]))
+                        + "\" is signed by the CA but is not the identity this client expects of the server");
+            }
         }
 
         private X509ExtendedTrustManager trust() {
@@ -290,6 +352,7 @@ public final class CertificateFiles {
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
             trust().checkServerTrusted(chain, authType);
+            checkIdentity(chain);
         }
 
         @Override
@@ -299,6 +362,7 @@ public final class CertificateFiles {
             } else {
                 trust().checkServerTrusted(chain, authType);
             }
+            checkIdentity(chain);
         }
 
         @Override
@@ -308,6 +372,7 @@ public final class CertificateFiles {
             } else {
                 trust().checkServerTrusted(chain, authType);
             }
+            checkIdentity(chain);
         }
 
         @Override

@@ -338,7 +338,7 @@ class Http1ServerTest {
     }
 
     @Test
-    void connectionsOverTheLimitAreClosedUntilOneEnds() throws Exception {
+    void aNewConnectionOverTheLimitTakesThePlaceOfTheOneThatWaitedLongestForItsClient() throws Exception {
         start(ECHO, Duration.ofMinutes(1), 2);
         try (Raw a = new Raw(server.port()); Raw b = new Raw(server.port())) {
             for (Raw c : List.of(a, b)) {
@@ -346,16 +346,60 @@ class Http1ServerTest {
                 assertThat(c.reply().status).isEqualTo(200);
             }
             try (Raw third = new Raw(server.port())) {
-                assertThat(third.atEnd()).as("closed at once: two are open").isTrue();
+                third.send("GET /third HTTP/1.1\r\nHost: h\r\n\r\n");
+                assertThat(third.reply().body).startsWith("GET /third");
+                assertThat(a.atEnd()).as("a idled longest: closed to make room").isTrue();
+                assertThat(server.evictedConnections()).isEqualTo(1);
+                b.send("GET /still HTTP/1.1\r\nHost: h\r\n\r\n"); // the younger one was not disturbed
+                assertThat(b.reply().body).startsWith("GET /still");
             }
-            a.close();
-            await().atMost(Duration.ofSeconds(10)).until(() -> server.connections() == 1);
-            try (Raw again = new Raw(server.port())) {
-                again.send("GET /again HTTP/1.1\r\nHost: h\r\n\r\n");
-                assertThat(again.reply().body).startsWith("GET /again");
+        }
+    }
+
+    @Test
+    void whenEveryOpenConnectionIsInsideItsHandlerANewOneIsClosedUntilOneEnds() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(2);
+        start(r -> {
+            if (r.path().equals("/park")) {
+                entered.countDown();
+                release.await(); // like a bind at its barrier
             }
-            b.send("GET /still HTTP/1.1\r\nHost: h\r\n\r\n"); // the open ones were never disturbed
-            assertThat(b.reply().body).startsWith("GET /still");
+            return Http1Response.text(200, r.path());
+        }, Duration.ofMinutes(1), 2);
+        try (Raw a = new Raw(server.port()); Raw b = new Raw(server.port())) {
+            for (Raw c : List.of(a, b)) {
+                c.send("GET /park HTTP/1.1\r\nHost: h\r\n\r\n");
+            }
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            try (Raw third = new Raw(server.port())) {
+                assertThat(third.atEnd()).as("closed at once: both open ones are busy").isTrue();
+            }
+            release.countDown();
+            assertThat(a.reply().body).isEqualTo("/park");
+            assertThat(b.reply().body).isEqualTo("/park");
+            assertThat(server.evictedConnections()).isZero();
+        }
+    }
+
+    @Test
+    void aHeadNotCompleteInTimeClosesTheConnectionButAnIdleKeepAliveOneStays() throws Exception {
+        server = new Http1Server("test-http", new InetSocketAddress("127.0.0.1", 0), null, false, ECHO, LIMIT, Duration.ofMinutes(1),
+                Duration.ofMillis(300), 100);
+        try (Raw idle = new Raw(server.port()); Raw slow = new Raw(server.port()); Raw silent = new Raw(server.port());
+             Raw slowSecond = new Raw(server.port())) {
+            idle.send("GET /first HTTP/1.1\r\nHost: h\r\n\r\n");
+            assertThat(idle.reply().status).isEqualTo(200);
+            slowSecond.send("GET /first HTTP/1.1\r\nHost: h\r\n\r\n");
+            assertThat(slowSecond.reply().status).isEqualTo(200);
+            slow.send("GET /healthz HTTP/1.1\r\n"); // one line of the head, then nothing
+            slowSecond.send("GET /second HTTP/1.1\r\nHost: h\r\n"); // the same on a kept-alive connection
+            assertThat(slow.atEnd()).isTrue();
+            assertThat(silent.atEnd()).as("a connection that never sends a byte").isTrue();
+            assertThat(slowSecond.atEnd()).isTrue();
+            assertThat(server.headTimeouts()).isEqualTo(3);
+            idle.send("GET /later HTTP/1.1\r\nHost: h\r\n\r\n"); // idle longer than the head timeout, still served
+            assertThat(idle.reply().body).startsWith("GET /later");
         }
     }
 

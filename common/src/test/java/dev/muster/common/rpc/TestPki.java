@@ -47,7 +47,7 @@ public final class TestPki {
         this.dir = dir;
         this.name = name;
         this.caKeys = keyPair();
-        this.caCert = sign(caName(), caKeys, caKeys.getPrivate(), caName(), true, null, null);
+        this.caCert = sign(caName(), caKeys, caKeys.getPrivate(), caName(), true, new KeyPurposeId[0], null);
         write(dir.resolve(name + "-ca.pem"), pem("CERTIFICATE", caCert.getEncoded()));
     }
 
@@ -69,7 +69,17 @@ public final class TestPki {
         return issue(cn, KeyPurposeId.id_kp_clientAuth, null);
     }
 
+    /** A certificate for {@code localhost} usable both to serve and as a client (an extender replica forwarding). */
+    public Issued serverAndClient(String cn) throws GeneralSecurityException, IOException {
+        return issue(cn, new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth},
+                new GeneralNames(new GeneralName[] {new GeneralName(GeneralName.dNSName, "localhost"), new GeneralName(GeneralName.iPAddress, "127.0.0.1")}));
+    }
+
     private Issued issue(String cn, KeyPurposeId purpose, GeneralNames sans) throws GeneralSecurityException, IOException {
+        return issue(cn, new KeyPurposeId[] {purpose}, sans);
+    }
+
+    private Issued issue(String cn, KeyPurposeId[] purpose, GeneralNames sans) throws GeneralSecurityException, IOException {
         KeyPair keys = keyPair();
         X509Certificate cert = sign(new X500Name("CN=" + cn), keys, caKeys.getPrivate(), caName(), false, purpose, sans);
         Path certFile = dir.resolve(name + "-" + cn + ".pem");
@@ -79,7 +89,7 @@ public final class TestPki {
         return new Issued(certFile, keyFile);
     }
 
-    private static X509Certificate sign(X500Name subject, KeyPair subjectKeys, PrivateKey issuerKey, X500Name issuer, boolean ca, KeyPurposeId purpose,
+    private static X509Certificate sign(X500Name subject, KeyPair subjectKeys, PrivateKey issuerKey, X500Name issuer, boolean ca, KeyPurposeId[] purpose,
             GeneralNames sans) throws GeneralSecurityException, IOException {
         Instant now = Instant.now();
         JcaX509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(issuer, BigInteger.valueOf(SERIAL.incrementAndGet()),

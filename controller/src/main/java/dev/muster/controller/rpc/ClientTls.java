@@ -4,8 +4,6 @@ import dev.muster.common.rpc.ServerTls;
 import dev.muster.common.tls.CertificateFiles;
 import io.grpc.ChannelCredentials;
 import io.grpc.TlsChannelCredentials;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -47,21 +45,21 @@ public record ClientTls(Path ca, Path certChain, Path privateKey) {
     }
 
     /**
-     * Reads the files now, so a bad file fails at start-up with its name. The client certificate is read again when
-     * its files change ({@link CertificateFiles}): a renewed one is presented on the next connection.
+     * Reads the files now, so a bad file fails at start-up with its name. The client certificate and the CA are read
+     * again when their files change ({@link CertificateFiles}, {@link dev.muster.common.tls.TrustFiles}): a renewed
+     * certificate is presented, and a rotated CA checked against, on the next connection, with no restart.
      */
     public ChannelCredentials credentials() {
-        try {
-            TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
+        TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
+        if (certChain != null) {
+            CertificateFiles files = new CertificateFiles(certChain, privateKey, ca);
+            b.keyManager(files.keyManager());
             if (ca != null) {
-                b.trustManager(ca.toFile());
+                b.trustManager(files.trustManager(true));
             }
-            if (certChain != null) {
-                b.keyManager(new CertificateFiles(certChain, privateKey, null).keyManager());
-            }
-            return b.build();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read gRPC client TLS files " + this, e);
+        } else if (ca != null) {
+            b.trustManager(new dev.muster.common.tls.TrustFiles(ca));
         }
+        return b.build();
     }
 }

@@ -117,6 +117,43 @@ class NettyAllocationStreamTest {
         assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     }
 
+    /**
+     * A CA rotation on both sides (the Secrets' files replaced, as a Secret volume is): the controller's credentials,
+     * made once, take up the new CA and certificate on the next connection, without a restart.
+     */
+    @Test
+    void aRotatedCaIsTakenUpByTheNextConnectionWithTheSameCredentials() throws Exception {
+        Path srv = java.nio.file.Files.createDirectories(dir.resolve("srv"));
+        Path cli = java.nio.file.Files.createDirectories(dir.resolve("cli"));
+        install(pki, pki.server("extender"), srv);
+        install(pki, pki.client("controller"), cli);
+        int port = start(Optional.of(new ServerTls(srv.resolve("tls.crt"), srv.resolve("tls.key"), srv.resolve("ca.crt")))).port();
+        io.grpc.ChannelCredentials creds = new ClientTls(cli.resolve("ca.crt"), cli.resolve("tls.crt"), cli.resolve("tls.key")).credentials();
+        assertThat(healthOn(port, creds)).isTrue();
+
+        TestPki rotated = new TestPki(dir, "rotated");
+        install(rotated, rotated.server("extender"), srv);
+        install(rotated, rotated.client("controller"), cli);
+        await().atMost(WAIT).ignoreExceptions().until(() -> healthOn(port, creds));
+    }
+
+    /** The files a Secret volume holds: tls.crt, tls.key, ca.crt, each replaced with a new modification time. */
+    private static void install(TestPki pki, TestPki.Issued issued, Path to) throws Exception {
+        java.nio.file.attribute.FileTime now = java.nio.file.attribute.FileTime.from(java.time.Instant.now());
+        for (var e : java.util.Map.of("tls.crt", issued.cert(), "tls.key", issued.key(), "ca.crt", pki.caFile()).entrySet()) {
+            java.nio.file.Files.copy(e.getValue(), to.resolve(e.getKey()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            java.nio.file.Files.setLastModifiedTime(to.resolve(e.getKey()), now);
+        }
+    }
+
+    /** A new channel with {@code creds}; true when the server's health check answers over it. */
+    private boolean healthOn(int port, io.grpc.ChannelCredentials creds) {
+        ManagedChannel channel = cleanup.register(io.grpc.Grpc.newChannelBuilderForAddress("localhost", port, creds).build());
+        io.grpc.health.v1.HealthGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
+                .check(io.grpc.health.v1.HealthCheckRequest.getDefaultInstance());
+        return true;
+    }
+
     private ServerTls serverTls(boolean mutual) throws Exception {
         TestPki.Issued server = pki.server("extender");
         return new ServerTls(server.cert(), server.key(), mutual ? pki.caFile() : null);

@@ -5,6 +5,7 @@ import dev.muster.common.http.Http1Request;
 import dev.muster.common.http.Http1Response;
 import dev.muster.common.http.Http1Server;
 import dev.muster.common.ops.OpsEndpoints;
+import dev.muster.common.tls.CallerRoles;
 import dev.muster.common.tls.CertificateFiles;
 import dev.muster.server.leader.Leadership;
 import dev.muster.server.http.wire.WireEncoder;
@@ -13,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -27,6 +29,11 @@ import java.util.function.Supplier;
  * within {@code maxBodyBytes} (413), this process the leader (else the request is forwarded to it) and
  * synced (503). None of these touch the ledger.
  *
+ * <p>Who may call the verbs: with client certificates required, only a certificate of the role {@code scheduler}
+ * (kube-scheduler), or of the role {@code extender} on a request another replica forwarded (it carries {@value
+ * LeaderForwarder#FORWARDED_BY}); a forwarded request from any other certificate, and every other caller (the
+ * controller, an operator), get 403 and change nothing ({@link CallerRoles}, {@code --tls-client-roles}).
+ *
  * <p>Forwarding takes one hop at most: a forwarded request carries {@value LeaderForwarder#FORWARDED_BY} naming the
  * replica that sent it, and a standby that receives one answers 503 instead of forwarding again, so two replicas
  * that each think the other leads cannot bounce a request until they run out of connections. A standby with no
@@ -39,6 +46,10 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
     /** Open connections at most: above the largest gang (each member's bind holds one at the barrier), bounded memory. */
     static final int MAX_CONNECTIONS = 20_000;
     private static final String JSON = "application/json";
+    /** Who may call a verb directly. */
+    static final Set<CallerRoles.Role> VERB_CALLERS = Set.of(CallerRoles.Role.SCHEDULER);
+    /** Who may send a verb forwarded by another replica. */
+    static final Set<CallerRoles.Role> FORWARDING_CALLERS = Set.of(CallerRoles.Role.EXTENDER);
 
     private final Http1Server server;
     private final ExtenderVerbs verbs;
@@ -48,6 +59,8 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
     private final String scheme;
     private final LeaderForwarder forwarder;
     private final Supplier<String> notReadyReason;
+    /** Null when clients present no certificate (plain HTTP, or TLS without a client CA): no caller is told apart. */
+    private final CallerRoles callers;
 
     /**
      * @param tls            null for plain HTTP; with a CA file, every client must present a certificate it signed, or its
@@ -58,6 +71,17 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
     public ExtenderHttpServer(InetSocketAddress address, CertificateFiles tls, ExtenderVerbs verbs, ExtenderMetrics metrics,
                               OpsEndpoints ops, Leadership leadership, LeaderForwarder forwarder,
                               Supplier<String> notReadyReason, long maxBodyBytes) throws IOException {
+        this(address, tls, CallerRoles.ANY, verbs, metrics, ops, leadership, forwarder, notReadyReason, maxBodyBytes);
+    }
+
+    /**
+     * As {@link #ExtenderHttpServer(InetSocketAddress, CertificateFiles, ExtenderVerbs, ExtenderMetrics, OpsEndpoints, Leadership,
+     * LeaderForwarder, Supplier, long)}; {@code callers}: which client certificates may call the verbs (with a CA file).
+     */
+    public ExtenderHttpServer(InetSocketAddress address, CertificateFiles tls, CallerRoles callers, ExtenderVerbs verbs,
+                              ExtenderMetrics metrics, OpsEndpoints ops, Leadership leadership, LeaderForwarder forwarder,
+                              Supplier<String> notReadyReason, long maxBodyBytes) throws IOException {
+        this.callers = tls != null && tls.caFile() != null ? callers : null;
         this.verbs = verbs;
         this.metrics = metrics;
         this.ops = ops;
@@ -100,9 +124,16 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
         }
         ExtenderMetrics.Timer timer = metrics.start(verb, "http");
         byte[] body = request.body();
+        String forwardedBy = request.header(LeaderForwarder.FORWARDED_BY);
+        if (callers != null) {
+            Set<CallerRoles.Role> wanted = forwardedBy == null ? VERB_CALLERS : FORWARDING_CALLERS;
+            if (!callers.allows(request.peer(), wanted)) {
+                timer.done("forbidden");
+                return json(403, error((forwardedBy == null ? "" : "a forwarded request: ") + callers.describe(request.peer(), wanted)));
+            }
+        }
         if (!leadership.leading()) {
             Leadership.Route route = leadership.route();
-            String forwardedBy = request.header(LeaderForwarder.FORWARDED_BY);
             if (forwardedBy != null) {
                 // one hop only: replicas that disagree about the leader must not bounce a request between them
                 timer.done("forward-loop");

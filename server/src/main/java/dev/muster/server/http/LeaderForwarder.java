@@ -1,5 +1,6 @@
 package dev.muster.server.http;
 
+import dev.muster.common.tls.CallerRoles;
 import dev.muster.common.tls.CertificateFiles;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -38,9 +39,18 @@ public final class LeaderForwarder {
      *            the chain to that CA (Muster's own, which signs only Muster's components), not the host name.
      */
     public LeaderForwarder(CertificateFiles tls, Duration timeout) {
+        this(tls, CallerRoles.ANY, timeout);
+    }
+
+    /**
+     * As {@link #LeaderForwarder(CertificateFiles, Duration)}; the leader's certificate must also have the role
+     * {@code extender} in {@code callers} ({@code --tls-client-roles}): another certificate of the CA (kube-scheduler's,
+     * the controller's) cannot pose as the leader.
+     */
+    public LeaderForwarder(CertificateFiles tls, CallerRoles callers, Duration timeout) {
         HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1);
         if (tls != null) {
-            b.sslContext(tls.context(false));
+            b.sslContext(tls.context(false, leader -> callers.of(leader).contains(CallerRoles.Role.EXTENDER)));
         }
         this.client = b.build();
         this.timeout = timeout;

@@ -48,10 +48,16 @@ final class ExtenderHarness implements AutoCloseable {
 
     /** On {@code 127.0.0.1:port} (0: any free port). */
     ExtenderHarness(SchedulerConfig config, CertificateFiles tls, Leadership gate, long maxBody, int port) throws Exception {
+        this(config, tls, dev.muster.common.tls.CallerRoles.ANY, gate, maxBody, port);
+    }
+
+    /** With client certificates told apart by {@code callers}. */
+    ExtenderHarness(SchedulerConfig config, CertificateFiles tls, dev.muster.common.tls.CallerRoles callers, Leadership gate, long maxBody,
+                    int port) throws Exception {
         scheduler = new GangScheduler(config, binder, journal, clock);
         ExtenderMetrics metrics = new ExtenderMetrics(registry, scheduler, journal);
         OpsEndpoints ops = new OpsEndpoints(registry, () -> scheduler.isSynced() ? null : "first sync not finished");
-        server = new ExtenderHttpServer(new InetSocketAddress("127.0.0.1", port), tls, new ExtenderVerbs(scheduler, Duration.ofMinutes(5)),
+        server = new ExtenderHttpServer(new InetSocketAddress("127.0.0.1", port), tls, callers, new ExtenderVerbs(scheduler, Duration.ofMinutes(5)),
                 metrics, ops, gate, new LeaderForwarder(null, Duration.ofSeconds(30)),
                 () -> scheduler.isSynced() ? null : "first sync not finished", maxBody);
         client = new ExtenderClient((tls == null ? "http" : "https") + "://127.0.0.1:" + server.port(), Duration.ofMinutes(5));

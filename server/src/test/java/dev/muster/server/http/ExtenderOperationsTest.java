@@ -106,6 +106,45 @@ class ExtenderOperationsTest {
         }
     }
 
+    /**
+     * Each caller has its own certificate: only kube-scheduler's may call the verbs, only an extender's may send a
+     * forwarded one; the controller's and an operator's get 403 and change nothing; the probes answer anyone of the CA.
+     */
+    @Test
+    void theVerbsServeOnlyKubeSchedulersCertificateAndForwardedOnesOnlyAnExtenders(@TempDir Path dir) throws Exception {
+        TestPki pki = new TestPki(dir, "verbs");
+        TestPki.Issued serverCert = pki.serverAndClient("muster-extender");
+        dev.muster.common.tls.CallerRoles roles = dev.muster.common.tls.CallerRoles.parse("tls-client-roles",
+                "scheduler=muster-scheduler,extender=muster-extender,controller=muster-controller,operator=muster-operator");
+        try (ExtenderHarness h = new ExtenderHarness(SchedulerConfig.DEFAULT, new CertificateFiles(serverCert.cert(), serverCert.key(),
+                pki.caFile()), roles, Leadership.ALWAYS, 1 << 20, 0)) {
+            h.nodes(node("node-1", "8", "32Gi"));
+            h.scheduler.markSynced();
+            h.seen(FILTER); // the cluster showed the pod
+            SSLContext scheduler = client(pki.caFile(), pki.client("muster-scheduler"));
+            SSLContext controller = client(pki.caFile(), pki.client("muster-controller"));
+            SSLContext operator = client(pki.caFile(), pki.client("muster-operator"));
+            SSLContext extender = client(pki.caFile(), serverCert);
+            for (SSLContext refused : List.of(controller, operator, extender)) {
+                for (String verb : List.of("/filter", "/bind", "/preempt", "/prioritize")) {
+                    HttpResponse<String> r = post(h, refused, verb);
+                    assertThat(r.statusCode()).as(verb).isEqualTo(403);
+                    assertThat(r.body()).contains("may not call this", "[SCHEDULER]");
+                }
+            }
+            HttpResponse<String> forgedForward = post(h, scheduler, "/filter", LeaderForwarder.FORWARDED_BY, "muster-extender-0");
+            assertThat(forgedForward.statusCode()).isEqualTo(403);
+            assertThat(forgedForward.body()).contains("a forwarded request", "[EXTENDER]");
+            assertThat(h.scheduler.ledger().reservations()).isEmpty();
+            assertThat(get(h, scheduler, "/metrics").body())
+                    .contains("muster_extender_decisions_total{verb=\"filter\",outcome=\"forbidden\",} 4.0");
+
+            assertThat(post(h, scheduler, "/filter").statusCode()).isEqualTo(200);
+            assertThat(post(h, extender, "/filter", LeaderForwarder.FORWARDED_BY, "muster-extender-0").statusCode()).isEqualTo(200);
+            assertThat(get(h, controller, "/healthz").statusCode()).isEqualTo(200);
+        }
+    }
+
     @Test
     void aRenewedCertificateAndCaServeNewConnectionsWithoutARestart(@TempDir Path dir) throws Exception {
         TestPki before = new TestPki(dir, "before");
@@ -138,10 +177,21 @@ class ExtenderOperationsTest {
     }
 
     /** A POST on a fresh connection (a new client each time: no connection is reused across certificates). */
-    private static HttpResponse<String> post(ExtenderHarness h, SSLContext tls, String path) throws Exception {
+    private static HttpResponse<String> post(ExtenderHarness h, SSLContext tls, String path, String... headers) throws Exception {
         try (HttpClient client = HttpClient.newBuilder().sslContext(tls).build()) {
-            return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + h.server.port() + path))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(FILTER)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + h.server.port() + path))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(FILTER));
+            if (headers.length > 0) {
+                b.headers(headers);
+            }
+            return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
+    private static HttpResponse<String> get(ExtenderHarness h, SSLContext tls, String path) throws Exception {
+        try (HttpClient client = HttpClient.newBuilder().sslContext(tls).build()) {
+            return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + h.server.port() + path)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
         }
     }
 

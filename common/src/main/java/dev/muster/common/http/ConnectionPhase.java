@@ -1,0 +1,88 @@
+package dev.muster.common.http;
+
+import java.net.Socket;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Where one connection of an {@link Http1Server} is in its life, for the two things the server does to connections
+ * from outside their own thread: the head deadline (a request head not complete in time closes the connection) and
+ * room for a new connection when the limit is reached (the connection that has waited longest for a client's bytes is
+ * closed).
+ *
+ * <pre>
+ *   accepted ──► HEAD (TLS handshake, request line, headers; deadline counts from here)
+ *                 │
+ *                 ▼
+ *               BODY ──► BUSY (handler) ──► IDLE (answer written, keep-alive) ──first byte──► HEAD …
+ * </pre>
+ *
+ * HEAD, BODY and IDLE wait for the client: such a connection may be evicted. BUSY waits for the server (a bind at its
+ * barrier): never evicted. CLOSING: the reaper or an eviction is closing it. Written by the connection's thread; read by the accepting thread and the reaper. Thread-safe:
+ * the phase and its start are one immutable value behind a volatile field.
+ */
+final class ConnectionPhase {
+    enum Kind { HEAD, BODY, BUSY, IDLE, CLOSING }
+
+    /** A phase and the {@link System#nanoTime()} it began. */
+    record Now(Kind kind, long since) {
+        boolean waitsForClient() {
+            return kind == Kind.HEAD || kind == Kind.BODY || kind == Kind.IDLE;
+        }
+    }
+
+    /** The socket as accepted (under TLS, the plain socket the TLS one is layered on): closing it ends every read at once. */
+    final Socket raw;
+    private final AtomicBoolean released = new AtomicBoolean();
+    private volatile Now now;
+    private volatile Thread thread;
+
+    ConnectionPhase(Socket raw, long acceptedNanos) {
+        this.raw = raw;
+        this.now = new Now(Kind.HEAD, acceptedNanos);
+    }
+
+    Now now() {
+        return now;
+    }
+
+    /** Bytes of a request arrived: an idle connection starts a head (and its deadline) now. */
+    void bytesArrived() {
+        if (now.kind() == Kind.IDLE) {
+            now = new Now(Kind.HEAD, System.nanoTime());
+        }
+    }
+
+    void body() {
+        now = new Now(Kind.BODY, System.nanoTime());
+    }
+
+    void busy() {
+        now = new Now(Kind.BUSY, System.nanoTime());
+    }
+
+    void idle() {
+        now = new Now(Kind.IDLE, System.nanoTime());
+    }
+
+    /** Being closed from outside (head deadline, eviction): neither again. */
+    void closing() {
+        now = new Now(Kind.CLOSING, System.nanoTime());
+    }
+
+    boolean closedFromOutside() {
+        return now.kind() == Kind.CLOSING;
+    }
+
+    void serving(Thread t) {
+        thread = t;
+    }
+
+    Thread thread() {
+        return thread;
+    }
+
+    /** True once, for whoever stops counting this connection as open first (its own thread, or an eviction). */
+    boolean release() {
+        return released.compareAndSet(false, true);
+    }
+}
