@@ -608,15 +608,16 @@ public final class StatusFolding implements AllocationListener, StatusSource {
         GangState state = stream == null ? null : stream.state();
         Refusal why = stream == null ? Refusal.NONE : stream.why();
         int minMember = g.spec.minMember();
-        PodGroupPhase phase = PodGroupPhases.next(g.phase, minMember, state, g.members);
+        if (g.disruption != null && settle) {
+            // runs again: members bound and not finished (evicted members that exited 0 count as succeeded, not as running)
+            boolean runsAgain = g.members.active() >= Math.max(1, minMember);
+            g.disruption = g.disruption.settled(uid -> holds(key, uid), runsAgain);
+        }
+        boolean preempted = g.disruption != null && g.disruption.active();
+        PodGroupPhase phase = PodGroupPhases.next(g.phase, minMember, state, g.members, preempted);
         g.phase = phase;
         List<PodGroupCondition> conditions = PodGroupConditions.desired(phase, minMember, state, why, g.members);
         if (g.disruption != null) {
-            if (settle) {
-                // runs again: members bound and not finished (evicted members that exited 0 count as succeeded, not as running)
-                boolean runsAgain = g.members.active() >= Math.max(1, minMember);
-                g.disruption = g.disruption.settled(uid -> holds(key, uid), runsAgain);
-            }
             conditions = new ArrayList<>(conditions);
             conditions.add(g.disruption.condition());
         }
