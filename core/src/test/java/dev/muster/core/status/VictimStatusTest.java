@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * (being deleted, not finished), then shows once more as Failed when its kubelet has stopped it, then is gone.
  */
 class VictimStatusTest {
-    private final FoldDriver d = new FoldDriver();
+    private final List<GangShortfall> crossings = new java.util.ArrayList<>();
+    private final FoldDriver d = new FoldDriver(crossings::add);
 
     private void runningJob(String gang, int members) {
         d.queue("a").podGroup(gang, members, "a");
@@ -115,6 +116,16 @@ class VictimStatusTest {
         replacements("low", 2);
         d.gang("low", GangState.UNSCHEDULABLE, "gang ns/low: needs 2×(1 cpu), fits 0");
         assertWaiting("low", "evicted members succeeded, replacements refused");
+    }
+
+    @Test
+    void anEvictedMemberThatExitedWithSuccessDoesNotMakeTheGangWholeAgain() {
+        runningJob("low", 2);
+        decideEvicting("low", 2);
+        leaving("low-0");
+        assertThat(crossings).singleElement().extracting(GangShortfall::whole).isEqualTo(false);
+        d.pod("low-0", "low", PodPhase.SUCCEEDED, true);
+        assertThat(crossings).as("no GangWhole for an evicted member that exited 0").hasSize(1);
     }
 
     @Test
