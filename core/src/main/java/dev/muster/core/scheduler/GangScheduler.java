@@ -18,7 +18,6 @@ import dev.muster.core.gang.GangPlanner;
 import dev.muster.core.gang.Outbox;
 import dev.muster.core.ledger.Ledger;
 import dev.muster.core.ledger.LedgerSnapshot;
-import dev.muster.core.ledger.PodRecord;
 import dev.muster.core.ledger.Reservation;
 import dev.muster.core.ledger.Slot;
 import dev.muster.core.ledger.SlotSteering;
@@ -38,8 +37,6 @@ import dev.muster.core.preempt.Preemptions;
 import dev.muster.core.stream.AllocationJournal;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -97,6 +94,7 @@ public final class GangScheduler implements ClusterSink {
     private final Filtering filtering;
     private final BindBarrier barrier;
     private final BindVerb bindVerb;
+    private final PreemptVerb preemptVerb;
     private final Assumptions assumptions;
     private final GangExpiry expiry;
     private final ClusterIntake intake;
@@ -145,6 +143,7 @@ public final class GangScheduler implements ClusterSink {
         HeldBinds held = new HeldBinds(books, admission, barrier);
         this.assumptions = new Assumptions(books);
         this.bindVerb = new BindVerb(books, bindings, barrier, held, assumptions, config.admissionHold());
+        this.preemptVerb = new PreemptVerb(books);
         AdmissionPass pass = new AdmissionPass(books, line, held);
         this.expiry = new GangExpiry(books, barrier, held, assumptions, pass, config.backoff());
         this.filtering = new Filtering(books, barrier, held, steering, admission, config.policy(), config.pickNode());
@@ -254,38 +253,7 @@ public final class GangScheduler implements ClusterSink {
      * held for a preemptor): evicting there would be for nothing. Every other candidate is answered unchanged.
      */
     public Map<String, Victims> preempt(Pod preemptor, Map<String, Victims> candidates) {
-        return locked(() -> {
-            Pod known = books.pod(preemptor.uid());
-            Pod p = known != null ? known : preemptor;
-            if (p.gang() != null) {
-                return Map.of();
-            }
-            Map<String, Victims> out = new LinkedHashMap<>();
-            for (Map.Entry<String, Victims> c : candidates.entrySet()) {
-                Map<GangKey, Integer> taken = new HashMap<>();
-                dev.muster.core.resources.Resources freed = dev.muster.core.resources.Resources.ZERO;
-                for (String uid : c.getValue().podUids()) {
-                    PodRecord r = books.ledger().pod(uid);
-                    if (r != null && r.node().equals(c.getKey()) && !books.ledger().isLeaving(uid)) {
-                        freed = freed.plus(r.request());
-                    }
-                    if (r != null && r.gang() != null) {
-                        taken.merge(r.gang(), 1, Integer::sum);
-                    }
-                }
-                boolean breaksGang = false;
-                for (Map.Entry<GangKey, Integer> t : taken.entrySet()) {
-                    Gang g = books.gang(t.getKey());
-                    breaksGang |= g != null && (g.running() ? !g.mayLose(t.getValue()) : g.spec() != null);
-                }
-                dev.muster.core.ledger.NodeEntry e = books.ledger().node(c.getKey());
-                boolean roomForIt = e == null || p.request().fitsIn(e.free().plus(freed));
-                if (!breaksGang && roomForIt) {
-                    out.put(c.getKey(), c.getValue());
-                }
-            }
-            return out;
-        });
+        return locked(() -> preemptVerb.answer(preemptor, candidates));
     }
 
     /**
