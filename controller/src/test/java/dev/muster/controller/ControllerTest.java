@@ -248,6 +248,14 @@ class ControllerTest {
         flush(second);
         assertThat(((PodGroupStatus) world.api.inApi(pg("low"))).condition(dev.muster.core.status.PodGroupCondition.PREEMPTED).status())
                 .as("evicted whole: still disrupted").isEqualTo("True");
+        world.pod("low-2", "low", PodPhase.PENDING, false).pod("low-3", "low", PodPhase.PENDING, false);
+        flush(second);
+        PodGroupStatus waiting = (PodGroupStatus) world.api.inApi(pg("low"));
+        assertThat(waiting.phase()).as("made again, waiting: not finished").isEqualTo(dev.muster.core.status.PodGroupPhase.PENDING);
+        assertThat(waiting.condition(dev.muster.core.status.PodGroupCondition.SCHEDULED)).isNull();
+        QueueStatus a = (QueueStatus) world.api.inApi(StatusKey.queue("a"));
+        assertThat(a.pending() + a.inqueue()).as("low and big wait").isEqualTo(2);
+        assertThat(a.completed()).isZero();
         world.pod("low-2", "low", PodPhase.RUNNING, true).pod("low-3", "low", PodPhase.RUNNING, true);
         flush(second);
         assertThat(((PodGroupStatus) world.api.inApi(pg("low"))).condition(dev.muster.core.status.PodGroupCondition.PREEMPTED).status())

@@ -87,9 +87,18 @@ public final class Workloads {
      * {@code backoffLimit} a node's death that fails 4 members at once delays their replacements by over a minute).
      */
     public Map<String, Object> indexedJob(String ns, String name, int parallelism, PodTemplate pods, boolean suspend) {
+        return indexedJob(ns, name, parallelism, parallelism, pods, suspend);
+    }
+
+    /**
+     * As {@link #indexedJob(String, String, int, PodTemplate, boolean)}, with {@code completions} indexes of which
+     * {@code parallelism} run at once: a hollow kubelet's pods exit 0 when they are stopped (evicted, say), which the Job
+     * counts as completions, and it makes pods for the indexes still to complete.
+     */
+    public Map<String, Object> indexedJob(String ns, String name, int parallelism, int completions, PodTemplate pods, boolean suspend) {
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("parallelism", parallelism);
-        spec.put("completions", parallelism);
+        spec.put("completions", completions);
         spec.put("completionMode", "Indexed");
         spec.put("backoffLimitPerIndex", 6);
         spec.put("suspend", suspend);

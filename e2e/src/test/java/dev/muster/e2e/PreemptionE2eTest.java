@@ -47,15 +47,23 @@ class PreemptionE2eTest extends ControllersClusterTest {
 
     /** A Job of {@code n} pods joined to a PodGroup of minMember {@code n}. */
     private void gangJob(String name, int n, String priorityClass) {
-        c.admin.podGroup(ns, name, n, queue, Map.of());
-        c.workloads.indexedJob(ns, name, n, pods(name, priorityClass), false);
+        gangJob(name, n, n, priorityClass);
     }
 
-    /** Two low-priority gangs of 8 fill the cluster, {@code low-b} started last. */
+    /** A Job of {@code n} pods at once and {@code completions} in all, joined to a PodGroup of minMember {@code n}. */
+    private void gangJob(String name, int n, int completions, String priorityClass) {
+        c.admin.podGroup(ns, name, n, queue, Map.of());
+        c.workloads.indexedJob(ns, name, n, completions, pods(name, priorityClass), false);
+    }
+
+    /**
+     * Two low-priority gangs of 8 fill the cluster, {@code low-b} started last. Each Job has 16 completions, so that a gang
+     * evicted is made again (a hollow kubelet's pods exit 0 when stopped: the Job makes pods for the indexes left).
+     */
     private Map<String, Set<String>> fillWithLowGangs() {
-        gangJob("low-a", 8, LOW);
+        gangJob("low-a", 8, 16, LOW);
         c.awaitRunning(ns, "job=low-a", 8);
-        gangJob("low-b", 8, LOW);
+        gangJob("low-b", 8, 16, LOW);
         c.awaitRunning(ns, "job=low-b", 8);
         return Map.of("low-a", uids("job=low-a"), "low-b", uids("job=low-b"));
     }
@@ -78,9 +86,14 @@ class PreemptionE2eTest extends ControllersClusterTest {
     @Test
     void aHighPriorityGangEvictsExactlyOneWholeLowGangAndRunsWhole() throws InterruptedException {
         Map<String, Set<String>> low = fillWithLowGangs();
+        Awaitility.await("both low PodGroups Running").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> "Running".equals(c.phase(ns, "low-a")) && "Running".equals(c.phase(ns, "low-b")));
+        Map<String, Object> scheduledBefore = condition(c.admin.podGroupObject(ns, "low-b"), "Scheduled");
+        assertThat(scheduledBefore).as("low-b Scheduled before the eviction").isNotNull().containsEntry("status", "True");
         // sampled while it happens: a low gang is ever only whole (8 of its first pods) or on its way out whole
         Map<String, Integer> fewest = new ConcurrentHashMap<>();
         Set<String> disruptionTargets = ConcurrentHashMap.newKeySet(); // victims seen with the DisruptionTarget condition
+        Set<String> untruths = ConcurrentHashMap.newKeySet(); // what low-b's PodGroup said that was not so
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         sampler.scheduleWithFixedDelay(() -> {
             for (var e : low.entrySet()) {
@@ -92,6 +105,7 @@ class PreemptionE2eTest extends ControllersClusterTest {
                     disruptionTargets.add(p.getMetadata().getUid());
                 }
             }
+            untruths.addAll(untruths(c.admin.podGroupObject(ns, "low-b"), scheduledBefore));
         }, 0, 100, TimeUnit.MILLISECONDS);
         long t0 = System.nanoTime();
         gangJob("big", 8, HIGH);
@@ -100,6 +114,17 @@ class PreemptionE2eTest extends ControllersClusterTest {
                 (System.nanoTime() - t0) / 1e9);
         Awaitility.await("PodGroup big Running with 8").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                 .until(() -> "Running".equals(c.phase(ns, "big")) && c.podGroupCount(ns, "big", "running") == 8);
+        // the victim's Job makes its 8 pods again; they wait (no room), and so does its PodGroup, which the Queue counts so
+        Awaitility.await("low-b's new pods made and waiting").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> c.admin.pods(ns, "job=low-b").stream().filter(p -> !low.get("low-b").contains(p.getMetadata().getUid())
+                        && p.getSpec().getNodeName() == null && p.getMetadata().getDeletionTimestamp() == null).count() == 8);
+        Awaitility.await("low-b's PodGroup and the Queue read waiting").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> List.of("Pending", "Inqueue").contains(c.phase(ns, "low-b"))
+                        && c.queueCount(queue, "pending") + c.queueCount(queue, "inqueue") == 1 && c.queueCount(queue, "running") == 2
+                        && c.queueCount(queue, "completed") == 0 && c.queueCount(queue, "unknown") == 0);
+        Awaitility.await("and stay so").during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250))
+                .until(() -> List.of("Pending", "Inqueue").contains(c.phase(ns, "low-b"))
+                        && c.queueCount(queue, "pending") + c.queueCount(queue, "inqueue") == 1 && c.queueCount(queue, "completed") == 0);
         sampler.shutdown();
         assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).as("the sampler stopped").isTrue();
 
@@ -122,6 +147,44 @@ class PreemptionE2eTest extends ControllersClusterTest {
         assertThat(disruptionTargets).as("victims seen carrying DisruptionTarget (the Eviction API sets it)").isNotEmpty()
                 .allMatch(low.get("low-b")::contains);
         assertThat(c.ledgerMatchesCluster()).isTrue();
+        assertThat(untruths).as("low-b's PodGroup from its eviction until its new pods waited").isEmpty();
+    }
+
+    /** A condition of a Volcano PodGroup object, or null. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> condition(Map<String, Object> podGroup, String type) {
+        Object cs = Kube.status(podGroup).get("conditions");
+        if (cs instanceof List<?> list) {
+            for (Object o : list) {
+                if (o instanceof Map<?, ?> m && type.equals(m.get("type"))) {
+                    return (Map<String, Object>) m;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * What a victim's PodGroup says that is not so: Completed (its members were evicted, not finished), Scheduled and
+     * Unschedulable both True, or a Scheduled=True with a transition time other than the one it had before the eviction
+     * (the gang was not scheduled again meanwhile).
+     */
+    private static Set<String> untruths(Map<String, Object> podGroup, Map<String, Object> scheduledBefore) {
+        Set<String> out = new HashSet<>();
+        Object phase = Kube.status(podGroup).get("phase");
+        if ("Completed".equals(phase)) {
+            out.add("phase Completed");
+        }
+        Map<String, Object> scheduled = condition(podGroup, "Scheduled");
+        Map<String, Object> unschedulable = condition(podGroup, "Unschedulable");
+        boolean scheduledTrue = scheduled != null && "True".equals(scheduled.get("status"));
+        if (scheduledTrue && unschedulable != null && "True".equals(unschedulable.get("status"))) {
+            out.add("Scheduled=True and Unschedulable=True");
+        }
+        if (scheduledTrue && !scheduled.get("lastTransitionTime").equals(scheduledBefore.get("lastTransitionTime"))) {
+            out.add("Scheduled=True since " + scheduled.get("lastTransitionTime") + ", was since " + scheduledBefore.get("lastTransitionTime"));
+        }
+        return out;
     }
 
     @Test

@@ -18,7 +18,6 @@ import dev.muster.core.gang.GangPlanner;
 import dev.muster.core.gang.Outbox;
 import dev.muster.core.ledger.Ledger;
 import dev.muster.core.ledger.LedgerSnapshot;
-import dev.muster.core.ledger.PodRecord;
 import dev.muster.core.ledger.Reservation;
 import dev.muster.core.ledger.Slot;
 import dev.muster.core.ledger.SlotSteering;
@@ -38,8 +37,6 @@ import dev.muster.core.preempt.Preemptions;
 import dev.muster.core.stream.AllocationJournal;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -97,6 +94,7 @@ public final class GangScheduler implements ClusterSink {
     private final Filtering filtering;
     private final BindBarrier barrier;
     private final BindVerb bindVerb;
+    private final PreemptVerb preemptVerb;
     private final Assumptions assumptions;
     private final GangExpiry expiry;
     private final ClusterIntake intake;
@@ -153,6 +151,7 @@ public final class GangScheduler implements ClusterSink {
         this.guard = new VerbGuard(books, config.schedulerName());
         this.preemptions = new Preemptions(books, admission, line, barrier, config.preemption(), config.gangDeadline(),
                 config.schedulerName(), evictor, budgets, this::run, () -> synced);
+        this.preemptVerb = new PreemptVerb(books, preemptions);
     }
 
     public SchedulerConfig config() {
@@ -275,57 +274,7 @@ public final class GangScheduler implements ClusterSink {
      * for the pod itself ({@link Preemptions#singlePodAsked}), and while its decision holds room the pod gets no candidate.
      */
     public Map<String, Victims> preempt(Pod preemptor, Map<String, Victims> candidates) {
-        return locked(() -> {
-            Pod known = books.pod(preemptor.uid());
-            Pod p = known != null ? known : preemptor;
-            if (p.gang() != null) {
-                books.offered().offered(p, List.copyOf(candidates.keySet())); // where kube-scheduler's filters would pass it
-            }
-            if (p.gang() != null || preemptions.preemptingForPod(p.uid())) {
-                return Map.of();
-            }
-            Map<String, Victims> out = new LinkedHashMap<>();
-            for (Map.Entry<String, Victims> c : candidates.entrySet()) {
-                Map<GangKey, Integer> taken = new HashMap<>();
-                java.util.Set<String> victims = new java.util.HashSet<>(c.getValue().podUids());
-                dev.muster.core.resources.Resources freed = dev.muster.core.resources.Resources.ZERO;
-                for (String uid : c.getValue().podUids()) {
-                    PodRecord r = books.ledger().pod(uid);
-                    if (r != null && r.node().equals(c.getKey()) && !books.ledger().isLeaving(uid)) {
-                        freed = freed.plus(r.request());
-                    }
-                    if (r != null && r.gang() != null) {
-                        taken.merge(r.gang(), 1, Integer::sum);
-                    }
-                }
-                boolean breaksGang = false;
-                for (Map.Entry<GangKey, Integer> t : taken.entrySet()) {
-                    Gang g = books.gang(t.getKey());
-                    breaksGang |= g != null && (g.running() ? !g.mayLose(t.getValue() + alreadyLost(g, victims)) : g.spec() != null);
-                }
-                dev.muster.core.ledger.NodeEntry e = books.ledger().node(c.getKey());
-                boolean roomForIt = e == null || p.request().fitsIn(e.free().plus(freed));
-                if (!breaksGang && roomForIt) {
-                    out.put(c.getKey(), c.getValue());
-                }
-            }
-            if (out.isEmpty() && !candidates.isEmpty()) {
-                preemptions.singlePodAsked(p, nanoTime.getAsLong()); // Muster takes room for it itself (gangs whole)
-            }
-            return out;
-        });
-    }
-
-    /** How many of {@code g}'s members holding room are on their way out already (being evicted, or deleted), not in {@code victims}. */
-    private int alreadyLost(Gang g, java.util.Set<String> victims) {
-        int lost = 0;
-        for (Pod m : g.members()) {
-            if (!victims.contains(m.uid()) && books.ledger().pod(m.uid()) != null
-                    && (books.ledger().isLeaving(m.uid()) || m.terminating())) {
-                lost++;
-            }
-        }
-        return lost;
+        return locked(() -> preemptVerb.answer(preemptor, candidates, nanoTime.getAsLong()));
     }
 
     /**

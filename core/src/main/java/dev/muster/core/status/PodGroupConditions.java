@@ -14,7 +14,8 @@ import java.util.List;
  *   <li>{@code Scheduled=True} (reason {@code GangBound}) when at least minMember members are bound (or bound and
  *       succeeded) and the extender bound the gang or it runs, or when the gang completed. Never with fewer than
  *       minMember bound: Kubernetes has no multi-pod binding, and a member deleted as the barrier opened leaves
- *       the others bound.</li>
+ *       the others bound. A gang whose members were evicted is not Completed ({@link PodGroupPhases}), so it reads
+ *       Scheduled again only once minMember of its new members are bound.</li>
  *   <li>{@code Unschedulable=True} while the extender reports the gang UNSCHEDULABLE, EXPIRED or BACKED_OFF. The
  *       reason follows Volcano's from the extender's refusal cause: {@code NotEnoughTasks} (members missing, or a
  *       member failed to bind), {@code NotEnoughPodsOfTask} (a task short of its minTaskMember),
@@ -23,6 +24,8 @@ import java.util.List;
  *       Also while the gang is RESERVED but waits for the pods of a task short of its minTaskMember (its barrier cannot
  *       open before they exist): {@code NotEnoughPodsOfTask}, naming the task.</li>
  * </ul>
+ * Never both: a gang that holds its minimum is Scheduled, and a refusal of its further members (pods made beyond
+ * minMember, or made again for evicted surplus members) is told on those pods by kube-scheduler, not on the group.
  * Stateless and thread-safe.
  */
 public final class PodGroupConditions {
@@ -33,12 +36,14 @@ public final class PodGroupConditions {
         List<PodGroupCondition> out = new ArrayList<>(2);
         int need = Math.max(1, minMember);
         boolean quorum = members.active() > 0 && members.active() + members.succeeded() >= need;
-        if (((gang == GangState.BOUND || phase == PodGroupPhase.RUNNING) && quorum) || phase == PodGroupPhase.COMPLETED) {
+        boolean scheduled = ((gang == GangState.BOUND || phase == PodGroupPhase.RUNNING) && quorum) || phase == PodGroupPhase.COMPLETED;
+        if (scheduled) {
             out.add(new PodGroupCondition(PodGroupCondition.SCHEDULED, PodGroupCondition.TRUE, PodGroupCondition.GANG_BOUND,
                     "at least " + need + " members bound together", null));
         }
         boolean waitsForTask = gang == GangState.RESERVED && why != null && why.cause() == Refusal.Cause.TASK_MEMBERS_MISSING;
-        if (gang == GangState.UNSCHEDULABLE || gang == GangState.EXPIRED || gang == GangState.BACKED_OFF || waitsForTask) {
+        boolean refused = gang == GangState.UNSCHEDULABLE || gang == GangState.EXPIRED || gang == GangState.BACKED_OFF || waitsForTask;
+        if (refused && !scheduled) {
             Refusal r = why == null ? Refusal.NONE : why;
             out.add(new PodGroupCondition(PodGroupCondition.UNSCHEDULABLE, PodGroupCondition.TRUE, reasonOf(r.cause(), members, minMember),
                     r.text().isEmpty() ? defaultMessage(gang, members, minMember) : r.text(), null));

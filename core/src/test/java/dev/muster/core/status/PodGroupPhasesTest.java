@@ -35,6 +35,7 @@ class PodGroupPhasesTest {
                 Arguments.of("all succeeded completes", RUNNING, 3, GangState.BOUND, m(0, 0, 3, 0), COMPLETED),
                 Arguments.of("finished with failures completes", RUNNING, 3, GangState.BOUND, m(0, 0, 2, 1), COMPLETED),
                 Arguments.of("completed stays completed when pods are deleted", COMPLETED, 3, GangState.BOUND, m(0, 0, 0, 0), COMPLETED),
+                Arguments.of("completed, then new members made: they wait", COMPLETED, 3, null, m(3, 0, 0, 0), PENDING),
                 Arguments.of("pods vanish mid-run: unknown", RUNNING, 3, GangState.BOUND, m(0, 1, 0, 0), UNKNOWN),
                 Arguments.of("all pods deleted mid-run: unknown", RUNNING, 3, GangState.BOUND, m(0, 0, 0, 0), UNKNOWN),
                 Arguments.of("failure below quorum mid-run: unknown", RUNNING, 3, GangState.BOUND, m(0, 2, 0, 1), UNKNOWN),
@@ -46,6 +47,25 @@ class PodGroupPhasesTest {
                 Arguments.of("a pending group with one finished pod below quorum stays pending", PENDING, 2, null, m(0, 0, 1, 0), PENDING),
                 Arguments.of("minMember 0 is treated as 1", PENDING, 0, null, m(0, 1, 0, 0), RUNNING),
                 Arguments.of("bound pods run even without a stream state (restart)", null, 2, null, m(0, 2, 0, 0), RUNNING));
+    }
+
+    static Stream<Arguments> preempted() {
+        return Stream.of(
+                Arguments.of("members being evicted: pending, not unknown", RUNNING, 3, GangState.BOUND, m(0, 0, 0, 0), PENDING),
+                Arguments.of("evicted members failed: pending, not completed", UNKNOWN, 3, GangState.BOUND, m(0, 0, 0, 3), PENDING),
+                Arguments.of("evicted members exited 0: pending, not completed", RUNNING, 3, GangState.BOUND, m(0, 0, 3, 0), PENDING),
+                Arguments.of("seen completed before the decision: pending again", COMPLETED, 3, GangState.BOUND, m(0, 0, 0, 3), PENDING),
+                Arguments.of("replacements refused: pending", PENDING, 3, GangState.UNSCHEDULABLE, m(3, 0, 0, 3), PENDING),
+                Arguments.of("replacements placed: inqueue", PENDING, 3, GangState.RESERVED, m(3, 0, 0, 0), INQUEUE),
+                Arguments.of("replacements bound: running", INQUEUE, 3, GangState.BOUND, m(0, 3, 0, 0), RUNNING),
+                Arguments.of("surplus members evicted, minimum runs: running", RUNNING, 2, GangState.BOUND, m(0, 2, 0, 2), RUNNING));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("preempted")
+    void aPreemptedGangWaitsUntilItRunsAgain(String name, PodGroupPhase previous, int minMember, GangState gang, MemberCounts members,
+                                             PodGroupPhase expected) {
+        assertThat(PodGroupPhases.next(previous, minMember, gang, members, true)).isEqualTo(expected);
     }
 
     @ParameterizedTest(name = "{0}")
