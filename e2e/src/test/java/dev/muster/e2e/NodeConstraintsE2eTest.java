@@ -15,7 +15,6 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.PatchUtils;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,21 +83,7 @@ class NodeConstraintsE2eTest extends ControllersClusterTest {
         c.awaitRunning(ns, "job=low-a", 8);
         gangJob("low-b", 8, LOW, pods("low-b", LOW), onNodes(ControllersCluster.NODE_PREFIX + "2", ControllersCluster.NODE_PREFIX + "3"));
         c.awaitRunning(ns, "job=low-b", 8);
-        return Map.of("low-a", uids("job=low-a"), "low-b", uids("job=low-b"));
-    }
-
-    private Set<String> uids(String selector) {
-        return c.admin.pods(ns, selector).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
-    }
-
-    private Set<String> survivors(Set<String> original) {
-        Set<String> out = new HashSet<>();
-        for (V1Pod p : c.admin.pods(ns)) {
-            if (original.contains(p.getMetadata().getUid()) && p.getMetadata().getDeletionTimestamp() == null && ControllersCluster.holdsRoom(p)) {
-                out.add(p.getMetadata().getUid());
-            }
-        }
-        return out;
+        return Map.of("low-a", c.uids(ns, "job=low-a"), "low-b", c.uids(ns, "job=low-b"));
     }
 
     private Set<String> nodesOf(String selector) {
@@ -109,8 +94,8 @@ class NodeConstraintsE2eTest extends ControllersClusterTest {
     /** The gang that cannot go on hollow-2 / hollow-3 takes low-a (not low-b, which started last) and runs where it may. */
     private void takesLowAAndRunsOn(Map<String, Set<String>> low, Set<String> allowed) {
         c.awaitRunning(ns, "job=big", 4);
-        assertThat(survivors(low.get("low-b"))).as("low-b, on nodes big may not use, untouched").hasSize(8);
-        assertThat(survivors(low.get("low-a"))).as("low-a evicted whole").isEmpty();
+        assertThat(c.survivors(ns, low.get("low-b"))).as("low-b, on nodes big may not use, untouched").hasSize(8);
+        assertThat(c.survivors(ns, low.get("low-a"))).as("low-a evicted whole").isEmpty();
         assertThat(allowed).containsAll(nodesOf("job=big"));
     }
 
@@ -130,7 +115,7 @@ class NodeConstraintsE2eTest extends ControllersClusterTest {
         Awaitility.await("the reason says it preempts nothing").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
                 .until(() -> Kube.conditionLines(c.admin.podGroupObject(ns, "big")).stream().anyMatch(s -> s.contains("preempts nothing")));
         Awaitility.await("nothing evicted").during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250))
-                .until(() -> survivors(low.get("low-a")).size() == 8 && survivors(low.get("low-b")).size() == 8);
+                .until(() -> c.survivors(ns, low.get("low-a")).size() == 8 && c.survivors(ns, low.get("low-b")).size() == 8);
     }
 
     @Test
@@ -162,7 +147,7 @@ class NodeConstraintsE2eTest extends ControllersClusterTest {
         Map<String, Set<String>> low = fill();
         gangJob("big", 4, HIGH, pods("big", HIGH).gated("example.com/hold"), Map.of());
         Awaitility.await("nothing evicted").during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
-                .until(() -> survivors(low.get("low-a")).size() == 8 && survivors(low.get("low-b")).size() == 8);
+                .until(() -> c.survivors(ns, low.get("low-a")).size() == 8 && c.survivors(ns, low.get("low-b")).size() == 8);
         ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", c.muster.extenderGrpcPort(), InsecureChannelCredentials.create()).build();
         try {
             WhatWouldItTakeResponse advice = ExtenderGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS).whatWouldItTake(
