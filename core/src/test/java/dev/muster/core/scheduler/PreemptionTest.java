@@ -413,10 +413,7 @@ class PreemptionTest {
 
         // a's next gang cannot take it back: a is at its share
         arrives(h, "a9", "a", 2, 0);
-        for (int round = 0; round < 3; round++) {
-            h.scheduler.expireDue();
-            h.clock.advance(Duration.ofSeconds(6));
-        }
+        h.ticks(3, Duration.ofSeconds(6));
         assertThat(evictor.asked()).hasSize(4);
         assertThat(h.invariantViolations()).isEmpty();
     }
@@ -430,13 +427,9 @@ class PreemptionTest {
             running(h, "a" + g, "a", 2, 0, "n" + g, "n" + g);
         }
         arrives(h, "b0", "b", 2, 0);
-        for (int round = 0; round < 3; round++) {
-            h.scheduler.expireDue();
-            h.clock.advance(Duration.ofSeconds(6));
-        }
+        h.ticks(3, Duration.ofSeconds(6));
         assertThat(evictor.asked()).isEmpty();
-        assertThat(((PreemptionAdvice.CannotRun) h.scheduler.preemptionAdvice(new GangKey("default", "b0"))).why())
-                .contains("no queue above its fair share has room to give back");
+        assertThat(h.whyCannotRun("b0")).contains("no queue above its fair share has room to give back");
     }
 
     @Test
