@@ -68,6 +68,16 @@ class PreemptionE2eTest extends ControllersClusterTest {
         return Map.of("low-a", c.uids(ns, "job=low-a"), "low-b", c.uids(ns, "job=low-b"));
     }
 
+    /** Stops {@code sampler}; then exactly one low gang is evicted, whole, and the other untouched: returns the evicted one. */
+    private String oneLowGangEvictedWhole(ScheduledExecutorService sampler, Map<String, Set<String>> low) throws InterruptedException {
+        sampler.shutdown();
+        assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).as("the sampler stopped").isTrue();
+        int a = c.survivors(ns, low.get("low-a")).size();
+        int b = c.survivors(ns, low.get("low-b")).size();
+        assertThat(List.of(a, b)).as("exactly one low gang evicted whole, the other untouched").containsExactlyInAnyOrder(0, 8);
+        return a == 0 ? "low-a" : "low-b";
+    }
+
     @Test
     void aHighPriorityGangEvictsExactlyOneWholeLowGangAndRunsWhole() throws InterruptedException {
         Map<String, Set<String>> low = fillWithLowGangs();
@@ -110,13 +120,7 @@ class PreemptionE2eTest extends ControllersClusterTest {
         Awaitility.await("and stay so").during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250))
                 .until(() -> List.of("Pending", "Inqueue").contains(c.phase(ns, "low-b"))
                         && c.queueCount(queue, "pending") + c.queueCount(queue, "inqueue") == 1 && c.queueCount(queue, "completed") == 0);
-        sampler.shutdown();
-        assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).as("the sampler stopped").isTrue();
-
-        int a = c.survivors(ns, low.get("low-a")).size();
-        int b = c.survivors(ns, low.get("low-b")).size();
-        assertThat(List.of(a, b)).as("exactly one low gang evicted whole, the other untouched").containsExactlyInAnyOrder(0, 8);
-        String victim = a == 0 ? "low-a" : "low-b";
+        String victim = oneLowGangEvictedWhole(sampler, low);
         assertThat(victim).as("the gang started last goes").isEqualTo("low-b");
         // the controller tells both sides: the victim's PodGroup condition and Event, the preemptor's Event
         String told = "preempted by " + ns + "/big (priority 1000)";
@@ -227,13 +231,7 @@ class PreemptionE2eTest extends ControllersClusterTest {
         // the victim's Job recreates its pods: they wait (a gang of 8 on one free node's room), nothing else is evicted
         Awaitility.await("nothing more evicted").during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
                 .until(() -> c.survivors(ns, low.get("low-a")).size() + c.survivors(ns, low.get("low-b")).size() == 8);
-        sampler.shutdown();
-        assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).as("the sampler stopped").isTrue();
-
-        int a = c.survivors(ns, low.get("low-a")).size();
-        int b = c.survivors(ns, low.get("low-b")).size();
-        assertThat(List.of(a, b)).as("exactly one low gang evicted whole, the other untouched").containsExactlyInAnyOrder(0, 8);
-        String kept = a == 8 ? "low-a" : "low-b";
+        String kept = oneLowGangEvictedWhole(sampler, low).equals("low-a") ? "low-b" : "low-a";
         assertThat(seen.get(kept)).as("the gang kept never lost a member").containsOnly(8);
         System.out.printf("e2e: member counts sampled every 100 ms: low-a %s, low-b %s%n", seen.get("low-a"), seen.get("low-b"));
         assertThat(c.ledgerMatchesCluster()).isTrue();
