@@ -10,12 +10,10 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.kubernetes.client.custom.V1Patch;
-import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.PatchUtils;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,21 +48,9 @@ class NodeConstraintsE2eTest extends ControllersClusterTest {
     }
 
     /** A Job of {@code n} × 250m pods joined to a PodGroup of minMember {@code n}, with {@code spec} added to its pods' spec. */
-    @SuppressWarnings("unchecked")
     private void gangJob(String name, int n, String priorityClass, Workloads.PodTemplate template, Map<String, Object> spec) {
         c.admin.podGroup(ns, name, n, queue, Map.of());
-        Map<String, Object> pods = template.toJson(Map.of("job", name));
-        ((Map<String, Object>) pods.get("spec")).putAll(spec);
-        Map<String, Object> jobSpec = new LinkedHashMap<>();
-        jobSpec.put("parallelism", n);
-        jobSpec.put("completions", n);
-        jobSpec.put("completionMode", "Indexed");
-        jobSpec.put("backoffLimitPerIndex", 6);
-        jobSpec.put("template", pods);
-        Map<String, Object> job = Map.of("apiVersion", "batch/v1", "kind", "Job", "metadata", Map.of("name", name, "namespace", ns),
-                "spec", jobSpec);
-        Kube.call("create job " + name, () -> new CustomObjectsApi(c.cp.adminClient())
-                .createNamespacedCustomObject("batch", "v1", ns, "jobs", job).execute());
+        c.workloads.indexedJob(ns, name, n, n, template, false, spec);
     }
 
     private static Workloads.PodTemplate pods(String group, String priorityClass) {
