@@ -96,13 +96,22 @@ public final class Workloads {
      * counts as completions, and it makes pods for the indexes still to complete.
      */
     public Map<String, Object> indexedJob(String ns, String name, int parallelism, int completions, PodTemplate pods, boolean suspend) {
+        return indexedJob(ns, name, parallelism, completions, pods, suspend, Map.of());
+    }
+
+    /** As {@link #indexedJob(String, String, int, int, PodTemplate, boolean)}, with {@code podSpec} (affinity, say) added to its pods' spec. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> indexedJob(String ns, String name, int parallelism, int completions, PodTemplate pods, boolean suspend,
+                                          Map<String, Object> podSpec) {
+        Map<String, Object> template = pods.toJson(Map.of("job", name));
+        ((Map<String, Object>) template.get("spec")).putAll(podSpec);
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("parallelism", parallelism);
         spec.put("completions", completions);
         spec.put("completionMode", "Indexed");
         spec.put("backoffLimitPerIndex", 6);
         spec.put("suspend", suspend);
-        spec.put("template", pods.toJson(Map.of("job", name)));
+        spec.put("template", template);
         Map<String, Object> job = Map.of("apiVersion", "batch/v1", "kind", "Job", "metadata", Map.of("name", name, "namespace", ns), "spec", spec);
         return create("batch", "v1", ns, "jobs", job);
     }

@@ -6,8 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 
 /**
@@ -155,6 +158,22 @@ final class ControllersCluster {
     /** The pods of {@code ns} that hold room on a node: bound, not finished (terminating ones included, as kube-scheduler counts them). */
     List<V1Pod> holding(String ns) {
         return admin.pods(ns).stream().filter(ControllersCluster::holdsRoom).toList();
+    }
+
+    /** The uids of the pods of {@code ns} that {@code selector} (a label selector) matches now. */
+    Set<String> uids(String ns, String selector) {
+        return admin.pods(ns, selector).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+    }
+
+    /** Which of {@code original} (pod uids in {@code ns}) still hold room and are not being deleted. */
+    Set<String> survivors(String ns, Set<String> original) {
+        Set<String> out = new HashSet<>();
+        for (V1Pod p : admin.pods(ns)) {
+            if (original.contains(p.getMetadata().getUid()) && p.getMetadata().getDeletionTimestamp() == null && holdsRoom(p)) {
+                out.add(p.getMetadata().getUid());
+            }
+        }
+        return out;
     }
 
     static boolean holdsRoom(V1Pod p) {

@@ -10,13 +10,10 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.kubernetes.client.custom.V1Patch;
-import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.PatchUtils;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,21 +48,9 @@ class NodeConstraintsE2eTest extends ControllersClusterTest {
     }
 
     /** A Job of {@code n} × 250m pods joined to a PodGroup of minMember {@code n}, with {@code spec} added to its pods' spec. */
-    @SuppressWarnings("unchecked")
     private void gangJob(String name, int n, String priorityClass, Workloads.PodTemplate template, Map<String, Object> spec) {
         c.admin.podGroup(ns, name, n, queue, Map.of());
-        Map<String, Object> pods = template.toJson(Map.of("job", name));
-        ((Map<String, Object>) pods.get("spec")).putAll(spec);
-        Map<String, Object> jobSpec = new LinkedHashMap<>();
-        jobSpec.put("parallelism", n);
-        jobSpec.put("completions", n);
-        jobSpec.put("completionMode", "Indexed");
-        jobSpec.put("backoffLimitPerIndex", 6);
-        jobSpec.put("template", pods);
-        Map<String, Object> job = Map.of("apiVersion", "batch/v1", "kind", "Job", "metadata", Map.of("name", name, "namespace", ns),
-                "spec", jobSpec);
-        Kube.call("create job " + name, () -> new CustomObjectsApi(c.cp.adminClient())
-                .createNamespacedCustomObject("batch", "v1", ns, "jobs", job).execute());
+        c.workloads.indexedJob(ns, name, n, n, template, false, spec);
     }
 
     private static Workloads.PodTemplate pods(String group, String priorityClass) {
@@ -84,21 +69,7 @@ class NodeConstraintsE2eTest extends ControllersClusterTest {
         c.awaitRunning(ns, "job=low-a", 8);
         gangJob("low-b", 8, LOW, pods("low-b", LOW), onNodes(ControllersCluster.NODE_PREFIX + "2", ControllersCluster.NODE_PREFIX + "3"));
         c.awaitRunning(ns, "job=low-b", 8);
-        return Map.of("low-a", uids("job=low-a"), "low-b", uids("job=low-b"));
-    }
-
-    private Set<String> uids(String selector) {
-        return c.admin.pods(ns, selector).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
-    }
-
-    private Set<String> survivors(Set<String> original) {
-        Set<String> out = new HashSet<>();
-        for (V1Pod p : c.admin.pods(ns)) {
-            if (original.contains(p.getMetadata().getUid()) && p.getMetadata().getDeletionTimestamp() == null && ControllersCluster.holdsRoom(p)) {
-                out.add(p.getMetadata().getUid());
-            }
-        }
-        return out;
+        return Map.of("low-a", c.uids(ns, "job=low-a"), "low-b", c.uids(ns, "job=low-b"));
     }
 
     private Set<String> nodesOf(String selector) {
@@ -109,8 +80,8 @@ class NodeConstraintsE2eTest extends ControllersClusterTest {
     /** The gang that cannot go on hollow-2 / hollow-3 takes low-a (not low-b, which started last) and runs where it may. */
     private void takesLowAAndRunsOn(Map<String, Set<String>> low, Set<String> allowed) {
         c.awaitRunning(ns, "job=big", 4);
-        assertThat(survivors(low.get("low-b"))).as("low-b, on nodes big may not use, untouched").hasSize(8);
-        assertThat(survivors(low.get("low-a"))).as("low-a evicted whole").isEmpty();
+        assertThat(c.survivors(ns, low.get("low-b"))).as("low-b, on nodes big may not use, untouched").hasSize(8);
+        assertThat(c.survivors(ns, low.get("low-a"))).as("low-a evicted whole").isEmpty();
         assertThat(allowed).containsAll(nodesOf("job=big"));
     }
 
@@ -130,7 +101,7 @@ class NodeConstraintsE2eTest extends ControllersClusterTest {
         Awaitility.await("the reason says it preempts nothing").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
                 .until(() -> Kube.conditionLines(c.admin.podGroupObject(ns, "big")).stream().anyMatch(s -> s.contains("preempts nothing")));
         Awaitility.await("nothing evicted").during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250))
-                .until(() -> survivors(low.get("low-a")).size() == 8 && survivors(low.get("low-b")).size() == 8);
+                .until(() -> c.survivors(ns, low.get("low-a")).size() == 8 && c.survivors(ns, low.get("low-b")).size() == 8);
     }
 
     @Test
@@ -162,7 +133,7 @@ class NodeConstraintsE2eTest extends ControllersClusterTest {
         Map<String, Set<String>> low = fill();
         gangJob("big", 4, HIGH, pods("big", HIGH).gated("example.com/hold"), Map.of());
         Awaitility.await("nothing evicted").during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
-                .until(() -> survivors(low.get("low-a")).size() == 8 && survivors(low.get("low-b")).size() == 8);
+                .until(() -> c.survivors(ns, low.get("low-a")).size() == 8 && c.survivors(ns, low.get("low-b")).size() == 8);
         ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", c.muster.extenderGrpcPort(), InsecureChannelCredentials.create()).build();
         try {
             WhatWouldItTakeResponse advice = ExtenderGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS).whatWouldItTake(

@@ -65,22 +65,17 @@ class PreemptionE2eTest extends ControllersClusterTest {
         c.awaitRunning(ns, "job=low-a", 8);
         gangJob("low-b", 8, 16, LOW);
         c.awaitRunning(ns, "job=low-b", 8);
-        return Map.of("low-a", uids("job=low-a"), "low-b", uids("job=low-b"));
+        return Map.of("low-a", c.uids(ns, "job=low-a"), "low-b", c.uids(ns, "job=low-b"));
     }
 
-    private Set<String> uids(String selector) {
-        return c.admin.pods(ns, selector).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
-    }
-
-    /** Which of {@code original}'s pods still hold room and are not being deleted. */
-    private Set<String> survivors(Set<String> original) {
-        Set<String> out = new HashSet<>();
-        for (V1Pod p : c.admin.pods(ns)) {
-            if (original.contains(p.getMetadata().getUid()) && p.getMetadata().getDeletionTimestamp() == null && ControllersCluster.holdsRoom(p)) {
-                out.add(p.getMetadata().getUid());
-            }
-        }
-        return out;
+    /** Stops {@code sampler}; then exactly one low gang is evicted, whole, and the other untouched: returns the evicted one. */
+    private String oneLowGangEvictedWhole(ScheduledExecutorService sampler, Map<String, Set<String>> low) throws InterruptedException {
+        sampler.shutdown();
+        assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).as("the sampler stopped").isTrue();
+        int a = c.survivors(ns, low.get("low-a")).size();
+        int b = c.survivors(ns, low.get("low-b")).size();
+        assertThat(List.of(a, b)).as("exactly one low gang evicted whole, the other untouched").containsExactlyInAnyOrder(0, 8);
+        return a == 0 ? "low-a" : "low-b";
     }
 
     @Test
@@ -97,7 +92,7 @@ class PreemptionE2eTest extends ControllersClusterTest {
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         sampler.scheduleWithFixedDelay(() -> {
             for (var e : low.entrySet()) {
-                fewest.merge(e.getKey(), survivors(e.getValue()).size(), Math::min);
+                fewest.merge(e.getKey(), c.survivors(ns, e.getValue()).size(), Math::min);
             }
             for (V1Pod p : c.admin.pods(ns)) {
                 if (p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
@@ -125,13 +120,7 @@ class PreemptionE2eTest extends ControllersClusterTest {
         Awaitility.await("and stay so").during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250))
                 .until(() -> List.of("Pending", "Inqueue").contains(c.phase(ns, "low-b"))
                         && c.queueCount(queue, "pending") + c.queueCount(queue, "inqueue") == 1 && c.queueCount(queue, "completed") == 0);
-        sampler.shutdown();
-        assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).as("the sampler stopped").isTrue();
-
-        int a = survivors(low.get("low-a")).size();
-        int b = survivors(low.get("low-b")).size();
-        assertThat(List.of(a, b)).as("exactly one low gang evicted whole, the other untouched").containsExactlyInAnyOrder(0, 8);
-        String victim = a == 0 ? "low-a" : "low-b";
+        String victim = oneLowGangEvictedWhole(sampler, low);
         assertThat(victim).as("the gang started last goes").isEqualTo("low-b");
         // the controller tells both sides: the victim's PodGroup condition and Event, the preemptor's Event
         String told = "preempted by " + ns + "/big (priority 1000)";
@@ -195,7 +184,7 @@ class PreemptionE2eTest extends ControllersClusterTest {
                 .until(() -> Kube.conditionLines(c.admin.podGroupObject(ns, "huge")).stream()
                         .anyMatch(s -> s.contains("preempts nothing: even without every pod of lower priority")));
         Awaitility.await("nothing evicted").during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250))
-                .until(() -> survivors(low.get("low-a")).size() == 8 && survivors(low.get("low-b")).size() == 8);
+                .until(() -> c.survivors(ns, low.get("low-a")).size() == 8 && c.survivors(ns, low.get("low-b")).size() == 8);
     }
 
     @Test
@@ -208,8 +197,8 @@ class PreemptionE2eTest extends ControllersClusterTest {
         gangJob("big", 8, HIGH);
         c.awaitRunning(ns, "job=big", 8);
 
-        assertThat(survivors(low.get("low-b"))).as("keep-b's gang kept every pod").hasSize(8);
-        assertThat(survivors(low.get("low-a"))).as("low-a went instead, whole").isEmpty();
+        assertThat(c.survivors(ns, low.get("low-b"))).as("keep-b's gang kept every pod").hasSize(8);
+        assertThat(c.survivors(ns, low.get("low-a"))).as("low-a went instead, whole").isEmpty();
     }
 
     @Test
@@ -217,7 +206,7 @@ class PreemptionE2eTest extends ControllersClusterTest {
         Map<String, Set<String>> low = fillWithLowGangs();
         gangJob("polite", 4, HIGH_NEVER);
         Awaitility.await("nothing evicted").during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
-                .until(() -> survivors(low.get("low-a")).size() == 8 && survivors(low.get("low-b")).size() == 8);
+                .until(() -> c.survivors(ns, low.get("low-a")).size() == 8 && c.survivors(ns, low.get("low-b")).size() == 8);
         assertThat(c.running(ns, "job=polite")).isZero();
     }
 
@@ -229,7 +218,7 @@ class PreemptionE2eTest extends ControllersClusterTest {
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         sampler.scheduleWithFixedDelay(() -> {
             for (var e : low.entrySet()) {
-                seen.computeIfAbsent(e.getKey(), k -> ConcurrentHashMap.newKeySet()).add(survivors(e.getValue()).size());
+                seen.computeIfAbsent(e.getKey(), k -> ConcurrentHashMap.newKeySet()).add(c.survivors(ns, e.getValue()).size());
             }
         }, 0, 100, TimeUnit.MILLISECONDS);
         // one pod of a whole node: kube-scheduler's DefaultPreemption can only offer half a gang on any node (each gang
@@ -241,14 +230,8 @@ class PreemptionE2eTest extends ControllersClusterTest {
                 (System.nanoTime() - t0) / 1e9);
         // the victim's Job recreates its pods: they wait (a gang of 8 on one free node's room), nothing else is evicted
         Awaitility.await("nothing more evicted").during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
-                .until(() -> survivors(low.get("low-a")).size() + survivors(low.get("low-b")).size() == 8);
-        sampler.shutdown();
-        assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).as("the sampler stopped").isTrue();
-
-        int a = survivors(low.get("low-a")).size();
-        int b = survivors(low.get("low-b")).size();
-        assertThat(List.of(a, b)).as("exactly one low gang evicted whole, the other untouched").containsExactlyInAnyOrder(0, 8);
-        String kept = a == 8 ? "low-a" : "low-b";
+                .until(() -> c.survivors(ns, low.get("low-a")).size() + c.survivors(ns, low.get("low-b")).size() == 8);
+        String kept = oneLowGangEvictedWhole(sampler, low).equals("low-a") ? "low-b" : "low-a";
         assertThat(seen.get(kept)).as("the gang kept never lost a member").containsOnly(8);
         System.out.printf("e2e: member counts sampled every 100 ms: low-a %s, low-b %s%n", seen.get("low-a"), seen.get("low-b"));
         assertThat(c.ledgerMatchesCluster()).isTrue();
@@ -285,8 +268,8 @@ class PreemptionE2eTest extends ControllersClusterTest {
         assertThat(advised).as("the dry run names low-b's 8 pods").isEqualTo(low.get("low-b"));
 
         c.awaitRunning(ns, "job=big", 8);
-        assertThat(survivors(low.get("low-b"))).as("exactly the advised pods were evicted").isEmpty();
-        assertThat(survivors(low.get("low-a"))).as("low-a's budget held").hasSize(8);
+        assertThat(c.survivors(ns, low.get("low-b"))).as("exactly the advised pods were evicted").isEmpty();
+        assertThat(c.survivors(ns, low.get("low-a"))).as("low-a's budget held").hasSize(8);
     }
 
     @Test
@@ -301,7 +284,7 @@ class PreemptionE2eTest extends ControllersClusterTest {
         c.awaitRunning(ns, "job=mid-a", 4);
         gangJob("mid-b", 4, LOW);
         c.awaitRunning(ns, "job=mid-b", 4);
-        Set<String> web = uids("app=web");
+        Set<String> web = c.uids(ns, "app=web");
         String evicted = "muster_preemption_victims_evicted_total";
         String wasted = "muster_preemption_wasted_evictions_total";
         double evictedBefore = c.extender.gauge(evicted); // the extender's counters count every test of this JVM
@@ -318,7 +301,7 @@ class PreemptionE2eTest extends ControllersClusterTest {
                 .until(() -> c.extender.gauge(evicted) == after && c.running(ns, "job=big") == 2 && c.running(ns, "app=web") == 4);
         assertThat(c.extender.gauge(wasted)).as("every victim's room went to big: no eviction wasted").isEqualTo(wastedBefore);
         System.out.printf("e2e: big runs; %d of the web pods it started beside were evicted, %.0f victims in all%n",
-                web.size() - survivors(web).size(), after - evictedBefore);
+                web.size() - c.survivors(ns, web).size(), after - evictedBefore);
         assertThat(after - evictedBefore).as("one gang's room was enough").isBetween(1.0, 4.0);
         assertThat(c.ledgerMatchesCluster()).isTrue();
     }

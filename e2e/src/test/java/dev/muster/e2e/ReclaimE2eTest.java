@@ -2,7 +2,6 @@ package dev.muster.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kubernetes.client.openapi.models.V1Pod;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -22,17 +21,6 @@ class ReclaimE2eTest extends ControllersClusterTest {
     private void gangJob(String name, String inQueue) {
         c.admin.podGroup(ns, name, 4, inQueue, Map.of());
         c.workloads.indexedJob(ns, name, 4, new Workloads.PodTemplate(name, "250m", "64Mi", 1), false);
-    }
-
-    /** Pods of queue A's first gangs (their uids) that still hold room and are not being deleted. */
-    private int survivors(Set<String> original) {
-        int n = 0;
-        for (V1Pod p : c.admin.pods(ns)) {
-            if (original.contains(p.getMetadata().getUid()) && p.getMetadata().getDeletionTimestamp() == null && ControllersCluster.holdsRoom(p)) {
-                n++;
-            }
-        }
-        return n;
     }
 
     private long cpuOf(String gangPrefix) {
@@ -59,10 +47,10 @@ class ReclaimE2eTest extends ControllersClusterTest {
         Awaitility.await("queue b holds its fair share (2 cpu, two gangs of 4 × 250m)").atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofMillis(250)).until(() -> cpuOf("b") == 2_000);
         System.out.printf("e2e: queue b reclaimed its fair share (2 of 4 cpu) %.1f s after its gangs were created%n", (System.nanoTime() - t0) / 1e9);
-        assertThat(survivors(aPods)).as("queue a keeps two whole gangs (its share)").isEqualTo(8);
+        assertThat(c.survivors(ns, aPods).size()).as("queue a keeps two whole gangs (its share)").isEqualTo(8);
 
         Awaitility.await("no eviction after that (no thrash), b at its share, a at its own").during(WATCH).atMost(WATCH.plusSeconds(30))
-                .pollInterval(Duration.ofSeconds(1)).until(() -> survivors(aPods) == 8 && cpuOf("b") == 2_000);
+                .pollInterval(Duration.ofSeconds(1)).until(() -> c.survivors(ns, aPods).size() == 8 && cpuOf("b") == 2_000);
         for (int g = 0; g < 4; g++) {
             int left = c.admin.pods(ns, "job=a" + g).stream().filter(p -> aPods.contains(p.getMetadata().getUid())
                     && p.getMetadata().getDeletionTimestamp() == null && ControllersCluster.holdsRoom(p)).toList().size();
@@ -87,17 +75,17 @@ class ReclaimE2eTest extends ControllersClusterTest {
             gangJob("b" + g, b);
         }
         Awaitility.await("reclaimable: false — queue a keeps everything").during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(20))
-                .pollInterval(Duration.ofMillis(250)).until(() -> survivors(aPods) == 16 && cpuOf("b") == 0);
+                .pollInterval(Duration.ofMillis(250)).until(() -> c.survivors(ns, aPods).size() == 16 && cpuOf("b") == 0);
 
         c.admin.patchQueueSpec(a, "{\"reclaimable\":true,\"guarantee\":{\"resource\":{\"cpu\":\"4\"}}}");
         Awaitility.await("a guarantee of the whole cluster — queue a keeps everything").during(Duration.ofSeconds(15))
-                .atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).until(() -> survivors(aPods) == 16 && cpuOf("b") == 0);
+                .atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).until(() -> c.survivors(ns, aPods).size() == 16 && cpuOf("b") == 0);
 
         c.admin.patchQueueSpec(a, "{\"guarantee\":{\"resource\":{\"cpu\":\"2\"}}}");
         // a's share is now its 2 cpu guarantee plus half of the 2 cpu left (weights 1:1): b's share is one gang
         Awaitility.await("a guarantee of half — queue b reclaims its share of the rest").atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(250)).until(() -> cpuOf("b") == 1_000);
         Awaitility.await("and no more").during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250))
-                .until(() -> cpuOf("b") == 1_000 && survivors(aPods) == 12);
+                .until(() -> cpuOf("b") == 1_000 && c.survivors(ns, aPods).size() == 12);
     }
 }

@@ -313,7 +313,7 @@ public final class CertificateFiles {
     }
 
     /** Delegates to the trust manager of the files as they are now; without {@code checkHostname}, chains only. */
-    private final class CurrentTrust extends X509ExtendedTrustManager {
+    private final class CurrentTrust extends DelegatingTrustManager {
         private final boolean checkHostname;
         private final Predicate<X509Certificate> server;
 
@@ -330,28 +330,14 @@ public final class CertificateFiles {
             }
         }
 
-        private X509ExtendedTrustManager trust() {
+        @Override
+        X509ExtendedTrustManager trust() {
             return current().trust();
         }
 
         @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-            trust().checkClientTrusted(chain, authType);
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-            trust().checkClientTrusted(chain, authType, socket);
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-            trust().checkClientTrusted(chain, authType, engine);
-        }
-
-        @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-            trust().checkServerTrusted(chain, authType);
+            super.checkServerTrusted(chain, authType);
             checkIdentity(chain);
         }
 
@@ -373,11 +359,6 @@ public final class CertificateFiles {
                 trust().checkServerTrusted(chain, authType);
             }
             checkIdentity(chain);
-        }
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-            return trust().getAcceptedIssuers();
         }
     }
 }

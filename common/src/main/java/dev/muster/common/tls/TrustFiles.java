@@ -1,15 +1,11 @@
 package dev.muster.common.tls;
 
 import java.io.IOException;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.cert.CertificateException;
-import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.function.LongSupplier;
-import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
@@ -21,7 +17,7 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * <p>Thread-safe: the loaded trust is one immutable value behind a volatile field; a reload is serialized on this
  * object and a handshake never waits for one.
  */
-public final class TrustFiles extends X509ExtendedTrustManager {
+public final class TrustFiles extends DelegatingTrustManager {
     private static final System.Logger LOG = System.getLogger(TrustFiles.class.getName());
 
     private record Loaded(List<Object> stamp, X509ExtendedTrustManager trust) {}
@@ -43,7 +39,8 @@ public final class TrustFiles extends X509ExtendedTrustManager {
         this.nextCheck = nanoTime.getAsLong() + CertificateFiles.CHECK_EVERY_NANOS;
     }
 
-    private X509ExtendedTrustManager trust() {
+    @Override
+    X509ExtendedTrustManager trust() {
         long now = nanoTime.getAsLong();
         if (now - nextCheck >= 0) {
             reloadIfChanged(now);
@@ -81,40 +78,5 @@ public final class TrustFiles extends X509ExtendedTrustManager {
         } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException("CA file " + caFile + ": " + e.getMessage(), e);
         }
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-        trust().checkClientTrusted(chain, authType);
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-        trust().checkClientTrusted(chain, authType, socket);
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-        trust().checkClientTrusted(chain, authType, engine);
-    }
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-        trust().checkServerTrusted(chain, authType);
-    }
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-        trust().checkServerTrusted(chain, authType, socket);
-    }
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-        trust().checkServerTrusted(chain, authType, engine);
-    }
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-        return trust().getAcceptedIssuers();
     }
 }

@@ -4,11 +4,9 @@ import dev.muster.core.model.GangKey;
 import dev.muster.core.model.Node;
 import dev.muster.core.resources.Resources;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +21,10 @@ import java.util.Set;
  * object reachable from it ({@link NodeEntry}, {@link Reservation}, {@link Slot}). Everything that leaves
  * the lock is an immutable copy ({@link NodeSnapshot}, {@link PodRecord}).
  *
+ * <p><b>Parts.</b> {@link NodeEntries} keeps the node entries (by name and by id), {@link PodHolds} the room held for
+ * pending single pods, {@link SetAside} the room set aside for the gang next in line, {@link QueueHolds} what each queue
+ * holds; {@link LedgerAudit} checks the books against the records. All share this ledger's confinement.
+ *
  * <p><b>Overcommit is a state.</b> Observations are recorded even when "impossible": a pod on an unknown node creates
  * that node's entry (not schedulable until the Node is seen), a node whose use exceeds allocatable is
  * {@linkplain NodeEntry#overcommitted() overcommitted} (no new placements, recovers as use falls), and no
@@ -36,23 +38,20 @@ import java.util.Set;
  * </pre>
  */
 public final class Ledger {
-    private final Map<String, NodeEntry> nodes = new LinkedHashMap<>();
-    private NodeEntry[] byId = new NodeEntry[0]; // the same entries by NodeNames id (those that have one), for candidate()
+    private final NodeEntries nodes = new NodeEntries();
     private final Map<String, PodRecord> pods = new HashMap<>();
     private final Set<String> leaving = new java.util.HashSet<>(); // uids of recorded pods being evicted for a preemptor
     private final Map<GangKey, Reservation> reservations = new HashMap<>();
-    private final Map<String, dev.muster.core.resources.ExactSum> heldByQueue = new HashMap<>(); // used + reserved, per queue (exact)
-    private Reservation setAside; // room set aside for the gang next in line (charged to no queue), or null
-    private Set<String> setAsideNodes = Set.of(); // the nodes of setAside's slots (its slots never change), for filter
+    private final QueueHolds queueHolds = new QueueHolds(); // used + reserved per queue, and the queues that gave room back
     private Resources schedulableAllocatable = Resources.ZERO; // Σ allocatable of known, schedulable nodes, kept as nodes change
-    private final Set<String> freedQueues = new java.util.HashSet<>(); // queues whose reserved quota shrank since takeFreed()
-    private final PodHolds holds = new PodHolds(this::entryFor, this::dropIfGone); // room held for pending single pods
+    private final PodHolds holds = new PodHolds(nodes::entryFor, nodes::dropIfGone); // room held for pending single pods
+    private final SetAside aside = new SetAside(nodes::entryFor, nodes::get, nodes::dropIfGone); // for the gang next in line
 
     // ---- nodes -------------------------------------------------------------------------------------
 
     /** Records a node's allocatable and schedulability (which may shrink or grow at any time). */
     public NodeEntry upsertNode(Node node) {
-        NodeEntry e = entryFor(node.name());
+        NodeEntry e = nodes.entryFor(node.name());
         Resources before = schedulableShare(e);
         e.observe(node.allocatable(), node.schedulable(), node.labels(), node.taints(), node.preferNoSchedule());
         schedulableAllocatable = schedulableAllocatable.minus(before).plus(schedulableShare(e));
@@ -70,10 +69,10 @@ public final class Ledger {
         }
         schedulableAllocatable = schedulableAllocatable.minus(schedulableShare(e));
         e.forget();
-        dropIfGone(e);
+        nodes.dropIfGone(e);
     }
 
-    private static Resources schedulableShare(NodeEntry e) {
+    static Resources schedulableShare(NodeEntry e) {
         return e.known() && e.schedulable() ? e.allocatable() : Resources.ZERO;
     }
 
@@ -103,48 +102,16 @@ public final class Ledger {
      * filter asks this for every candidate of every pod.
      */
     public NodeEntry candidate(List<String> candidates, int index) {
-        if (candidates instanceof NodeList l) {
-            int id = l.id(index);
-            if (id != NodeNames.NONE) {
-                return id < byId.length ? byId[id] : null;
-            }
-        }
-        return nodes.get(candidates.get(index));
+        return nodes.candidate(candidates, index);
     }
 
     /** Live entries in insertion order, for the planner and slot steering; never to leave the owner's lock. */
     public Collection<NodeEntry> nodes() {
-        return Collections.unmodifiableCollection(nodes.values());
+        return nodes.values();
     }
 
     public int nodeCount() {
         return nodes.size();
-    }
-
-    private NodeEntry entryFor(String name) {
-        NodeEntry e = nodes.get(name);
-        if (e == null) {
-            int id = NodeNames.shared().id(name);
-            e = new NodeEntry(id == NodeNames.NONE ? name : NodeNames.shared().nameOf(id), id);
-            nodes.put(e.name(), e);
-            if (id != NodeNames.NONE) {
-                if (id >= byId.length) {
-                    byId = Arrays.copyOf(byId, Math.max(id + 1, 2 * byId.length));
-                }
-                byId[id] = e;
-            }
-        }
-        return e;
-    }
-
-    /** Forgets an entry that no longer stands for anything: a node not (or no longer) seen, with nothing on it. */
-    private void dropIfGone(NodeEntry e) {
-        if (!e.known() && e.isEmpty()) {
-            nodes.remove(e.name());
-            if (e.id() != NodeNames.NONE) {
-                byId[e.id()] = null;
-            }
-        }
     }
 
     // ---- pods --------------------------------------------------------------------------------------
@@ -157,8 +124,8 @@ public final class Ledger {
         if (old != null) {
             unaccount(old);
         }
-        entryFor(record.node()).addUsed(record.request());
-        hold(record.queue(), record.request());
+        nodes.entryFor(record.node()).addUsed(record.request());
+        queueHolds.hold(record.queue(), record.request());
         if (wasLeaving) {
             markLeaving(record.pod().uid()); // a confirmation or a move of a pod on its way out: it still is
         }
@@ -188,14 +155,14 @@ public final class Ledger {
         NodeEntry e = nodes.get(r.node());
         boolean wasLeaving = leaving.remove(r.pod().uid());
         if (!wasLeaving) {
-            unhold(r.queue(), r.request()); // a leaving pod's queue stopped holding it when it was marked
+            queueHolds.unhold(r.queue(), r.request()); // a leaving pod's queue stopped holding it when it was marked
         }
         if (e != null) {
             if (wasLeaving) {
                 e.removeLeaving(r.request());
             }
             e.removeUsed(r.request());
-            dropIfGone(e);
+            nodes.dropIfGone(e);
         }
     }
 
@@ -223,9 +190,9 @@ public final class Ledger {
         if (r == null || !leaving.add(uid)) {
             return false;
         }
-        entryFor(r.node()).addLeaving(r.request());
-        unhold(r.queue(), r.request());
-        freedQueues.add(r.queue());
+        nodes.entryFor(r.node()).addLeaving(r.request());
+        queueHolds.unhold(r.queue(), r.request());
+        queueHolds.freed(r.queue());
         return true;
     }
 
@@ -233,8 +200,8 @@ public final class Ledger {
     public void unmarkLeaving(String uid) {
         PodRecord r = pods.get(uid);
         if (r != null && leaving.remove(uid)) {
-            entryFor(r.node()).removeLeaving(r.request());
-            hold(r.queue(), r.request());
+            nodes.entryFor(r.node()).removeLeaving(r.request());
+            queueHolds.hold(r.queue(), r.request());
         }
     }
 
@@ -290,8 +257,8 @@ public final class Ledger {
     public Slot addSlot(Reservation r, Placement p) {
         Slot s = new Slot(p.node(), p.request(), p.task());
         r.add(s);
-        entryFor(p.node()).addReserved(p.request());
-        hold(r.queue(), p.request());
+        nodes.entryFor(p.node()).addReserved(p.request());
+        queueHolds.hold(r.queue(), p.request());
         if (!reservations.containsKey(r.gang())) {
             reservations.put(r.gang(), r);
         }
@@ -313,44 +280,22 @@ public final class Ledger {
      * takes it (and more) when it fits and is reserved.
      */
     public void setAside(GangKey gang, List<Placement> placements) {
-        releaseSetAside();
-        if (placements.isEmpty()) {
-            return;
-        }
-        Reservation r = new Reservation(gang, "", Long.MAX_VALUE, null);
-        for (Placement p : placements) {
-            r.add(new Slot(p.node(), p.request(), p.task()));
-            entryFor(p.node()).addReserved(p.request());
-        }
-        setAside = r;
-        setAsideNodes = r.slots().stream().map(Slot::node).collect(java.util.stream.Collectors.toUnmodifiableSet());
+        aside.set(gang, placements);
     }
 
     /** The room set aside for the gang next in line, or null. */
     public Reservation setAside() {
-        return setAside;
+        return aside.reservation();
     }
 
     /** Whether room on {@code node} is set aside for the gang next in line (constant time: filter asks per node). */
     public boolean setsAsideOn(String node) {
-        return setAsideNodes.contains(node);
+        return aside.on(node);
     }
 
     /** Gives the set-aside room back (the line decides anew who is next). */
     public void releaseSetAside() {
-        Reservation r = setAside;
-        setAside = null;
-        setAsideNodes = Set.of();
-        if (r == null) {
-            return;
-        }
-        for (Slot s : r.slots()) {
-            NodeEntry e = nodes.get(s.node());
-            if (e != null) {
-                e.removeReserved(s.request());
-                dropIfGone(e);
-            }
-        }
+        aside.release();
     }
 
     public int reservationCount() {
@@ -396,8 +341,8 @@ public final class Ledger {
     public void moveSlot(Reservation r, Slot s, String node) {
         unreserve(r, s);
         s.moveTo(node);
-        entryFor(node).addReserved(s.request());
-        hold(r.queue(), s.request());
+        nodes.entryFor(node).addReserved(s.request());
+        queueHolds.hold(r.queue(), s.request());
     }
 
     /** Turns a claimed slot into the pod's (assumed) record: reserved becomes used, atomically. */
@@ -407,7 +352,7 @@ public final class Ledger {
             // the pod uses what its slot reserved: room and quota are unchanged, nothing was given back — unless the pod
             // takes less than its slot held, elsewhere, or under another queue
             if (!record.node().equals(s.node()) || !record.queue().equals(r.queue()) || !s.request().fitsIn(record.request())) {
-                freedQueues.add(r.queue());
+                queueHolds.freed(r.queue());
             }
         }
         putPod(record);
@@ -427,13 +372,13 @@ public final class Ledger {
     /** {@code givesBack}: the room and quota leave the gang (counted for {@link #takeFreed}), not handed to its pod. */
     private void unreserve(Reservation r, Slot s, boolean givesBack) {
         if (givesBack) {
-            freedQueues.add(r.queue());
+            queueHolds.freed(r.queue());
         }
-        unhold(r.queue(), s.request());
+        queueHolds.unhold(r.queue(), s.request());
         NodeEntry e = nodes.get(s.node());
         if (e != null) {
             e.removeReserved(s.request());
-            dropIfGone(e);
+            nodes.dropIfGone(e);
         }
     }
 
@@ -444,38 +389,13 @@ public final class Ledger {
      * Empty when none did. The set-aside is not counted (it is recomputed on every admission pass).
      */
     public Set<String> takeFreed() {
-        if (freedQueues.isEmpty()) {
-            return Set.of();
-        }
-        Set<String> out = Set.copyOf(freedQueues);
-        freedQueues.clear();
-        return out;
-    }
-
-    private void hold(String queue, Resources r) {
-        heldByQueue.computeIfAbsent(queue, q -> new dev.muster.core.resources.ExactSum()).add(r);
-    }
-
-    private void unhold(String queue, Resources r) {
-        dev.muster.core.resources.ExactSum sum = heldByQueue.computeIfAbsent(queue, q -> new dev.muster.core.resources.ExactSum());
-        sum.subtract(r);
-        if (sum.value().isZero()) {
-            heldByQueue.remove(queue);
-        }
-    }
-
-    private Map<String, Resources> heldByQueues() {
-        Map<String, Resources> out = new HashMap<>();
-        heldByQueue.forEach((q, sum) -> out.put(q, sum.value()));
-        return out;
+        return queueHolds.takeFreed();
     }
 
     /** What a queue holds: requests of its pods on nodes (those {@linkplain #markLeaving leaving} excepted) plus its gangs' reserved slots. */
     public Resources heldByQueue(String queue) {
-        dev.muster.core.resources.ExactSum sum = heldByQueue.get(queue);
-        return sum == null ? Resources.ZERO : sum.value();
+        return queueHolds.of(queue);
     }
-
 
     // ---- reads -------------------------------------------------------------------------------------
 
@@ -489,7 +409,6 @@ public final class Ledger {
         return n;
     }
 
-
     /** An immutable copy of the books, safe to hand out of the owner's lock. */
     public LedgerSnapshot snapshot() {
         List<PodRecord> records = new ArrayList<>(pods.values());
@@ -497,7 +416,7 @@ public final class Ledger {
         for (Reservation r : reservations.values()) {
             held.add(r.snapshot());
         }
-        return new LedgerSnapshot(snapshots(), records, held, heldByQueues(), holds.all());
+        return new LedgerSnapshot(snapshots(), records, held, queueHolds.all(), holds.all());
     }
 
     public List<NodeSnapshot> snapshots() {
@@ -510,104 +429,10 @@ public final class Ledger {
 
     /**
      * Recomputes every node's used and reserved from the records and compares: the empty list means the
-     * books balance. Also checks that no pod holds two slots and no slot is on an unrecorded node.
+     * books balance ({@link LedgerAudit}).
      */
     public List<String> checkInvariants() {
-        List<String> problems = new ArrayList<>();
-        Map<String, Resources> used = new HashMap<>();
-        Map<String, Integer> count = new HashMap<>();
-        for (PodRecord r : pods.values()) {
-            used.merge(r.node(), r.request(), Resources::plus);
-            count.merge(r.node(), 1, Integer::sum);
-        }
-        Map<String, Resources> leavingByNode = new HashMap<>();
-        for (String uid : leaving) {
-            PodRecord r = pods.get(uid);
-            if (r == null) {
-                problems.add("pod " + uid + " is marked leaving but holds no record");
-            } else {
-                leavingByNode.merge(r.node(), r.request(), Resources::plus);
-            }
-        }
-        for (NodeEntry e : nodes.values()) {
-            if (!e.leaving().equals(leavingByNode.getOrDefault(e.name(), Resources.ZERO))) {
-                problems.add("node " + e.name() + " counts " + e.leaving() + " leaving, its leaving records sum to "
-                        + leavingByNode.getOrDefault(e.name(), Resources.ZERO));
-            }
-        }
-        Map<String, Resources> reserved = new HashMap<>();
-        if (setAside != null) {
-            for (Slot s : setAside.slots()) {
-                reserved.merge(s.node(), s.request(), Resources::plus);
-            }
-        }
-        for (PodHolds.Hold h : holds.all()) {
-            reserved.merge(h.node(), h.request(), Resources::plus);
-            if (pods.containsKey(h.uid())) {
-                problems.add("pod " + h.uid() + " holds room on " + h.node() + " and a record");
-            }
-        }
-        Map<String, GangKey> slotOwner = new HashMap<>();
-        for (Reservation res : reservations.values()) {
-            if (res.slots().isEmpty()) {
-                problems.add("reservation of " + res.gang() + " is empty but still held");
-            }
-            for (Slot s : res.slots()) {
-                reserved.merge(s.node(), s.request(), Resources::plus);
-                if (s.podUid() != null) {
-                    GangKey other = slotOwner.put(s.podUid(), res.gang());
-                    if (other != null) {
-                        problems.add("pod " + s.podUid() + " holds two slots (" + other + ", " + res.gang() + ")");
-                    }
-                    if (pods.containsKey(s.podUid())) {
-                        problems.add("pod " + s.podUid() + " holds a slot and a record");
-                    }
-                }
-                if (!nodes.containsKey(s.node())) {
-                    problems.add(s + " of " + res.gang() + " is on a node the ledger does not track");
-                }
-            }
-        }
-        Resources schedulable = Resources.ZERO;
-        for (NodeEntry e : nodes.values()) {
-            schedulable = schedulable.plus(schedulableShare(e));
-        }
-        if (!schedulable.equals(schedulableAllocatable)) {
-            problems.add("schedulable allocatable kept as " + schedulableAllocatable + " but nodes sum to " + schedulable);
-        }
-        for (NodeEntry e : nodes.values()) {
-            Resources u = used.getOrDefault(e.name(), Resources.ZERO);
-            Resources rv = reserved.getOrDefault(e.name(), Resources.ZERO);
-            if (!u.equals(e.used())) {
-                problems.add("node " + e.name() + ": used " + e.used() + " but records sum to " + u);
-            }
-            if (!rv.equals(e.reserved())) {
-                problems.add("node " + e.name() + ": reserved " + e.reserved() + " but slots and pod holds sum to " + rv);
-            }
-            if (e.podCount() != count.getOrDefault(e.name(), 0)) {
-                problems.add("node " + e.name() + ": counts " + e.podCount() + " pods but has " + count.getOrDefault(e.name(), 0) + " records");
-            }
-        }
-        Map<String, Resources> held = new HashMap<>();
-        for (PodRecord r : pods.values()) {
-            if (!leaving.contains(r.pod().uid())) {
-                held.merge(r.queue(), r.request(), Resources::plus);
-            }
-        }
-        for (Reservation res : reservations.values()) {
-            for (Slot s : res.slots()) {
-                held.merge(res.queue(), s.request(), Resources::plus);
-            }
-        }
-        held.values().removeIf(Resources::isZero);
-        if (!held.equals(heldByQueues())) {
-            problems.add("queues hold " + heldByQueues() + " but records and slots sum to " + held);
-        }
-        for (String n : used.keySet()) {
-            if (!nodes.containsKey(n)) {
-                problems.add("pods recorded on node " + n + " which the ledger does not track");
-            }
-        }
-        return problems;
+        return LedgerAudit.check(nodes, pods, leaving, reservations.values(), aside.reservation(), holds.all(), schedulableAllocatable,
+                queueHolds.all());
     }
 }

@@ -9,17 +9,13 @@ import dev.muster.core.gang.PodBinds;
 import dev.muster.core.gang.BindResult;
 import dev.muster.core.gang.Binder;
 import dev.muster.core.gang.Books;
-import dev.muster.core.gang.Gang;
 import dev.muster.core.gang.AdmissionPass;
 import dev.muster.core.gang.GangAdmission;
 import dev.muster.core.gang.WaitingLine;
 import dev.muster.core.gang.GangExpiry;
 import dev.muster.core.gang.GangPlanner;
 import dev.muster.core.gang.Outbox;
-import dev.muster.core.ledger.Ledger;
 import dev.muster.core.ledger.LedgerSnapshot;
-import dev.muster.core.ledger.Reservation;
-import dev.muster.core.ledger.Slot;
 import dev.muster.core.ledger.SlotSteering;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.GangState;
@@ -28,15 +24,12 @@ import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodGroupSpec;
 import dev.muster.core.model.PodId;
 import dev.muster.core.model.QueueSpec;
-import dev.muster.core.model.Refusal;
 import dev.muster.core.preempt.DisruptionBudgets;
 import dev.muster.core.preempt.Evictor;
 import dev.muster.core.preempt.PreemptionAdvice;
 import dev.muster.core.preempt.PreemptionStats;
 import dev.muster.core.preempt.Preemptions;
 import dev.muster.core.stream.AllocationJournal;
-import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -54,11 +47,13 @@ import java.util.function.Supplier;
  * {@link GangAdmission} (plan + reserve a whole gang), {@link SlotSteering} (which slot a member uses),
  * {@link BindVerb} (where a bind starts), {@link BindBarrier} (a gang's barrier and every way a waiting bind leaves),
  * {@link HeldBinds} (binds held while Muster retries), {@link Bindings} (Binding POSTs and their answers),
- * {@link Assumptions} (pods kube-scheduler is expected to bind), {@link GangExpiry} (deadlines and the tick) and
- * {@link ClusterIntake} (what the cluster reports, and repair). They share the {@link Books}; a pod's bind state has
- * one owner, {@link PodBinds}, which draws its lifecycle. {@link ParkedPods} remembers the pods the filter refused
- * outright, and the {@link PodWaker} has kube-scheduler try them again when a Queue or PodGroup is edited or
- * reservations give room back (changes kube-scheduler never hears of).
+ * {@link Assumptions} (pods kube-scheduler is expected to bind), {@link GangExpiry} (deadlines and the tick),
+ * {@link ClusterIntake} (what the cluster reports, and repair), {@link PreemptVerb} (the preempt verb's policy),
+ * {@link Housekeeping} (the tick's order, and leadership lost) and {@link SchedulerViews} (stats and views). They share
+ * the {@link Books}; a pod's bind state has one owner, {@link PodBinds}, which draws its lifecycle. {@link ParkedPods}
+ * remembers the pods the filter refused outright, and {@link ClusterFeed} has the {@link PodWaker} make kube-scheduler
+ * try them again when a Queue or PodGroup is edited or reservations give room back (changes kube-scheduler never hears
+ * of).
  *
  * <p><b>Thread-safety.</b> This class is thread-safe. One lock, {@code lock}, guards the books and every part:
  * every public method runs under it. Futures of binds are completed, the {@link Binder} is called and the journal's
@@ -92,18 +87,16 @@ public final class GangScheduler implements ClusterSink {
     private final Outbox outbox;
     private final Books books;
     private final Filtering filtering;
-    private final BindBarrier barrier;
     private final BindVerb bindVerb;
     private final PreemptVerb preemptVerb;
     private final Assumptions assumptions;
-    private final GangExpiry expiry;
-    private final ClusterIntake intake;
-    private final WaitingLine line;
     private final VerbGuard guard;
     private final Preemptions preemptions;
     private final ParkedPods parked = new ParkedPods();
     private final PodArrivals arrivals = new PodArrivals();
-    private final PodWaker waker;
+    private final ClusterFeed feed;
+    private final Housekeeping housekeeping;
+    private final SchedulerViews views;
     // ---- written under lock, read without it ----
     private volatile boolean synced;
 
@@ -132,26 +125,28 @@ public final class GangScheduler implements ClusterSink {
     public GangScheduler(SchedulerConfig config, Binder binder, Evictor evictor, DisruptionBudgets budgets, AllocationJournal journal,
                          LongSupplier nanoTime, PodWaker waker) {
         this.config = config;
-        this.waker = java.util.Objects.requireNonNull(waker, "waker");
         this.nanoTime = nanoTime;
         this.outbox = new Outbox(journal);
         this.books = new Books(outbox, nanoTime);
         SlotSteering steering = new SlotSteering(books.ledger(), config.policy(), config.topologyLevels());
-        this.line = new WaitingLine(books, config.setAsideAfter());
+        WaitingLine line = new WaitingLine(books, config.setAsideAfter());
         GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy(), config.topologyLevels()), config.gangDeadline(), line);
         Bindings bindings = new Bindings(books, binder, this::run);
-        this.barrier = new BindBarrier(books, steering, bindings);
+        BindBarrier barrier = new BindBarrier(books, steering, bindings);
         HeldBinds held = new HeldBinds(books, admission, barrier);
         this.assumptions = new Assumptions(books);
         this.bindVerb = new BindVerb(books, bindings, barrier, held, assumptions, config.admissionHold());
         AdmissionPass pass = new AdmissionPass(books, line, held);
-        this.expiry = new GangExpiry(books, barrier, held, assumptions, pass, config.backoff());
+        GangExpiry expiry = new GangExpiry(books, barrier, held, assumptions, pass, config.backoff());
         this.filtering = new Filtering(books, barrier, held, steering, admission, config.policy(), config.pickNode());
-        this.intake = new ClusterIntake(books, barrier, held, steering, pass);
+        ClusterIntake intake = new ClusterIntake(books, barrier, held, steering, pass);
         this.guard = new VerbGuard(books, config.schedulerName());
+        this.feed = new ClusterFeed(books, outbox, intake, arrivals, guard, parked, waker);
+        this.views = new SchedulerViews(books, line);
         this.preemptions = new Preemptions(books, admission, line, barrier, config.preemption(), config.gangDeadline(),
                 config.schedulerName(), evictor, budgets, this::run, () -> synced);
         this.preemptVerb = new PreemptVerb(books, preemptions);
+        this.housekeeping = new Housekeeping(books, barrier, expiry, preemptions);
     }
 
     public SchedulerConfig config() {
@@ -283,20 +278,7 @@ public final class GangScheduler implements ClusterSink {
      * one failed (the first failure is rethrown after all ran). Call it periodically.
      */
     public void expireDue() {
-        run(() -> {
-            long now = nanoTime.getAsLong();
-            try {
-                expiry.expireDue(now);
-            } catch (RuntimeException | Error e) {
-                try {
-                    preemptions.tick(now);
-                } catch (RuntimeException | Error later) {
-                    e.addSuppressed(later);
-                }
-                throw e;
-            }
-            preemptions.tick(now); // after the pass: gangs it could not admit for want of room may take room back
-        });
+        run(() -> housekeeping.tick(nanoTime.getAsLong()));
     }
 
     /**
@@ -307,19 +289,7 @@ public final class GangScheduler implements ClusterSink {
      * Preemption decisions and the evictions still to make are forgotten ({@link Preemptions#leadershipLost}).
      */
     public void leadershipLost(String reason) {
-        run(() -> {
-            barrier.leadershipLost(reason);
-            preemptions.leadershipLost();
-            Refusal why = Refusal.of(Refusal.Cause.RESERVATION_LOST, reason);
-            for (Gang g : new ArrayList<>(books.gangs())) {
-                if (books.ledger().reservation(g.key()) != null) {
-                    barrier.dropReservation(g, why);
-                    if (!g.running()) {
-                        books.state(g, GangState.WAITING, why);
-                    }
-                }
-            }
-        });
+        run(() -> housekeeping.leadershipLost(reason));
     }
 
     // ---- cluster sync (ClusterSink) ------------------------------------------------------------------
@@ -331,71 +301,42 @@ public final class GangScheduler implements ClusterSink {
     @Override
     public void upsertNode(Node node) {
         Node slim = node.interned();
-        run(() -> intake.upsertNode(slim));
+        run(() -> feed.upsertNode(slim));
     }
 
     @Override
     public void deleteNode(String name) {
-        run(() -> intake.deleteNode(name));
+        run(() -> feed.deleteNode(name));
     }
 
     @Override
     public void upsertPod(Pod pod) {
-        run(() -> {
-            intake.upsertPod(pod);
-            CompletableFuture<Boolean> arrival = arrivals.arrived(pod.uid());
-            if (arrival != null) {
-                outbox.later(() -> arrival.complete(true)); // a filter waits for this pod
-            }
-            if (pod.isBound() || pod.phase().isTerminal() || pod.terminating()) {
-                guard.forget(pod.uid());
-                parked.forget(pod.uid());
-            }
-        });
+        run(() -> feed.upsertPod(pod));
     }
 
     @Override
     public void deletePod(String uid) {
-        run(() -> {
-            intake.deletePod(uid);
-            arrivals.deleted(uid);
-            guard.forget(uid);
-            parked.forget(uid);
-        });
+        run(() -> feed.deletePod(uid));
     }
 
     @Override
     public void upsertPodGroup(PodGroupSpec podGroup) {
-        run(() -> {
-            Gang before = books.gang(podGroup.key());
-            boolean changed = before == null || !podGroup.equals(before.spec()); // not a status write the informer echoes
-            intake.upsertPodGroup(podGroup);
-            if (changed) {
-                wake(parked.takeGang(podGroup.key()), "podgroup " + podGroup.key() + " changed");
-            }
-        });
+        run(() -> feed.upsertPodGroup(podGroup));
     }
 
     @Override
     public void deletePodGroup(GangKey key) {
-        run(() -> intake.deletePodGroup(key));
+        run(() -> feed.deletePodGroup(key));
     }
 
     @Override
     public void upsertQueue(QueueSpec queue) {
-        run(() -> {
-            // the controller writes a Queue's status as its pods come and go: only a change of what admission reads wakes
-            boolean changed = !queue.equals(books.queue(queue.name()));
-            intake.upsertQueue(queue);
-            if (changed) {
-                wake(parked.takeQueue(queue.name()), "queue " + queue.name() + " changed");
-            }
-        });
+        run(() -> feed.upsertQueue(queue));
     }
 
     @Override
     public void deleteQueue(String name) {
-        run(() -> intake.deleteQueue(name));
+        run(() -> feed.deleteQueue(name));
     }
 
     @Override
@@ -411,48 +352,12 @@ public final class GangScheduler implements ClusterSink {
     // ---- reads (immutable copies) -------------------------------------------------------------------
 
     public SchedulerStats stats() {
-        return locked(() -> {
-            Map<GangState, Integer> byState = new EnumMap<>(GangState.class);
-            Map<Refusal.Cause, Integer> byCause = new EnumMap<>(Refusal.Cause.class);
-            int idle = 0;
-            for (Gang g : books.gangs()) {
-                if (g.spec() == null) {
-                    continue;
-                }
-                if (g.state() == GangState.WAITING && !g.hasPendingMember()) {
-                    idle++; // its run finished (or none started) and no member waits: not waiting for anything
-                    continue;
-                }
-                byState.merge(g.state(), 1, Integer::sum);
-                if (g.why().cause() != Refusal.Cause.NONE) {
-                    byCause.merge(g.why().cause(), 1, Integer::sum);
-                }
-            }
-            Map<PodBinds.Stage, Integer> binds = books.binds().counts();
-            Ledger l = books.ledger();
-            return new SchedulerStats(l.nodeCount(), l.overcommittedCount(), l.podCount(), l.reservationCount(),
-                    binds.get(PodBinds.Stage.WAITING), binds.get(PodBinds.Stage.HELD), binds.get(PodBinds.Stage.BINDING), idle,
-                    byState, byCause, synced, line.shares(), line.next() == null ? "" : line.next().toString());
-        });
+        return locked(() -> views.stats(synced));
     }
 
     /** A gang's state for people and tests; null if unknown. */
     public GangView gang(GangKey key) {
-        return locked(() -> {
-            Gang g = books.gang(key);
-            if (g == null) {
-                return null;
-            }
-            Reservation r = books.ledger().reservation(key);
-            List<String> slots = new ArrayList<>();
-            if (r != null) {
-                for (Slot s : r.slots()) {
-                    slots.add(s.node());
-                }
-            }
-            return new GangView(key, g.spec() == null ? null : g.queue(), g.state(), g.why(), g.minMember(),
-                    g.memberCount(), g.bound(), books.binds().count(key, PodBinds.Stage.WAITING), slots);
-        });
+        return locked(() -> views.gang(key));
     }
 
     /**
@@ -480,36 +385,7 @@ public final class GangScheduler implements ClusterSink {
 
     /** The ledger's books checked against its records; empty when they balance (tests, diagnostics). */
     public List<String> checkInvariants() {
-        return locked(() -> {
-            List<String> problems = new ArrayList<>(books.ledger().checkInvariants());
-            problems.addAll(books.checkGangInvariants());
-            return problems;
-        });
-    }
-
-    // ---- waking pods kube-scheduler parked -----------------------------------------------------------
-
-    /**
-     * Reservations gave room back (a slot released or moved: a running gang's deadline, a late member's surplus slot, a
-     * node taken...), which kube-scheduler never hears of: the pods refused on room other gangs held, and those refused
-     * by these queues' verdicts, are woken. Run by the outermost lock holder before it unlocks, whatever the body did.
-     */
-    private void wakeWhereRoomWasFreed() {
-        java.util.Set<String> queues = books.ledger().takeFreed();
-        if (queues.isEmpty() || parked.size() == 0) {
-            return;
-        }
-        wake(parked.takeRoom(), "reserved room was given back");
-        for (String q : queues) {
-            wake(parked.takeQueue(q), "queue " + q + " has quota back");
-        }
-    }
-
-    /** Hands {@code pods} to the waker once the lock is released (foreign code never runs under it). */
-    private void wake(List<PodId> pods, String why) {
-        if (!pods.isEmpty()) {
-            outbox.later(() -> waker.wake(pods, why));
-        }
+        return locked(views::checkInvariants);
     }
 
     // ---- the lock ------------------------------------------------------------------------------------
@@ -549,7 +425,7 @@ public final class GangScheduler implements ClusterSink {
             failed = e;
         } finally {
             if (lock.getHoldCount() == 1) {
-                wakeWhereRoomWasFreed();
+                feed.wakeWhereRoomWasFreed();
             }
             todo = lock.getHoldCount() == 1 ? outbox.drain() : List.of();
             lock.unlock();

@@ -224,14 +224,10 @@ class PreemptionCarryOutTest {
         waitingGangOfOne(h, "a-more", "a");
         waitingGangOfOne(h, "b0", "b");
         waitingGangOfOne(h, "b1", "b");
-        for (int round = 0; round < 3; round++) {
-            h.scheduler.expireDue();
-            h.clock.advance(Duration.ofSeconds(6));
-        }
+        h.ticks(3, Duration.ofSeconds(6));
         // by its dominant share (cpu) a is above its share, but it holds 2 of the 3 GPUs it is owed: b reclaims none
         assertThat(evictor.asked()).isEmpty();
-        assertThat(((PreemptionAdvice.CannotRun) h.scheduler.preemptionAdvice(new GangKey("default", "b0"))).why())
-                .contains("no queue above its fair share has room to give back");
+        assertThat(h.whyCannotRun("b0")).contains("no queue above its fair share has room to give back");
     }
 
     private static void waitingGangOfOne(SchedulerHarness h, String name, String queue) {

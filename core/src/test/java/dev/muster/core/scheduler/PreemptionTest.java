@@ -2,19 +2,16 @@ package dev.muster.core.scheduler;
 
 import static dev.muster.core.testing.Fixtures.node;
 import static dev.muster.core.testing.Fixtures.pod;
+import static dev.muster.core.testing.Fixtures.podGroupGoingWhole;
 import static dev.muster.core.testing.Fixtures.podGroup;
 import static dev.muster.core.testing.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.core.gang.BindResult;
-import dev.muster.core.model.DisruptionMode;
-import dev.muster.core.model.GangApi;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.GangState;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodGroupSpec;
-import dev.muster.core.model.PreemptionPolicy;
-import dev.muster.core.model.PreemptionTerms;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.model.QueueState;
 import dev.muster.core.preempt.DisruptionBudgets;
@@ -217,8 +214,7 @@ class PreemptionTest {
     @Test
     void aGangWhoseDisruptionModeIsAllGoesWholeOrNotAtAll() {
         SchedulerHarness h = cluster(2);
-        PodGroupSpec all = new PodGroupSpec(new GangKey("default", "whole"), 2, Map.of(), Resources.ZERO, "default", "", null,
-                GangApi.KUBERNETES, null, "", new PreemptionTerms(null, PreemptionPolicy.PREEMPT_LOWER_PRIORITY, DisruptionMode.ALL));
+        PodGroupSpec all = podGroupGoingWhole("default", "whole", 2, "default");
         running(h, all, 0, "n0", "n0", "n1", "n1");
         arrives(h, "small", "default", 2, 100);
 
@@ -413,10 +409,7 @@ class PreemptionTest {
 
         // a's next gang cannot take it back: a is at its share
         arrives(h, "a9", "a", 2, 0);
-        for (int round = 0; round < 3; round++) {
-            h.scheduler.expireDue();
-            h.clock.advance(Duration.ofSeconds(6));
-        }
+        h.ticks(3, Duration.ofSeconds(6));
         assertThat(evictor.asked()).hasSize(4);
         assertThat(h.invariantViolations()).isEmpty();
     }
@@ -430,13 +423,9 @@ class PreemptionTest {
             running(h, "a" + g, "a", 2, 0, "n" + g, "n" + g);
         }
         arrives(h, "b0", "b", 2, 0);
-        for (int round = 0; round < 3; round++) {
-            h.scheduler.expireDue();
-            h.clock.advance(Duration.ofSeconds(6));
-        }
+        h.ticks(3, Duration.ofSeconds(6));
         assertThat(evictor.asked()).isEmpty();
-        assertThat(((PreemptionAdvice.CannotRun) h.scheduler.preemptionAdvice(new GangKey("default", "b0"))).why())
-                .contains("no queue above its fair share has room to give back");
+        assertThat(h.whyCannotRun("b0")).contains("no queue above its fair share has room to give back");
     }
 
     @Test

@@ -81,6 +81,23 @@ final class SchedulerHarness {
         return scheduler.bind(pod.id(), best);
     }
 
+    /** Runs the tick {@code rounds} times, the clock advanced by {@code apart} after each. */
+    void ticks(int rounds, java.time.Duration apart) {
+        for (int round = 0; round < rounds; round++) {
+            scheduler.expireDue();
+            clock.advance(apart);
+        }
+    }
+
+    /** Why gang {@code name} of namespace {@code default} cannot run even with preemption; fails when the advice is otherwise. */
+    String whyCannotRun(String name) {
+        dev.muster.core.preempt.PreemptionAdvice advice = scheduler.preemptionAdvice(new dev.muster.core.model.GangKey("default", name));
+        if (!(advice instanceof dev.muster.core.preempt.PreemptionAdvice.CannotRun cannot)) {
+            throw new AssertionError("expected gang " + name + " unable to run, but the advice is " + advice);
+        }
+        return cannot.why();
+    }
+
     List<String> invariantViolations() {
         return scheduler.checkInvariants();
     }

@@ -4,22 +4,18 @@ import static dev.muster.core.scheduler.PreemptionTest.arrives;
 import static dev.muster.core.scheduler.PreemptionTest.running;
 import static dev.muster.core.testing.Fixtures.node;
 import static dev.muster.core.testing.Fixtures.pod;
+import static dev.muster.core.testing.Fixtures.podGroupGoingWhole;
 import static dev.muster.core.testing.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.core.gang.BindResult;
 import dev.muster.core.ledger.PodHolds;
-import dev.muster.core.model.DisruptionMode;
-import dev.muster.core.model.GangApi;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodGroupSpec;
-import dev.muster.core.model.PreemptionPolicy;
-import dev.muster.core.model.PreemptionTerms;
 import dev.muster.core.preempt.DisruptionBudgets;
 import dev.muster.core.preempt.EvictionOutcome;
 import dev.muster.core.preempt.PreemptionSettings;
-import dev.muster.core.resources.Resources;
 import dev.muster.core.testing.RecordingEvictor;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -126,8 +122,7 @@ class SinglePodPreemptionTest {
     @Test
     void aGangWhoseDisruptionModeIsAllGoesWholeForASinglePod() {
         SchedulerHarness h = cluster(2);
-        PodGroupSpec all = new PodGroupSpec(new GangKey("default", "whole"), 2, Map.of(), Resources.ZERO, "default", "", null,
-                GangApi.KUBERNETES, null, "", new PreemptionTerms(null, PreemptionPolicy.PREEMPT_LOWER_PRIORITY, DisruptionMode.ALL));
+        PodGroupSpec all = podGroupGoingWhole("default", "whole", 2, "default");
         running(h, all, 0, "n0", "n0", "n1", "n1");
         Pod vip = h.seen(pod("vip").requests("4", "1Gi").priority(1000).build());
         assertThat(h.scheduler.preempt(vip, defaultPreemption(h, vip))).isEmpty();

@@ -59,6 +59,13 @@ public final class Fixtures {
         return new PodGroupSpec(new GangKey(ns, name), minMember, Map.of(), Resources.ZERO, queue, "", deadline);
     }
 
+    /** A PodGroup of the Kubernetes API whose disruption mode is {@code all}: preemption takes it whole or not at all. */
+    public static PodGroupSpec podGroupGoingWhole(String ns, String name, int minMember, String queue) {
+        return new PodGroupSpec(new GangKey(ns, name), minMember, Map.of(), Resources.ZERO, queue, "", null, dev.muster.core.model.GangApi.KUBERNETES,
+                null, "", new dev.muster.core.model.PreemptionTerms(null, dev.muster.core.model.PreemptionPolicy.PREEMPT_LOWER_PRIORITY,
+                dev.muster.core.model.DisruptionMode.ALL));
+    }
+
     public static QueueSpec queue(String name) {
         return QueueSpec.open(name, null);
     }

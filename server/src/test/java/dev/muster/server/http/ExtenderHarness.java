@@ -65,6 +65,20 @@ final class ExtenderHarness implements AutoCloseable {
     }
 
     /**
+     * A scheduler without a server, for tests that call {@link ExtenderVerbs} directly: the default configuration, a
+     * recording binder, a fake clock, the {@code default} queue and {@code nodes} of 4 cpu and 8Gi each; not yet synced.
+     */
+    static GangScheduler scheduler(String... nodes) {
+        GangScheduler scheduler = new GangScheduler(SchedulerConfig.DEFAULT, new RecordingBinder(),
+                new AllocationJournal(1024, java.time.InstantSource.system()), new FakeClock());
+        scheduler.upsertQueue(queue("default"));
+        for (String n : nodes) {
+            scheduler.upsertNode(node(n, "4", "8Gi"));
+        }
+        return scheduler;
+    }
+
+    /**
      * The cluster shows the pod of each filter request, pending and of this extender's profile (an informer event), as it
      * has before kube-scheduler asks about it: Muster's verbs act only on pods the cluster showed.
      */

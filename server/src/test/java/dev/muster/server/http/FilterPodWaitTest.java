@@ -1,14 +1,8 @@
 package dev.muster.server.http;
 
-import static dev.muster.core.testing.Fixtures.node;
-import static dev.muster.core.testing.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.core.scheduler.GangScheduler;
-import dev.muster.core.scheduler.SchedulerConfig;
-import dev.muster.core.stream.AllocationJournal;
-import dev.muster.core.testing.FakeClock;
-import dev.muster.core.testing.RecordingBinder;
 import dev.muster.server.http.wire.WireDecoder;
 import io.prometheus.client.CollectorRegistry;
 import java.nio.charset.StandardCharsets;
@@ -29,10 +23,7 @@ class FilterPodWaitTest {
 
     @BeforeEach
     void setUp() {
-        scheduler = new GangScheduler(SchedulerConfig.DEFAULT, new RecordingBinder(),
-                new AllocationJournal(1024, java.time.InstantSource.system()), new FakeClock());
-        scheduler.upsertQueue(queue("default"));
-        scheduler.upsertNode(node("n1", "4", "8Gi"));
+        scheduler = ExtenderHarness.scheduler("n1");
         scheduler.markSynced();
         registry = new CollectorRegistry();
         errors = new FilterErrors(registry);

@@ -1,15 +1,9 @@
 package dev.muster.server.http;
 
-import static dev.muster.core.testing.Fixtures.node;
 import static dev.muster.core.testing.Fixtures.podGroup;
-import static dev.muster.core.testing.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.core.scheduler.GangScheduler;
-import dev.muster.core.scheduler.SchedulerConfig;
-import dev.muster.core.stream.AllocationJournal;
-import dev.muster.core.testing.FakeClock;
-import dev.muster.core.testing.RecordingBinder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,11 +22,7 @@ class GangMarkerFilterTest {
 
     @BeforeEach
     void setUp() {
-        scheduler = new GangScheduler(SchedulerConfig.DEFAULT, new RecordingBinder(),
-                new AllocationJournal(1024, java.time.InstantSource.system()), new FakeClock());
-        scheduler.upsertQueue(queue("default"));
-        scheduler.upsertNode(node("n1", "4", "8Gi"));
-        scheduler.upsertNode(node("n2", "4", "8Gi"));
+        scheduler = ExtenderHarness.scheduler("n1", "n2");
         scheduler.upsertPodGroup(podGroup("ns", "g", 2, "default"));
         scheduler.markSynced();
         verbs = new ExtenderVerbs(scheduler, Duration.ofSeconds(5), true);
