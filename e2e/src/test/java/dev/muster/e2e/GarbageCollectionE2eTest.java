@@ -1,5 +1,9 @@
 package dev.muster.e2e;
 
+import io.kubernetes.client.openapi.models.V1Affinity;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1PodAffinity;
+import io.kubernetes.client.openapi.models.V1PodAffinityTerm;
 import java.time.Duration;
 import java.util.Map;
 import org.awaitility.Awaitility;
@@ -29,11 +33,16 @@ class GarbageCollectionE2eTest extends ControllersClusterTest {
 
     @Test
     void aJobWhoseMembersWaitAtTheBarrierDeletedInTheForegroundReleasesTheWaitingBindsAndTheReservation() {
-        // 9 members: the Job's 8 and a straggler that kube-scheduler cannot place (no node has its label), so the 8 binds wait
+        // 9 members: the Job's 8 and a straggler that kube-scheduler cannot place, so the 8 binds wait. Its required pod
+        // affinity names pods that do not exist: kube-scheduler's InterPodAffinity filter refuses every node, while Muster,
+        // which leaves inter-pod affinity to kube-scheduler, plans the whole gang and reserves its room. (A nodeSelector no
+        // node matches would not do: Muster judges it, finds the gang can never fit, and reserves nothing.)
         c.admin.podGroup(ns, "run", 9, queue, Map.of());
         c.workloads.indexedJob(ns, "run", 8, SMALL, false);
         var straggler = Kube.podObject(ns, "straggler", "run", "100m", "64Mi", Kube.SCHEDULER_NAME, null);
-        straggler.getSpec().nodeSelector(Map.of("e2e.muster.dev/no-such-node", "x"));
+        straggler.getSpec().affinity(new V1Affinity().podAffinity(new V1PodAffinity().addRequiredDuringSchedulingIgnoredDuringExecutionItem(
+                new V1PodAffinityTerm().topologyKey("kubernetes.io/hostname")
+                        .labelSelector(new V1LabelSelector().matchLabels(Map.of("e2e.muster.dev/no-such-pod", "x"))))));
         Kube.call("create straggler", () -> c.admin.core().createNamespacedPod(ns, straggler).execute());
         Awaitility.await("8 binds waiting at the barrier, the gang's room reserved").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                 .until(() -> c.extender.gauge("muster_waiting_binds") == 8 && c.extender.gauge("muster_reservations") == 1);
