@@ -9,7 +9,8 @@ import java.util.List;
  * Reads the {@code Nodes} NodeList of a {@code nodeCacheCapable: false} request into a
  * {@link RawNodeList}: each item's {@code metadata.name} plus the byte range of the item in the body.
  * Everything else of a node (labels, managedFields, status, ...) is skipped token by token; at
- * thousands of nodes with managedFields the list is megabytes, and nothing of it is decoded.
+ * thousands of nodes with managedFields the list is megabytes, and nothing of it is decoded; each item's bytes are
+ * checked to be UTF-8, since they go back verbatim.
  * Stateless.
  */
 final class NodeListReader {
@@ -43,6 +44,11 @@ final class NodeListReader {
                 starts[n] = in.tokenStart();
                 names.add(MetadataFieldReader.read(in, "Node", "name"));
                 ends[n] = in.tokenStart() + 1; // the node's closing '}'
+                int invalid = Utf8.firstInvalid(in.body(), starts[n], ends[n]);
+                if (invalid >= 0) { // a key the parser skipped: the node goes back verbatim, so it must be UTF-8
+                    throw in.error(String.format("node \"%s\" is not UTF-8: byte 0x%02X at byte %d of the node",
+                            names.get(n), in.body()[invalid] & 0xFF, invalid - starts[n]));
+                }
             }
         }
         int n = names.size();
