@@ -189,10 +189,10 @@ public final class SlimListerWatcher<T extends KubernetesObject, L extends Kuber
 
     /** Protobuf: length-prefixed frames, one event each. */
     private final class ProtoEvents implements EventSource<T> {
-        private final SlimProto.Frames frames;
+        private final SlimProtoFrames frames;
 
         ProtoEvents(ResponseBody body) {
-            this.frames = new SlimProto.Frames(body.byteStream());
+            this.frames = new SlimProtoFrames(body.byteStream());
         }
 
         @Override

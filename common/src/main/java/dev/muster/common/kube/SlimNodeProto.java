@@ -38,13 +38,13 @@ public final class SlimNodeProto {
 
     /** A {@code NodeList} answer (enveloped): items and list metadata. */
     public static V1NodeList readList(InputStream body) throws IOException {
-        SlimJson.ListParts<V1Node> l = SlimProto.readList(body, SlimNodeProto::readNode);
+        SlimJson.ListParts<V1Node> l = SlimProtoEnvelope.readList(body, SlimNodeProto::readNode);
         return new V1NodeList().apiVersion(l.apiVersion()).kind(l.kind()).metadata(l.metadata()).items(l.items());
     }
 
     /** One watch event (one frame's bytes, without its length). */
     static SlimJson.Event<V1Node> readEvent(byte[] frame) throws IOException {
-        return SlimProto.readEvent(frame, SlimNodeProto::readNode, (node, type) -> {
+        return SlimProtoEnvelope.readEvent(frame, SlimNodeProto::readNode, (node, type) -> {
             node.setApiVersion(type.apiVersion());
             node.setKind(type.kind());
         });

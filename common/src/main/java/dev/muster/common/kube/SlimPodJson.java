@@ -138,7 +138,7 @@ public final class SlimPodJson {
                 case "resources" -> s.setResources(requirements(in, "spec.resources"));
                 case "schedulingGroup" -> s.setSchedulingGroup(schedulingGroup(in));
                 default -> {
-                    if (!SlimPodPlacement.readJson(field, in, s)) {
+                    if (!SlimPodPlacementJson.read(field, in, s)) {
                         in.skipValue();
                     }
                 }

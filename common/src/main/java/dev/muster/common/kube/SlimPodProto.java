@@ -47,13 +47,13 @@ public final class SlimPodProto {
 
     /** A {@code PodList} answer (enveloped): items and list metadata ({@code resourceVersion}, {@code continue}). */
     public static V1PodList readList(InputStream body) throws IOException {
-        SlimJson.ListParts<V1Pod> l = SlimProto.readList(body, SlimPodProto::readPod);
+        SlimJson.ListParts<V1Pod> l = SlimProtoEnvelope.readList(body, SlimPodProto::readPod);
         return new V1PodList().apiVersion(l.apiVersion()).kind(l.kind()).metadata(l.metadata()).items(l.items());
     }
 
     /** One watch event (one frame's bytes, without its length). */
     static SlimJson.Event<V1Pod> readEvent(byte[] frame) throws IOException {
-        return SlimProto.readEvent(frame, SlimPodProto::readPod, (pod, type) -> {
+        return SlimProtoEnvelope.readEvent(frame, SlimPodProto::readPod, (pod, type) -> {
             pod.setApiVersion(type.apiVersion());
             pod.setKind(type.kind());
         });
@@ -174,7 +174,7 @@ public final class SlimPodProto {
                 case 40 -> s.setResources(message(in, tag, "spec.resources", r -> requirements(r, "spec.resources")));
                 case 43 -> s.setSchedulingGroup(message(in, tag, "spec.schedulingGroup", SlimPodProto::schedulingGroup));
                 default -> {
-                    if (!SlimPodPlacement.readProto(tag, in, s)) {
+                    if (!SlimPodPlacementProto.read(tag, in, s)) {
                         skip(in, tag, "spec");
                     }
                 }

@@ -1,30 +1,23 @@
 package dev.muster.common.kube;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import io.kubernetes.client.custom.Quantity;
-import io.kubernetes.client.openapi.models.V1ListMeta;
-import io.kubernetes.client.openapi.models.V1Status;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
- * What the slim protobuf decoders ({@link SlimPodProto}, {@link SlimNodeProto}) share: the Kubernetes protobuf
- * envelope, watch frames and events, list metadata, Status objects, quantities kept as text, and typed field reads
- * that name the field when its wire type is not the schema's. The counterpart of {@link SlimJson}: it builds the same
- * slim client-java objects, so the informers cannot tell which encoding the API server chose.
+ * What the slim protobuf decoders ({@link SlimPodProto}, {@link SlimNodeProto}) share: typed field reads that name
+ * the field when its wire type is not the schema's, nested messages, maps, quantities kept as text and times; the
+ * envelope, lists, watch events and Status objects are {@link SlimProtoEnvelope}'s, a watch's frames
+ * {@link SlimProtoFrames}'. The counterpart of {@link SlimJson}: it builds the same slim client-java objects, so the
+ * informers cannot tell which encoding the API server chose.
  *
  * <p>The wire format, as checked against kube-apiserver v1.36.3 (fixtures and capture script in
  * {@code common/src/test/resources/kube-proto/}):
@@ -45,45 +38,13 @@ import java.util.function.Predicate;
  * <p>A field a decoder does not keep is skipped with {@link CodedInputStream#skipField}: a length-delimited one (a
  * container's env, a pod's managed fields) in constant time when reading from an array. Malformed input is an
  * {@link IOException} naming the field (the informer's list or watch then fails and is retried). Stateless and
- * thread-safe; a {@link Frames} reader belongs to the one thread reading its watch.
+ * thread-safe.
  */
 public final class SlimProto {
     private SlimProto() {}
 
     /** The media type of Kubernetes' protobuf encoding. */
     public static final String MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
-    /** The prefix of every enveloped object. */
-    private static final byte[] MAGIC = {'k', '8', 's', 0};
-    /**
-     * Largest watch frame accepted. The API server refuses objects over ~3 MiB (etcd's request limit), so a larger length
-     * means a corrupt stream, not a large pod.
-     */
-    static final int MAX_FRAME = 64 << 20;
-
-    /**
-     * The other direction, for what Muster writes (the binder's Binding): {@code raw}, the protobuf of one object, in
-     * the envelope every Kubernetes protobuf body carries — {@code k8s\0} + {@code runtime.Unknown{typeMeta{apiVersion,
-     * kind}, raw}} — as {@link #readEnveloped} reads it.
-     */
-    public static byte[] envelope(String apiVersion, String kind, byte[] raw) {
-        int typeMeta = CodedOutputStream.computeStringSize(1, apiVersion) + CodedOutputStream.computeStringSize(2, kind);
-        int unknown = CodedOutputStream.computeTagSize(1) + CodedOutputStream.computeUInt32SizeNoTag(typeMeta) + typeMeta
-                + CodedOutputStream.computeByteArraySize(2, raw);
-        byte[] body = new byte[MAGIC.length + unknown];
-        System.arraycopy(MAGIC, 0, body, 0, MAGIC.length);
-        CodedOutputStream out = CodedOutputStream.newInstance(body, MAGIC.length, unknown);
-        try {
-            out.writeTag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-            out.writeUInt32NoTag(typeMeta);
-            out.writeString(1, apiVersion);
-            out.writeString(2, kind);
-            out.writeByteArray(2, raw);
-            out.checkNoSpaceLeft();
-        } catch (IOException e) {
-            throw new IllegalStateException("the envelope's size was computed wrong", e);
-        }
-        return body;
-    }
 
     /** Reads the fields of one message; the caller has limited the input to that message. */
     @FunctionalInterface
@@ -99,229 +60,6 @@ public final class SlimProto {
 
         MalformedException(String message, Throwable cause) {
             super(message, cause);
-        }
-    }
-
-    // ---- envelope, lists, watch events ----
-
-    /** What an envelope says about the object it wraps. */
-    record TypeMeta(String apiVersion, String kind) {}
-
-    /** An enveloped object: the decoded {@code raw} and the envelope's type meta. */
-    record Enveloped<T>(TypeMeta type, T object) {}
-
-    /**
-     * One enveloped object ({@code k8s\0} + {@code runtime.Unknown}), from the input's current position to its end (or
-     * limit); {@code raw} is decoded in place by {@code reader}, so a list is never held twice.
-     */
-    static <T> Enveloped<T> readEnveloped(CodedInputStream in, String what, MessageReader<T> reader) throws IOException {
-        byte[] magic;
-        try {
-            magic = in.readRawBytes(MAGIC.length);
-        } catch (InvalidProtocolBufferException e) {
-            throw new MalformedException(what + ": shorter than the k8s\\0 protobuf prefix", e);
-        }
-        if (!java.util.Arrays.equals(magic, MAGIC)) {
-            throw new MalformedException(what + ": not a Kubernetes protobuf object (no k8s\\0 prefix, found " + hex(magic) + ")");
-        }
-        TypeMeta type = new TypeMeta(null, null);
-        T object = null;
-        boolean raw = false;
-        String encoding = "";
-        String contentType = "";
-        int tag;
-        while ((tag = tag(in, what)) != 0) {
-            switch (WireFormat.getTagFieldNumber(tag)) {
-                case 1 -> type = message(in, tag, what + ".typeMeta", SlimProto::typeMeta);
-                case 2 -> {
-                    object = message(in, tag, what, reader);
-                    raw = true;
-                }
-                case 3 -> encoding = string(in, tag, what + ".contentEncoding");
-                case 4 -> contentType = string(in, tag, what + ".contentType");
-                default -> skip(in, tag, what);
-            }
-        }
-        if (!encoding.isEmpty() || !(contentType.isEmpty() || contentType.equals(MEDIA_TYPE))) {
-            throw new MalformedException(what + ": envelope holds content type \"" + contentType + "\", encoding \"" + encoding
-                    + "\", not plain protobuf");
-        }
-        if (!raw) {
-            object = reader.read(CodedInputStream.newInstance(new byte[0])); // an object with every field at its default
-        }
-        return new Enveloped<>(type, object);
-    }
-
-    private static TypeMeta typeMeta(CodedInputStream in) throws IOException {
-        String apiVersion = null;
-        String kind = null;
-        int tag;
-        while ((tag = tag(in, "typeMeta")) != 0) {
-            switch (WireFormat.getTagFieldNumber(tag)) {
-                case 1 -> apiVersion = string(in, tag, "typeMeta.apiVersion");
-                case 2 -> kind = string(in, tag, "typeMeta.kind");
-                default -> skip(in, tag, "typeMeta");
-            }
-        }
-        return new TypeMeta(apiVersion, kind);
-    }
-
-    /** A list's message ({@code PodList}, {@code NodeList}, ...): metadata 1, items 2. */
-    static <T> SlimJson.ListParts<T> readList(InputStream body, MessageReader<T> items) throws IOException {
-        CodedInputStream in = CodedInputStream.newInstance(body);
-        Enveloped<ListBody<T>> e = readEnveloped(in, "list", listIn -> {
-            ListBody<T> l = new ListBody<>(new ArrayList<>(), null);
-            int tag;
-            while ((tag = tag(listIn, "list")) != 0) {
-                switch (WireFormat.getTagFieldNumber(tag)) {
-                    case 1 -> l = new ListBody<>(l.items(), message(listIn, tag, "metadata", SlimProto::listMeta));
-                    case 2 -> l.items().add(message(listIn, tag, "items", items));
-                    default -> skip(listIn, tag, "list");
-                }
-            }
-            return l;
-        });
-        return new SlimJson.ListParts<>(e.type().apiVersion(), e.type().kind(), e.object().metadata(), e.object().items());
-    }
-
-    private record ListBody<T>(List<T> items, V1ListMeta metadata) {}
-
-    private static V1ListMeta listMeta(CodedInputStream in) throws IOException {
-        V1ListMeta m = new V1ListMeta();
-        int tag;
-        while ((tag = tag(in, "metadata")) != 0) {
-            switch (WireFormat.getTagFieldNumber(tag)) {
-                case 2 -> m.setResourceVersion(omitEmpty(in, tag, "metadata.resourceVersion"));
-                case 3 -> m.setContinue(omitEmpty(in, tag, "metadata.continue"));
-                default -> skip(in, tag, "metadata");
-            }
-        }
-        return m;
-    }
-
-    /**
-     * One watch event from one frame's bytes ({@code meta.v1.WatchEvent}). The object is decoded as a Status when the
-     * type is {@code ERROR}, whatever order the fields come in; the type meta of an enveloped object goes into the
-     * object through {@code typed}.
-     */
-    static <T> SlimJson.Event<T> readEvent(byte[] frame, MessageReader<T> objects, BiConsumer<T, TypeMeta> typed) throws IOException {
-        CodedInputStream in = CodedInputStream.newInstance(frame);
-        String type = null;
-        int objectStart = -1;
-        int objectLength = 0;
-        int tag;
-        while ((tag = tag(in, "watch event")) != 0) {
-            switch (WireFormat.getTagFieldNumber(tag)) {
-                case 1 -> type = string(in, tag, "watch event type");
-                case 2 -> {
-                    // RawExtension {raw = 1}: find where raw lies in the frame; decode once the type is known
-                    expect(tag, WireFormat.WIRETYPE_LENGTH_DELIMITED, "watch event object");
-                    int limit = pushLimit(in, "watch event object");
-                    int t;
-                    while ((t = tag(in, "watch event object")) != 0) {
-                        if (WireFormat.getTagFieldNumber(t) == 1) {
-                            expect(t, WireFormat.WIRETYPE_LENGTH_DELIMITED, "watch event object.raw");
-                            objectLength = length(in, "watch event object.raw");
-                            objectStart = in.getTotalBytesRead();
-                            skipRaw(in, objectLength, "watch event object.raw");
-                        } else {
-                            skip(in, t, "watch event object");
-                        }
-                    }
-                    in.popLimit(limit);
-                }
-                default -> skip(in, tag, "watch event");
-            }
-        }
-        if (type == null) {
-            throw new MalformedException("watch event without a type");
-        }
-        if (objectStart < 0) {
-            if ("ERROR".equals(type)) {
-                return new SlimJson.Event<>(type, null, new V1Status().kind("Status").status("Failure").message("watch error without a status"));
-            }
-            throw new MalformedException("watch event " + type + " without an object");
-        }
-        CodedInputStream object = CodedInputStream.newInstance(frame, objectStart, objectLength);
-        if ("ERROR".equals(type)) {
-            Enveloped<V1Status> s = readEnveloped(object, "watch event object", SlimProto::status);
-            return new SlimJson.Event<>(type, null, s.object().apiVersion(s.type().apiVersion()).kind(s.type().kind()));
-        }
-        Enveloped<T> o = readEnveloped(object, "watch event object", objects);
-        typed.accept(o.object(), o.type());
-        return new SlimJson.Event<>(type, o.object(), null);
-    }
-
-    /** A {@code meta.v1.Status} (metadata 1 and details 5 are not kept, as in {@link SlimJson#readStatus}). */
-    static V1Status status(CodedInputStream in) throws IOException {
-        V1Status s = new V1Status();
-        int tag;
-        while ((tag = tag(in, "status")) != 0) {
-            switch (WireFormat.getTagFieldNumber(tag)) {
-                case 2 -> s.setStatus(omitEmpty(in, tag, "status"));
-                case 3 -> s.setMessage(omitEmpty(in, tag, "message"));
-                case 4 -> s.setReason(omitEmpty(in, tag, "reason"));
-                case 6 -> s.setCode(omitZero(in, tag, "code"));
-                default -> skip(in, tag, "status");
-            }
-        }
-        return s;
-    }
-
-    /**
-     * The frames of a protobuf watch: each a 4-byte big-endian length and that many bytes. End of stream between frames
-     * is the end of the watch; anywhere else it is a truncated frame.
-     */
-    static final class Frames {
-        private final InputStream in;
-        private byte[] next;
-        private boolean ended;
-
-        Frames(InputStream in) {
-            this.in = in;
-        }
-
-        /** Whether another frame follows (blocks until its length arrives or the stream ends). */
-        boolean hasNext() throws IOException {
-            if (next == null && !ended) {
-                next = readFrame();
-                ended = next == null;
-            }
-            return next != null;
-        }
-
-        /** The next frame's bytes; call {@link #hasNext} first. */
-        byte[] next() throws IOException {
-            if (!hasNext()) {
-                throw new EOFException("no more watch frames");
-            }
-            byte[] f = next;
-            next = null;
-            return f;
-        }
-
-        private byte[] readFrame() throws IOException {
-            int length = 0;
-            for (int i = 0; i < 4; i++) {
-                int b = in.read();
-                if (b < 0) {
-                    if (i == 0) {
-                        return null;
-                    }
-                    throw new MalformedException("watch frame: the stream ended inside a frame's 4-byte length (" + i + " bytes read)");
-                }
-                length = (length << 8) | b;
-            }
-            if (length < 0 || length > MAX_FRAME) {
-                throw new MalformedException("watch frame: length " + Integer.toUnsignedString(length) + " is not a frame length (at most "
-                        + MAX_FRAME + ")");
-            }
-            byte[] frame = new byte[length];
-            int read = in.readNBytes(frame, 0, length);
-            if (read < length) {
-                throw new MalformedException("watch frame: the stream ended after " + read + " of the frame's " + length + " bytes");
-            }
-            return frame;
         }
     }
 
@@ -438,7 +176,7 @@ public final class SlimProto {
         return t;
     }
 
-    private static int pushLimit(CodedInputStream in, String where) throws IOException {
+    static int pushLimit(CodedInputStream in, String where) throws IOException {
         int length = length(in, where);
         try {
             return in.pushLimit(length);
@@ -447,7 +185,7 @@ public final class SlimProto {
         }
     }
 
-    private static int length(CodedInputStream in, String where) throws IOException {
+    static int length(CodedInputStream in, String where) throws IOException {
         int length;
         try {
             length = in.readRawVarint32();
@@ -460,7 +198,7 @@ public final class SlimProto {
         return length;
     }
 
-    private static void skipRaw(CodedInputStream in, int length, String where) throws IOException {
+    static void skipRaw(CodedInputStream in, int length, String where) throws IOException {
         try {
             in.skipRawBytes(length);
         } catch (InvalidProtocolBufferException e) {
@@ -571,11 +309,4 @@ public final class SlimProto {
         }
     }
 
-    private static String hex(byte[] b) {
-        StringBuilder s = new StringBuilder();
-        for (byte x : b) {
-            s.append(String.format("%02x", x & 0xff));
-        }
-        return s.toString();
-    }
 }

@@ -25,7 +25,7 @@ class SlimProtoFuzzTest {
 
     private static List<byte[]> frames(byte[] stream) {
         List<byte[]> out = new ArrayList<>();
-        SlimProto.Frames f = new SlimProto.Frames(new ByteArrayInputStream(stream));
+        SlimProtoFrames f = new SlimProtoFrames(new ByteArrayInputStream(stream));
         try {
             while (f.hasNext()) {
                 out.add(f.next());

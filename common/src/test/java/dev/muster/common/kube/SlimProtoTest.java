@@ -59,7 +59,7 @@ class SlimProtoTest {
     }
 
     static List<SlimJson.Event<V1Pod>> protoEvents(byte[] stream) throws IOException {
-        SlimProto.Frames frames = new SlimProto.Frames(new ByteArrayInputStream(stream));
+        SlimProtoFrames frames = new SlimProtoFrames(new ByteArrayInputStream(stream));
         List<SlimJson.Event<V1Pod>> out = new ArrayList<>();
         while (frames.hasNext()) {
             out.add(SlimPodProto.readEvent(frames.next()));

@@ -7,6 +7,7 @@ import com.google.protobuf.CodedOutputStream;
 import dev.muster.core.model.PodId;
 import dev.muster.common.kube.KubeClients;
 import dev.muster.common.kube.SlimProto;
+import dev.muster.common.kube.SlimProtoEnvelope;
 import dev.muster.core.gang.Binder;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -206,7 +207,7 @@ public final class KubeBinder implements Binder, AutoCloseable {
     /**
      * The same Binding in the Kubernetes protobuf encoding: {@code Binding{metadata{name, namespace, uid}, target{kind
      * Node, name, apiVersion v1}}} (field numbers from k8s.io/api core/v1's generated.proto) in the envelope
-     * ({@link SlimProto#envelope}).
+     * ({@link SlimProtoEnvelope#envelope}).
      */
     static byte[] bindingProto(PodId pod, String node) {
         byte[] meta = message(out -> {
@@ -219,7 +220,7 @@ public final class KubeBinder implements Binder, AutoCloseable {
             out.writeString(3, node);
             out.writeString(5, "v1");
         });
-        return SlimProto.envelope("v1", "Binding", message(out -> {
+        return SlimProtoEnvelope.envelope("v1", "Binding", message(out -> {
             out.writeByteArray(1, meta);
             out.writeByteArray(2, target);
         }));
