@@ -1,34 +1,15 @@
 package dev.muster.bench;
 
-import java.util.function.LongSupplier;
 import dev.muster.controller.Controller;
-import dev.muster.core.time.Backoff;
-import dev.muster.controller.writer.StatusPatchException;
-import dev.muster.controller.writer.StatusPatchException.Kind;
-import dev.muster.controller.writer.StatusPatcher;
 import dev.muster.controller.writer.StatusWriter;
-import dev.muster.controller.writer.WriterMetrics;
-import dev.muster.core.model.GangKey;
-import dev.muster.core.model.PodGroupSpec;
-import dev.muster.core.model.QueueSpec;
-import dev.muster.core.status.DesiredStatus;
-import dev.muster.core.status.PodObservation;
 import dev.muster.core.status.StatusChangeFanout;
 import dev.muster.core.status.StatusFolding;
-import dev.muster.core.status.StatusKey;
-import dev.muster.core.stream.AllocationEvent;
-import dev.muster.core.stream.SequencedEvent;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
 
 /**
  * Load driver for the controller's write path: synthetic gang lifecycles ({@link ControllerLoadWorkload})
@@ -54,220 +35,6 @@ public final class ControllerLoad {
     private static final int SLICES_PER_SECOND = 100;
 
     private ControllerLoad() {}
-
-    /** Simulated time: the writer's ticker and the fold's clock. Confined to the driver's thread. */
-    static final class SimTime extends Clock implements LongSupplier {
-        private static final Instant EPOCH = Instant.parse("2025-01-01T00:00:00Z");
-        private long nanos;
-
-        void set(long nanos) {
-            this.nanos = nanos;
-        }
-
-        @Override
-        public long getAsLong() {
-            return nanos;
-        }
-
-        @Override
-        public Instant instant() {
-            return EPOCH.plusNanos(nanos);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-    }
-
-    /** The API server: counts patches and fails a share of them. Confined to the writer's (driver's) thread. */
-    static final class CountingApi implements StatusPatcher {
-        private static final Kind[] FAILURES = {Kind.CONFLICT, Kind.THROTTLED, Kind.SERVER_ERROR, Kind.TIMEOUT};
-        private final SplittableRandom random;
-        private final double failureRate;
-        long patches;
-        long failures;
-        /** PodGroups alive that were written at least once (bounded by the PodGroups alive). */
-        final java.util.Set<StatusKey> writtenAlive = new java.util.HashSet<>();
-        long deletedUnwritten;
-        long deleted;
-
-        void deleted(StatusKey key) {
-            deleted++;
-            if (!writtenAlive.remove(key)) {
-                deletedUnwritten++;
-            }
-        }
-
-        CountingApi(long seed, double failureRate) {
-            this.random = new SplittableRandom(seed);
-            this.failureRate = failureRate;
-        }
-
-        @Override
-        public void patch(StatusKey key, DesiredStatus desired, DesiredStatus previous) throws StatusPatchException {
-            patches++;
-            if (failureRate > 0 && random.nextDouble() < failureRate) {
-                Kind kind = FAILURES[(int) (failures++ % FAILURES.length)];
-                throw new StatusPatchException(kind, 0, "injected " + kind);
-            }
-            if (key instanceof StatusKey.PodGroup) {
-                writtenAlive.add(key);
-            }
-        }
-    }
-
-    /** Write lag in 10 ms buckets up to an hour, per object kind. Confined to the driver's thread. */
-    static final class LagRecorder implements WriterMetrics {
-        private static final long BUCKET = 10_000_000L;
-        private final long[] queue = new long[360_001];
-        private final long[] podGroup = new long[360_001];
-        long queueWrites;
-        long podGroupWrites;
-        long skipped;
-        long failed;
-
-        @Override
-        public void written(StatusKey key, long lagNanos) {
-            int b = (int) Math.min(queue.length - 1, lagNanos / BUCKET);
-            if (key instanceof StatusKey.Queue) {
-                queue[b]++;
-                queueWrites++;
-            } else {
-                podGroup[b]++;
-                podGroupWrites++;
-            }
-        }
-
-        @Override
-        public void skipped(StatusKey key) {
-            skipped++;
-        }
-
-        @Override
-        public void failed(StatusKey key, Kind kind) {
-            failed++;
-        }
-
-        @Override
-        public void throttled() {}
-
-        static double percentileSeconds(long[] h, long total, double p) {
-            if (total == 0) {
-                return 0;
-            }
-            long rank = (long) Math.ceil(p * total);
-            long seen = 0;
-            for (int i = 0; i < h.length; i++) {
-                seen += h[i];
-                if (seen >= rank) {
-                    return (i + 1) * BUCKET / 1e9; // bucket upper bound
-                }
-            }
-            return h.length * BUCKET / 1e9;
-        }
-
-        String summary(boolean queues) {
-            long[] h = queues ? queue : podGroup;
-            long n = queues ? queueWrites : podGroupWrites;
-            return String.format(Locale.ROOT, "%.2f / %.2f / %.2f", percentileSeconds(h, n, 0.5), percentileSeconds(h, n, 0.99),
-                    percentileSeconds(h, n, 1.0));
-        }
-    }
-
-    /** Workload → the controller's input ports, as the informers and the stream client would deliver. */
-    static final class ControllerSink implements ControllerLoadWorkload.Sink {
-        private final Controller controller;
-        private final SimTime time;
-        private final CountingApi api;
-        private long sequence;
-
-        ControllerSink(Controller controller, SimTime time, CountingApi api) {
-            this.controller = controller;
-            this.time = time;
-            this.api = api;
-        }
-
-        @Override
-        public void queue(QueueSpec spec) {
-            controller.cluster().queue(spec, null);
-        }
-
-        @Override
-        public void podGroup(PodGroupSpec spec) {
-            controller.cluster().podGroup(spec, null);
-        }
-
-        @Override
-        public void podGroupDeleted(GangKey key) {
-            controller.cluster().podGroupDeleted(key);
-            api.deleted(StatusKey.podGroup(key));
-        }
-
-        @Override
-        public void pod(PodObservation pod) {
-            controller.cluster().pod(pod);
-        }
-
-        @Override
-        public void podDeleted(String uid) {
-            controller.cluster().podDeleted(uid);
-        }
-
-        @Override
-        public void stream(AllocationEvent event, long nanos) {
-            time.set(Math.max(time.getAsLong(), nanos));
-            controller.allocations().onEvent(new SequencedEvent(++sequence, time.millis(), event));
-        }
-    }
-
-    /** Workload → a bare fold (for the seed model run). */
-    static final class FoldSink implements ControllerLoadWorkload.Sink {
-        private final StatusFolding fold;
-        private final SimTime time;
-        private long sequence;
-
-        FoldSink(StatusFolding fold, SimTime time) {
-            this.fold = fold;
-            this.time = time;
-        }
-
-        @Override
-        public void queue(QueueSpec spec) {
-            fold.observeQueue(spec);
-        }
-
-        @Override
-        public void podGroup(PodGroupSpec spec) {
-            fold.observePodGroup(spec, null);
-        }
-
-        @Override
-        public void podGroupDeleted(GangKey key) {
-            fold.podGroupDeleted(key);
-        }
-
-        @Override
-        public void pod(PodObservation pod) {
-            fold.observePod(pod);
-        }
-
-        @Override
-        public void podDeleted(String uid) {
-            fold.podDeleted(uid);
-        }
-
-        @Override
-        public void stream(AllocationEvent event, long nanos) {
-            time.set(Math.max(time.getAsLong(), nanos));
-            fold.onEvent(new SequencedEvent(++sequence, time.millis(), event));
-        }
-    }
 
     record Options(List<Long> rates, int minutes, int queues, int alive, double apiQps, int apiBurst, double failureRate,
                    long informerLagMs, long seed) {
@@ -331,13 +98,13 @@ public final class ControllerLoad {
     static MusterResult runMuster(Options o, long rate) {
         long baseline = usedAfterGc();
         long wallStart = System.nanoTime();
-        SimTime time = new SimTime();
-        CountingApi api = new CountingApi(o.seed(), o.failureRate());
-        LagRecorder lag = new LagRecorder();
+        ControllerLoadTime time = new ControllerLoadTime();
+        ControllerLoadApi.Patches api = new ControllerLoadApi.Patches(o.seed(), o.failureRate());
+        ControllerLoadApi.Lag lag = new ControllerLoadApi.Lag();
         Controller controller = new Controller(new Controller.Settings(o.apiQps(), o.apiBurst(), Controller.Settings.WRITE_BACKOFF), api, time, time,
                 Runnable::run, lag);
         ControllerLoadWorkload workload = new ControllerLoadWorkload(rate, o.queues(), o.alive(), o.seed());
-        ControllerSink sink = new ControllerSink(controller, time, api);
+        ControllerLoadSinks.ToController sink = new ControllerLoadSinks.ToController(controller, time, api);
         workload.createQueues(sink);
         controller.cluster().synced();
         controller.allocations().markSynced();
@@ -378,13 +145,13 @@ public final class ControllerLoad {
     static SeedResult runSeed(Options o, long rate) {
         long baseline = usedAfterGc();
         long wallStart = System.nanoTime();
-        SimTime time = new SimTime();
+        ControllerLoadTime time = new ControllerLoadTime();
         StatusChangeFanout fanout = new StatusChangeFanout();
         StatusFolding fold = new StatusFolding(time, fanout);
         ControllerLoadSeedModel model = new ControllerLoadSeedModel(fold, o.informerLagMs() * 1_000_000L, 10, 100);
         fanout.add(model);
         ControllerLoadWorkload workload = new ControllerLoadWorkload(rate, o.queues(), o.alive(), o.seed());
-        FoldSink sink = new FoldSink(fold, time);
+        ControllerLoadSinks.ToFold sink = new ControllerLoadSinks.ToFold(fold, time);
         workload.createQueues(sink);
         List<Integer> backlog = new ArrayList<>();
         List<Double> heap = new ArrayList<>();

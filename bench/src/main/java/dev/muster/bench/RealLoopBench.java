@@ -24,8 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * kube-scheduler's throughput alone and with Muster in the loop, on a real control plane (the e2e fixture): N
@@ -40,18 +38,19 @@ import java.util.regex.Pattern;
  *   -Dbench.main=dev.muster.bench.RealLoopBench -Dbench.args="--nodes 1000 --pods 2000 --gang 0 --rounds 3"
  * </pre>
  * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config-insecure.yaml; {@code --scheduler-qps}
- * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,idle,start,fresh-plain,start-plain,fresh-after-pods (fresh-after-pods: the fresh
+ * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,idle,start,fresh-after-pods (fresh-after-pods: the fresh
  * Muster is started once the batch's pods exist, just before kube-scheduler, so its first sync lists them; start: a fresh Muster started and stopped, its ready time and CPU at readiness; idle: kube-scheduler alone while the warm Muster
  * watches the same pods without being asked anything — what its informers cost),
  * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr};
  * {@code -XX:CompilationMode=default} for the JVM's tiered C1 + C2 instead of the chart's C1 alone),
  * {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
- * batches the warm Muster schedules before it is measured (default 6), {@code --class-data-archive false} starts Muster
- * without the class data archive its image maps (modes fresh-plain and start-plain: only that start) (made here from server/src/main/cds/classlist, as the Dockerfile does). Muster's CPU is also reported per thread group
- * ({@code muster/CN CompilerThre}: the JIT's C1 and C2 threads, {@code muster/ForkJoinPool-N-}: the virtual threads that answer the verbs
- * and bind), and the API server's requests while scheduling.
- * <pre>
- * </pre>
+ * batches the warm Muster schedules before it is measured (default 6). A fresh Muster maps the class data its image
+ * maps; a mode's suffix picks another ({@link MusterLauncher.ClassData}): {@code -plain} none, {@code -unlinked} the
+ * class list's archive without ahead-of-time linking, {@code -trained} an ahead-of-time cache recorded by a training
+ * run (a start and one batch) before the rounds — e.g. {@code --modes start,start-plain,start-trained}. Muster's CPU is
+ * also reported per thread group ({@code muster/CN CompilerThre}: the JIT's C1 and C2 threads,
+ * {@code muster/ForkJoinPool-N-}: the virtual threads that answer the verbs and bind), and the API server's requests
+ * while scheduling.
  */
 public final class RealLoopBench {
     private final Path repo;
@@ -63,13 +62,12 @@ public final class RealLoopBench {
     private Kube admin;
     private MusterInstall install;
     private int round;
-    private final Map<MusterProcess, Integer> musterHttp = new LinkedHashMap<>(); // extender → its verbs port
+    private MusterLauncher launcher;
 
     private final Path config;
 
     private final int schedulerQps;
-    /** Muster's JVM as the chart starts the extender: C1 alone ({@code extender.compilationMode}); a later {@code --muster-jvm} flag wins. */
-    private final List<String> musterJvm = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only"));
+    private final List<String> musterJvm = new ArrayList<>();
     private final List<String> musterArgs = new ArrayList<>();
     /**
      * Batches the warm Muster schedules before its runs are reported. Its JIT compiles the once-per-request methods (the
@@ -80,13 +78,8 @@ public final class RealLoopBench {
      * Six batches reach the steady state of a long-running extender.
      */
     private int warmupBatches = 6;
-    /** Whether Muster maps a class data archive made as its image makes it (server/Dockerfile), as a deployed one does. */
-    private boolean classDataArchive = true;
-    private String archiveFlag; // the JVM flag that maps it, once made
     /** Mode: a fresh Muster started after the batch's pods exist, just before kube-scheduler (its first sync lists them). */
     private static final String FRESH_AFTER_PODS = "fresh-after-pods";
-    /** Mode suffix: fresh-plain, start-plain start Muster without the class data archive. */
-    private static final String PLAIN = "-plain";
 
     private RealLoopBench(Path repo, String version, int nodes, int pods, int gang, Path config, int schedulerQps) {
         this.repo = repo;
@@ -103,7 +96,6 @@ public final class RealLoopBench {
                 "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "extender-config/scheduler-config-insecure.yaml", "scheduler-qps", "1000", "muster-jvm", ""));
         defaults.put("muster-args", "");
         defaults.put("warmup", "6");
-        defaults.put("class-data-archive", "true");
         Map<String, String> a = BenchArgs.parse(defaults, args);
         Path repo = Path.of(a.get("repo")).toAbsolutePath().normalize();
         RealLoopBench b = new RealLoopBench(repo, a.get("version"), Integer.parseInt(a.get("nodes")), Integer.parseInt(a.get("pods")),
@@ -115,7 +107,6 @@ public final class RealLoopBench {
             b.musterArgs.addAll(List.of(a.get("muster-args").trim().split(";")));
         }
         b.warmupBatches = Integer.parseInt(a.get("warmup"));
-        b.classDataArchive = Boolean.parseBoolean(a.get("class-data-archive"));
         b.run(Integer.parseInt(a.get("rounds")), List.of(a.get("modes").split(",")));
     }
 
@@ -128,47 +119,62 @@ public final class RealLoopBench {
         try {
             admin = new Kube(cp.adminClient());
             install = MusterInstall.install(cp, repo.resolve("charts/muster"));
-            if (classDataArchive) {
-                archiveFlag = "-XX:SharedArchiveFile=" + classDataArchive(dir);
-            }
+            launcher = new MusterLauncher(repo, version, dir, cp, install, nodes);
+            launcher.jvm.addAll(musterJvm);
+            launcher.args.addAll(musterArgs);
             long t = System.nanoTime();
             parallel(nodes, i -> admin.node("node-" + i, "32", "128Gi", Map.of()));
             System.out.printf(Locale.ROOT, "%d nodes in %.1f s%n", nodes, (System.nanoTime() - t) / 1e9);
+            if (modes.stream().anyMatch(m -> MusterLauncher.ClassData.of(m) == MusterLauncher.ClassData.TRAINED)) {
+                launcher.train(m -> {
+                    try {
+                        measure("training", m, null); // the training run's workload: one batch, not reported
+                    } catch (Exception e) {
+                        throw new IllegalStateException("the training batch failed", e);
+                    }
+                });
+            }
             MusterProcess warm = null;
             List<Result> results = new ArrayList<>();
+            Map<String, List<MusterLauncher.Start>> starts = new LinkedHashMap<>();
             for (int r = 0; r < rounds; r++) {
                 for (String mode : modes) {
-                    boolean plain = mode.endsWith(PLAIN); // a fresh Muster without the class data archive
-                    if (mode.equals("start") || mode.equals("start" + PLAIN)) {
-                        startOnly(mode + r, plain);
+                    MusterLauncher.ClassData classData = MusterLauncher.ClassData.of(mode);
+                    String base = MusterLauncher.ClassData.base(mode);
+                    if (base.equals("start")) {
+                        starts.computeIfAbsent(mode, k -> new ArrayList<>()).add(launcher.startOnly(mode + r, classData));
                         continue;
                     }
                     if ((mode.equals("warm") || mode.equals("idle")) && warm == null) {
-                        warm = startMuster("warm", false);
+                        warm = launcher.start("warm", MusterLauncher.ClassData.IMAGE);
                         for (int w = 0; w < warmupBatches; w++) {
                             measure("warm-up", warm, null); // batches to warm the JIT, not reported
                         }
                     }
-                    boolean isFresh = mode.equals("fresh") || mode.equals("fresh" + PLAIN) || mode.equals(FRESH_AFTER_PODS);
+                    boolean isFresh = base.equals("fresh") || base.equals(FRESH_AFTER_PODS);
                     MusterProcess[] fresh = new MusterProcess[1];
                     String name = mode + r;
-                    Supplier<MusterProcess> startFresh = () -> fresh[0] = startMuster(name, plain);
-                    if (isFresh && !mode.equals(FRESH_AFTER_PODS)) {
+                    Supplier<MusterProcess> startFresh = () -> fresh[0] = launcher.start(name, classData);
+                    if (isFresh && !base.equals(FRESH_AFTER_PODS)) {
                         startFresh.get();
                     }
                     Result res = measure(mode, mode.equals("alone") ? null : isFresh ? fresh[0] : warm,
-                            mode.equals(FRESH_AFTER_PODS) ? startFresh : null);
+                            base.equals(FRESH_AFTER_PODS) ? startFresh : null);
                     results.add(res);
                     print(res);
                     if (fresh[0] != null) {
-                        fresh[0].close();
+                        launcher.stop(fresh[0]);
                     }
                 }
             }
             if (warm != null) {
-                warm.close();
+                launcher.stop(warm);
             }
             System.out.println();
+            starts.forEach((mode, list) -> {
+                System.out.println(mode + ":");
+                list.forEach(st -> System.out.println("  " + st));
+            });
             System.out.println("| mode | pods/s | s | algorithm ms (mean) | in-tree Filter ms (mean) | CPU s: apiserver / etcd / scheduler / muster | muster verbs ms (mean) |");
             System.out.println("|---|---|---|---|---|---|---|");
             for (Result r : results) {
@@ -181,56 +187,6 @@ public final class RealLoopBench {
         } finally {
             cp.close();
         }
-    }
-
-    /**
-     * The extender image's class data archive, made the way server/Dockerfile makes it: this JVM (the image's Java
-     * release) dumps the classes of the repository's class list from the packaged jar.
-     */
-    private Path classDataArchive(Path dir) throws IOException, InterruptedException {
-        Path list = repo.resolve("server/src/main/cds/classlist");
-        Path archive = dir.resolve("muster.jsa");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:dump",
-                "-XX:SharedClassListFile=" + list, "-XX:SharedArchiveFile=" + archive, "-jar",
-                MusterProcess.jar(repo, "server", version).toString()).redirectErrorStream(true).redirectOutput(dir.resolve("cds-dump.log").toFile()).start();
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException("class data archive not made from " + list + ": see " + dir.resolve("cds-dump.log"));
-        }
-        return archive;
-    }
-
-    /**
-     * A fresh Muster started and stopped without scheduling anything: its readiness after JVM start and the CPU it
-     * spent until then, by thread group (the JIT's compiler threads, the sync, the servers).
-     */
-    private void startOnly(String name, boolean plain) throws IOException {
-        MusterProcess m = startMuster(name, plain);
-        try {
-            Map<String, Double> cpu = cpu(m, null);
-            cpu.keySet().removeIf(k -> !k.startsWith("muster") || cpu.get(k) < 0.05);
-            System.out.printf(Locale.ROOT, "start    cpu at ready %s%n", cpu);
-        } finally {
-            m.close();
-            musterHttp.remove(m);
-        }
-    }
-
-    private MusterProcess startMuster(String name, boolean plain) {
-        int http = ControlPlane.freePort();
-        long t0 = System.nanoTime();
-        List<String> jvm = new ArrayList<>(musterJvm);
-        if (archiveFlag != null && !plain) {
-            jvm.add(archiveFlag);
-        }
-        MusterProcess m = MusterProcess.start("extender-" + name, MusterProcess.jar(repo, "server", version),
-                List.copyOf(jvm), java.util.stream.Stream.concat(java.util.stream.Stream.of("--kubeconfig=" + install.kubeconfigFor("extender"),
-                        "--http-port=" + http, "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false",
-                        "--insecure-unauthenticated-verbs"), musterArgs.stream()).toList(),
-                cp.dataDir(), ControlPlane.freePort());
-        System.out.printf(Locale.ROOT, "muster %s ready in %.2f s (JVM start to /readyz after the first full sync of %d nodes)%n", name,
-                (System.nanoTime() - t0) / 1e9, nodes);
-        musterHttp.put(m, http);
-        return m;
     }
 
     /**
@@ -270,14 +226,14 @@ public final class RealLoopBench {
             cc.put("burst", schedulerQps);
         };
         String musterBefore = muster != null ? muster.metrics() : "";
-        KubeScheduler s = KubeScheduler.start(cp, config, asked ? "http://127.0.0.1:" + musterHttp.get(muster) : null, qps);
+        KubeScheduler s = KubeScheduler.start(cp, config, asked ? launcher.url(muster) : null, qps);
         try {
             Map<String, Double> base = cpu(muster, s);
             long first = 0;
             long last;
             double scheduled;
             while (true) {
-                scheduled = counter(s.metrics(cp.adminToken()), "scheduler_schedule_attempts_total", "result=\"scheduled\"");
+                scheduled = PromText.counter(s.metrics(cp.adminToken()), "scheduler_schedule_attempts_total", "result=\"scheduled\"");
                 long now = System.nanoTime();
                 if (first == 0 && scheduled > 0) {
                     first = now;
@@ -293,9 +249,9 @@ public final class RealLoopBench {
             }
             Map<String, Double> after = cpu(muster, s);
             String m = s.metrics(cp.adminToken());
-            double algorithm = mean(m, "scheduler_scheduling_algorithm_duration_seconds", "") * 1000;
-            double extender = mean(m, "scheduler_framework_extension_point_duration_seconds", "extension_point=\"Filter\"") * 1000;
-            System.out.println(mode + "    kube-scheduler plugins, mean µs per call (sampled): " + pluginMeans(m));
+            double algorithm = PromText.mean(m, "scheduler_scheduling_algorithm_duration_seconds", "") * 1000;
+            double extender = PromText.mean(m, "scheduler_framework_extension_point_duration_seconds", "extension_point=\"Filter\"") * 1000;
+            System.out.println(mode + "    kube-scheduler plugins, mean µs per call (sampled): " + PromText.pluginMeans(m));
             Map<String, Double> cpu = new LinkedHashMap<>();
             for (String k : after.keySet()) {
                 double spent = after.get(k) - base.getOrDefault(k, before.getOrDefault(k, 0.0));
@@ -307,11 +263,11 @@ public final class RealLoopBench {
             if (asked) {
                 String mm = muster.metrics();
                 for (String verb : List.of("filter", "prioritize", "bind")) {
-                    verbs.put(verb, Math.round(mean(mm, "muster_extender_request_seconds", "verb=\"" + verb + "\"") * 1e5) / 100.0);
+                    verbs.put(verb, Math.round(PromText.mean(mm, "muster_extender_request_seconds", "verb=\"" + verb + "\"") * 1e5) / 100.0);
                 }
                 // the scheduler's lock: how often a caller found it held, and the mean wait of those callers
-                double contended = plain(mm, "muster_scheduler_lock_contended_total", "") - plain(musterBefore, "muster_scheduler_lock_contended_total", "");
-                double waited = plain(mm, "muster_scheduler_lock_wait_seconds_total", "") - plain(musterBefore, "muster_scheduler_lock_wait_seconds_total", "");
+                double contended = PromText.plain(mm, "muster_scheduler_lock_contended_total", "") - PromText.plain(musterBefore, "muster_scheduler_lock_contended_total", "");
+                double waited = PromText.plain(mm, "muster_scheduler_lock_wait_seconds_total", "") - PromText.plain(musterBefore, "muster_scheduler_lock_wait_seconds_total", "");
                 verbs.put("lock-waits", contended);
                 verbs.put("lock-wait-mean-ms", contended == 0 ? 0 : Math.round(waited / contended * 1e5) / 100.0);
             }
@@ -348,29 +304,9 @@ public final class RealLoopBench {
         }
     }
 
-    /**
-     * The API server's {@code apiserver_request_total} by verb, resource and subresource (codes and scopes added up), and
-     * {@code apiserver_watch_events_total} by kind: what each mode asks of the API server.
-     */
+    /** What the API server has been asked so far ({@link PromText#apiserverRequests}). */
     private Map<String, Double> apiserverRequests() {
-        Http.Answer a = Http.get(cp.url() + "/metrics", cp.adminToken());
-        Map<String, Double> out = new java.util.TreeMap<>();
-        Matcher m = Pattern.compile("^apiserver_request_total\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE).matcher(a.body());
-        while (m.find()) {
-            String labels = m.group(1);
-            String key = label(labels, "verb") + " " + label(labels, "resource") + (label(labels, "subresource").isEmpty() ? "" : "/" + label(labels, "subresource"));
-            out.merge(key, Double.parseDouble(m.group(2)), Double::sum);
-        }
-        Matcher w = Pattern.compile("^apiserver_watch_events_total\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE).matcher(a.body());
-        while (w.find()) {
-            out.merge("watch-events " + label(w.group(1), "resource") + label(w.group(1), "kind"), Double.parseDouble(w.group(2)), Double::sum);
-        }
-        return out;
-    }
-
-    private static String label(String labels, String name) {
-        Matcher m = Pattern.compile("(?:^|,)" + name + "=\"([^\"]*)\"").matcher(labels);
-        return m.find() ? m.group(1) : "";
+        return PromText.apiserverRequests(Http.get(cp.url() + "/metrics", cp.adminToken()).body());
     }
 
     /** CPU seconds (user + system) of the control plane, kube-scheduler and Muster processes so far. */
@@ -388,60 +324,6 @@ public final class RealLoopBench {
             ProcCpu.byThread(muster.pid()).forEach((group, seconds) -> out.put("muster/" + group, seconds));
         }
         return out;
-    }
-
-    /** Sum of a Prometheus counter's samples whose labels contain {@code labelPart}. */
-    static double counter(String text, String name, String labelPart) {
-        double sum = 0;
-        Pattern p = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE);
-        Matcher m = p.matcher(text);
-        while (m.find()) {
-            if (m.group(1).contains(labelPart)) {
-                sum += Double.parseDouble(m.group(2));
-            }
-        }
-        return sum;
-    }
-
-    private static final Pattern PLUGIN_SAMPLE = Pattern.compile(
-            "^scheduler_plugin_execution_duration_seconds_(sum|count)\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE);
-    private static final Pattern EXTENSION_POINT_LABEL = Pattern.compile("extension_point=\"([A-Za-z]+)\"");
-    private static final Pattern PLUGIN_LABEL = Pattern.compile("plugin=\"([A-Za-z]+)\"");
-
-    /** kube-scheduler's per-plugin PreFilter and Filter means (its plugin histograms sample about 10% of cycles), in µs. */
-    static Map<String, Long> pluginMeans(String text) {
-        Map<String, double[]> acc = new java.util.TreeMap<>();
-        Matcher mm = PLUGIN_SAMPLE.matcher(text);
-        while (mm.find()) {
-            Matcher point = EXTENSION_POINT_LABEL.matcher(mm.group(2));
-            Matcher plugin = PLUGIN_LABEL.matcher(mm.group(2));
-            if (point.find() && plugin.find() && (point.group(1).equals("Filter") || point.group(1).equals("PreFilter"))) {
-                double[] a = acc.computeIfAbsent(point.group(1) + "/" + plugin.group(1), k -> new double[2]);
-                a[mm.group(1).equals("sum") ? 0 : 1] += Double.parseDouble(mm.group(3));
-            }
-        }
-        Map<String, Long> out = new LinkedHashMap<>();
-        acc.forEach((k, a) -> {
-            if (a[1] > 0) {
-                out.put(k, Math.round(a[0] / a[1] * 1e6));
-            }
-        });
-        return out;
-    }
-
-    /** Mean of a histogram (sum / count) over the series whose labels contain {@code labelPart}. */
-    static double mean(String text, String histogram, String labelPart) {
-        double sum = counter(text, histogram + "_sum", labelPart) + plain(text, histogram + "_sum", labelPart);
-        double count = counter(text, histogram + "_count", labelPart) + plain(text, histogram + "_count", labelPart);
-        return count == 0 ? Double.NaN : sum / count;
-    }
-
-    private static double plain(String text, String name, String labelPart) {
-        if (!labelPart.isEmpty()) {
-            return 0;
-        }
-        Matcher m = Pattern.compile("^" + Pattern.quote(name) + " ([0-9.eE+-]+)$", Pattern.MULTILINE).matcher(text);
-        return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
     private static void print(Result r) {
