@@ -163,7 +163,15 @@ final class MusterLauncher {
         try {
             workload.accept(m);
         } finally {
-            stop(m); // the record is written as the JVM exits
+            // the record is written as the JVM exits, which takes seconds on a busy machine: SIGTERM, then wait for it
+            ProcessHandle.of(m.pid()).ifPresent(p -> {
+                p.destroy();
+                p.onExit().orTimeout(120, java.util.concurrent.TimeUnit.SECONDS).join();
+            });
+            stop(m);
+        }
+        if (!Files.isRegularFile(config)) {
+            throw new IllegalStateException("the training run wrote no " + config + ": see its log in " + cp.dataDir());
         }
         List<String> create = new ArrayList<>(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + config, "-XX:AOTCache=" + cache));
         create.addAll(0, jvm);

@@ -43,7 +43,8 @@ import java.util.function.Supplier;
  * watches the same pods without being asked anything — what its informers cost),
  * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr};
  * {@code -XX:CompilationMode=default} for the JVM's tiered C1 + C2 instead of the chart's C1 alone),
- * {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
+ * {@code --bound N} pods created bound before the rounds (a restart's first list holds them; e.g.
+ * {@code --nodes 5000 --bound 100000 --modes start}), {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
  * batches the warm Muster schedules before it is measured (default 6). A fresh Muster maps the class data its image
  * maps; a mode's suffix picks another ({@link MusterLauncher.ClassData}): {@code -plain} none, {@code -unlinked} the
  * class list's archive without ahead-of-time linking, {@code -trained} an ahead-of-time cache recorded by a training
@@ -78,6 +79,8 @@ public final class RealLoopBench {
      * Six batches reach the steady state of a long-running extender.
      */
     private int warmupBatches = 6;
+    /** Pods created already bound (spec.nodeName, round-robin over the nodes) before the rounds: what a restart lists. */
+    private int bound;
     /** Mode: a fresh Muster started after the batch's pods exist, just before kube-scheduler (its first sync lists them). */
     private static final String FRESH_AFTER_PODS = "fresh-after-pods";
 
@@ -96,6 +99,7 @@ public final class RealLoopBench {
                 "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "extender-config/scheduler-config-insecure.yaml", "scheduler-qps", "1000", "muster-jvm", ""));
         defaults.put("muster-args", "");
         defaults.put("warmup", "6");
+        defaults.put("bound", "0");
         Map<String, String> a = BenchArgs.parse(defaults, args);
         Path repo = Path.of(a.get("repo")).toAbsolutePath().normalize();
         RealLoopBench b = new RealLoopBench(repo, a.get("version"), Integer.parseInt(a.get("nodes")), Integer.parseInt(a.get("pods")),
@@ -107,6 +111,7 @@ public final class RealLoopBench {
             b.musterArgs.addAll(List.of(a.get("muster-args").trim().split(";")));
         }
         b.warmupBatches = Integer.parseInt(a.get("warmup"));
+        b.bound = Integer.parseInt(a.get("bound"));
         b.run(Integer.parseInt(a.get("rounds")), List.of(a.get("modes").split(",")));
     }
 
@@ -125,6 +130,12 @@ public final class RealLoopBench {
             long t = System.nanoTime();
             parallel(nodes, i -> admin.node("node-" + i, "32", "128Gi", Map.of()));
             System.out.printf(Locale.ROOT, "%d nodes in %.1f s%n", nodes, (System.nanoTime() - t) / 1e9);
+            if (bound > 0) {
+                String ns = admin.namespace("bound");
+                t = System.nanoTime();
+                parallel(bound, i -> createPod(ns, "b" + i, "node-" + (i % nodes)));
+                System.out.printf(Locale.ROOT, "%d bound pods in %.1f s%n", bound, (System.nanoTime() - t) / 1e9);
+            }
             if (modes.stream().anyMatch(m -> MusterLauncher.ClassData.of(m) == MusterLauncher.ClassData.TRAINED)) {
                 launcher.train(m -> {
                     try {
@@ -290,8 +301,16 @@ public final class RealLoopBench {
 
     private void createPod(String ns, int i) {
         Map<String, String> ann = gang > 0 ? Map.of("scheduling.k8s.io/group-name", "g" + (i / gang)) : Map.of();
-        V1Pod pod = new V1Pod().metadata(new V1ObjectMeta().name("p" + i).namespace(ns).annotations(ann))
-                .spec(new V1PodSpec().schedulerName("muster").terminationGracePeriodSeconds(0L).overhead(null)
+        createPod(ns, "p" + i, null, ann);
+    }
+
+    private void createPod(String ns, String name, String nodeName) {
+        createPod(ns, name, nodeName, Map.of());
+    }
+
+    private void createPod(String ns, String name, String nodeName, Map<String, String> ann) {
+        V1Pod pod = new V1Pod().metadata(new V1ObjectMeta().name(name).namespace(ns).annotations(ann))
+                .spec(new V1PodSpec().schedulerName("muster").nodeName(nodeName).terminationGracePeriodSeconds(0L).overhead(null)
                         .containers(List.of(new V1Container().name("c").image("x")
                                 .resources(new V1ResourceRequirements().requests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")))))));
         Kube.call("create pod", () -> admin.core().createNamespacedPod(ns, pod).execute());
