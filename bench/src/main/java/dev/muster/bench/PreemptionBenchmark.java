@@ -30,8 +30,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A preemption decision at scale: 5,000 nodes of 32 cpu, full with 1,000 running gangs of 40 × 4 cpu (five nodes
- * each, 40,000 pods, priorities 0–9), and a waiting gang of {@code members} × 4 cpu of priority 100 in the same queue.
+ * A preemption decision at scale: 5,000 nodes (32 cpu, plus 1 cpu for each other scheduler's pod), full with 1,000 running gangs of 40 × 4 cpu (five nodes
+ * each, 40,000 pods, priorities 0–9) and {@code others} single pods of another scheduler (1 cpu, priority 0, spread
+ * evenly: Muster counts their room but never evicts them), and a waiting gang of {@code members} × 4 cpu of priority
+ * 100 in the same queue.
  * Measured: the whole decision as the tick makes it — victim candidates from the books, the whole-gang plans (shortest
  * prefix by bisection, reprieve) — through the dry run, which decides exactly as the tick does and changes nothing.
  * Sampled, so the percentiles are the decision's (p99 is what a filter waiting behind the core's lock could see).
@@ -48,6 +50,9 @@ public class PreemptionBenchmark {
         /** Members of the waiting gang: 16 need one victim gang, 200 need five. */
         @Param({"16", "200"})
         int members;
+        /** Running single pods of another scheduler (default-scheduler), at most 10 a node. */
+        @Param({"0", "50000"})
+        int others;
         GangScheduler scheduler;
         GangKey preemptor = new GangKey("bench", "urgent");
 
@@ -57,8 +62,9 @@ public class PreemptionBenchmark {
             scheduler = new GangScheduler(SchedulerConfig.DEFAULT, (pod, node) -> CompletableFuture.completedFuture(null), evictor,
                     DisruptionBudgets.NONE, new AllocationJournal(1 << 16, java.time.InstantSource.system()), System::nanoTime);
             scheduler.upsertQueue(QueueSpec.open("default", null));
+            long otherCpu = (others + 4_999) / 5_000 * 1_000L; // room for the other scheduler's pods, so that the nodes stay full
             for (int n = 0; n < 5_000; n++) {
-                scheduler.upsertNode(Node.of(String.format("node-%05d", n), ClusterModel.res(32_000, 128, 0)));
+                scheduler.upsertNode(Node.of(String.format("node-%05d", n), ClusterModel.res(32_000 + otherCpu, 128 + otherCpu / 1_000 * 4, 0)));
             }
             for (int g = 0; g < 1_000; g++) {
                 GangKey key = new GangKey("bench", "run-" + g);
@@ -69,6 +75,11 @@ public class PreemptionBenchmark {
                     scheduler.upsertPod(new Pod(new PodId(uid, "bench", uid), "1", ClusterModel.podRequest(4_000, 16_384), key, "",
                             g % 10, node, PodPhase.RUNNING));
                 }
+            }
+            for (int i = 0; i < others; i++) {
+                String uid = "other-" + i;
+                scheduler.upsertPod(new Pod(new PodId(uid, "bench", uid), "1", ClusterModel.podRequest(1_000, 1_024), null, "", 0,
+                        String.format("node-%05d", i % 5_000), PodPhase.RUNNING, "", "default-scheduler", false));
             }
             scheduler.upsertPodGroup(PodGroupSpec.of(preemptor, members, "default"));
             for (int i = 0; i < members; i++) {
