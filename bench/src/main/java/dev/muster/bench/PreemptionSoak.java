@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  * gangs and single pods over three queues and three priorities; {@link SoakSampler} checks every 250 ms that no eviction
  * is wasted, no running gang is left below its minMember, and — once demand stops changing — nothing is evicted.
  *
- * <p>Phases: <b>churn</b> (a workload made or stopped every 3–9 s) for the duration less settle and steady; <b>settle</b>
+ * <p>Phases: <b>churn</b> (a workload made or stopped every 2–6 s) for the duration less settle and steady; <b>settle</b>
  * (demand no longer changes; the last decisions it caused may still evict); <b>steady</b> (nothing may be evicted). The
  * extender runs from a copy of its jars taken at the start, so the repository may be rebuilt meanwhile.
  *
@@ -40,7 +40,7 @@ import java.util.stream.Stream;
  *   -Dbench.main=dev.muster.bench.PreemptionSoak -Dbench.args="--duration 20m"
  * </pre>
  * {@code --duration 4m --settle 30s --steady 1m} is a short run; {@code --seed}, {@code --nodes} (even, default 6),
- * {@code --max-live} (workloads at once, default 18) and {@code --victim-min-runtime} (the extender's flag, default 30s:
+ * {@code --max-live} (workloads at once, default 24) and {@code --victim-min-runtime} (the extender's flag, default 20s:
  * short enough that gangs made during the churn become victims) may be given too. Exits 1 when an invariant broke.
  */
 public final class PreemptionSoak {
@@ -48,7 +48,7 @@ public final class PreemptionSoak {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> defaults = new LinkedHashMap<>(Map.of("duration", "20m", "settle", "2m", "steady", "5m", "seed", "1",
-                "nodes", "6", "max-live", "18", "victim-min-runtime", "30s", "repo", "..", "version", "0.1.0-SNAPSHOT"));
+                "nodes", "6", "max-live", "24", "victim-min-runtime", "20s", "repo", "..", "version", "0.1.0-SNAPSHOT"));
         Map<String, String> a = BenchArgs.parse(defaults, args);
         Duration duration = duration(a.get("duration"));
         Duration settle = duration(a.get("settle"));
@@ -111,7 +111,7 @@ public final class PreemptionSoak {
             long churnEnd = t0 + churn.toNanos();
             while (System.nanoTime() < churnEnd) {
                 demand.step(maxLive);
-                long pause = 3_000 + pace.nextInt(6_000);
+                long pause = 2_000 + pace.nextInt(4_000);
                 Thread.sleep(Math.max(0, Math.min(pause, (churnEnd - System.nanoTime()) / 1_000_000)));
             }
             sampler.phase("settle");

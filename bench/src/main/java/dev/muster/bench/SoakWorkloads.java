@@ -9,9 +9,9 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The soak's demand, drawn from a seeded {@link Random}: gangs (an Indexed Job joined to a Volcano PodGroup of
+ * The soak's demand, drawn from a seeded {@link Random}: gangs (an Indexed Job of 250m pods joined to a Volcano PodGroup of
  * minMember 2–4, a quarter with one member of surplus, a quarter under a PodDisruptionBudget that allows only the
- * surplus to go) and single pods (a Deployment of 1–3 pods under a {@code maxUnavailable: 1} budget), each in one of
+ * surplus to go) and single pods (a Deployment of 1–3 pods of 250m under a {@code maxUnavailable: 1} budget), each in one of
  * three queues, of one of three priorities, and pinned to a node pool by {@code nodeSelector} or free to go anywhere.
  * Jobs have far more completions than pods at once, so that the Job controller makes the pods of an evicted gang again
  * (a hollow kubelet's pod exits 0 when stopped). Used by the driver thread only; {@link #gangs()} is read by the sampler.
@@ -101,7 +101,7 @@ final class SoakWorkloads {
     }
 
     private Workloads.PodTemplate template(String podGroup) {
-        return new Workloads.PodTemplate(podGroup, podGroup == null ? "125m" : "250m", "64Mi", 1,
+        return new Workloads.PodTemplate(podGroup, "250m", "64Mi", 1,
                 PRIORITY_NAMES.get(random.nextInt(PRIORITY_NAMES.size())));
     }
 
