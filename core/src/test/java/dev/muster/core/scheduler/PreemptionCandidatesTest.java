@@ -60,10 +60,11 @@ class PreemptionCandidatesTest {
     }
 
     @Test
-    void withMustersSinglePodGoneNothingMayBeTakenAndAnotherSchedulersPodsStay() {
+    void withMustersSinglePodGoneNothingMayBeTakenFromAnotherSchedulersPods() {
         SchedulerHarness h = cluster();
         h.scheduler.upsertPod(web("n0"));
-        h.scheduler.deletePod("web");
+        h.scheduler.deletePod("web"); // its room taken by another scheduler's pod
+        h.scheduler.upsertPod(pod("other-3").requests("1", "1Gi").priority(0).on("n0").build().asInCluster("default-scheduler", false));
         bigArrives(h);
 
         assertThat(h.scheduler.preemptionAdvice(big)).isInstanceOf(PreemptionAdvice.CannotRun.class);
