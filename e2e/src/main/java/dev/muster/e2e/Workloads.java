@@ -143,8 +143,16 @@ public final class Workloads {
 
     /** A Deployment of {@code replicas} single pods (no gang) for Muster's scheduler; pods labelled {@code app=<name>}. */
     public Map<String, Object> deployment(String ns, String name, int replicas, PodTemplate pods) {
+        return deployment(ns, name, replicas, pods, Map.of());
+    }
+
+    /** As {@link #deployment(String, String, int, PodTemplate)}, with {@code podSpec} (a nodeSelector, say) added to its pods' spec. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> deployment(String ns, String name, int replicas, PodTemplate pods, Map<String, Object> podSpec) {
+        Map<String, Object> template = pods.toJson(Map.of("app", name));
+        ((Map<String, Object>) template.get("spec")).putAll(podSpec);
         Map<String, Object> spec = Map.of("replicas", replicas, "selector", Map.of("matchLabels", Map.of("app", name)),
-                "template", pods.toJson(Map.of("app", name)));
+                "template", template);
         return create("apps", "v1", ns, "deployments", Map.of("apiVersion", "apps/v1", "kind", "Deployment",
                 "metadata", Map.of("name", name, "namespace", ns), "spec", spec));
     }

@@ -73,7 +73,9 @@ final class ControllersCluster {
             n.awaitReady(admin, Duration.ofSeconds(90));
         }
         long nodesReady = System.nanoTime();
-        muster = MusterStack.start(E2eCluster.REPO, System.getProperty("muster.version", "0.1.0-SNAPSHOT"), cp, install, List.of(), dir);
+        // tests poll the preemption dry run every 20 ms while a decision is due: its limits (1 a second a caller by default) raised
+        muster = MusterStack.start(E2eCluster.REPO, System.getProperty("muster.version", "0.1.0-SNAPSHOT"), cp, install,
+                List.of("--dry-run-rate=100", "--dry-run-process-rate=100", "--dry-run-burst=100"), dir);
         extender = muster.extender();
         System.out.printf("e2e: controllers cluster: %d hollow nodes Ready in %.1f s, everything (kube-controller-manager, chart, "
                 + "extender, controller, kube-scheduler) in %.1f s; data in %s%n", NODES, (nodesReady - t0) / 1e9, (System.nanoTime() - t0) / 1e9, dir);

@@ -14,6 +14,7 @@ import dev.muster.core.preempt.Evictor;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.core.stream.AllocationJournal;
+import dev.muster.server.grpc.DryRunLimiter;
 import dev.muster.server.grpc.ExtenderGrpcService;
 import dev.muster.server.http.ExtenderHttpServer;
 import dev.muster.server.http.ExtenderMetrics;
@@ -51,7 +52,14 @@ public final class ExtenderProcess implements AutoCloseable {
      */
     public record Settings(String bindHost, int httpPort, CertificateFiles httpTls, int opsPort, int grpcPort, Optional<ServerTls> grpcTls,
                            SchedulerConfig scheduler, long maxBodyBytes, int journalWindow, Duration tick, boolean gangMarker,
-                           CallerRoles callers) {
+                           CallerRoles callers, DryRunLimiter.Limit dryRunLimit) {
+        /** Settings with the dry run's default limits ({@link DryRunLimiter.Limit#DEFAULT}). */
+        public Settings(String bindHost, int httpPort, CertificateFiles httpTls, int opsPort, int grpcPort, Optional<ServerTls> grpcTls,
+                        SchedulerConfig scheduler, long maxBodyBytes, int journalWindow, Duration tick, boolean gangMarker, CallerRoles callers) {
+            this(bindHost, httpPort, httpTls, opsPort, grpcPort, grpcTls, scheduler, maxBodyBytes, journalWindow, tick, gangMarker, callers,
+                    DryRunLimiter.Limit.DEFAULT);
+        }
+
         /** Settings that tell no client certificates apart ({@link CallerRoles#ANY}). */
         public Settings(String bindHost, int httpPort, CertificateFiles httpTls, int opsPort, int grpcPort, Optional<ServerTls> grpcTls,
                         SchedulerConfig scheduler, long maxBodyBytes, int journalWindow, Duration tick, boolean gangMarker) {
@@ -60,7 +68,8 @@ public final class ExtenderProcess implements AutoCloseable {
 
         /** The same settings, client certificates told apart by {@code roles}. */
         public Settings withCallers(CallerRoles roles) {
-            return new Settings(bindHost, httpPort, httpTls, opsPort, grpcPort, grpcTls, scheduler, maxBodyBytes, journalWindow, tick, gangMarker, roles);
+            return new Settings(bindHost, httpPort, httpTls, opsPort, grpcPort, grpcTls, scheduler, maxBodyBytes, journalWindow, tick, gangMarker, roles,
+                    dryRunLimit);
         }
 
         public static Settings loopback(SchedulerConfig scheduler) {
@@ -129,7 +138,10 @@ public final class ExtenderProcess implements AutoCloseable {
                 new LeaderForwarder(s.httpTls(), s.callers(), s.scheduler().gangDeadline().plusSeconds(30)),
                 () -> leadership.leading() ? notReadyReason() : null, s.maxBodyBytes());
         this.allocations = new AllocationsService(journal, leadership, streamDrains);
-        ExtenderGrpcService extender = new ExtenderGrpcService(scheduler, leadership, metrics, ServerDefaults.FILTER_POD_WAIT);
+        ExtenderGrpcService service = new ExtenderGrpcService(scheduler, leadership, metrics, ServerDefaults.FILTER_POD_WAIT);
+        // the dry run plans under the core's lock: limited per caller and per process (after the caller check, if any)
+        DryRunLimiter limiter = new DryRunLimiter(s.dryRunLimit(), System::nanoTime);
+        io.grpc.BindableService extender = () -> io.grpc.ServerInterceptors.intercept(service, limiter);
         this.grpc = GrpcServers.build(GrpcServers.netty(new InetSocketAddress(s.bindHost(), s.grpcPort()), s.grpcTls()),
                 s.grpcTls().filter(ServerTls::requiresClientCertificates).isPresent()
                         ? List.of(CallerCheck.guard(allocations, s.callers(), ALLOCATIONS_CALLERS), CallerCheck.guard(extender, s.callers(), EXTENDER_CALLERS))

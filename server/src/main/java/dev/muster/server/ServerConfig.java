@@ -6,6 +6,7 @@ import dev.muster.common.config.Flags;
 import dev.muster.common.config.LeaderElectionSettings;
 import dev.muster.common.leader.LeaderIdentity;
 import dev.muster.common.tls.CallerRoles;
+import dev.muster.server.grpc.DryRunLimiter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -61,13 +62,15 @@ import java.util.Objects;
  * @param victimMinRuntime {@code --victim-min-runtime}: how long a gang or pod must have held its room before it may be a
  *                       victim (against thrash)
  * @param callers        {@code --tls-client-roles}: which client certificate may call what
+ * @param dryRunLimit    {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}: how often the
+ *                       preemption dry run may be asked, per caller and per process
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
                            int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
                            boolean pickNode, boolean gangMarker, boolean insecure, boolean preemption, boolean reclaim,
-                           Duration victimMinRuntime, CallerRoles callers) {
+                           Duration victimMinRuntime, CallerRoles callers, DryRunLimiter.Limit dryRunLimit) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -117,6 +120,13 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                 + "its share back (never a queue's guarantee, never a reclaimable: false queue); false: it waits (default true)");
         f.put("victim-min-runtime", "how long a gang or pod must have held its room before preemption or reclaim may evict it, "
                 + "against thrash, e.g. 10m (default 0s)");
+        f.put("dry-run-rate", "how many preemption dry runs (WhatWouldItTake, planned under the core's lock like a decision) "
+                + "a second one caller (client certificate, else address) may ask; more are refused with RESOURCE_EXHAUSTED and "
+                + "when to retry (default " + DryRunLimiter.Limit.DEFAULT.perCaller() + ")");
+        f.put("dry-run-process-rate", "how many preemption dry runs a second all callers together may ask (default "
+                + DryRunLimiter.Limit.DEFAULT.perProcess() + ")");
+        f.put("dry-run-burst", "how many preemption dry runs a caller may ask at once after a quiet spell (default "
+                + DryRunLimiter.Limit.DEFAULT.burst() + ")");
         f.put("leader-elect", "elect a leader through a coordination.k8s.io Lease (default true)");
         f.put("lease-name", "Lease name (default " + ServerDefaults.LEASE_NAME + ")");
         f.put("lease-namespace", "Lease namespace (default: POD_NAMESPACE, else the service account's namespace)");
@@ -235,7 +245,20 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
                 pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, CallerRoles.parse("tls-client-roles",
-                flags.optional("tls-client-roles")));
+                flags.optional("tls-client-roles")), dryRunLimit(flags));
+    }
+
+    /** {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}. */
+    private static DryRunLimiter.Limit dryRunLimit(Flags flags) {
+        DryRunLimiter.Limit d = DryRunLimiter.Limit.DEFAULT;
+        double perCaller = flags.decimal("dry-run-rate", d.perCaller());
+        double perProcess = flags.decimal("dry-run-process-rate", d.perProcess());
+        int burst = flags.integer("dry-run-burst", d.burst());
+        if (!(perCaller > 0) || !(perProcess > 0) || burst < 1) {
+            throw new IllegalArgumentException("--dry-run-rate and --dry-run-process-rate must be above 0 and --dry-run-burst at least 1, got "
+                    + perCaller + ", " + perProcess + " and " + burst);
+        }
+        return new DryRunLimiter.Limit(perCaller, perProcess, burst);
     }
 
     /** {@code --topology-levels}: comma-separated label keys, widest first; empty, repeated or malformed keys are named. */

@@ -129,7 +129,8 @@ public final class ServerMain {
                 cfg.httpTls() == null ? null : new CertificateFiles(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile()),
                 cfg.opsPort(), cfg.grpcPort(),
                 cfg.grpcTls() == null ? Optional.empty() : Optional.of(new ServerTls(cfg.grpcTls().certFile(), cfg.grpcTls().keyFile(), cfg.grpcTls().clientCaFile())),
-                schedulerConfig, cfg.maxBodyBytes(), cfg.journalWindow(), Duration.ofMillis(200), cfg.gangMarker(), cfg.callers());
+                schedulerConfig, cfg.maxBodyBytes(), cfg.journalWindow(), Duration.ofMillis(200), cfg.gangMarker(), cfg.callers(),
+                cfg.dryRunLimit());
         // the first full sync (API discovery, then listing every node and pod) does not need the servers, nor they it:
         // it starts on its own thread at once, so readiness after a (re)start waits for the longer of the
         // two instead of their sum

@@ -189,7 +189,7 @@ class ServerConfigTest {
     @Test
     void usageListsEveryFlag() {
         assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--gang-marker", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
-        assertThat(ServerConfig.FLAGS).hasSize(28);
+        assertThat(ServerConfig.FLAGS).hasSize(31);
     }
 
     @Test
@@ -251,5 +251,17 @@ class ServerConfigTest {
                 .hasMessageContaining("--victim-min-runtime").hasMessageContaining("not a duration");
         assertThatThrownBy(() -> parse(Map.of(), "--leader-elect", "false", "--victim-min-runtime", "-5m"))
                 .hasMessageContaining("--victim-min-runtime");
+    }
+
+    @Test
+    void theDryRunIsLimitedPerCallerAndPerProcessByDefaultAndTheLimitsAreFlags() {
+        assertThat(parse(Map.of(), "--leader-elect", "false").dryRunLimit()).isEqualTo(dev.muster.server.grpc.DryRunLimiter.Limit.DEFAULT);
+        ServerConfig c = parse(Map.of("MUSTER_DRY_RUN_BURST", "2"), "--leader-elect", "false", "--dry-run-rate", "0.5",
+                "--dry-run-process-rate", "20");
+        assertThat(c.dryRunLimit()).isEqualTo(new dev.muster.server.grpc.DryRunLimiter.Limit(0.5, 20, 2));
+        assertThatThrownBy(() -> parse(Map.of(), "--leader-elect", "false", "--dry-run-rate", "0"))
+                .hasMessageContaining("--dry-run-rate and --dry-run-process-rate must be above 0");
+        assertThatThrownBy(() -> parse(Map.of(), "--leader-elect", "false", "--dry-run-burst", "0"))
+                .hasMessageContaining("--dry-run-burst at least 1");
     }
 }

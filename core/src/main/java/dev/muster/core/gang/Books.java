@@ -39,6 +39,7 @@ public final class Books {
     private long arrivals; // numbers gangs in the order they were first named
     private final Map<String, QuotaAside> quotaAside = new HashMap<>(); // queue → quota kept for its first waiting gang
     private final Map<String, Long> heldSince = new HashMap<>(); // uid → when its record was made (this process's clock)
+    private final SingleHolders singles = new SingleHolders(); // single pods holding room, for preemption
     private final OfferedNodes offered = new OfferedNodes();
 
     /** Queue quota kept for the gang first in line for its queue's capability ({@link AdmissionPass}). */
@@ -70,7 +71,11 @@ public final class Books {
 
     /** Records the latest observation of a pod; returns the one it replaces, or null. */
     public Pod putPod(Pod p) {
-        return pods.put(p.uid(), p);
+        Pod old = pods.put(p.uid(), p);
+        if (singles.contains(p.uid())) {
+            singles.put(p.uid(), p.schedulerName(), p.priority(), heldSince(p.uid())); // its scheduler or priority now known
+        }
+        return old;
     }
 
     /** Forgets the pod's observation; returns it, or null. */
@@ -91,6 +96,11 @@ public final class Books {
     public long heldSince(String uid) {
         Long t = heldSince.get(uid);
         return t == null ? Long.MIN_VALUE : t;
+    }
+
+    /** The single pods that hold room, by scheduler and priority (read under the core's lock only). */
+    public SingleHolders singles() {
+        return singles;
     }
 
     /** Every gang known, read-only (iterate under the core's lock only). */
@@ -192,6 +202,12 @@ public final class Books {
     public void allocated(PodRecord r) {
         long now = nanoTime.getAsLong();
         heldSince.putIfAbsent(r.pod().uid(), now);
+        Pod p = pods.get(r.pod().uid());
+        if (r.gang() == null) {
+            singles.put(r.pod().uid(), p == null ? "" : p.schedulerName(), p == null ? 0 : p.priority(), heldSince(r.pod().uid()));
+        } else {
+            singles.remove(r.pod().uid());
+        }
         Gang g = r.gang() == null ? null : gangs.get(r.gang());
         if (g != null) {
             g.boundChanged(1, now);
@@ -209,6 +225,7 @@ public final class Books {
     public void deallocated(PodRecord r) {
         if (ledger.pod(r.pod().uid()) == null) {
             heldSince.remove(r.pod().uid());
+            singles.remove(r.pod().uid());
         }
         if (r.gang() != null) {
             Gang g = gangs.get(r.gang());

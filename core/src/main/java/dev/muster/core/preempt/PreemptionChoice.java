@@ -199,13 +199,9 @@ final class PreemptionChoice {
      */
     private VictimOffer priorityOffer(Gang g, long now) {
         int priority = priorityOf(g);
-        List<VictimCandidates.Candidate> list = candidates.collect(now, settings.victimMinRuntime().toNanos(),
-                c -> c.priority() < priority && (c.gang() == null || c.queue().equals(g.queue())) && !g.key().equals(c.gangKey()));
-        list.sort(Comparator.comparingInt((VictimCandidates.Candidate c) -> c.part() == Part.SURPLUS ? 0 : 1)
-                .thenComparingInt(VictimCandidates.Candidate::priority)
-                .thenComparingInt(VictimCandidates.Candidate::pods)
-                .thenComparing(Comparator.comparingLong(VictimCandidates.Candidate::since).reversed()));
-        return new VictimOffer(list, candidates, VictimOffer.Rule.ANY, refusedLately);
+        var ordered = candidates.byPriority(now, settings.victimMinRuntime().toNanos(), priority,
+                c -> (c.gang() == null || c.queue().equals(g.queue())) && !g.key().equals(c.gangKey()));
+        return new VictimOffer(ordered, candidates, VictimOffer.Rule.ANY, refusedLately);
     }
 
     /** Reclaim for a gang whose queue is below its fair share (see the class comment). */
@@ -227,8 +223,8 @@ final class PreemptionChoice {
                 above.put(s.queue(), ratio);
             }
         }
-        List<VictimCandidates.Candidate> list = candidates.collect(now, settings.victimMinRuntime().toNanos(),
-                c -> c.gang() != null && above.containsKey(c.queue()));
+        List<VictimCandidates.Candidate> list = candidates.gangs(now, settings.victimMinRuntime().toNanos(),
+                c -> above.containsKey(c.queue()));
         list.sort(Comparator.comparingDouble((VictimCandidates.Candidate c) -> -above.get(c.queue()))
                 .thenComparingInt(c -> c.part() == Part.SURPLUS ? 0 : 1)
                 .thenComparingInt(VictimCandidates.Candidate::priority)
@@ -255,7 +251,7 @@ final class PreemptionChoice {
             }
             return false;
         };
-        VictimOffer offer = new VictimOffer(list, candidates, keepsShare, refusedLately);
+        VictimOffer offer = new VictimOffer(list.iterator(), candidates, keepsShare, refusedLately);
         Decision d = tryKind(g, PreemptionKind.RECLAIM, in, own, List.of(), offer);
         protectedBy.putAll(offer.protectedBy());
         if (d.plan() != null && FairShare.ratio(myHeld.plus(d.plan().plan().total()), mine.fairShare()) > 1 + EPSILON) {

@@ -161,12 +161,7 @@ final class SinglePodPreemptions {
     /** The fewest units of lower priority with which {@code p} fits (see the class comment). Changes nothing. */
     PreemptionPlanner.Result plan(Pod p, long now) {
         int priority = p.priority();
-        List<VictimCandidates.Candidate> list = candidates.collect(now, settings.victimMinRuntime().toNanos(), c -> c.priority() < priority);
-        list.sort(Comparator.comparingInt((VictimCandidates.Candidate c) -> c.part() == Part.SURPLUS ? 0 : 1)
-                .thenComparingInt(VictimCandidates.Candidate::priority)
-                .thenComparingInt(VictimCandidates.Candidate::pods)
-                .thenComparing(Comparator.comparingLong(VictimCandidates.Candidate::since).reversed()));
-        VictimOffer offer = new VictimOffer(list, candidates, VictimOffer.Rule.ANY, evictions::refusedLately);
+        VictimOffer offer = new VictimOffer(candidates.byPriority(now, settings.victimMinRuntime().toNanos(), priority, c -> true), candidates, VictimOffer.Rule.ANY, evictions::refusedLately);
         // placed only where its own node constraints let it, and, for what only kube-scheduler judges, where it was offered
         GangPlanner.Member member = new GangPlanner.Member(p.uid(), p.task(), p.request(), p.constraints(), null);
         if (p.constraints().hasUndecided()) {

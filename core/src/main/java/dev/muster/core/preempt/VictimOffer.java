@@ -26,18 +26,17 @@ final class VictimOffer implements PreemptionPlanner.Units {
         Rule ANY = u -> true;
     }
 
-    private final List<Candidate> ordered;
+    private final java.util.Iterator<Candidate> ordered; // read lazily: only as far as the planner asks
     private final VictimCandidates candidates;
     private final Rule rule;
     private final java.util.function.Predicate<String> refusedLately;
-    private int next;
     private final List<Unit> allowed = new ArrayList<>();
     private final List<Victim> allowedPods = new ArrayList<>(); // the pods of allowed, for the budgets
     private final Map<GangKey, Unit> surplusTaken = new HashMap<>();
     private final Map<String, String> protectedBy = new LinkedHashMap<>();
 
     /** {@code refusedLately}: pods (by uid) whose dry-run eviction was refused lately; a unit holding one is not offered. */
-    VictimOffer(List<Candidate> ordered, VictimCandidates candidates, Rule rule, java.util.function.Predicate<String> refusedLately) {
+    VictimOffer(java.util.Iterator<Candidate> ordered, VictimCandidates candidates, Rule rule, java.util.function.Predicate<String> refusedLately) {
         this.ordered = ordered;
         this.candidates = candidates;
         this.rule = rule;
@@ -46,8 +45,8 @@ final class VictimOffer implements PreemptionPlanner.Units {
 
     @Override
     public boolean reach(int k) {
-        while (allowed.size() < k && next < ordered.size()) {
-            consider(ordered.get(next++));
+        while (allowed.size() < k && ordered.hasNext()) {
+            consider(ordered.next());
         }
         return allowed.size() >= k;
     }
