@@ -36,14 +36,25 @@ final class SpeedCheck {
 
     /** A warning when the machine fell behind, with a speed that would likely keep up; empty when it kept up. */
     static Optional<String> warning(RunResult r) {
-        long worst = Math.max(firstTryP50Sim(r), lateP99Sim(r));
+        return warning(r.scenario().settings().speed(), r.driver().firstTryNanos(), r.timerLateness());
+    }
+
+    /**
+     * @param firstTryNanos per pod, real nanoseconds from entering the scheduling queue to its first try
+     * @param latenessSim   per simulated-time task, how late it ran (simulated nanoseconds)
+     */
+    static Optional<String> warning(double speed, long[] firstTryNanos, long[] latenessSim) {
+        long firstTry = Percentiles.of(firstTryNanos, 50);
+        long firstSim = (long) (firstTry * speed);
+        long late = Percentiles.of(latenessSim, 99);
+        long worst = Math.max(firstSim, late);
         if (worst <= BEHIND_NANOS) {
             return Optional.empty();
         }
-        double speed = r.scenario().settings().speed();
         double suggested = Math.max(1, Math.floor(speed * (BEHIND_NANOS / 3.0) / worst));
-        return Optional.of("WARNING: at " + trim(speed) + "x this machine fell behind the simulated clock (" + row(r) + "): waits in this report "
-                + "are stretched by as much. Try --speed " + trim(suggested) + ".");
+        return Optional.of("WARNING: at " + trim(speed) + "x this machine fell behind the simulated clock (first scheduling try p50 "
+                + Fmt.millis(firstTry) + " real = " + Fmt.sim(firstSim) + " sim; simulated-time tasks late p99 " + Fmt.sim(late)
+                + "): waits in this report are stretched by as much. Try --speed " + trim(suggested) + ".");
     }
 
     private static String trim(double d) {
