@@ -86,7 +86,7 @@ class DemoEndToEndTest {
                 .doesNotContain("Share of the cluster per queue:");
         assertThat(text).containsPattern("Keeping up with the speed-up +first scheduling try p50 ")
                 .containsPattern("Taking capacity back +")
-                .doesNotContain("other", "Ti mem");
+                .doesNotContainPattern("had to wait, first reason +[^\n]*\\bother\\b").doesNotContain("Ti mem");
         assertThat(text).as("the fair-share table is never empty").contains("Queue share of the cluster while")
                 .doesNotContainPattern("\\n  \\w+ +0 +0% +0%");
     }
