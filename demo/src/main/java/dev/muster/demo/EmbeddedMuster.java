@@ -37,7 +37,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The real extender and the real controller on an {@link EmbeddedCluster}, wired as in a cluster: the cluster
- * feeds both through watches, binds for the extender and stores the controller's status writes; the controller
+ * feeds both through watches, binds for the extender, evicts for it (when the options give an evictor: preemption and
+ * reclaim as in a cluster) and stores the controller's status writes; the controller
  * follows the extender's allocation stream over gRPC (a real {@link AllocationStreamClient} on a real socket)
  * and serves the Queues service on its own gRPC port. Both processes lead (one replica each, no Lease).
  *
