@@ -26,6 +26,7 @@ class KindScriptTest {
 
     record Run(int exit, String out) {}
 
+    /** Runs {@code command} in the repository's root with {@code stdin} (or none): its exit code and its output and errors. */
     static Run exec(List<String> command, String stdin) throws Exception {
         Process p = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true).start();
         try (var in = p.getOutputStream()) {
@@ -33,8 +34,8 @@ class KindScriptTest {
                 in.write(stdin.getBytes(StandardCharsets.UTF_8));
             }
         }
-        String out = ReleaseWorkflowTest.utf8(p.getInputStream().readAllBytes());
-        assertThat(ReleaseWorkflowTest.waitFor(p)).as("%s finished", command).isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("%s finished", command).isTrue();
         return new Run(p.exitValue(), out);
     }
 

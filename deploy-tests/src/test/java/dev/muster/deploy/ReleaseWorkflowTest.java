@@ -3,13 +3,11 @@ package dev.muster.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
@@ -100,13 +98,5 @@ class ReleaseWorkflowTest {
             KindScriptTest.Run r = KindScriptTest.exec(List.of("shellcheck", "--shell=bash", "-"), script);
             assertThat(r.exit()).as("shellcheck:\n%s\n%s", script, r.out()).isZero();
         }
-    }
-
-    static String utf8(byte[] b) {
-        return new String(b, StandardCharsets.UTF_8);
-    }
-
-    static boolean waitFor(Process p) throws InterruptedException {
-        return p.waitFor(60, TimeUnit.SECONDS);
     }
 }
