@@ -91,7 +91,7 @@ final class DemoCommand {
     }
 
     /** The scenarios shipped in the jar, by the name {@code --scenario} takes for them. */
-    static final List<String> BUILT_IN = List.of("default", "contended", "idle-queue");
+    static final List<String> BUILT_IN = List.of("default", "contended", "idle-queue", "preemption");
 
     /**
      * {@code --scenario}'s value: a file (relative to where the user started), else the name of a built-in scenario

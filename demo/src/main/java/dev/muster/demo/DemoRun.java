@@ -4,6 +4,9 @@ import dev.muster.controller.Controller;
 import dev.muster.core.model.Node;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.resources.Resources;
+import dev.muster.core.preempt.Evictor;
+import dev.muster.core.preempt.PreemptionSettings;
+import dev.muster.demo.cluster.ClusterEvictor;
 import dev.muster.demo.cluster.ClusterPod;
 import dev.muster.demo.cluster.EmbeddedCluster;
 import dev.muster.demo.cluster.Kubelet;
@@ -73,14 +76,12 @@ public final class DemoRun {
         SimClock clock = new SimClock(settings.speed());
         EmbeddedCluster cluster = new EmbeddedCluster(clock::nanos);
         int nodes = createNodesAndQueues(scenario, cluster);
-        StreamRecorder recorder = new StreamRecorder();
+        StreamRecorder recorder = new StreamRecorder(clock::nanos);
         List<Sample> samples = Collections.synchronizedList(new ArrayList<>());
         List<Checkpoint> checkpoints = new ArrayList<>();
         try (SimTimer timer = new SimTimer(clock, "sim-time");
-             EmbeddedMuster muster = EmbeddedMuster.start(cluster, EmbeddedMuster.Ports.anyLoopback(),
-                     new EmbeddedMuster.Options(settings.gangDeadline(), settings.flushInterval(), Controller.Settings.DEFAULTS,
-                             // the extender's 30 s is real time; the demo's clock runs faster: one simulated minute
-                             java.time.Duration.ofMillis((long) (60_000 / settings.speed()))), recorder);
+             ClusterEvictor evictor = new ClusterEvictor(cluster, clock::nanos);
+             EmbeddedMuster muster = EmbeddedMuster.start(cluster, EmbeddedMuster.Ports.anyLoopback(), musterOptions(settings, evictor), recorder);
              Watch kubelet = cluster.watch("kubelet", new Kubelet(cluster, timer, settings.podStartup()));
              SchedulerDriver driver = new SchedulerDriver(driverOptions(settings),
                      new ExtenderClient(muster.extenderUrl(), settings.gangDeadline().plusSeconds(30)));
@@ -172,8 +173,20 @@ public final class DemoRun {
             return new RunResult(scenario, nodes, end.allocatable(), plan.podCount(), Duration.ofNanos(System.nanoTime() - realStart), simEnd,
                     finished, endReason, List.copyOf(samples), GangOutcome.of(cluster.podGroups(), pods), singleWaits, end.podsByPhase(),
                     recorder.summary(), driver.stats().snapshot(), cluster.counters(), cluster.queues(), checkpoints,
-                    muster.extender().scheduler().checkInvariants(), watchFailures);
+                    muster.extender().scheduler().checkInvariants(), watchFailures, evictor.evictions(), timer.lateness());
         }
+    }
+
+    /**
+     * The extender and controller as the scenario sets them: the set-aside time and the victims' minimum run time are
+     * simulated minutes, given to the extender (which runs in real time) divided by the speed; preemption and reclaim
+     * as the scenario says (on, as in the chart, unless it turns them off), evicting through {@code evictor}.
+     */
+    static EmbeddedMuster.Options musterOptions(Settings s, ClusterEvictor evictor) {
+        PreemptionSettings p = new PreemptionSettings(s.preemption(), s.reclaim(), s.victimMinRuntimeReal(), PreemptionSettings.DEFAULT.margin());
+        // the extender's 30 s is real time; the demo's clock runs faster: one simulated minute
+        return new EmbeddedMuster.Options(s.gangDeadline(), s.flushInterval(), Controller.Settings.DEFAULTS,
+                Duration.ofMillis((long) (60_000 / s.speed())), p, p.any() ? evictor : Evictor.NONE);
     }
 
     static SchedulerDriver.Options driverOptions(Settings s) {

@@ -7,6 +7,9 @@ import dev.muster.controller.stream.AllocationStreamClient;
 import dev.muster.core.time.BackoffCounter;
 import dev.muster.controller.writer.WriterMetrics;
 import dev.muster.core.time.Backoff;
+import dev.muster.core.preempt.DisruptionBudgets;
+import dev.muster.core.preempt.Evictor;
+import dev.muster.core.preempt.PreemptionSettings;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.core.stream.AllocationListener;
 import dev.muster.core.stream.AllocationSnapshot;
@@ -34,7 +37,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The real extender and the real controller on an {@link EmbeddedCluster}, wired as in a cluster: the cluster
- * feeds both through watches, binds for the extender and stores the controller's status writes; the controller
+ * feeds both through watches, binds for the extender, evicts for it (when the options give an evictor: preemption and
+ * reclaim as in a cluster) and stores the controller's status writes; the controller
  * follows the extender's allocation stream over gRPC (a real {@link AllocationStreamClient} on a real socket)
  * and serves the Queues service on its own gRPC port. Both processes lead (one replica each, no Lease).
  *
@@ -51,8 +55,24 @@ public final class EmbeddedMuster implements AutoCloseable {
         }
     }
 
-    /** Settings of the two processes that the scenario controls. */
-    public record Options(Duration gangDeadline, Duration flushInterval, Controller.Settings controller, Duration setAsideAfter) {
+    /**
+     * Settings of the two processes that the scenario controls. {@code preemption} is what the extender may do to take
+     * room back, and {@code evictor} how it evicts ({@link Evictor#NONE}: it never preempts, whatever {@code preemption}
+     * says). The embedded cluster has no PodDisruptionBudgets.
+     */
+    public record Options(Duration gangDeadline, Duration flushInterval, Controller.Settings controller, Duration setAsideAfter,
+                          PreemptionSettings preemption, Evictor evictor) {
+        public Options {
+            java.util.Objects.requireNonNull(preemption, "preemption");
+            java.util.Objects.requireNonNull(evictor, "evictor");
+        }
+
+        /** No preemption. */
+        public Options(Duration gangDeadline, Duration flushInterval, Controller.Settings controller, Duration setAsideAfter) {
+            this(gangDeadline, flushInterval, controller, setAsideAfter, PreemptionSettings.OFF, Evictor.NONE);
+        }
+
+        /** No preemption. */
         public Options(Duration gangDeadline, Duration flushInterval, Controller.Settings controller) {
             this(gangDeadline, flushInterval, controller, SchedulerConfig.DEFAULT_SET_ASIDE_AFTER);
         }
@@ -91,11 +111,12 @@ public final class EmbeddedMuster implements AutoCloseable {
             throws IOException, InterruptedException {
         host = ports.host();
         SchedulerConfig config = SchedulerConfig.DEFAULT.withGangDeadline(options.gangDeadline()).withBackoff(Backoff.DEFAULT)
-                .withSetAsideAfter(options.setAsideAfter());
+                .withSetAsideAfter(options.setAsideAfter()).withPreemption(options.preemption());
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings(ports.host(), ports.http(), null, ports.ops(), ports.extenderGrpc(),
                 Optional.empty(), config, ServerDefaults.MAX_BODY_BYTES, ServerDefaults.JOURNAL_WINDOW, Duration.ofMillis(200),
                 false); // the embedded scheduler binds every pod through the bind verb
-        extender = new ExtenderProcess(settings, new ClusterBinder(cluster, binds), Leadership.ALWAYS, new CollectorRegistry());
+        ExtenderProcess.Core core = ExtenderProcess.Core.of(settings, new ClusterBinder(cluster, binds), options.evictor(), DisruptionBudgets.NONE);
+        extender = new ExtenderProcess(settings, core, Leadership.ALWAYS, new CollectorRegistry());
         extenderWatch = cluster.watch("extender", new ExtenderFeed(extender.scheduler()));
 
         controller = new Controller(options.controller(), new ClusterStatusPatcher(cluster), Clock.systemUTC(), System::nanoTime,

@@ -3,6 +3,7 @@ package dev.muster.demo;
 import dev.muster.common.config.Flags;
 import dev.muster.common.ops.ProcessLogging;
 import dev.muster.controller.Controller;
+import dev.muster.demo.cluster.ClusterEvictor;
 import dev.muster.demo.cluster.EmbeddedCluster;
 import dev.muster.demo.cluster.Kubelet;
 import dev.muster.demo.cluster.Watch;
@@ -60,8 +61,9 @@ final class ServeCommand {
         List<AutoCloseable> started = new ArrayList<>();
         SimTimer timer = new SimTimer(clock, "sim-time");
         started.add(timer);
-        EmbeddedMuster muster = EmbeddedMuster.start(cluster, ports, new EmbeddedMuster.Options(scenario.settings().gangDeadline(),
-                scenario.settings().flushInterval(), Controller.Settings.DEFAULTS), null);
+        ClusterEvictor evictor = new ClusterEvictor(cluster, clock::nanos);
+        started.add(evictor);
+        EmbeddedMuster muster = EmbeddedMuster.start(cluster, ports, DemoRun.musterOptions(scenario.settings(), evictor), null);
         started.add(muster);
         Watch kubelet = cluster.watch("kubelet", new Kubelet(cluster, timer, scenario.settings().podStartup()));
         started.add(kubelet);

@@ -78,8 +78,15 @@ class DemoEndToEndTest {
         String html = HtmlReport.render(result);
         assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg", "all invariants hold").doesNotContain("<script", "src=", "href=", "@import")
                 .endsWith("</body></html>\n");
-        assertThat(html).as("share against fair share, per queue, as a chart").contains("<h2>Share against fair share</h2>",
-                "Share of the cluster per queue: held (solid) and fair share (dashed)");
+        assertThat(html).as("share against fair share, per queue, as a chart per resource").contains("<h2>Share against fair share</h2>",
+                "Share of the cluster's cpu (cores) per queue: held (solid) and fair share (dashed)",
+                "Share of the cluster's GPUs (nvidia.com/gpu) per queue");
+        assertThat(html).as("one resource per axis: utilisation per resource").contains("cpu (cores): requests of bound pods / allocatable",
+                "memory (Gi): requests of bound pods / allocatable", "GPUs (nvidia.com/gpu): requests of bound pods / allocatable")
+                .doesNotContain("Share of the cluster per queue:");
+        assertThat(text).containsPattern("Keeping up with the speed-up +first scheduling try p50 ")
+                .containsPattern("Taking capacity back +")
+                .doesNotContainPattern("had to wait, first reason +[^\n]*\\bother\\b").doesNotContain("Ti mem");
         assertThat(text).as("the fair-share table is never empty").contains("Queue share of the cluster while")
                 .doesNotContainPattern("\\n  \\w+ +0 +0% +0%");
     }

@@ -91,6 +91,7 @@ class DocCommandsTest {
             case "curl" -> curl(c, w.subList(1, w.size()));
             case "grpcurl" -> grpcurl(c, w.subList(1, w.size()));
             case "grep" -> { } // filters the output of the command before it
+            case "scripts/kind-up.sh" -> kindUp(c, w.subList(1, w.size()));
             case "export" -> assertThat(KNOWN_VARIABLES).as("%s", c).contains(w.get(1).substring(0, w.get(1).indexOf('=')));
             default -> fail(c + ": a kind of command this test does not know; add how to check it to DocCommandsTest");
         }
@@ -307,6 +308,20 @@ class DocCommandsTest {
     }
 
     /** kind load docker-image IMAGE… / minikube image load IMAGE: the images built above. */
+    /** The kind script: run with its arguments and {@code --dry-run}, it must accept them and print what it would run. */
+    private void kindUp(DocCommands.Command c, List<String> args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("bash", "scripts/kind-up.sh"));
+        command.addAll(args);
+        if (!args.contains("--dry-run")) {
+            command.add("--dry-run");
+        }
+        Process p = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("%s finished", c).isTrue();
+        assertThat(p.exitValue()).as("%s: %s", c, out).isZero();
+        assertThat(out).as("%s prints what it would run", c).contains("+ kind create cluster", "+ helm upgrade --install muster charts/muster");
+    }
+
     private void loadImages(DocCommands.Command c, List<String> w) {
         List<String> images = w.stream().filter(a -> a.contains(":")).toList();
         assertThat(images).as("%s: images to load", c).isNotEmpty();

@@ -67,7 +67,7 @@ class MainTest {
 
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).isEqualTo("muster-demo: bad scenario: my.yaml: no such file: " + startedIn.resolve("my.yaml")
-                + " (relative to " + startedIn + ", where muster-demo was started); the built-in scenarios are default, contended, idle-queue\n");
+                + " (relative to " + startedIn + ", where muster-demo was started); the built-in scenarios are default, contended, idle-queue, preemption\n");
     }
 
     @Test

@@ -16,6 +16,8 @@ public final class DriverStats {
 
     private long[] cycleNanos = new long[1024];
     private int cycles;
+    private long[] firstTryNanos = new long[1024];
+    private int firstTries;
     private long noNodeFits;
     private long unschedulable;
     private long callErrors;
@@ -30,6 +32,14 @@ public final class DriverStats {
             cycleNanos = Arrays.copyOf(cycleNanos, cycles * 2);
         }
         cycleNanos[cycles++] = nanos;
+    }
+
+    /** A pod's first scheduling cycle began {@code nanos} (real) after it entered the queue. */
+    synchronized void firstTry(long nanos) {
+        if (firstTries == firstTryNanos.length) {
+            firstTryNanos = Arrays.copyOf(firstTryNanos, firstTries * 2);
+        }
+        firstTryNanos[firstTries++] = nanos;
     }
 
     synchronized void noNodeFits() {
@@ -66,9 +76,13 @@ public final class DriverStats {
         }
     }
 
-    /** An immutable copy. */
+    /**
+     * An immutable copy.
+     *
+     * @param firstTryNanos per pod, the real time from entering the scheduling queue to its first cycle
+     */
     public record Snapshot(long[] cycleNanos, long noNodeFits, long unschedulable, long callErrors, long binds, long bindErrors,
-                           Map<String, Long> bindErrorSamples, Map<String, Long> singleFirstReasons) {
+                           Map<String, Long> bindErrorSamples, Map<String, Long> singleFirstReasons, long[] firstTryNanos) {
         public long cycles() {
             return cycleNanos.length;
         }
@@ -76,7 +90,7 @@ public final class DriverStats {
 
     public synchronized Snapshot snapshot() {
         return new Snapshot(Arrays.copyOf(cycleNanos, cycles), noNodeFits, unschedulable, callErrors, binds, bindErrors,
-                Map.copyOf(bindErrorSamples), Map.copyOf(singleFirstReasons));
+                Map.copyOf(bindErrorSamples), Map.copyOf(singleFirstReasons), Arrays.copyOf(firstTryNanos, firstTries));
     }
 
     public synchronized long cycles() {

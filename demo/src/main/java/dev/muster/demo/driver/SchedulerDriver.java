@@ -96,6 +96,10 @@ public final class SchedulerDriver implements ClusterListener, AutoCloseable {
             if (e == null) {
                 continue;
             }
+            long firstWait = e.takeFirstTryWait();
+            if (firstWait >= 0) {
+                stats.firstTry(firstWait);
+            }
             try {
                 scheduleOne(e);
             } catch (RuntimeException ex) {

@@ -47,10 +47,23 @@ public final class SchedulingQueue {
         private long lastFailure;
         private long cycle;
         private long unschedulableSince;
+        private final long addedAt;
+        private volatile long firstTryWait = -1;
 
-        private Entry(ClusterPod pod, long sequence) {
+        private Entry(ClusterPod pod, long sequence, long addedAt) {
             this.pod = pod;
             this.sequence = sequence;
+            this.addedAt = addedAt;
+        }
+
+        /**
+         * How long (on the queue's clock) the pod waited from entering the queue to its first scheduling cycle; -1 after
+         * the first cycle's pop has been read once (each pod's first wait is counted once).
+         */
+        public long takeFirstTryWait() {
+            long w = firstTryWait;
+            firstTryWait = -1;
+            return w;
         }
 
         /** The pod as last seen (the scheduling cycle uses the value it popped). */
@@ -97,7 +110,7 @@ public final class SchedulingQueue {
                 e.pod = pod;
                 return;
             }
-            e = new Entry(pod, sequence++);
+            e = new Entry(pod, sequence++, clock.getAsLong());
             entries.put(pod.uid(), e);
             toActive(e);
         } finally {
@@ -137,7 +150,9 @@ public final class SchedulingQueue {
                 if (e != null) {
                     e.place = Place.IN_FLIGHT;
                     e.cycle = ++schedulingCycle;
-                    e.attempts++;
+                    if (e.attempts++ == 0) {
+                        e.firstTryWait = now - e.addedAt;
+                    }
                     return e;
                 }
                 long left = deadline - now;

@@ -14,6 +14,12 @@ import java.util.TreeSet;
  * dominant resource, in percent of the cluster's allocatable.
  */
 final class FairnessReport {
+    /**
+     * The fewest samples a held-against-fair comparison rests on (5 simulated minutes at the default 15 s a sample):
+     * with fewer, the table says so instead of giving means.
+     */
+    static final int MIN_SAMPLES = 20;
+
     /** Size classes by minMember: the upper bound of each class. */
     private static final int[] CLASSES = {8, 32, 128, Integer.MAX_VALUE};
 
@@ -68,30 +74,42 @@ final class FairnessReport {
         if (all.isEmpty()) {
             return;
         }
+        TreeSet<String> queues = sharesTable(sb, all, r.allocatable());
+        timeline(sb, r, queues);
+        for (ShareShortfall.Explanation e : ShareShortfall.of(r)) {
+            sb.append(e.text()).append('\n');
+        }
+    }
+
+    /**
+     * The table of held against fair share: over the samples in which every queue wanted more when there are at least
+     * {@link #MIN_SAMPLES} of them, else each queue over its own such samples; a queue with fewer than
+     * {@link #MIN_SAMPLES} gets no means, only a line saying so. Returns the queues shown.
+     */
+    static TreeSet<String> sharesTable(StringBuilder sb, List<ShareGaps.At> all, Resources total) {
         long counted = ShareGaps.counted(all);
         Map<String, ShareGaps.QueueGap> gaps;
-        if (counted > 0) {
+        if (counted >= MIN_SAMPLES) {
             sb.append("\nQueue share of the cluster while every queue had waiting work its capability allows (resource that decides its place in line; ")
                     .append(counted).append(" of ").append(all.size()).append(" samples)\n");
-            gaps = ShareGaps.of(all, r.allocatable());
+            gaps = ShareGaps.of(all, total);
         } else {
-            // the queues never all wanted more at once (one sat at its capability, say): compare each while it wanted more
+            // the queues seldom or never all wanted more at once (one sat at its capability, say): compare each while it wanted more
             sb.append("\nQueue share of the cluster while the queue had waiting work its capability allows (resource that decides its place in line; ")
-                    .append("no sample of ").append(all.size()).append(" in which every queue did)\n");
-            gaps = ShareGaps.ofEachWanting(all, r.allocatable());
+                    .append(counted == 0 ? "no sample of " + all.size() + " in which every queue did"
+                            : "every queue did in only " + counted + " of " + all.size() + " samples, fewer than the " + MIN_SAMPLES
+                            + " a comparison of all queues needs").append(")\n");
+            gaps = ShareGaps.ofEachWanting(all, total);
         }
         sb.append("  queue        samples   held mean   fair share mean   borrowed (samples)   worst 5-min gap held - fair\n");
         TreeSet<String> queues = new TreeSet<>();
         gaps.forEach((q, g) -> {
             queues.add(q);
-            sb.append(g.samples() == 0 ? String.format("  %-12s %7d   %9s   %15s   %18s   %s%n", q, 0, "-", "-", "-", "-")
+            sb.append(g.samples() < MIN_SAMPLES ? String.format("  %-12s %7d   too few samples to compare (fewer than %d)%n", q, g.samples(), MIN_SAMPLES)
                     : String.format("  %-12s %7d   %8.0f%%   %14.0f%%   %18d   %s%n", q, g.samples(), g.heldMean(), g.fairMean(), g.borrowing(),
                             ShareGaps.format(g.worstGap())));
         });
-        timeline(sb, r, queues);
-        for (ShareShortfall.Explanation e : ShareShortfall.of(r)) {
-            sb.append(e.text()).append('\n');
-        }
+        return queues;
     }
 
     /** Each queue's held / fair share (percent of the cluster) every two simulated minutes, over all samples. */

@@ -73,11 +73,13 @@ final class Fmt {
         return String.join(", ", parts);
     }
 
-    /** An amount as people read it: whole cpus (or millicores), memory in Gi/Ti. */
+    /**
+     * An amount as people read it: whole cpus (or tenths), memory in whole Gi — Gi is the largest unit, as in the CLI and
+     * in the scheduler's own messages, so 12Ti reads {@code 12288Gi} everywhere.
+     */
     static String amount(String resource, long v) {
         if (ResourceNames.MEMORY.equals(resource)) {
-            double gi = v / (double) (1L << 30);
-            return gi >= 1024 ? String.format(Locale.ROOT, "%.1fTi", gi / 1024) : String.format(Locale.ROOT, "%.0fGi", gi);
+            return String.format(Locale.ROOT, "%.0fGi", v / (double) (1L << 30));
         }
         if (ResourceNames.CPU.equals(resource)) {
             return v % 1000 == 0 ? Long.toString(v / 1000) : String.format(Locale.ROOT, "%.1f", v / 1000.0);

@@ -42,15 +42,16 @@ public final class HtmlReport {
         sb.append("<pre>").append(Svg.esc(TextReport.render(r))).append("</pre>\n");
 
         double xmax = r.samples().isEmpty() ? 1 : r.samples().getLast().at() / 1e9;
-        sb.append("<h2>Cluster utilisation</h2>\n");
-        List<Svg.Series> util = new ArrayList<>();
+        sb.append("<h2>Cluster utilisation</h2>\n<p class=\"note\">One chart per resource: requests of bound pods over the cluster's ")
+                .append("allocatable of that resource.</p>\n");
         int c = 0;
         for (String res : Fmt.SHOWN) {
             if (r.allocatable().get(res) > 0) {
-                util.add(series(r, Fmt.shortName(res), PALETTE[c++], false, 1, s -> 100 * Fmt.fraction(s.usage().used(), s.usage().allocatable(), res)));
+                sb.append(Svg.lineChart(label(res) + ": requests of bound pods / allocatable", "%", 100, xmax,
+                        List.of(series(r, Fmt.shortName(res), PALETTE[c++], false, 1, s -> 100 * Fmt.fraction(s.usage().used(), s.usage().allocatable(), res)))));
             }
         }
-        sb.append(Svg.lineChart("Requests of bound pods / allocatable", "%", 100, xmax, util));
+        takingBack(sb, r);
 
         sb.append("<h2>Queue allocation</h2>\n<p class=\"note\">Solid: <code>status.allocated</code> as the controller wrote it into the ")
                 .append("cluster. Faint: the sum of the queue's bound pods' requests (the truth). Dashed: the queue's capability.</p>\n");
@@ -120,17 +121,29 @@ public final class HtmlReport {
         }
         sb.append("<h2>Share against fair share</h2>\n<p class=\"note\">Solid: what the queue held (bound pods and reservations). ")
                 .append("Dashed: its fair share by weight, capped by its capability and by what it asked for. Both in percent of the cluster, ")
-                .append("of the resource that decides the queue's place in line (the one it holds most of relative to its share). A queue ")
-                .append("below its share is served first; one above it borrowed room others left idle, and gives it back as its pods finish.</p>\n");
-        List<Svg.Series> lines = new ArrayList<>();
-        int q = 0;
-        for (QueueObject queue : r.queues()) {
-            String color = PALETTE[q++ % PALETTE.length];
-            String name = queue.name();
-            lines.add(series(r, name, color, false, 1, s -> heldAndFair(r, s, name)[0]));
-            lines.add(series(r, "", color, true, 0.8, s -> heldAndFair(r, s, name)[1]));
+                .append("one chart per resource; the table above compares each queue on the resource that decides its place in line (the one ")
+                .append("it holds most of relative to its share). A queue ")
+                .append("below its share is served first, and with reclaim on takes back room that queues above their share borrowed.</p>\n");
+        for (String res : Fmt.SHOWN) {
+            if (r.allocatable().get(res) <= 0) {
+                continue;
+            }
+            List<Svg.Series> lines = new ArrayList<>();
+            int q = 0;
+            for (QueueObject queue : r.queues()) {
+                String color = PALETTE[q++ % PALETTE.length];
+                String name = queue.name();
+                boolean any = r.samples().stream().map(s -> s.shares().get(name))
+                        .anyMatch(sh -> sh != null && (sh.held().get(res) > 0 || sh.fairShare().get(res) > 0));
+                if (any) {
+                    lines.add(series(r, name, color, false, 1, s -> heldAndFairOf(r, s, name, res)[0]));
+                    lines.add(series(r, "", color, true, 0.8, s -> heldAndFairOf(r, s, name, res)[1]));
+                }
+            }
+            if (!lines.isEmpty()) {
+                sb.append(Svg.lineChart("Share of the cluster's " + label(res) + " per queue: held (solid) and fair share (dashed)", "%", 100, xmax, lines));
+            }
         }
-        sb.append(Svg.lineChart("Share of the cluster per queue: held (solid) and fair share (dashed)", "%", 100, xmax, lines));
         List<ShareShortfall.Explanation> why = ShareShortfall.of(r);
         if (why.isEmpty()) {
             sb.append("<p>No queue sat ").append(ShareShortfall.POINTS).append(" points or more below its fair share at any sample.</p>\n");
@@ -145,9 +158,23 @@ public final class HtmlReport {
         }
     }
 
-    private static double[] heldAndFair(RunResult r, Sample s, String queue) {
+    /** What the queue held and its fair share, in percent of the cluster's {@code resource}. */
+    private static double[] heldAndFairOf(RunResult r, Sample s, String queue, String resource) {
         dev.muster.core.queue.FairShare.Share share = s.shares().get(queue);
-        return share == null ? new double[2] : ShareGaps.heldAndFair(share, r.allocatable());
+        long total = r.allocatable().get(resource);
+        return share == null || total <= 0 ? new double[2]
+                : new double[] {100.0 * share.held().get(resource) / total, 100.0 * share.fairShare().get(resource) / total};
+    }
+
+    /** Each preemption decision: when, for whom, whose pods, and the shares before and after. */
+    private static void takingBack(StringBuilder sb, RunResult r) {
+        List<String> lines = TakingBack.lines(r);
+        sb.append("<h2>Taking capacity back</h2>\n<p>").append(Svg.esc(lines.getFirst().replaceFirst("^Taking capacity back\\s+", ""))).append("</p>\n");
+        if (lines.size() > 1) {
+            sb.append("<pre>");
+            lines.subList(1, lines.size()).forEach(l -> sb.append(Svg.esc(l.strip().startsWith("share") ? "    " + l.strip() : l.strip())).append('\n'));
+            sb.append("</pre>\n");
+        }
     }
 
     private interface Value {

@@ -3,6 +3,7 @@ package dev.muster.demo.report;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.resources.ResourceNames;
 import dev.muster.core.resources.Resources;
+import dev.muster.demo.cluster.ClusterEvictor;
 import dev.muster.demo.cluster.EmbeddedCluster;
 import dev.muster.demo.cluster.QueueObject;
 import dev.muster.demo.driver.DriverStats;
@@ -25,13 +26,16 @@ import java.util.Map;
  * @param checkpoints   controller-written Queue status against the truth (half-way through the arrivals, and at the end)
  * @param ledgerProblems the extender's own ledger check at the end (empty when its books balance)
  * @param watchFailures handler calls that threw, over all watches
+ * @param evictions     every pod the embedded cluster evicted for a preemption, in order
+ * @param timerLateness per simulated-time task (arrivals, starts, finishes, samples), how late it ran (simulated nanoseconds)
  */
 public record RunResult(Scenario scenario, int nodeCount, Resources allocatable, int podsPlanned, Duration realTime, long simEnd,
                         boolean finished, String endReason, List<Sample> samples, List<GangOutcome> gangs, long[] singlePodWaits,
                         Map<String, Integer> podsAtEnd, StreamRecorder.Summary stream, DriverStats.Snapshot driver,
                         EmbeddedCluster.Counters cluster, List<QueueObject> queues, List<Checkpoint> checkpoints,
-                        List<String> ledgerProblems, long watchFailures) {
+                        List<String> ledgerProblems, long watchFailures, List<ClusterEvictor.Eviction> evictions, long[] timerLateness) {
     public RunResult {
+        evictions = List.copyOf(evictions);
         samples = List.copyOf(samples);
         gangs = List.copyOf(gangs);
         queues = List.copyOf(queues);

@@ -22,7 +22,8 @@ import java.util.TreeSet;
  *   <li>{@link Cause#CAPABILITY}: gangs were waiting, but its capability (with the quota kept for its gang next in
  *       line) allowed none of them beside what it held;</li>
  *   <li>{@link Cause#CLUSTER_FULL}: its smallest waiting gang needed more than the cluster had free — other queues
- *       held the room (what they borrowed comes back as their pods finish; Muster does not evict);</li>
+ *       held the room, and reclaim could not take enough of it back (it takes only what queues hold beyond their fair
+ *       share, from gangs that ran their minimum time), or reclaim is off;</li>
  *   <li>{@link Cause#SHAPE}: enough was free in the cluster as a whole, but its gang did not fit the free room node by
  *       node (GPU pods fit GPU nodes only; room scattered in pieces smaller than a pod), or that room was set aside for
  *       the gang next in line.</li>
@@ -43,8 +44,16 @@ final class ShareShortfall {
      *
      * @param capabilities each queue's capability (absent: unlimited)
      * @param nodes        the cluster's node groups (which nodes a pod can fit at all)
+     * @param reclaim      whether the extender could take borrowed room back (queue reclaim on)
+     * @param victimMinRuntime how long (simulated) a victim must have run first
      */
-    record Run(List<Sample> samples, List<GangOutcome> gangs, Map<String, Resources> capabilities, Resources total, List<NodeGroup> nodes) {}
+    record Run(List<Sample> samples, List<GangOutcome> gangs, Map<String, Resources> capabilities, Resources total, List<NodeGroup> nodes,
+               boolean reclaim, java.time.Duration victimMinRuntime) {
+        /** A run with reclaim off. */
+        Run(List<Sample> samples, List<GangOutcome> gangs, Map<String, Resources> capabilities, Resources total, List<NodeGroup> nodes) {
+            this(samples, gangs, capabilities, total, nodes, false, java.time.Duration.ZERO);
+        }
+    }
 
     /** One queue's explanation, as text for people, and the samples counted per cause. */
     record Explanation(String queue, int belowSamples, Map<Cause, Integer> samplesByCause, String text) {}
@@ -59,7 +68,8 @@ final class ShareShortfall {
                 capabilities.put(q.name(), q.spec().capability());
             }
         });
-        return of(new Run(r.samples(), r.gangs(), capabilities, r.allocatable(), r.scenario().nodes()));
+        return of(new Run(r.samples(), r.gangs(), capabilities, r.allocatable(), r.scenario().nodes(), r.scenario().settings().reclaim(),
+                r.scenario().settings().victimMinRuntime()));
     }
 
     static List<Explanation> of(Run r) {
@@ -151,7 +161,7 @@ final class ShareShortfall {
         }
         sb.append('\n');
         counts.entrySet().stream().sorted(Map.Entry.<Cause, Integer>comparingByValue().reversed()).forEach(c -> {
-            sb.append("  ").append(c.getValue()).append(c.getValue() == 1 ? " sample: " : " samples: ").append(describe(c.getKey()));
+            sb.append("  ").append(c.getValue()).append(c.getValue() == 1 ? " sample: " : " samples: ").append(describe(c.getKey(), r));
             String ex = example.get(c.getKey());
             if (!ex.isEmpty()) {
                 sb.append("; e.g. ").append(ex);
@@ -161,13 +171,15 @@ final class ShareShortfall {
         return new Explanation(queue, below, Map.copyOf(counts), sb.toString().stripTrailing());
     }
 
-    private static String describe(Cause c) {
+    private static String describe(Cause c, Run r) {
         return switch (c) {
             case NOTHING_WAITING -> "none of its gangs was waiting (its share is room it did not ask for yet)";
             case CAPABILITY -> "its capability (with the quota kept for its gang next in line) allowed none of its waiting gangs beside what it held";
             case ARRIVING -> "its waiting gangs had arrived within the last minute and were being placed";
-            case CLUSTER_FULL -> "its smallest waiting gang needed more than the cluster had free; other queues held that room "
-                    + "(what they borrowed comes back as their pods finish: Muster does not evict)";
+            case CLUSTER_FULL -> "its smallest waiting gang needed more than the cluster had free; other queues held that room"
+                    + (r.reclaim() ? " and reclaim could not take enough of it back (it takes only what a queue holds beyond its fair share, "
+                            + "from gangs that ran at least " + Fmt.sim(r.victimMinRuntime().toNanos()) + ")"
+                            : " and reclaim is off in this scenario (what they borrowed comes back as their pods finish)");
             case SHAPE -> "the cluster as a whole had room for its smallest waiting gang, but not node by node where its pods fit, "
                     + "or that room was set aside for the gang next in line";
         };

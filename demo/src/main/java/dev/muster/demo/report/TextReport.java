@@ -30,6 +30,7 @@ public final class TextReport {
                 .append(" queues\n");
         sb.append("Ran ").append(Fmt.duration(r.realTime())).append(" real = ").append(Fmt.sim(r.simEnd())).append(" simulated at ")
                 .append(trim(s.settings().speed())).append("x; ").append(r.endReason()).append('\n');
+        SpeedCheck.warning(r).ifPresent(w -> sb.append(w).append('\n'));
         sb.append('\n');
 
         long[] waits = r.gangWaits();
@@ -71,6 +72,8 @@ public final class TextReport {
             }
         }
         row(sb, "Utilisation while busy, mean", String.join(", ", util));
+        row(sb, "Keeping up with the speed-up", SpeedCheck.row(r));
+        TakingBack.lines(r).forEach(l -> sb.append(l).append('\n'));
         FairnessReport.render(sb, r);
         sb.append('\n');
 

@@ -117,7 +117,10 @@ public final class ScenarioReader {
                 positive(s.optional("podMaxBackoff"), d.podMaxBackoff()),
                 positive(s.optional("unschedulableFlush"), d.unschedulableFlush()),
                 s.optional("nodesToScore") == null ? d.nodesToScore() : (int) s.optional("nodesToScore").whole(1, 100_000),
-                positive(s.optional("flushInterval"), d.flushInterval()));
+                positive(s.optional("flushInterval"), d.flushInterval()),
+                onOff(s.optional("preemption"), d.preemption()),
+                onOff(s.optional("reclaim"), d.reclaim()),
+                nonNegative(s.optional("victimMinRuntime"), d.victimMinRuntime()));
         if (out.podMaxBackoff().compareTo(out.podInitialBackoff()) < 0) {
             throw s.optional("podMaxBackoff") != null ? s.optional("podMaxBackoff").error("must not be shorter than podInitialBackoff")
                     : s.error("podInitialBackoff must not be longer than podMaxBackoff");
@@ -403,6 +406,18 @@ public final class ScenarioReader {
             throw v.error("range \"" + t + "\" must go from a shorter to a longer duration");
         }
         return new DurationRange(lo, hi);
+    }
+
+    private static boolean onOff(Val v, boolean fallback) {
+        if (v == null) {
+            return fallback;
+        }
+        String t = v.nonEmptyText();
+        return switch (t) {
+            case "true", "on" -> true;
+            case "false", "off" -> false;
+            default -> throw v.error("\"" + t + "\" is not true or false");
+        };
     }
 
     private static Duration positive(Val v, Duration fallback) {

@@ -19,15 +19,25 @@ import java.time.Duration;
  * @param nodesToScore       at most this many feasible nodes are passed to the extender per pod (kube-scheduler's
  *                           percentageOfNodesToScore gives 100 for clusters of up to about 200 nodes)
  * @param flushInterval      the controller's {@code --flush-interval} (real)
+ * @param preemption         the extender's {@code --preemption}: a gang may take room from lower priority in its queue
+ * @param reclaim            the extender's {@code --reclaim}: a queue below its fair share may take room back
+ * @param victimMinRuntime   the extender's {@code --victim-min-runtime} (sim: the extender is given it divided by the speed)
  */
 public record Settings(double speed, Duration gangDeadline, Duration podStartup, Duration sampleEvery, Duration timeLimit,
                        Duration podInitialBackoff, Duration podMaxBackoff, Duration unschedulableFlush, int nodesToScore,
-                       Duration flushInterval) {
+                       Duration flushInterval, boolean preemption, boolean reclaim, Duration victimMinRuntime) {
+    /** As the chart installs the extender: preemption and reclaim on, victims run at least 5 minutes first. */
     public static final Settings DEFAULTS = new Settings(20, Duration.ofSeconds(60), Duration.ofSeconds(2), Duration.ofSeconds(15),
-            Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofSeconds(10), Duration.ofSeconds(30), 100, Duration.ofSeconds(1));
+            Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofSeconds(10), Duration.ofSeconds(30), 100, Duration.ofSeconds(1),
+            true, true, Duration.ofMinutes(5));
 
     public Settings withSpeed(double s) {
         return new Settings(s, gangDeadline, podStartup, sampleEvery, timeLimit, podInitialBackoff, podMaxBackoff, unschedulableFlush,
-                nodesToScore, flushInterval);
+                nodesToScore, flushInterval, preemption, reclaim, victimMinRuntime);
+    }
+
+    /** The real time the extender is given for {@link #victimMinRuntime} (simulated), at this speed. */
+    public Duration victimMinRuntimeReal() {
+        return Duration.ofNanos((long) (victimMinRuntime.toNanos() / speed));
     }
 }

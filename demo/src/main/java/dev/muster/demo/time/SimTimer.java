@@ -28,6 +28,8 @@ public final class SimTimer implements AutoCloseable {
             : Long.compare(a.sequence, b.sequence)); // guarded by lock
     private long sequence; // guarded by lock
     private boolean stopped; // guarded by lock
+    private long[] lateness = new long[1024]; // guarded by lock: per task run, simulated nanoseconds after its due time
+    private int ran; // guarded by lock
     private final Thread thread;
 
     public SimTimer(SimClock clock, String name) {
@@ -55,6 +57,19 @@ public final class SimTimer implements AutoCloseable {
         at(clock.nanos() + simDelay.toNanos(), action);
     }
 
+    /**
+     * For every task run so far, how late it ran (simulated nanoseconds after its due time): the simulated clock runs
+     * ahead of what the machine gets done when these grow.
+     */
+    public long[] lateness() {
+        lock.lock();
+        try {
+            return java.util.Arrays.copyOf(lateness, ran);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Tasks not yet run. */
     public int pending() {
         lock.lock();
@@ -78,6 +93,10 @@ public final class SimTimer implements AutoCloseable {
                     long wait = head == null ? MAX_WAIT.toNanos() : clock.realNanosUntil(head.at);
                     if (head != null && wait == 0) {
                         due = tasks.poll();
+                        if (ran == lateness.length) {
+                            lateness = java.util.Arrays.copyOf(lateness, ran * 2);
+                        }
+                        lateness[ran++] = Math.max(0, clock.nanos() - due.at);
                         break;
                     }
                     changed.awaitNanos(Math.min(wait, MAX_WAIT.toNanos()));
