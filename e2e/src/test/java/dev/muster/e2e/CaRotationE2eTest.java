@@ -1,0 +1,183 @@
+package dev.muster.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.muster.controller.rpc.ClientTls;
+import dev.muster.controller.rpc.GrpcChannels;
+import dev.muster.controller.stream.AllocationStreamClient;
+import dev.muster.core.stream.AllocationListener;
+import dev.muster.core.stream.AllocationSnapshot;
+import dev.muster.core.stream.SequencedEvent;
+import dev.muster.core.time.Backoff;
+import io.grpc.ManagedChannel;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthGrpc;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A CA rotation of the chart's Helm-made certificates ({@code tls.rotation}) is a non-event: while gangs keep being
+ * submitted, an extender and an unmodified kube-scheduler run with the chart's flags and configuration, each reading
+ * its certificates from its own emulated Secret volume ({@link SecretVolume}: the kubelet's atomic writer, each volume
+ * updated with its own lag — the extender's slowest, as the worst order is), the controller's stream client follows
+ * the allocation stream with the controller's certificate from its volume, and kube-scheduler is restarted only when
+ * the chart's restart checksum on its pod template changes (a rollout: the new pod mounts the Secret as it is then).
+ * Through the three stages (trust, use, done) every gang binds whole, kube-scheduler logs no failed extender call, every
+ * new connection from the controller's files is accepted, and the stream keeps delivering; nobody restarts the extender.
+ */
+class CaRotationE2eTest extends RealClusterTest {
+    private static final String SCHEDULER = "muster-rotation";
+    /** Longer than every volume's lag below, as the chart's default (120 s) is longer than the kubelet's (about 60 s). */
+    private static final int STEP_SECONDS = 40;
+    private static final Duration EXTENDER_LAG = Duration.ofSeconds(30);
+    private static final Duration CONTROLLER_LAG = Duration.ofSeconds(15);
+    private static final Duration SCHEDULER_LAG = Duration.ofSeconds(3);
+    /** What kube-scheduler logs when a call to its extender fails (a refused certificate included). */
+    private static final Pattern FAILED_EXTENDER_CALL = Pattern.compile("Error scheduling pod|Failed to bind|x509: |remote error: tls|tls: ");
+
+    @Test
+    void aHelmCaRotationInStagesFailsNoFilterAndNoConnection() throws Exception {
+        ChartTls chart = new ChartTls(c);
+        Path dir = Files.createTempDirectory("muster-rotation-");
+        Path chartConfig = chart.schedulerConfig(dir.resolve("chart-scheduler-config.yaml"));
+        String caBefore = chart.secret("muster-extender-tls").get("ca.crt");
+        int http = ControlPlane.freePort();
+        int grpc = ControlPlane.freePort();
+        List<KubeScheduler> schedulers = new ArrayList<>();
+        List<SecretVolume> volumes = new ArrayList<>();
+        ScheduledExecutorService background = Executors.newScheduledThreadPool(2);
+        AtomicLong streamed = new AtomicLong();
+        List<String> refusedConnections = new CopyOnWriteArrayList<>();
+        List<String> gangs = new CopyOnWriteArrayList<>();
+        SecretVolume ext = mount(volumes, "muster-extender-tls", dir.resolve("extender"), EXTENDER_LAG);
+        SecretVolume ctl = mount(volumes, "muster-controller-client-tls", dir.resolve("controller"), CONTROLLER_LAG);
+        try (MusterProcess extender = MusterProcess.start("extender-rotation", MusterProcess.jar(c.repo, "server", c.version),
+                chart.extenderArgs(ext.dir(), http, grpc, SCHEDULER), dir, ControlPlane.freePort());
+             AllocationStreamClient stream = new AllocationStreamClient("127.0.0.1:" + grpc,
+                     target -> GrpcChannels.open(target, Optional.of(controllerTls(ctl)), ChartTls.SERVICE), counting(streamed),
+                     new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2)))) {
+            schedulers.add(startScheduler(chart, chartConfig, http, volumes, dir, 0));
+            stream.start();
+            // a gang of two every 2 s, each deleted once bound; a new connection with the controller's files every second
+            background.scheduleWithFixedDelay(() -> submitGang(gangs), 0, 2, TimeUnit.SECONDS);
+            background.scheduleWithFixedDelay(() -> connectAsTheController(grpc, ctl, refusedConnections), 1, 1, TimeUnit.SECONDS);
+            Awaitility.await("the stream connected").atMost(Duration.ofSeconds(60)).until(stream::isConnected);
+
+            String checksum = chart.schedulerPodAnnotation("checksum/extender-ca");
+            for (String stage : List.of("trust", "use", "done")) {
+                chart.upgrade("tls.rotation", "r1", "tls.rotationStepSeconds", String.valueOf(STEP_SECONDS));
+                assertThat(chart.secretObject("muster-extender-tls").getMetadata().getAnnotations()).containsEntry("muster.dev/tls-stage", stage);
+                String now = chart.schedulerPodAnnotation("checksum/extender-ca");
+                if (!now.equals(checksum)) { // the Deployment rolls out: the new pod mounts the Secret as it is now
+                    checksum = now;
+                    schedulers.getLast().close();
+                    schedulers.add(startScheduler(chart, chartConfig, http, volumes, dir, schedulers.size()));
+                    System.out.printf("e2e: stage %s: kube-scheduler restarted by its checksum%n", stage);
+                }
+                long before = streamed.get();
+                Thread.sleep(Duration.ofSeconds(STEP_SECONDS + 2)); // the stage ripens; every volume takes it up meanwhile
+                assertThat(streamed.get()).as("the allocation stream kept delivering in stage " + stage).isGreaterThan(before);
+            }
+            Map<String, String> after = chart.secret("muster-extender-tls");
+            assertThat(after).doesNotContainKeys("next.crt", "next.key");
+            assertThat(after.get("ca.crt")).isNotEqualTo(caBefore).containsOnlyOnce("BEGIN CERTIFICATE");
+            assertThat(Files.readString(extender.log())).contains("TLS files changed");
+            background.shutdownNow();
+            background.awaitTermination(30, TimeUnit.SECONDS);
+
+            for (String g : gangs) {
+                Awaitility.await("gang " + g + " bound whole").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                        .until(() -> c.admin.bound(ns, g + "-").size() == 2 || c.admin.pods(ns).stream().noneMatch(p -> p.getMetadata().getName().startsWith(g + "-")));
+            }
+            List<String> failed = new ArrayList<>();
+            for (KubeScheduler s : schedulers) {
+                Files.readAllLines(s.log()).stream().filter(l -> FAILED_EXTENDER_CALL.matcher(l).find()).forEach(failed::add);
+            }
+            System.out.printf("e2e: CA rotated in three stages: %d gangs submitted, %d kube-schedulers, %d events streamed, %d failed extender calls, %d refused controller connections%n",
+                    gangs.size(), schedulers.size(), streamed.get(), failed.size(), refusedConnections.size());
+            assertThat(failed).as("kube-scheduler's failed calls to the extender").isEmpty();
+            assertThat(refusedConnections).as("new connections with the controller's files refused").isEmpty();
+            assertThat(gangs).hasSizeGreaterThan(30);
+        } finally {
+            background.shutdownNow();
+            for (KubeScheduler s : schedulers) {
+                s.close();
+            }
+            volumes.forEach(SecretVolume::close);
+        }
+    }
+
+    private SecretVolume mount(List<SecretVolume> volumes, String secret, Path dir, Duration lag) throws java.io.IOException {
+        SecretVolume v = SecretVolume.mount(c.admin, MusterInstall.NAMESPACE, secret, dir, lag);
+        volumes.add(v);
+        return v;
+    }
+
+    /** A kube-scheduler pod: its own volume of the scheduler's Secret, mounted as it is now. */
+    private KubeScheduler startScheduler(ChartTls chart, Path config, int http, List<SecretVolume> volumes, Path dir, int n) throws java.io.IOException {
+        SecretVolume v = mount(volumes, "muster-scheduler-client-tls", dir.resolve("scheduler-" + n), SCHEDULER_LAG);
+        return chart.kubeScheduler(config, http, v.dir(), SCHEDULER, "kube-scheduler-rotation-" + n);
+    }
+
+    private static ClientTls controllerTls(SecretVolume ctl) {
+        return new ClientTls(ctl.file("ca.crt"), ctl.file("tls.crt"), ctl.file("tls.key"));
+    }
+
+    /** A gang of two small pods; bound gangs are deleted so the nodes never fill. */
+    private void submitGang(List<String> gangs) {
+        try {
+            for (String g : gangs) {
+                if (c.admin.bound(ns, g + "-").size() == 2) {
+                    c.admin.deleteNow(ns, g + "-0");
+                    c.admin.deleteNow(ns, g + "-1");
+                }
+            }
+            String g = "g" + gangs.size();
+            c.admin.podGroup(ns, g, 2, "default", Map.of());
+            c.admin.pod(ns, g + "-0", g, "100m", "128Mi", SCHEDULER, null);
+            c.admin.pod(ns, g + "-1", g, "100m", "128Mi", SCHEDULER, null);
+            gangs.add(g);
+        } catch (RuntimeException e) {
+            System.out.printf("e2e: submitting a gang: %s%n", e);
+        }
+    }
+
+    /** A new TLS connection to the extender's gRPC port with the controller's files as they are now. */
+    private static void connectAsTheController(int grpc, SecretVolume ctl, List<String> refused) {
+        ManagedChannel ch = GrpcChannels.open("127.0.0.1:" + grpc, Optional.of(controllerTls(ctl)), ChartTls.SERVICE);
+        try {
+            HealthGrpc.newBlockingStub(ch).withDeadlineAfter(10, TimeUnit.SECONDS).check(HealthCheckRequest.getDefaultInstance());
+        } catch (RuntimeException e) {
+            refused.add(java.time.Instant.now() + " " + e);
+        } finally {
+            ch.shutdownNow();
+        }
+    }
+
+    private static AllocationListener counting(AtomicLong streamed) {
+        return new AllocationListener() {
+            @Override
+            public void onSnapshot(AllocationSnapshot snapshot) {
+                streamed.incrementAndGet();
+            }
+
+            @Override
+            public void onEvent(SequencedEvent event) {
+                streamed.incrementAndGet();
+            }
+        };
+    }
+}
