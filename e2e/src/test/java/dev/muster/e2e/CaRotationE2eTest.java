@@ -29,14 +29,17 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * A CA rotation of the chart's Helm-made certificates ({@code tls.rotation}) is a non-event: while gangs keep being
- * submitted, an extender and an unmodified kube-scheduler run with the chart's flags and configuration, each reading
- * its certificates from its own emulated Secret volume ({@link SecretVolume}: the kubelet's atomic writer, each volume
- * updated with its own lag — the extender's slowest, as the worst order is), the controller's stream client follows
- * the allocation stream with the controller's certificate from its volume, and kube-scheduler is restarted only when
- * the chart's restart checksum on its pod template changes (a rollout: the new pod mounts the Secret as it is then).
- * Through the three stages (trust, use, done) every gang binds whole, kube-scheduler logs no failed extender call, every
- * new connection from the controller's files is accepted, and the stream keeps delivering; nobody restarts the extender.
+ * A CA rotation of the chart's Helm-made certificates, with an extender and an unmodified kube-scheduler run with the
+ * chart's flags and configuration while gangs keep being submitted. Each party reads its certificates from its own
+ * emulated Secret volume ({@link SecretVolume}: the kubelet's atomic writer, each volume updated with its own lag — the
+ * extender's slowest, 30 s, as the worst order is), the controller's stream client follows the allocation stream with
+ * the controller's certificate from its volume and a new connection is opened with those files every second, and
+ * kube-scheduler is restarted only when the chart's restart checksum on its pod template changes (a rollout: the new
+ * pod mounts the Secret as it is then). Nobody restarts the extender.
+ *
+ * <p>In stages ({@code tls.rotation}: trust, use, done) every gang binds whole, kube-scheduler logs no failed extender
+ * call and no connection is refused. In one step (what a renderer without lookup does) the same checks see the
+ * failures: filters fail until the extender's volume has the new files, then scheduling goes on by itself.
  */
 class CaRotationE2eTest extends RealClusterTest {
     private static final String SCHEDULER = "muster-rotation";
@@ -51,66 +54,106 @@ class CaRotationE2eTest extends RealClusterTest {
     @Test
     void aHelmCaRotationInStagesFailsNoFilterAndNoConnection() throws Exception {
         ChartTls chart = new ChartTls(c);
-        Path dir = Files.createTempDirectory("muster-rotation-");
-        Path chartConfig = chart.schedulerConfig(dir.resolve("chart-scheduler-config.yaml"));
         String caBefore = chart.secret("muster-extender-tls").get("ca.crt");
-        int http = ControlPlane.freePort();
+        Outcome o = rotate(chart, () -> {
+            for (String stage : List.of("trust", "use", "done")) {
+                upgradeAndRollOut(chart, stage, "tls.rotation", "r1", "tls.rotationStepSeconds", String.valueOf(STEP_SECONDS));
+                assertThat(chart.secretObject("muster-extender-tls").getMetadata().getAnnotations()).containsEntry("muster.dev/tls-stage", stage);
+                long before = streamed.get();
+                Thread.sleep(Duration.ofSeconds(STEP_SECONDS + 2)); // the stage ripens; every volume takes it up meanwhile
+                assertThat(streamed.get()).as("the allocation stream kept delivering in stage " + stage).isGreaterThan(before);
+            }
+        });
+        Map<String, String> after = chart.secret("muster-extender-tls");
+        assertThat(after).doesNotContainKeys("next.crt", "next.key");
+        assertThat(after.get("ca.crt")).isNotEqualTo(caBefore).containsOnlyOnce("BEGIN CERTIFICATE");
+        assertThat(o.failedCalls()).as("kube-scheduler's failed calls to the extender").isEmpty();
+        assertThat(o.refusedConnections()).as("new connections with the controller's files refused").isEmpty();
+        assertThat(o.gangs()).hasSizeGreaterThan(30);
+    }
+
+    /**
+     * What a renderer without Helm's lookup does (helm template, a GitOps renderer; here {@code tls.keepGenerated=false},
+     * the same path: no Secret found): a new CA and certificates in one step, kube-scheduler restarted by its checksum.
+     * Filters fail until the extender's volume has the new files, then scheduling goes on by itself: every gang binds
+     * whole, nobody restarts the extender. The failure window is measured and printed.
+     */
+    @Test
+    void aOneStepCaChangeRecoversByItselfOnceTheExtendersVolumeIsUpdated() throws Exception {
+        ChartTls chart = new ChartTls(c);
+        Outcome o = rotate(chart, () -> {
+            upgradeAndRollOut(chart, "one step", "tls.keepGenerated", "false");
+            Thread.sleep(EXTENDER_LAG.plusSeconds(25)); // the extender's volume takes the new files up, gangs go on
+        });
+        System.out.printf("e2e: one-step CA change: %d failed extender calls from %s to %s (extender volume lag %d s), %d refused controller connections%n",
+                o.failedCalls().size(), o.failedCalls().isEmpty() ? "-" : klogTime(o.failedCalls().getFirst()),
+                o.failedCalls().isEmpty() ? "-" : klogTime(o.failedCalls().getLast()), EXTENDER_LAG.toSeconds(), o.refusedConnections().size());
+        assertThat(o.gangs()).hasSizeGreaterThan(10);
+    }
+
+    /** What a rotation left: the gangs submitted, kube-scheduler's failed calls to the extender, refused controller connections. */
+    private record Outcome(List<String> gangs, List<String> failedCalls, List<String> refusedConnections) {}
+
+    /** A rotation's steps; may sleep. */
+    private interface Rotation {
+        void run() throws Exception;
+    }
+
+    private final AtomicLong streamed = new AtomicLong();
+    private final List<KubeScheduler> schedulers = new ArrayList<>();
+    private final List<SecretVolume> volumes = new ArrayList<>();
+    private Path dir;
+    private Path chartConfig;
+    private int http;
+    private String checksum;
+
+    /**
+     * Runs an extender with the chart's flags, kube-scheduler with the chart's configuration and the controller's
+     * stream client, each on its own volume; submits gangs and opens connections with the controller's files while
+     * {@code rotation} runs; then waits until every gang submitted is bound whole.
+     */
+    private Outcome rotate(ChartTls chart, Rotation rotation) throws Exception {
+        dir = Files.createTempDirectory("muster-rotation-");
+        chartConfig = chart.schedulerConfig(dir.resolve("chart-scheduler-config.yaml"));
+        http = ControlPlane.freePort();
         int grpc = ControlPlane.freePort();
-        List<KubeScheduler> schedulers = new ArrayList<>();
-        List<SecretVolume> volumes = new ArrayList<>();
         ScheduledExecutorService background = Executors.newScheduledThreadPool(2);
-        AtomicLong streamed = new AtomicLong();
         List<String> refusedConnections = new CopyOnWriteArrayList<>();
         List<String> gangs = new CopyOnWriteArrayList<>();
-        SecretVolume ext = mount(volumes, "muster-extender-tls", dir.resolve("extender"), EXTENDER_LAG);
-        SecretVolume ctl = mount(volumes, "muster-controller-client-tls", dir.resolve("controller"), CONTROLLER_LAG);
+        SecretVolume ext = mount("muster-extender-tls", dir.resolve("extender"), EXTENDER_LAG);
+        SecretVolume ctl = mount("muster-controller-client-tls", dir.resolve("controller"), CONTROLLER_LAG);
         try (MusterProcess extender = MusterProcess.start("extender-rotation", MusterProcess.jar(c.repo, "server", c.version),
                 chart.extenderArgs(ext.dir(), http, grpc, SCHEDULER), dir, ControlPlane.freePort());
              AllocationStreamClient stream = new AllocationStreamClient("127.0.0.1:" + grpc,
                      target -> GrpcChannels.open(target, Optional.of(controllerTls(ctl)), ChartTls.SERVICE), counting(streamed),
                      new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2)))) {
-            schedulers.add(startScheduler(chart, chartConfig, http, volumes, dir, 0));
+            checksum = chart.schedulerPodAnnotation("checksum/extender-ca");
+            schedulers.add(startScheduler(chart));
             stream.start();
             // a gang of two every 2 s, each deleted once bound; a new connection with the controller's files every second
             background.scheduleWithFixedDelay(() -> submitGang(gangs), 0, 2, TimeUnit.SECONDS);
             background.scheduleWithFixedDelay(() -> connectAsTheController(grpc, ctl, refusedConnections), 1, 1, TimeUnit.SECONDS);
             Awaitility.await("the stream connected").atMost(Duration.ofSeconds(60)).until(stream::isConnected);
+            long pid = extender.pid();
 
-            String checksum = chart.schedulerPodAnnotation("checksum/extender-ca");
-            for (String stage : List.of("trust", "use", "done")) {
-                chart.upgrade("tls.rotation", "r1", "tls.rotationStepSeconds", String.valueOf(STEP_SECONDS));
-                assertThat(chart.secretObject("muster-extender-tls").getMetadata().getAnnotations()).containsEntry("muster.dev/tls-stage", stage);
-                String now = chart.schedulerPodAnnotation("checksum/extender-ca");
-                if (!now.equals(checksum)) { // the Deployment rolls out: the new pod mounts the Secret as it is now
-                    checksum = now;
-                    schedulers.getLast().close();
-                    schedulers.add(startScheduler(chart, chartConfig, http, volumes, dir, schedulers.size()));
-                    System.out.printf("e2e: stage %s: kube-scheduler restarted by its checksum%n", stage);
-                }
-                long before = streamed.get();
-                Thread.sleep(Duration.ofSeconds(STEP_SECONDS + 2)); // the stage ripens; every volume takes it up meanwhile
-                assertThat(streamed.get()).as("the allocation stream kept delivering in stage " + stage).isGreaterThan(before);
-            }
-            Map<String, String> after = chart.secret("muster-extender-tls");
-            assertThat(after).doesNotContainKeys("next.crt", "next.key");
-            assertThat(after.get("ca.crt")).isNotEqualTo(caBefore).containsOnlyOnce("BEGIN CERTIFICATE");
+            rotation.run();
+
             assertThat(Files.readString(extender.log())).contains("TLS files changed");
             background.shutdownNow();
             background.awaitTermination(30, TimeUnit.SECONDS);
-
             for (String g : gangs) {
                 Awaitility.await("gang " + g + " bound whole").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
-                        .until(() -> c.admin.bound(ns, g + "-").size() == 2 || c.admin.pods(ns).stream().noneMatch(p -> p.getMetadata().getName().startsWith(g + "-")));
+                        .until(() -> c.admin.bound(ns, g + "-").size() == 2
+                                || c.admin.pods(ns).stream().noneMatch(p -> p.getMetadata().getName().startsWith(g + "-")));
             }
+            assertThat(extender.pid()).as("nobody restarted the extender").isEqualTo(pid);
             List<String> failed = new ArrayList<>();
             for (KubeScheduler s : schedulers) {
                 Files.readAllLines(s.log()).stream().filter(l -> FAILED_EXTENDER_CALL.matcher(l).find()).forEach(failed::add);
             }
-            System.out.printf("e2e: CA rotated in three stages: %d gangs submitted, %d kube-schedulers, %d events streamed, %d failed extender calls, %d refused controller connections%n",
+            System.out.printf("e2e: CA rotated: %d gangs submitted, %d kube-schedulers, %d events streamed, %d failed extender calls, %d refused controller connections%n",
                     gangs.size(), schedulers.size(), streamed.get(), failed.size(), refusedConnections.size());
-            assertThat(failed).as("kube-scheduler's failed calls to the extender").isEmpty();
-            assertThat(refusedConnections).as("new connections with the controller's files refused").isEmpty();
-            assertThat(gangs).hasSizeGreaterThan(30);
+            return new Outcome(List.copyOf(gangs), failed, List.copyOf(refusedConnections));
         } finally {
             background.shutdownNow();
             for (KubeScheduler s : schedulers) {
@@ -120,16 +163,35 @@ class CaRotationE2eTest extends RealClusterTest {
         }
     }
 
-    private SecretVolume mount(List<SecretVolume> volumes, String secret, Path dir, Duration lag) throws java.io.IOException {
-        SecretVolume v = SecretVolume.mount(c.admin, MusterInstall.NAMESPACE, secret, dir, lag);
+    /** {@code helm upgrade} with {@code values}; when the chart's restart checksum changed, a rollout of kube-scheduler. */
+    private void upgradeAndRollOut(ChartTls chart, String stage, String... values) throws java.io.IOException {
+        chart.upgrade(values);
+        String now = chart.schedulerPodAnnotation("checksum/extender-ca");
+        if (!now.equals(checksum)) { // the new pod mounts the Secret as it is now
+            checksum = now;
+            schedulers.getLast().close();
+            schedulers.add(startScheduler(chart));
+            System.out.printf("e2e: %s: kube-scheduler restarted by its checksum%n", stage);
+        }
+    }
+
+    /** The time of a klog line ({@code E1127 11:17:21.905123 ...}). */
+    private static String klogTime(String line) {
+        String[] w = line.split(" ");
+        return w.length > 1 ? w[1] : line;
+    }
+
+    private SecretVolume mount(String secret, Path at, Duration lag) throws java.io.IOException {
+        SecretVolume v = SecretVolume.mount(c.admin, MusterInstall.NAMESPACE, secret, at, lag);
         volumes.add(v);
         return v;
     }
 
     /** A kube-scheduler pod: its own volume of the scheduler's Secret, mounted as it is now. */
-    private KubeScheduler startScheduler(ChartTls chart, Path config, int http, List<SecretVolume> volumes, Path dir, int n) throws java.io.IOException {
-        SecretVolume v = mount(volumes, "muster-scheduler-client-tls", dir.resolve("scheduler-" + n), SCHEDULER_LAG);
-        return chart.kubeScheduler(config, http, v.dir(), SCHEDULER, "kube-scheduler-rotation-" + n);
+    private KubeScheduler startScheduler(ChartTls chart) throws java.io.IOException {
+        int n = schedulers.size();
+        SecretVolume v = mount("muster-scheduler-client-tls", dir.resolve("scheduler-" + n), SCHEDULER_LAG);
+        return chart.kubeScheduler(chartConfig, http, v.dir(), SCHEDULER, "kube-scheduler-" + dir.getFileName() + "-" + n);
     }
 
     private static ClientTls controllerTls(SecretVolume ctl) {
