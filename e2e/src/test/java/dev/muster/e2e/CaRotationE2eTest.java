@@ -160,6 +160,19 @@ class CaRotationE2eTest extends RealClusterTest {
                 s.close();
             }
             volumes.forEach(SecretVolume::close);
+            if (!Boolean.getBoolean("muster.e2e.keep")) {
+                for (SecretVolume v : volumes) {
+                    deleteTree(v.dir()); // private keys: nothing stays behind unless asked to
+                }
+            }
+        }
+    }
+
+    private static void deleteTree(Path d) throws java.io.IOException {
+        try (var paths = Files.walk(d)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 
