@@ -254,24 +254,23 @@ class ChartValuesTest {
     }
 
     /**
-     * kube-scheduler reads its CA file only at start: its pod template carries a checksum of the Secret this very
-     * render writes, so a render that makes new certificates (no cluster to look them up in: helm template, a GitOps
-     * renderer, keepGenerated false) changes it, and one that keeps them would not.
+     * kube-scheduler reads its CA file only at start (its certificate and key again on new connections): its pod
+     * template carries a checksum of the ca.crt this very render writes, so a render that makes a new CA (no cluster to
+     * look it up in: helm template, a GitOps renderer, keepGenerated false; or a rotation stage) changes it, and one
+     * that keeps it would not.
      */
     @Test
-    void kubeSchedulerIsRestartedByAChecksumOfTheSecretThisRenderWrites() throws Exception {
+    void kubeSchedulerIsRestartedByAChecksumOfTheCaThisRenderWrites() throws Exception {
         for (Install install : List.of(Install.defaults(), Install.with("scheduler.replicas", 3))) { // two renders, two CAs
             Rendered chart = Chart.render(install);
             Map<String, Object> data = Tree.map(chart.one("Secret", "muster-scheduler-client-tls").body(), "data");
-            String json = "{\"ca.crt\":\"" + data.get("ca.crt") + "\",\"tls.crt\":\"" + data.get("tls.crt") + "\",\"tls.key\":\""
-                    + data.get("tls.key") + "\"}";
             String expected = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(json.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+                    .digest(((String) data.get("ca.crt")).getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
             assertThat(Tree.map(chart.deployment("scheduler").body(), "spec", "template", "metadata", "annotations"))
-                    .containsEntry("checksum/extender-tls", expected);
+                    .containsEntry("checksum/extender-ca", expected);
         }
         assertThat(Tree.map(Chart.render(Install.with("tls.source", "cert-manager")).deployment("scheduler").body(), "spec", "template",
-                "metadata", "annotations")).doesNotContainKey("checksum/extender-tls");
+                "metadata", "annotations")).doesNotContainKey("checksum/extender-ca");
     }
 
     @Test

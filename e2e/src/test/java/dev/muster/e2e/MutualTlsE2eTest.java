@@ -3,7 +3,6 @@ package dev.muster.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.marcnuri.helm.Helm;
 import dev.muster.proto.v1.AllocationsGrpc;
 import dev.muster.proto.v1.BindRequest;
 import dev.muster.proto.v1.ExtenderGrpc;
@@ -17,7 +16,6 @@ import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
-import io.kubernetes.client.openapi.models.V1Secret;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -49,7 +47,7 @@ import org.junit.jupiter.api.Test;
  */
 class MutualTlsE2eTest extends RealClusterTest {
     private static final String SCHEDULER = "muster-mtls";
-    private static final String SERVICE = "muster-extender.muster-system.svc";
+    private static final String SERVICE = ChartTls.SERVICE;
 
     @Test
     @SuppressWarnings("unchecked")
@@ -59,21 +57,14 @@ class MutualTlsE2eTest extends RealClusterTest {
         Path sched = secretFiles("muster-scheduler-client-tls", dir.resolve("scheduler"));
         Path ctl = secretFiles("muster-controller-client-tls", dir.resolve("controller"));
         Path op = secretFiles("muster-operator-client-tls", dir.resolve("operator"));
-        String roles = extenderFlag("--tls-client-roles=");
-        String configMap = Kube.call("read the chart's scheduler config", () -> c.admin.core()
-                .readNamespacedConfigMap("muster-scheduler-config", MusterInstall.NAMESPACE).execute()).getData().get("scheduler-config.yaml");
-        Path chartConfig = Files.writeString(dir.resolve("chart-scheduler-config.yaml"), configMap);
-        assertThat(configMap).contains("certFile: /etc/muster/extender-client/tls.crt", "enableHTTPS: true");
+        Path chartConfig = new ChartTls(c).schedulerConfig(dir.resolve("chart-scheduler-config.yaml"));
+        assertThat(Files.readString(chartConfig)).contains("certFile: /etc/muster/extender-client/tls.crt", "enableHTTPS: true");
 
         int http = ControlPlane.freePort();
         int grpc = ControlPlane.freePort();
         // the chart's extender flags (templates/extender/deployment.yaml), the Secret's files in place of its mount
-        try (MusterProcess extender = MusterProcess.start("extender-mtls", MusterProcess.jar(c.repo, "server", c.version), List.of(
-                "--kubeconfig=" + c.install.kubeconfigFor("extender"), "--http-port=" + http, "--grpc-port=" + grpc,
-                "--leader-elect=false", "--scheduler-name=" + SCHEDULER, "--gang-marker=false",
-                "--tls-cert-file=" + ext.resolve("tls.crt"), "--tls-key-file=" + ext.resolve("tls.key"), "--tls-client-ca-file=" + ext.resolve("ca.crt"),
-                "--grpc-tls-cert-file=" + ext.resolve("tls.crt"), "--grpc-tls-key-file=" + ext.resolve("tls.key"),
-                "--grpc-tls-client-ca-file=" + ext.resolve("ca.crt"), roles), dir, ControlPlane.freePort())) {
+        try (MusterProcess extender = MusterProcess.start("extender-mtls", MusterProcess.jar(c.repo, "server", c.version),
+                new ChartTls(c).extenderArgs(ext, http, grpc, SCHEDULER), dir, ControlPlane.freePort())) {
             KubeScheduler scheduler = chartsKubeScheduler(chartConfig, http, sched, "kube-scheduler-mtls");
             try {
                 long t = System.nanoTime();
@@ -134,8 +125,7 @@ class MutualTlsE2eTest extends RealClusterTest {
 
                 // Secrets gone, upgraded: a new CA; the running extender takes up the new files, kube-scheduler restarts
                 // (the chart's checksum annotation on its pod template), and scheduling goes on
-                for (String s : List.of("muster-extender-tls", "muster-scheduler-client-tls", "muster-controller-client-tls",
-                        "muster-operator-client-tls")) {
+                for (String s : ChartTls.SECRETS) {
                     Kube.call("delete " + s, () -> c.admin.core().deleteNamespacedSecret(s, MusterInstall.NAMESPACE).execute());
                 }
                 upgrade();
@@ -244,48 +234,20 @@ class MutualTlsE2eTest extends RealClusterTest {
     }
 
     /** The chart's configuration, with the client Secret's files in place of its mount and the extender at 127.0.0.1. */
-    @SuppressWarnings("unchecked")
     private KubeScheduler chartsKubeScheduler(Path chartConfig, int http, Path client, String name) {
-        return KubeScheduler.start(c.cp, chartConfig, "https://127.0.0.1:" + http, cfg -> {
-            ((List<Map<String, Object>>) cfg.get("profiles")).get(0).put("schedulerName", SCHEDULER);
-            for (Map<String, Object> e : (List<Map<String, Object>>) cfg.get("extenders")) {
-                Map<String, Object> tls = (Map<String, Object>) e.get("tlsConfig");
-                tls.put("certFile", client.resolve("tls.crt").toString());
-                tls.put("keyFile", client.resolve("tls.key").toString());
-                tls.put("caFile", client.resolve("ca.crt").toString());
-                tls.put("serverName", SERVICE);
-                e.remove("managedResources"); // this profile has no gang marker policy: bind every pod through Muster
-            }
-        }, name);
-    }
-
-    /** The chart's extender Deployment's argument that starts with {@code prefix}, whole. */
-    private String extenderFlag(String prefix) {
-        var deployments = Kube.call("list deployments", () -> new io.kubernetes.client.openapi.apis.AppsV1Api(c.cp.adminClient())
-                .listNamespacedDeployment(MusterInstall.NAMESPACE).labelSelector("app.kubernetes.io/component=extender").execute()).getItems();
-        return deployments.getFirst().getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs().stream()
-                .filter(a -> a.startsWith(prefix)).findFirst().orElseThrow(() -> new IllegalStateException("the chart passes no " + prefix));
+        return new ChartTls(c).kubeScheduler(chartConfig, http, client, SCHEDULER, name);
     }
 
     private void upgrade() {
-        new Helm(c.repo.resolve("charts/muster")).upgrade().withName(MusterInstall.RELEASE).withNamespace(MusterInstall.NAMESPACE)
-                .withKubeConfig(c.cp.adminKubeconfig()).call();
+        new ChartTls(c).upgrade();
     }
 
     private Map<String, String> secret(String name) {
-        V1Secret s = Kube.call("read " + name, () -> c.admin.core().readNamespacedSecret(name, MusterInstall.NAMESPACE).execute());
-        Map<String, String> out = new java.util.HashMap<>();
-        s.getData().forEach((k, v) -> out.put(k, new String(v, java.nio.charset.StandardCharsets.US_ASCII)));
-        return out;
+        return new ChartTls(c).secret(name);
     }
 
-    /** The Secret's tls.crt, tls.key and ca.crt as files in {@code dir}, as its volume mount holds them. */
     private Path secretFiles(String name, Path dir) throws IOException {
-        Files.createDirectories(dir);
-        for (Map.Entry<String, String> e : secret(name).entrySet()) {
-            Files.writeString(dir.resolve(e.getKey()), e.getValue());
-        }
-        return dir;
+        return new ChartTls(c).secretFiles(name, dir);
     }
 
     /** As a Secret volume is updated: each file replaced whole (written aside, then moved over the old one). */

@@ -31,13 +31,25 @@ public final class GrpcServers {
     public static final long PERMIT_KEEPALIVE_SECONDS = 10;
     /** The server pings an idle connection this often, so a vanished client frees its call. */
     public static final long SERVER_KEEPALIVE_SECONDS = 60;
+    /**
+     * A new connection must finish its TLS handshake and HTTP/2 preface within this deadline of being accepted, or it
+     * is closed (as the verbs port's head deadline): connections that open and stay silent, or send a handshake byte
+     * by byte, cannot pile up (gRPC's own default is 120 s).
+     */
+    public static final long HANDSHAKE_DEADLINE_SECONDS = 10;
 
     private GrpcServers() {}
 
     /** A netty server builder on {@code address} (port 0 = any free port), with TLS or mTLS when given. */
     public static NettyServerBuilder netty(InetSocketAddress address, Optional<ServerTls> tls) {
+        return netty(address, tls, HANDSHAKE_DEADLINE_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** As {@link #netty(InetSocketAddress, Optional)}, with the handshake deadline given (tests). */
+    static NettyServerBuilder netty(InetSocketAddress address, Optional<ServerTls> tls, long handshakeDeadline, TimeUnit unit) {
         ServerCredentials credentials = tls.map(ServerTls::credentials).orElseGet(InsecureServerCredentials::create);
         return NettyServerBuilder.forAddress(address, credentials)
+                .handshakeTimeout(handshakeDeadline, unit)
                 .permitKeepAliveTime(PERMIT_KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .permitKeepAliveWithoutCalls(true)
                 .keepAliveTime(SERVER_KEEPALIVE_SECONDS, TimeUnit.SECONDS)

@@ -263,16 +263,22 @@ public final class CertificateFiles {
             return chosen == null ? null : from.alias();
         }
 
+        /*
+         * A client presents its one certificate whatever CAs the server's request names (as Go's clients do): a server
+         * may name the CAs it trusted when it started (netty's OpenSSL server takes the list once), so after a CA
+         * rotation a client whose certificate comes from the new CA would otherwise send none and be refused, though
+         * the server's own check of the chain, made against its files as they are now, accepts it.
+         */
         @Override
         public String[] getClientAliases(String keyType, Principal[] issuers) {
             Loaded l = current();
-            return aliases(l.keys().getClientAliases(keyType, issuers), l);
+            return aliases(l.keys().getClientAliases(keyType, null), l);
         }
 
         @Override
         public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
             Loaded l = current();
-            return alias(l.keys().chooseClientAlias(keyType, issuers, socket), l);
+            return alias(l.keys().chooseClientAlias(keyType, null, socket), l);
         }
 
         @Override
@@ -302,7 +308,7 @@ public final class CertificateFiles {
         @Override
         public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine engine) {
             Loaded l = current();
-            return alias(l.keys().chooseEngineClientAlias(keyType, issuers, engine), l);
+            return alias(l.keys().chooseEngineClientAlias(keyType, null, engine), l);
         }
 
         @Override

@@ -89,6 +89,22 @@ class CertificateFilesTest {
         assertThat(keys.getCertificateChain("no-such-alias")).isNull();
     }
 
+    /**
+     * A client offers its certificate even when the server's request names another CA: netty's OpenSSL server names
+     * the CAs it trusted at its start, so after a rotation it still names the old one while it accepts the new.
+     */
+    @Test
+    void aClientOffersItsCertificateWhateverCaTheServerNames() throws Exception {
+        TestPki rotated = new TestPki(dir, "new");
+        TestPki.Issued client = rotated.client("muster-controller");
+        CertificateFiles files = new CertificateFiles(client.cert(), client.key(), rotated.caFile());
+        javax.security.auth.x500.X500Principal oldCa = new javax.security.auth.x500.X500Principal("CN=old-ca");
+
+        assertThat(files.keyManager().chooseEngineClientAlias(new String[] {"EC"}, new java.security.Principal[] {oldCa}, null)).isNotNull();
+        assertThat(files.keyManager().chooseClientAlias(new String[] {"EC"}, new java.security.Principal[] {oldCa}, null)).isNotNull();
+        assertThat(files.keyManager().getClientAliases("EC", new java.security.Principal[] {oldCa})).hasSize(1);
+    }
+
     private static void replace(Path from, Path to) throws Exception {
         Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
         Files.setLastModifiedTime(to, FileTime.from(Instant.now().plusSeconds(5))); // a new stamp even within one tick

@@ -6,9 +6,9 @@ import dev.muster.common.rpc.ProtoConversionException;
 import dev.muster.common.rpc.ProtoConverters;
 import dev.muster.controller.rpc.ClientTls;
 import dev.muster.controller.rpc.GrpcChannels;
+import dev.muster.controller.stream.StreamCursor.ListenerFailure;
+import dev.muster.controller.stream.StreamCursor.ProtocolViolation;
 import dev.muster.core.stream.AllocationListener;
-import dev.muster.core.stream.AllocationSnapshot;
-import dev.muster.core.stream.SequencedEvent;
 import dev.muster.proto.v1.AllocationsGrpc;
 import dev.muster.proto.v1.WatchRequest;
 import dev.muster.proto.v1.WatchResponse;
@@ -43,6 +43,7 @@ import org.slf4j.LoggerFactory;
  * what was applied, a second {@code started}, a malformed message) is a protocol error: the call is
  * dropped and the client reconnects from the last applied sequence, so nothing is ever applied twice or
  * skipped. A listener that throws is treated the same way (the event is offered again after reconnecting).
+ * {@link StreamCursor} owns these rules and the position; this class owns the calls, channels and reconnects.
  *
  * <h2>Reconnecting and leader redirects</h2>
  * Any end of a call — error, completion, protocol error — schedules a new attempt after an exponential
@@ -85,7 +86,6 @@ public final class AllocationStreamClient implements AutoCloseable {
 
     private final String configuredTarget;
     private final ChannelFactory channels;
-    private final AllocationListener listener;
     private final ScheduledExecutorService timer;
     private final boolean ownsTimer;
     private final SynchronizationContext context =
@@ -98,21 +98,15 @@ public final class AllocationStreamClient implements AutoCloseable {
     private ManagedChannel configuredChannel; // confined
     private ManagedChannel redirectChannel; // confined
     private String redirectTarget; // confined; null unless following a leader redirect
+    private final StreamCursor cursor; // confined; its metrics getters may be read anywhere
     private ClientCall<WatchRequest, WatchResponse> call; // confined; the current call, null between calls
     private long generation; // confined; identifies the current call
-    private String callJournal; // confined; journal named by the current call's `started`, null before it
-    private long callHead; // confined; the extender's newest sequence when the current call started
-    private boolean callCaughtUp; // confined; onCaughtUp was delivered for the current call
-    private boolean callNeedsSnapshot; // confined; the current call's journal is not the cursor's
     private SynchronizationContext.ScheduledHandle pendingReconnect; // confined
 
     // Written only inside the context; volatile so that metrics may read them anywhere.
-    private volatile String journalId = "";
-    private volatile long lastApplied;
     private volatile boolean connected;
     private volatile String currentTarget;
     private volatile long reconnects;
-    private volatile long snapshotsApplied;
     private volatile long protocolErrors;
 
     /**
@@ -138,7 +132,7 @@ public final class AllocationStreamClient implements AutoCloseable {
             ScheduledExecutorService timer, boolean ownsTimer) {
         this.configuredTarget = Objects.requireNonNull(target, "target");
         this.channels = Objects.requireNonNull(channels, "channels");
-        this.listener = Objects.requireNonNull(listener, "listener");
+        this.cursor = new StreamCursor(Objects.requireNonNull(listener, "listener"));
         this.backoff = new BackoffCounter(backoff);
         this.timer = Objects.requireNonNull(timer, "timer");
         this.ownsTimer = ownsTimer;
@@ -195,12 +189,12 @@ public final class AllocationStreamClient implements AutoCloseable {
 
     /** The sequence of the last event or snapshot handed to the listener (0 before any). */
     public long lastAppliedSequence() {
-        return lastApplied;
+        return cursor.lastApplied();
     }
 
     /** The journal {@link #lastAppliedSequence()} counts in ("" before the first call started). */
     public String journalId() {
-        return journalId;
+        return cursor.journalId();
     }
 
     /** True while a call is open and has started (received {@code started}). */
@@ -214,7 +208,7 @@ public final class AllocationStreamClient implements AutoCloseable {
     }
 
     public long snapshotsApplied() {
-        return snapshotsApplied;
+        return cursor.snapshotsApplied();
     }
 
     /** Calls dropped because the server broke the protocol or the listener threw. */
@@ -246,15 +240,14 @@ public final class AllocationStreamClient implements AutoCloseable {
             return;
         }
         long gen = ++generation;
-        callJournal = null;
-        callNeedsSnapshot = false;
+        WatchRequest request = cursor.beginCall();
         ClientCall<WatchRequest, WatchResponse> c = channel.newCall(AllocationsGrpc.getWatchMethod(), CallOptions.DEFAULT);
         call = c;
         c.start(new CallListener(gen), new Metadata());
-        c.sendMessage(WatchRequest.newBuilder().setResumeAfter(lastApplied).setJournalId(journalId).build());
+        c.sendMessage(request);
         c.halfClose();
         c.request(1);
-        LOG.debug("watching allocations at {} after {} of journal \"{}\"", target, lastApplied, journalId);
+        LOG.debug("watching allocations at {} after {} of journal \"{}\"", target, request.getResumeAfter(), request.getJournalId());
     }
 
     private ManagedChannel channelFor(String target) {
@@ -299,8 +292,8 @@ public final class AllocationStreamClient implements AutoCloseable {
         try {
             switch (message.getKindCase()) {
                 case STARTED -> onStarted(message.getStarted());
-                case SNAPSHOT -> onSnapshot(ProtoConverters.fromProto(message.getSnapshot()));
-                case EVENT -> onEvent(ProtoConverters.fromProto(message.getEvent()));
+                case SNAPSHOT -> cursor.onSnapshot(ProtoConverters.fromProto(message.getSnapshot()));
+                case EVENT -> cursor.onEvent(ProtoConverters.fromProto(message.getEvent()));
                 case KIND_NOT_SET -> throw new ProtocolViolation("a message without kind");
             }
         } catch (ProtocolViolation | ProtoConversionException e) {
@@ -315,83 +308,16 @@ public final class AllocationStreamClient implements AutoCloseable {
     }
 
     private void onStarted(WatchStarted started) {
-        if (callJournal != null) {
-            throw new ProtocolViolation("a second `started` in one call");
-        }
-        if (started.getJournalId().isEmpty()) {
-            throw new ProtocolViolation("`started` without a journal id");
-        }
-        callJournal = started.getJournalId();
-        boolean sameHistory = callJournal.equals(journalId) || (journalId.isEmpty() && lastApplied == 0);
-        callNeedsSnapshot = !sameHistory;
-        if (sameHistory) {
-            journalId = callJournal;
-        }
+        long resumeAfter = cursor.lastApplied();
+        cursor.onStarted(started);
         connected = true;
-        callHead = started.getLastSequence();
-        callCaughtUp = false;
-        if (!callNeedsSnapshot && lastApplied == callHead) {
-            reportCaughtUp(); // nothing to replay
-        }
-        LOG.info("allocation stream connected to {} (journal {}, head {}, resuming after {})", currentTarget, callJournal,
-                started.getLastSequence(), lastApplied);
-    }
-
-    private void onSnapshot(AllocationSnapshot snapshot) {
-        requireStarted("a snapshot");
-        if (!callNeedsSnapshot && snapshot.sequence() < lastApplied) {
-            throw new ProtocolViolation("a snapshot at " + snapshot.sequence() + " after " + lastApplied + " was applied");
-        }
-        deliver(() -> listener.onSnapshot(snapshot));
-        journalId = callJournal;
-        lastApplied = snapshot.sequence();
-        callNeedsSnapshot = false;
-        snapshotsApplied++;
-        if (lastApplied >= callHead) {
-            reportCaughtUp();
-        }
-    }
-
-    private void onEvent(SequencedEvent event) {
-        requireStarted("an event");
-        if (callNeedsSnapshot) {
-            throw new ProtocolViolation("event " + event.sequence() + " of journal " + callJournal + " before the snapshot that must replace journal \""
-                    + journalId + "\"");
-        }
-        if (event.sequence() != lastApplied + 1) {
-            throw new ProtocolViolation("event " + event.sequence() + " after " + lastApplied + " (expected " + (lastApplied + 1) + ")");
-        }
-        deliver(() -> listener.onEvent(event));
-        lastApplied = event.sequence();
-        if (lastApplied >= callHead) {
-            reportCaughtUp();
-        }
-    }
-
-    private void reportCaughtUp() {
-        if (!callCaughtUp) {
-            callCaughtUp = true;
-            deliver(listener::onCaughtUp);
-        }
-    }
-
-    private void requireStarted(String what) {
-        if (callJournal == null) {
-            throw new ProtocolViolation(what + " before `started`");
-        }
-    }
-
-    private void deliver(Runnable delivery) {
-        try {
-            delivery.run();
-        } catch (RuntimeException e) {
-            throw new ListenerFailure(e);
-        }
+        LOG.info("allocation stream connected to {} (journal {}, head {}, resuming after {})", currentTarget, started.getJournalId(),
+                started.getLastSequence(), resumeAfter);
     }
 
     private void abandonCall(String reason, Throwable cause) {
         protocolErrors++;
-        LOG.warn("dropping the allocation stream call and resuming after {}: {}", lastApplied, reason, cause);
+        LOG.warn("dropping the allocation stream call and resuming after {}: {}", cursor.lastApplied(), reason, cause);
         ClientCall<WatchRequest, WatchResponse> c = call;
         call = null;
         connected = false;
@@ -441,20 +367,6 @@ public final class AllocationStreamClient implements AutoCloseable {
         @Override
         public void onClose(Status status, Metadata trailers) {
             context.execute(() -> AllocationStreamClient.this.onClose(gen, status, trailers));
-        }
-    }
-
-    /** The server broke the stream protocol. */
-    private static final class ProtocolViolation extends RuntimeException {
-        ProtocolViolation(String message) {
-            super(message, null, false, false);
-        }
-    }
-
-    /** The listener threw; wraps its exception. */
-    private static final class ListenerFailure extends RuntimeException {
-        ListenerFailure(RuntimeException cause) {
-            super(cause);
         }
     }
 }

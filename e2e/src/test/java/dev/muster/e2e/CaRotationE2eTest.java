@@ -1,0 +1,258 @@
+package dev.muster.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.muster.controller.rpc.ClientTls;
+import dev.muster.controller.rpc.GrpcChannels;
+import dev.muster.controller.stream.AllocationStreamClient;
+import dev.muster.core.stream.AllocationListener;
+import dev.muster.core.stream.AllocationSnapshot;
+import dev.muster.core.stream.SequencedEvent;
+import dev.muster.core.time.Backoff;
+import io.grpc.ManagedChannel;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthGrpc;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A CA rotation of the chart's Helm-made certificates, with an extender and an unmodified kube-scheduler run with the
+ * chart's flags and configuration while gangs keep being submitted. Each party reads its certificates from its own
+ * emulated Secret volume ({@link SecretVolume}: the kubelet's atomic writer, each volume updated with its own lag — the
+ * extender's slowest, 30 s, as the worst order is), the controller's stream client follows the allocation stream with
+ * the controller's certificate from its volume and a new connection is opened with those files every second, and
+ * kube-scheduler is restarted only when the chart's restart checksum on its pod template changes (a rollout: the new
+ * pod mounts the Secret as it is then). Nobody restarts the extender.
+ *
+ * <p>In stages ({@code tls.rotation}: trust, use, done) every gang binds whole, kube-scheduler logs no failed extender
+ * call and no connection is refused. In one step (what a renderer without lookup does) the same checks see the
+ * failures: filters fail until the extender's volume has the new files, then scheduling goes on by itself.
+ */
+class CaRotationE2eTest extends RealClusterTest {
+    private static final String SCHEDULER = "muster-rotation";
+    /** Longer than every volume's lag below, as the chart's default (120 s) is longer than the kubelet's (about 60 s). */
+    private static final int STEP_SECONDS = 40;
+    private static final Duration EXTENDER_LAG = Duration.ofSeconds(30);
+    private static final Duration CONTROLLER_LAG = Duration.ofSeconds(15);
+    private static final Duration SCHEDULER_LAG = Duration.ofSeconds(3);
+    /** What kube-scheduler logs when a call to its extender fails (a refused certificate included). */
+    private static final Pattern FAILED_EXTENDER_CALL = Pattern.compile("Error scheduling pod|Failed to bind|x509: |remote error: tls|tls: ");
+
+    @Test
+    void aHelmCaRotationInStagesFailsNoFilterAndNoConnection() throws Exception {
+        ChartTls chart = new ChartTls(c);
+        String caBefore = chart.secret("muster-extender-tls").get("ca.crt");
+        Outcome o = rotate(chart, () -> {
+            for (String stage : List.of("trust", "use", "done")) {
+                upgradeAndRollOut(chart, stage, "tls.rotation", "r1", "tls.rotationStepSeconds", String.valueOf(STEP_SECONDS));
+                assertThat(chart.secretObject("muster-extender-tls").getMetadata().getAnnotations()).containsEntry("muster.dev/tls-stage", stage);
+                long before = streamed.get();
+                Thread.sleep(Duration.ofSeconds(STEP_SECONDS + 2)); // the stage ripens; every volume takes it up meanwhile
+                assertThat(streamed.get()).as("the allocation stream kept delivering in stage " + stage).isGreaterThan(before);
+            }
+        });
+        Map<String, String> after = chart.secret("muster-extender-tls");
+        assertThat(after).doesNotContainKeys("next.crt", "next.key");
+        assertThat(after.get("ca.crt")).isNotEqualTo(caBefore).containsOnlyOnce("BEGIN CERTIFICATE");
+        assertThat(o.failedCalls()).as("kube-scheduler's failed calls to the extender").isEmpty();
+        assertThat(o.refusedConnections()).as("new connections with the controller's files refused").isEmpty();
+        assertThat(o.gangs()).hasSizeGreaterThan(30);
+    }
+
+    /**
+     * What a renderer without Helm's lookup does (helm template, a GitOps renderer; here {@code tls.keepGenerated=false},
+     * the same path: no Secret found): a new CA and certificates in one step, kube-scheduler restarted by its checksum.
+     * Filters fail until the extender's volume has the new files, then scheduling goes on by itself: every gang binds
+     * whole, nobody restarts the extender. The failure window is measured and printed.
+     */
+    @Test
+    void aOneStepCaChangeRecoversByItselfOnceTheExtendersVolumeIsUpdated() throws Exception {
+        ChartTls chart = new ChartTls(c);
+        Outcome o = rotate(chart, () -> {
+            upgradeAndRollOut(chart, "one step", "tls.keepGenerated", "false");
+            Thread.sleep(EXTENDER_LAG.plusSeconds(25)); // the extender's volume takes the new files up, gangs go on
+        });
+        System.out.printf("e2e: one-step CA change: %d failed extender calls from %s to %s (extender volume lag %d s), %d refused controller connections%n",
+                o.failedCalls().size(), o.failedCalls().isEmpty() ? "-" : klogTime(o.failedCalls().getFirst()),
+                o.failedCalls().isEmpty() ? "-" : klogTime(o.failedCalls().getLast()), EXTENDER_LAG.toSeconds(), o.refusedConnections().size());
+        assertThat(o.gangs()).hasSizeGreaterThan(10);
+    }
+
+    /** What a rotation left: the gangs submitted, kube-scheduler's failed calls to the extender, refused controller connections. */
+    private record Outcome(List<String> gangs, List<String> failedCalls, List<String> refusedConnections) {}
+
+    /** A rotation's steps; may sleep. */
+    private interface Rotation {
+        void run() throws Exception;
+    }
+
+    private final AtomicLong streamed = new AtomicLong();
+    private final List<KubeScheduler> schedulers = new ArrayList<>();
+    private final List<SecretVolume> volumes = new ArrayList<>();
+    private Path dir;
+    private Path chartConfig;
+    private int http;
+    private String checksum;
+
+    /**
+     * Runs an extender with the chart's flags, kube-scheduler with the chart's configuration and the controller's
+     * stream client, each on its own volume; submits gangs and opens connections with the controller's files while
+     * {@code rotation} runs; then waits until every gang submitted is bound whole.
+     */
+    private Outcome rotate(ChartTls chart, Rotation rotation) throws Exception {
+        dir = Files.createTempDirectory("muster-rotation-");
+        chartConfig = chart.schedulerConfig(dir.resolve("chart-scheduler-config.yaml"));
+        http = ControlPlane.freePort();
+        int grpc = ControlPlane.freePort();
+        ScheduledExecutorService background = Executors.newScheduledThreadPool(2);
+        List<String> refusedConnections = new CopyOnWriteArrayList<>();
+        List<String> gangs = new CopyOnWriteArrayList<>();
+        SecretVolume ext = mount("muster-extender-tls", dir.resolve("extender"), EXTENDER_LAG);
+        SecretVolume ctl = mount("muster-controller-client-tls", dir.resolve("controller"), CONTROLLER_LAG);
+        try (MusterProcess extender = MusterProcess.start("extender-rotation", MusterProcess.jar(c.repo, "server", c.version),
+                chart.extenderArgs(ext.dir(), http, grpc, SCHEDULER), dir, ControlPlane.freePort());
+             AllocationStreamClient stream = new AllocationStreamClient("127.0.0.1:" + grpc,
+                     target -> GrpcChannels.open(target, Optional.of(controllerTls(ctl)), ChartTls.SERVICE), counting(streamed),
+                     new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2)))) {
+            checksum = chart.schedulerPodAnnotation("checksum/extender-ca");
+            schedulers.add(startScheduler(chart));
+            stream.start();
+            // a gang of two every 2 s, each deleted once bound; a new connection with the controller's files every second
+            background.scheduleWithFixedDelay(() -> submitGang(gangs), 0, 2, TimeUnit.SECONDS);
+            background.scheduleWithFixedDelay(() -> connectAsTheController(grpc, ctl, refusedConnections), 1, 1, TimeUnit.SECONDS);
+            Awaitility.await("the stream connected").atMost(Duration.ofSeconds(60)).until(stream::isConnected);
+            long pid = extender.pid();
+
+            rotation.run();
+
+            assertThat(Files.readString(extender.log())).contains("TLS files changed");
+            background.shutdownNow();
+            background.awaitTermination(30, TimeUnit.SECONDS);
+            for (String g : gangs) {
+                Awaitility.await("gang " + g + " bound whole").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                        .until(() -> c.admin.bound(ns, g + "-").size() == 2
+                                || c.admin.pods(ns).stream().noneMatch(p -> p.getMetadata().getName().startsWith(g + "-")));
+            }
+            assertThat(extender.pid()).as("nobody restarted the extender").isEqualTo(pid);
+            List<String> failed = new ArrayList<>();
+            for (KubeScheduler s : schedulers) {
+                Files.readAllLines(s.log()).stream().filter(l -> FAILED_EXTENDER_CALL.matcher(l).find()).forEach(failed::add);
+            }
+            System.out.printf("e2e: CA rotated: %d gangs submitted, %d kube-schedulers, %d events streamed, %d failed extender calls, %d refused controller connections%n",
+                    gangs.size(), schedulers.size(), streamed.get(), failed.size(), refusedConnections.size());
+            return new Outcome(List.copyOf(gangs), failed, List.copyOf(refusedConnections));
+        } finally {
+            background.shutdownNow();
+            for (KubeScheduler s : schedulers) {
+                s.close();
+            }
+            volumes.forEach(SecretVolume::close);
+            if (!Boolean.getBoolean("muster.e2e.keep")) {
+                for (SecretVolume v : volumes) {
+                    deleteTree(v.dir()); // private keys: nothing stays behind unless asked to
+                }
+            }
+        }
+    }
+
+    private static void deleteTree(Path d) throws java.io.IOException {
+        try (var paths = Files.walk(d)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** {@code helm upgrade} with {@code values}; when the chart's restart checksum changed, a rollout of kube-scheduler. */
+    private void upgradeAndRollOut(ChartTls chart, String stage, String... values) throws java.io.IOException {
+        chart.upgrade(values);
+        String now = chart.schedulerPodAnnotation("checksum/extender-ca");
+        if (!now.equals(checksum)) { // the new pod mounts the Secret as it is now
+            checksum = now;
+            schedulers.getLast().close();
+            schedulers.add(startScheduler(chart));
+            System.out.printf("e2e: %s: kube-scheduler restarted by its checksum%n", stage);
+        }
+    }
+
+    /** The time of a klog line ({@code E1127 11:17:21.905123 ...}). */
+    private static String klogTime(String line) {
+        String[] w = line.split(" ");
+        return w.length > 1 ? w[1] : line;
+    }
+
+    private SecretVolume mount(String secret, Path at, Duration lag) throws java.io.IOException {
+        SecretVolume v = SecretVolume.mount(c.admin, MusterInstall.NAMESPACE, secret, at, lag);
+        volumes.add(v);
+        return v;
+    }
+
+    /** A kube-scheduler pod: its own volume of the scheduler's Secret, mounted as it is now. */
+    private KubeScheduler startScheduler(ChartTls chart) throws java.io.IOException {
+        int n = schedulers.size();
+        SecretVolume v = mount("muster-scheduler-client-tls", dir.resolve("scheduler-" + n), SCHEDULER_LAG);
+        return chart.kubeScheduler(chartConfig, http, v.dir(), SCHEDULER, "kube-scheduler-" + dir.getFileName() + "-" + n);
+    }
+
+    private static ClientTls controllerTls(SecretVolume ctl) {
+        return new ClientTls(ctl.file("ca.crt"), ctl.file("tls.crt"), ctl.file("tls.key"));
+    }
+
+    /** A gang of two small pods; bound gangs are deleted so the nodes never fill. */
+    private void submitGang(List<String> gangs) {
+        try {
+            for (String g : gangs) {
+                if (c.admin.bound(ns, g + "-").size() == 2) {
+                    c.admin.deleteNow(ns, g + "-0");
+                    c.admin.deleteNow(ns, g + "-1");
+                }
+            }
+            String g = "g" + gangs.size();
+            c.admin.podGroup(ns, g, 2, "default", Map.of());
+            c.admin.pod(ns, g + "-0", g, "100m", "128Mi", SCHEDULER, null);
+            c.admin.pod(ns, g + "-1", g, "100m", "128Mi", SCHEDULER, null);
+            gangs.add(g);
+        } catch (RuntimeException e) {
+            System.out.printf("e2e: submitting a gang: %s%n", e);
+        }
+    }
+
+    /** A new TLS connection to the extender's gRPC port with the controller's files as they are now. */
+    private static void connectAsTheController(int grpc, SecretVolume ctl, List<String> refused) {
+        ManagedChannel ch = GrpcChannels.open("127.0.0.1:" + grpc, Optional.of(controllerTls(ctl)), ChartTls.SERVICE);
+        try {
+            HealthGrpc.newBlockingStub(ch).withDeadlineAfter(10, TimeUnit.SECONDS).check(HealthCheckRequest.getDefaultInstance());
+        } catch (RuntimeException e) {
+            refused.add(java.time.Instant.now() + " " + e);
+        } finally {
+            ch.shutdownNow();
+        }
+    }
+
+    private static AllocationListener counting(AtomicLong streamed) {
+        return new AllocationListener() {
+            @Override
+            public void onSnapshot(AllocationSnapshot snapshot) {
+                streamed.incrementAndGet();
+            }
+
+            @Override
+            public void onEvent(SequencedEvent event) {
+                streamed.incrementAndGet();
+            }
+        };
+    }
+}
