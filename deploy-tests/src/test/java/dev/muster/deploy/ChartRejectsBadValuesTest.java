@@ -30,6 +30,8 @@ class ChartRejectsBadValuesTest {
                         Install.with("extender.preemption.enabled", "often"), "enabled"),
                 Arguments.of("victim minimum run time that is not a duration",
                         Install.with("extender.preemption.victimMinRuntime", "ten minutes"), "victimMinRuntime"),
+                Arguments.of("a band around fair share of the whole share",
+                        Install.with("extender.preemption.reclaimBand", 1), "reclaimBand"),
                 Arguments.of("misspelt preemption value",
                         Install.with("extender.preemption.reclaimable", false), "reclaimable"),
                 Arguments.of("certificates from nowhere known",

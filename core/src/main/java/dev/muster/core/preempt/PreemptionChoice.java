@@ -216,14 +216,16 @@ final class PreemptionChoice {
             return Decision.not("queue " + g.queue() + " has no fair share yet");
         }
         Resources myHeld = ledger.heldByQueue(g.queue());
-        if (FairShare.ratio(myHeld, mine.fairShare()) >= 1 - EPSILON) {
-            return Decision.not("queue " + g.queue() + " is not below its fair share, so it reclaims nothing");
+        double band = settings.reclaimBand();
+        if (FairShare.ratio(myHeld, mine.fairShare()) >= 1 - band - EPSILON) {
+            return Decision.not("queue " + g.queue() + (band > 0 ? " is not below its fair share by more than the band ("
+                    + Math.round(band * 100) + "% of it)" : " is not below its fair share") + ", so it reclaims nothing");
         }
         Map<String, Double> above = new HashMap<>(); // queues that may give back → how far above their share they stand
         for (FairShare.Share s : shares.values()) {
             QueueSpec v = books.queue(s.queue());
             double ratio = FairShare.ratio(ledger.heldByQueue(s.queue()), s.fairShare());
-            if (v != null && v.reclaimable() && !s.queue().equals(g.queue()) && ratio > 1 + EPSILON) {
+            if (v != null && v.reclaimable() && !s.queue().equals(g.queue()) && ratio > 1 + band + EPSILON) {
                 above.put(s.queue(), ratio);
             }
         }
