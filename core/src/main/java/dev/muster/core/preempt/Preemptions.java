@@ -113,6 +113,13 @@ public final class Preemptions {
 
             @Override
             public void committed(GangKey preemptor) {
+                if (singles.owns(preemptor)) {
+                    AllocationEvent.PreemptionDecided decided = singles.committed(preemptor);
+                    if (decided != null) {
+                        books.outbox().emit(decided);
+                    }
+                    return;
+                }
                 Preemption pre = active.get(preemptor);
                 if (pre != null) {
                     books.outbox().emit(new AllocationEvent.PreemptionDecided(preemptor, pre.gang().queue(), pre.priority(), pre.kind(),

@@ -12,6 +12,7 @@ import dev.muster.core.model.Pod;
 import dev.muster.core.preempt.PreemptionPlanner.Part;
 import dev.muster.core.preempt.PreemptionPlanner.Unit;
 import dev.muster.core.resources.Resources;
+import dev.muster.core.stream.AllocationEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -38,7 +39,9 @@ import java.util.Map;
  *
  * <p><b>Carrying out.</b> The victims are marked leaving and the pod's room on the planned node is held for it at once
  * ({@link PodHolds}: nobody else places there); the filter passes it only there; {@link VictimEvictions} checks and
- * evicts the victims as for a gang (a decision is filed under {@link #keyOf}, a key no PodGroup can have). The hold
+ * evicts the victims as for a gang (a decision is filed under {@link #keyOf}, a key no PodGroup can have), and once
+ * their evictions are sent the decision is recorded as a gang's is ({@link AllocationEvent.PreemptionDecided}: the
+ * victims' PodGroups get their {@code Preempted} condition and an Event). The hold
  * ends when the pod binds (its record takes the room), goes, or when the victims' grace period plus the margin plus
  * the gang deadline has passed without its binding; then its evictions stop (evicted ones count wasted) and it may be
  * tried again.
@@ -46,8 +49,6 @@ import java.util.Map;
 final class SinglePodPreemptions {
     static final Duration RETRY_AFTER = Duration.ofSeconds(5);
     static final int TRIES_PER_TICK = 4;
-    /** How a decision's key names the pod: a PodGroup's name never holds a colon. */
-    static final String KEY_PREFIX = "pod:";
 
     private final Books books;
     private final Ledger ledger;
@@ -61,8 +62,8 @@ final class SinglePodPreemptions {
     private final Map<GangKey, Decision> active = new HashMap<>(); // decision key → its decision, while its hold lasts
     private long decisions;
 
-    /** One decision carried out: its pod, the node it holds there, until when. */
-    private record Decision(String uid, String node, long until) {}
+    /** One decision carried out: its pod and priority, the node it holds there, until when, and its victims. */
+    private record Decision(String uid, int priority, String node, long until, List<Victim> victims) {}
 
     SinglePodPreemptions(Books books, PreemptionSettings settings, Duration deadline, String schedulerName, VictimCandidates candidates,
                          GangPlanner gangPlanner, VictimEvictions evictions) {
@@ -78,7 +79,23 @@ final class SinglePodPreemptions {
 
     /** The key {@code p}'s decision is filed under. */
     static GangKey keyOf(Pod p) {
-        return new GangKey(p.id().namespace(), KEY_PREFIX + p.id().name());
+        return AllocationEvent.PreemptionDecided.singlePod(p.id().namespace(), p.id().name());
+    }
+
+    /**
+     * The record of decision {@code key} once every victim passed its check and the evictions are sent (as a gang's
+     * decision is recorded): the victims' PodGroups get their {@code Preempted} condition from it. Null when it ended.
+     */
+    AllocationEvent.PreemptionDecided committed(GangKey key) {
+        Decision d = active.get(key);
+        if (d == null) {
+            return null;
+        }
+        java.util.Set<String> nodes = new java.util.HashSet<>();
+        for (Victim v : d.victims()) {
+            nodes.add(v.node());
+        }
+        return new AllocationEvent.PreemptionDecided(key, "", d.priority(), PreemptionKind.PRIORITY, d.victims(), nodes.size());
     }
 
     /** Whether {@code key} is a single pod's decision. */
@@ -189,7 +206,11 @@ final class SinglePodPreemptions {
         long until = now + Duration.ofSeconds(grace).plus(settings.margin()).plus(deadline).toNanos();
         GangKey key = keyOf(p);
         asking.remove(p.uid());
-        active.put(key, new Decision(p.uid(), node, until));
+        List<Victim> victims = new ArrayList<>();
+        for (Unit u : planned.victims()) {
+            victims.addAll(u.pods());
+        }
+        active.put(key, new Decision(p.uid(), p.priority(), node, until, victims));
         decisions++;
         evictions.start(key, planned.victims(), "preempted by pod " + p.id().namespace() + "/" + p.id().name() + " (priority "
                 + p.priority() + ") to place it on node " + node); // marks them leaving before the hold takes their room
