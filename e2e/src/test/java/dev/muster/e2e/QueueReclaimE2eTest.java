@@ -121,15 +121,16 @@ class QueueReclaimE2eTest extends ControllersClusterTest {
     }
 
     /**
-     * Sixteen low-priority single pods fill the cluster and a low-priority gang of 1 cpu waits. A priority-1000 pod of
-     * a whole node arrives: kube-scheduler's DefaultPreemption evicts the four single pods of one node and nominates it
-     * there. The freed node would fit the waiting gang exactly; it is kept for the nominated pod (of higher priority),
-     * which binds there, and no member of the gang is ever bound.
+     * A Deployment of sixteen low-priority single pods fills the cluster and a low-priority gang of 1 cpu waits. A
+     * priority-1000 pod of a whole node arrives: kube-scheduler's DefaultPreemption evicts the four single pods of one
+     * node and nominates it there. The freed node would fit the waiting gang exactly (and the Deployment's replacement
+     * pods); it is kept for the nominated pod, of higher priority than both, which binds there, and no member of the
+     * gang is ever bound.
      */
     @Test
     void roomFreedForANominatedPodIsNotTakenByALowerPriorityGang() throws InterruptedException {
-        c.workloads.indexedJob(ns, "fill", 16, new Workloads.PodTemplate(null, "250m", "64Mi", 1, PreemptionE2eTest.LOW), false);
-        c.awaitRunning(ns, "job=fill", 16);
+        c.workloads.deployment(ns, "fill", 16, new Workloads.PodTemplate(null, "250m", "64Mi", 1, PreemptionE2eTest.LOW));
+        c.awaitRunning(ns, "app=fill", 16);
         gangJob("waiting", 4, "250m", queue, PreemptionE2eTest.LOW);
         Awaitility.await("the gang's 4 pods exist and wait").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
                 .until(() -> c.admin.pods(ns, "job=waiting").size() == 4);
@@ -150,8 +151,9 @@ class QueueReclaimE2eTest extends ControllersClusterTest {
         try {
             c.workloads.indexedJob(ns, "high", 1, new Workloads.PodTemplate(null, "1", "64Mi", 1, PreemptionE2eTest.HIGH), false);
             c.awaitRunning(ns, "job=high", 1);
-            Awaitility.await("the gang still waits, and the fill pods left run").during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(30))
-                    .pollInterval(Duration.ofMillis(250)).until(() -> c.running(ns, "job=waiting") == 0 && c.running(ns, "job=fill") == 12);
+            Awaitility.await("the gang still waits, 12 fill pods run (4 replacements wait)").during(Duration.ofSeconds(15))
+                    .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> c.running(ns, "job=waiting") == 0 && c.running(ns, "app=fill") == 12);
         } finally {
             sampler.shutdown();
             assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).isTrue();

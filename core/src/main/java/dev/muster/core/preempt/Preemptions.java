@@ -255,7 +255,7 @@ public final class Preemptions {
         String why = (d.kind() == PreemptionKind.RECLAIM ? "reclaimed by queue " + g.queue() + " for " : "preempted by ")
                 + g.key() + " (priority " + priority + ") to place " + p.plan().placements().size() + " pods";
         evictions.start(g.key(), p.victims(), why); // marks them leaving before the reservation takes their room
-        admission.reservePreempting(g, p.plan(), until, note(pre));
+        admission.reservePreempting(g, p.plan(), until, note(pre), PreemptionChoice.priorityOf(g));
         if (d.kind() == PreemptionKind.PRIORITY) {
             priorityDecisions++;
         } else {

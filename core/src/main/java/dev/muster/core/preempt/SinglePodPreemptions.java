@@ -191,7 +191,7 @@ final class SinglePodPreemptions {
         }
         GangAdmission.PlanInput in = new GangAdmission.PlanInput(List.of(member),
                 new GangPlanner.Requirement(1, Map.of(), 0, Map.of()), null);
-        return planner.plan(ledger.nodes(), ledger::node, in, doubleCounted(), offer);
+        return planner.plan(ledger.nodes(), ledger::node, in, doubleCounted(p.priority()), offer);
     }
 
     private void carryOut(Pod p, PreemptionPlanner.Result.Planned planned, long now) {
@@ -214,7 +214,8 @@ final class SinglePodPreemptions {
         decisions++;
         evictions.start(key, planned.victims(), "preempted by pod " + p.id().namespace() + "/" + p.id().name() + " (priority "
                 + p.priority() + ") to place it on node " + node); // marks them leaving before the hold takes their room
-        ledger.holds().hold(new PodHolds.Hold(p.uid(), node, p.request(), PodHolds.Source.MUSTER));
+        ledger.holds().hold(new PodHolds.Hold(p.uid(), node, p.request(), PodHolds.Source.MUSTER, p.priority()));
+        ledger.holds().giveWay(node, p.priority()); // nominations of lower priority it planned on
     }
 
     /** A dry run refused a victim: nothing was evicted; the pod's room is given back and it is tried again later. */
@@ -241,17 +242,11 @@ final class SinglePodPreemptions {
     }
 
     /**
-     * Room the ledger counts twice, free to plan on: on every node, the room of pods leaving for a preemptor whose hold
-     * already covers it (used and reserved both until they are gone).
+     * Room free to plan on for a pod of {@code priority} that the ledger counts taken: on every node, the room of
+     * nominations of lower priority, and the room of pods leaving for a preemptor whose hold already covers it (used and
+     * reserved both until they are gone).
      */
-    private Map<String, Resources> doubleCounted() {
-        Map<String, Resources> own = new HashMap<>();
-        for (NodeEntry e : ledger.nodes()) {
-            Resources leaving = e.leaving();
-            if (!leaving.isZero()) {
-                own.put(e.name(), leaving.minus(leaving.minus(e.reserved()).nonNegative()));
-            }
-        }
-        return own;
+    private Map<String, Resources> doubleCounted(int priority) {
+        return PreemptionChoice.roomCountedTaken(ledger, priority, new HashMap<>());
     }
 }
