@@ -85,8 +85,12 @@ public final class Preemptions {
     private long decisions;
     private long decisionNanos;
 
-    /** One decision carried out: the units it takes, when its room must be free. */
-    private record Preemption(Gang gang, PreemptionKind kind, int priority, List<Unit> units, List<Victim> victims, int victimNodes) {}
+    /**
+     * One decision carried out: the units it takes, when its room must be free. {@code forQuota}: its queue's capability
+     * admitted the gang only with victims of that queue gone, so their evictions go on even once it runs (until {@code until}).
+     */
+    private record Preemption(Gang gang, PreemptionKind kind, int priority, List<Unit> units, List<Victim> victims, int victimNodes,
+                              boolean forQuota, long until) {}
 
     public Preemptions(Books books, GangAdmission admission, WaitingLine line, BindBarrier barrier, PreemptionSettings settings,
                        Duration gangDeadline, String schedulerName, Evictor evictor, DisruptionBudgets budgets, Consumer<Runnable> underLock,
@@ -250,7 +254,8 @@ public final class Preemptions {
         Duration deadline = g.spec().deadline() != null ? g.spec().deadline() : gangDeadline;
         long until = now + Duration.ofSeconds(grace).plus(settings.margin()).plus(deadline).toNanos();
         int priority = PreemptionChoice.priorityOf(g);
-        Preemption pre = new Preemption(g, d.kind(), priority, p.victims(), victims, p.victimNodes());
+        boolean forQuota = books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof QueueAdmission.Verdict.Refused;
+        Preemption pre = new Preemption(g, d.kind(), priority, p.victims(), victims, p.victimNodes(), forQuota, until);
         active.put(g.key(), pre);
         String why = (d.kind() == PreemptionKind.RECLAIM ? "reclaimed by queue " + g.queue() + " for " : "preempted by ")
                 + g.key() + " (priority " + priority + ") to place " + p.plan().placements().size() + " pods";
@@ -280,6 +285,9 @@ public final class Preemptions {
         for (var it = active.values().iterator(); it.hasNext(); ) {
             Preemption pre = it.next();
             Gang g = pre.gang();
+            if (pre.forQuota() && g.running() && books.gang(g.key()) == g && now - pre.until() < 0 && !evictions.allEvicted(g.key())) {
+                continue; // it runs on free room, but its queue's capability admitted it only with these victims gone
+            }
             if (ledger.reservation(g.key()) == null || g.running() || books.gang(g.key()) != g) {
                 it.remove();
                 evictions.end(g.key(), g.running() && books.gang(g.key()) == g);
