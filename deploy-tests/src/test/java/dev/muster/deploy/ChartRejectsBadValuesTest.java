@@ -32,6 +32,8 @@ class ChartRejectsBadValuesTest {
                         Install.with("extender.preemption.victimMinRuntime", "ten minutes"), "victimMinRuntime"),
                 Arguments.of("a band around fair share of the whole share",
                         Install.with("extender.preemption.reclaimBand", 1), "reclaimBand"),
+                Arguments.of("a band around fair share that is not a fraction",
+                        Install.with("extender.preemption.reclaimBand", "10%"), "reclaimBand"),
                 Arguments.of("misspelt preemption value",
                         Install.with("extender.preemption.reclaimable", false), "reclaimable"),
                 Arguments.of("certificates from nowhere known",
