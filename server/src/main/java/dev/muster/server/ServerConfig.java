@@ -61,6 +61,8 @@ import java.util.Objects;
  * @param reclaim        {@code --reclaim}: a queue below its fair share may take room back from queues above theirs
  * @param victimMinRuntime {@code --victim-min-runtime}: how long a gang or pod must have held its room before it may be a
  *                       victim (against thrash)
+ * @param reclaimBand    {@code --reclaim-band}: the band around fair share, as a fraction of it, within which reclaim
+ *                       does not fire (a queue reclaims below 1 - band of its share, from queues above 1 + band of theirs)
  * @param callers        {@code --tls-client-roles}: which client certificate may call what
  * @param dryRunLimit    {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}: how often the
  *                       preemption dry run may be asked, per caller and per process
@@ -70,7 +72,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
                            int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
                            boolean pickNode, boolean gangMarker, boolean insecure, boolean preemption, boolean reclaim,
-                           Duration victimMinRuntime, CallerRoles callers, DryRunLimiter.Limit dryRunLimit) {
+                           Duration victimMinRuntime, double reclaimBand, CallerRoles callers, DryRunLimiter.Limit dryRunLimit) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -120,6 +122,9 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                 + "its share back (never a queue's guarantee, never a reclaimable: false queue); false: it waits (default true)");
         f.put("victim-min-runtime", "how long a gang or pod must have held its room before preemption or reclaim may evict it, "
                 + "against thrash, e.g. 10m (default 0s)");
+        f.put("reclaim-band", "the band around fair share, as a fraction of it, within which reclaim does not fire: a queue "
+                + "reclaims only while below 1 - band of its share, and only from queues above 1 + band of theirs, so queues near "
+                + "their share do not trade gangs; 0 to 0.99 (default " + dev.muster.core.preempt.PreemptionSettings.DEFAULT_RECLAIM_BAND + ")");
         f.put("dry-run-rate", "how many preemption dry runs (WhatWouldItTake, planned under the core's lock like a decision) "
                 + "a second one caller (client certificate, else address) may ask; more are refused with RESOURCE_EXHAUSTED and "
                 + "when to retry (default " + DryRunLimiter.Limit.DEFAULT.perCaller() + ")");
@@ -242,9 +247,14 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         if (victimMinRuntime.isNegative()) {
             throw new IllegalArgumentException("--victim-min-runtime must not be negative, got " + Durations.format(victimMinRuntime));
         }
+        double reclaimBand = flags.decimal("reclaim-band", dev.muster.core.preempt.PreemptionSettings.DEFAULT_RECLAIM_BAND);
+        if (!(reclaimBand >= 0 && reclaimBand < 1)) {
+            throw new IllegalArgumentException("--reclaim-band must be a fraction of fair share from 0 up to (not including) 1, e.g. 0.1, got "
+                    + flags.string("reclaim-band", ""));
+        }
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
-                pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, CallerRoles.parse("tls-client-roles",
+                pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, reclaimBand, CallerRoles.parse("tls-client-roles",
                 flags.optional("tls-client-roles")), dryRunLimit(flags));
     }
 

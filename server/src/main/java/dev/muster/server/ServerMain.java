@@ -119,7 +119,7 @@ public final class ServerMain {
                 .withSchedulerName(cfg.schedulerName())
                 .withTopologyLevels(TopologyLevels.of(cfg.topologyLevels()))
                 .withPreemption(new PreemptionSettings(cfg.preemption(), cfg.reclaim(), cfg.victimMinRuntime(),
-                        PreemptionSettings.DEFAULT.margin()));
+                        PreemptionSettings.DEFAULT.margin(), cfg.reclaimBand()));
         // victims are evicted through the Eviction API, fenced like the binder; PodDisruptionBudgets are watched only
         // when something may be evicted (the chart grants the RBAC for both)
         boolean preempting = schedulerConfig.preemption().any();

@@ -189,7 +189,7 @@ class ServerConfigTest {
     @Test
     void usageListsEveryFlag() {
         assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--gang-marker", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
-        assertThat(ServerConfig.FLAGS).hasSize(31);
+        assertThat(ServerConfig.FLAGS).hasSize(32);
     }
 
     @Test
@@ -238,7 +238,18 @@ class ServerConfigTest {
         assertThat(off.preemption()).isFalse();
         assertThat(off.reclaim()).as("from the environment").isFalse();
         assertThat(off.victimMinRuntime()).isEqualTo(java.time.Duration.ofMinutes(10));
-        assertThat(ServerConfig.usage()).contains("--preemption", "--reclaim", "--victim-min-runtime");
+        assertThat(ServerConfig.usage()).contains("--preemption", "--reclaim", "--victim-min-runtime", "--reclaim-band");
+    }
+
+    @Test
+    void theBandAroundFairShareIsATenthByDefaultAndAFractionBelowOne() {
+        assertThat(parse(Map.of(), "--leader-elect", "false").reclaimBand()).isEqualTo(0.1);
+        assertThat(parse(Map.of(), "--leader-elect", "false", "--reclaim-band", "0").reclaimBand()).isZero();
+        assertThat(parse(Map.of(), "--leader-elect", "false", "--reclaim-band=0.25").reclaimBand()).isEqualTo(0.25);
+        for (String bad : java.util.List.of("1", "-0.1", "NaN", "10%")) {
+            assertThatThrownBy(() -> parse(Map.of(), "--leader-elect", "false", "--reclaim-band", bad))
+                    .as(bad).hasMessageContaining("--reclaim-band");
+        }
     }
 
     @Test

@@ -61,7 +61,8 @@ public final class Bindings {
     void single(Pod p, String node, String queue, CompletableFuture<BindResult> caller) {
         dev.muster.core.ledger.PodHolds.Hold held = ledger.holds().release(p.uid()); // room held for it is its own
         NodeEntry e = ledger.node(node);
-        String why = e == null ? "node " + node + " is not known to muster yet" : e.whyNot(p.request());
+        String why = e == null ? "node " + node + " is not known to muster yet"
+                : ledger.holds().accepts(e, p.request(), p.priority()) ? null : e.whyNot(p.request());
         if (why != null) {
             if (held != null) {
                 ledger.holds().hold(held);
@@ -71,6 +72,7 @@ public final class Bindings {
         }
         PodRecord record = new PodRecord(p.id(), node, p.request(), p.gang(), queue, true);
         ledger.putPod(record);
+        ledger.holds().giveWay(node, p.priority()); // nominations of lower priority whose room it took
         books.allocated(record);
         binds.binding(p.gang(), p.id(), node, caller);
         post(p.id(), node, caller, err -> answeredSingle(p, err));

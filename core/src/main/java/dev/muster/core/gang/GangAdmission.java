@@ -145,6 +145,8 @@ public final class GangAdmission {
         // 2. the other members, and stand-ins for those that do not exist yet
         PlanInput in = inputOf(g, pinnedUids, taken.keySet());
         int missing = Math.max(0, g.minMember() - g.memberCount());
+        // room kube-scheduler nominated for pods of lower priority than the gang's is the gang's to plan on, as in kube-scheduler
+        ledger.holds().yieldingTo(g.priority()).forEach((node, room) -> taken.merge(node, Resources.ZERO.minus(room), Resources::plus));
         GangPlanner.Result result = planner.plan(ledger.nodes(), in.members(), in.requirement(), taken, in.topology());
         if (!pinned.isEmpty() && result instanceof GangPlanner.Result.Unfit u && u.cause() == Refusal.Cause.TOPOLOGY) {
             return plan(g, now, false); // kube-scheduler's nodes for held members straddle domains: plan them like the others
@@ -165,6 +167,7 @@ public final class GangAdmission {
         List<Ledger.Placement> all = new ArrayList<>(pinned);
         all.addAll(plan.placements());
         ledger.reserve(g.key(), g.queue(), now + deadline.toNanos(), all, plan.domain());
+        giveWay(all, g.priority());
         books.state(g, GangState.ADMITTED, Refusal.NONE);
         String held = all.size() + " slots held for " + deadline.toSeconds() + "s" + exist;
         String tasks = g.tasksShort();
@@ -174,6 +177,16 @@ public final class GangAdmission {
         return null;
     }
 
+
+    /** Nominations of lower priority than {@code priority} on the nodes of {@code placements} give way where they no longer fit. */
+    private void giveWay(List<Ledger.Placement> placements, int priority) {
+        Set<String> nodes = new HashSet<>();
+        for (Ledger.Placement p : placements) {
+            if (nodes.add(p.node())) {
+                ledger.holds().giveWay(p.node(), priority);
+            }
+        }
+    }
 
     /** What planning a gang takes: its members to place (stand-ins for missing ones), what it needs, its topology. */
     public record PlanInput(List<GangPlanner.Member> members, GangPlanner.Requirement requirement, GangPlanner.Topology topology) {}
@@ -235,12 +248,13 @@ public final class GangAdmission {
      * Reserves {@code plan} for {@code g}, which preempts: its slots hold room its victims still use while they terminate
      * ({@link Ledger#markLeaving}), until {@code deadlineNanos}; the gang is RESERVED saying {@code note}.
      */
-    public void reservePreempting(Gang g, GangPlanner.Result.Planned plan, long deadlineNanos, String note) {
+    public void reservePreempting(Gang g, GangPlanner.Result.Planned plan, long deadlineNanos, String note, int priority) {
         if (g.key().equals(line.next())) {
             line.next(null);
             ledger.releaseSetAside();
         }
         ledger.reserve(g.key(), g.queue(), deadlineNanos, plan.placements(), plan.domain());
+        giveWay(plan.placements(), priority);
         line.admitted(g);
         books.state(g, GangState.ADMITTED, Refusal.NONE);
         books.state(g, GangState.RESERVED, Refusal.note(note));

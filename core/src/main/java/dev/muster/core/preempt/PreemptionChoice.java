@@ -212,14 +212,16 @@ final class PreemptionChoice {
             return Decision.not("queue " + g.queue() + " has no fair share yet");
         }
         Resources myHeld = ledger.heldByQueue(g.queue());
-        if (FairShare.ratio(myHeld, mine.fairShare()) >= 1 - EPSILON) {
-            return Decision.not("queue " + g.queue() + " is not below its fair share, so it reclaims nothing");
+        double band = settings.reclaimBand();
+        if (FairShare.ratio(myHeld, mine.fairShare()) >= 1 - band - EPSILON) {
+            return Decision.not("queue " + g.queue() + (band > 0 ? " is not below its fair share by more than the band ("
+                    + Math.round(band * 100) + "% of it)" : " is not below its fair share") + ", so it reclaims nothing");
         }
         Map<String, Double> above = new HashMap<>(); // queues that may give back → how far above their share they stand
         for (FairShare.Share s : shares.values()) {
             QueueSpec v = books.queue(s.queue());
             double ratio = FairShare.ratio(ledger.heldByQueue(s.queue()), s.fairShare());
-            if (v != null && v.reclaimable() && !s.queue().equals(g.queue()) && ratio > 1 + EPSILON) {
+            if (v != null && v.reclaimable() && !s.queue().equals(g.queue()) && ratio > 1 + band + EPSILON) {
                 above.put(s.queue(), ratio);
             }
         }
@@ -282,9 +284,9 @@ final class PreemptionChoice {
     }
 
     /**
-     * Room the ledger counts taken twice, which is free to plan on: the set-aside kept for the gang as the gang next in
-     * line, and on every node the room of pods leaving for a preemptor whose slots already hold it (counted used and
-     * reserved both until the pods are gone: a victim leaving counts gone).
+     * Room the ledger counts taken, which is free to plan on: the set-aside kept for the gang as the gang next in line,
+     * nominations of lower priority, and on every node the room of pods leaving for a preemptor whose slots already hold
+     * it (counted used and reserved both until the pods are gone: a victim leaving counts gone).
      */
     private Map<String, Resources> ownRoom(Gang g) {
         Map<String, Resources> own = new HashMap<>();
@@ -294,10 +296,23 @@ final class PreemptionChoice {
                 own.merge(s.node(), s.request(), Resources::plus);
             }
         }
+        return roomCountedTaken(ledger, priorityOf(g), own);
+    }
+
+    /**
+     * Adds to {@code own} the room the ledger counts reserved that a preemptor of {@code priority} may plan on: on every
+     * node, nominations of lower priority ({@link dev.muster.core.ledger.PodHolds#yieldingTo}), and the room of pods
+     * leaving for a preemptor whose reservation already covers it (counted used and reserved both until they are gone).
+     * Returns {@code own}.
+     */
+    static Map<String, Resources> roomCountedTaken(Ledger ledger, int priority, Map<String, Resources> own) {
+        Map<String, Resources> yielding = ledger.holds().yieldingTo(priority);
+        yielding.forEach((node, room) -> own.merge(node, room, Resources::plus));
         for (NodeEntry e : ledger.nodes()) {
             Resources leaving = e.leaving();
             if (!leaving.isZero()) {
-                Resources covered = leaving.minus(leaving.minus(e.reserved()).nonNegative()); // min(leaving, reserved)
+                Resources reserved = e.reserved().minus(yielding.getOrDefault(e.name(), Resources.ZERO)).nonNegative();
+                Resources covered = leaving.minus(leaving.minus(reserved).nonNegative()); // min(leaving, reserved not yielding)
                 own.merge(e.name(), covered, Resources::plus);
             }
         }

@@ -85,8 +85,12 @@ public final class Preemptions {
     private long decisions;
     private long decisionNanos;
 
-    /** One decision carried out: the units it takes, when its room must be free. */
-    private record Preemption(Gang gang, PreemptionKind kind, int priority, List<Unit> units, List<Victim> victims, int victimNodes) {}
+    /**
+     * One decision carried out: the units it takes, when its room must be free. {@code forQuota}: its queue's capability
+     * admitted the gang only with victims of that queue gone, so their evictions go on even once it runs (until {@code until}).
+     */
+    private record Preemption(Gang gang, PreemptionKind kind, int priority, List<Unit> units, List<Victim> victims, int victimNodes,
+                              boolean forQuota, long until) {}
 
     public Preemptions(Books books, GangAdmission admission, WaitingLine line, BindBarrier barrier, PreemptionSettings settings,
                        Duration gangDeadline, String schedulerName, Evictor evictor, DisruptionBudgets budgets, Consumer<Runnable> underLock,
@@ -113,6 +117,13 @@ public final class Preemptions {
 
             @Override
             public void committed(GangKey preemptor) {
+                if (singles.owns(preemptor)) {
+                    AllocationEvent.PreemptionDecided decided = singles.committed(preemptor);
+                    if (decided != null) {
+                        books.outbox().emit(decided);
+                    }
+                    return;
+                }
                 Preemption pre = active.get(preemptor);
                 if (pre != null) {
                     books.outbox().emit(new AllocationEvent.PreemptionDecided(preemptor, pre.gang().queue(), pre.priority(), pre.kind(),
@@ -243,12 +254,13 @@ public final class Preemptions {
         Duration deadline = g.spec().deadline() != null ? g.spec().deadline() : gangDeadline;
         long until = now + Duration.ofSeconds(grace).plus(settings.margin()).plus(deadline).toNanos();
         int priority = PreemptionChoice.priorityOf(g);
-        Preemption pre = new Preemption(g, d.kind(), priority, p.victims(), victims, p.victimNodes());
+        boolean forQuota = books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof QueueAdmission.Verdict.Refused;
+        Preemption pre = new Preemption(g, d.kind(), priority, p.victims(), victims, p.victimNodes(), forQuota, until);
         active.put(g.key(), pre);
         String why = (d.kind() == PreemptionKind.RECLAIM ? "reclaimed by queue " + g.queue() + " for " : "preempted by ")
                 + g.key() + " (priority " + priority + ") to place " + p.plan().placements().size() + " pods";
         evictions.start(g.key(), p.victims(), why); // marks them leaving before the reservation takes their room
-        admission.reservePreempting(g, p.plan(), until, note(pre));
+        admission.reservePreempting(g, p.plan(), until, note(pre), PreemptionChoice.priorityOf(g));
         if (d.kind() == PreemptionKind.PRIORITY) {
             priorityDecisions++;
         } else {
@@ -273,6 +285,9 @@ public final class Preemptions {
         for (var it = active.values().iterator(); it.hasNext(); ) {
             Preemption pre = it.next();
             Gang g = pre.gang();
+            if (pre.forQuota() && g.running() && books.gang(g.key()) == g && now - pre.until() < 0 && !evictions.allEvicted(g.key())) {
+                continue; // it runs on free room, but its queue's capability admitted it only with these victims gone
+            }
             if (ledger.reservation(g.key()) == null || g.running() || books.gang(g.key()) != g) {
                 it.remove();
                 evictions.end(g.key(), g.running() && books.gang(g.key()) == g);

@@ -12,6 +12,7 @@ import dev.muster.core.model.Pod;
 import dev.muster.core.preempt.PreemptionPlanner.Part;
 import dev.muster.core.preempt.PreemptionPlanner.Unit;
 import dev.muster.core.resources.Resources;
+import dev.muster.core.stream.AllocationEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -38,7 +39,9 @@ import java.util.Map;
  *
  * <p><b>Carrying out.</b> The victims are marked leaving and the pod's room on the planned node is held for it at once
  * ({@link PodHolds}: nobody else places there); the filter passes it only there; {@link VictimEvictions} checks and
- * evicts the victims as for a gang (a decision is filed under {@link #keyOf}, a key no PodGroup can have). The hold
+ * evicts the victims as for a gang (a decision is filed under {@link #keyOf}, a key no PodGroup can have), and once
+ * their evictions are sent the decision is recorded as a gang's is ({@link AllocationEvent.PreemptionDecided}: the
+ * victims' PodGroups get their {@code Preempted} condition and an Event). The hold
  * ends when the pod binds (its record takes the room), goes, or when the victims' grace period plus the margin plus
  * the gang deadline has passed without its binding; then its evictions stop (evicted ones count wasted) and it may be
  * tried again.
@@ -46,8 +49,6 @@ import java.util.Map;
 final class SinglePodPreemptions {
     static final Duration RETRY_AFTER = Duration.ofSeconds(5);
     static final int TRIES_PER_TICK = 4;
-    /** How a decision's key names the pod: a PodGroup's name never holds a colon. */
-    static final String KEY_PREFIX = "pod:";
 
     private final Books books;
     private final Ledger ledger;
@@ -61,8 +62,8 @@ final class SinglePodPreemptions {
     private final Map<GangKey, Decision> active = new HashMap<>(); // decision key → its decision, while its hold lasts
     private long decisions;
 
-    /** One decision carried out: its pod, the node it holds there, until when. */
-    private record Decision(String uid, String node, long until) {}
+    /** One decision carried out: its pod and priority, the node it holds there, until when, and its victims. */
+    private record Decision(String uid, int priority, String node, long until, List<Victim> victims) {}
 
     SinglePodPreemptions(Books books, PreemptionSettings settings, Duration deadline, String schedulerName, VictimCandidates candidates,
                          GangPlanner gangPlanner, VictimEvictions evictions) {
@@ -78,7 +79,23 @@ final class SinglePodPreemptions {
 
     /** The key {@code p}'s decision is filed under. */
     static GangKey keyOf(Pod p) {
-        return new GangKey(p.id().namespace(), KEY_PREFIX + p.id().name());
+        return AllocationEvent.PreemptionDecided.singlePod(p.id().namespace(), p.id().name());
+    }
+
+    /**
+     * The record of decision {@code key} once every victim passed its check and the evictions are sent (as a gang's
+     * decision is recorded): the victims' PodGroups get their {@code Preempted} condition from it. Null when it ended.
+     */
+    AllocationEvent.PreemptionDecided committed(GangKey key) {
+        Decision d = active.get(key);
+        if (d == null) {
+            return null;
+        }
+        java.util.Set<String> nodes = new java.util.HashSet<>();
+        for (Victim v : d.victims()) {
+            nodes.add(v.node());
+        }
+        return new AllocationEvent.PreemptionDecided(key, "", d.priority(), PreemptionKind.PRIORITY, d.victims(), nodes.size());
     }
 
     /** Whether {@code key} is a single pod's decision. */
@@ -169,7 +186,7 @@ final class SinglePodPreemptions {
         }
         GangAdmission.PlanInput in = new GangAdmission.PlanInput(List.of(member),
                 new GangPlanner.Requirement(1, Map.of(), 0, Map.of()), null);
-        return planner.plan(ledger.nodes(), ledger::node, in, doubleCounted(), offer);
+        return planner.plan(ledger.nodes(), ledger::node, in, doubleCounted(p.priority()), offer);
     }
 
     private void carryOut(Pod p, PreemptionPlanner.Result.Planned planned, long now) {
@@ -184,11 +201,16 @@ final class SinglePodPreemptions {
         long until = now + Duration.ofSeconds(grace).plus(settings.margin()).plus(deadline).toNanos();
         GangKey key = keyOf(p);
         asking.remove(p.uid());
-        active.put(key, new Decision(p.uid(), node, until));
+        List<Victim> victims = new ArrayList<>();
+        for (Unit u : planned.victims()) {
+            victims.addAll(u.pods());
+        }
+        active.put(key, new Decision(p.uid(), p.priority(), node, until, victims));
         decisions++;
         evictions.start(key, planned.victims(), "preempted by pod " + p.id().namespace() + "/" + p.id().name() + " (priority "
                 + p.priority() + ") to place it on node " + node); // marks them leaving before the hold takes their room
-        ledger.holds().hold(new PodHolds.Hold(p.uid(), node, p.request(), PodHolds.Source.MUSTER));
+        ledger.holds().hold(new PodHolds.Hold(p.uid(), node, p.request(), PodHolds.Source.MUSTER, p.priority()));
+        ledger.holds().giveWay(node, p.priority()); // nominations of lower priority it planned on
     }
 
     /** A dry run refused a victim: nothing was evicted; the pod's room is given back and it is tried again later. */
@@ -215,17 +237,11 @@ final class SinglePodPreemptions {
     }
 
     /**
-     * Room the ledger counts twice, free to plan on: on every node, the room of pods leaving for a preemptor whose hold
-     * already covers it (used and reserved both until they are gone).
+     * Room free to plan on for a pod of {@code priority} that the ledger counts taken: on every node, the room of
+     * nominations of lower priority, and the room of pods leaving for a preemptor whose hold already covers it (used and
+     * reserved both until they are gone).
      */
-    private Map<String, Resources> doubleCounted() {
-        Map<String, Resources> own = new HashMap<>();
-        for (NodeEntry e : ledger.nodes()) {
-            Resources leaving = e.leaving();
-            if (!leaving.isZero()) {
-                own.put(e.name(), leaving.minus(leaving.minus(e.reserved()).nonNegative()));
-            }
-        }
-        return own;
+    private Map<String, Resources> doubleCounted(int priority) {
+        return PreemptionChoice.roomCountedTaken(ledger, priority, new HashMap<>());
     }
 }

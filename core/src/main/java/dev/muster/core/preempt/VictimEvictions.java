@@ -222,6 +222,20 @@ final class VictimEvictions {
      * {@code preemptor}'s decision is over ({@code ran}: it runs on its room). Its evictions stop: see the class comment.
      * Victims it had evicted count wasted unless it ran.
      */
+    /** Whether every victim of {@code preemptor}'s decision was evicted (true when no decision of it is under way). */
+    boolean allEvicted(GangKey preemptor) {
+        Decision d = decisions.get(preemptor);
+        if (d == null) {
+            return true;
+        }
+        for (Eviction e : d.evictions) {
+            if (!e.accepted) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     void end(GangKey preemptor, boolean ran) {
         Decision d = decisions.remove(preemptor);
         if (d == null || d.ended) {

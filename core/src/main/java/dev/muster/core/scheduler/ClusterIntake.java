@@ -69,7 +69,7 @@ final class ClusterIntake {
     }
 
     private void forgetPod(String uid) {
-        ledger.holds().release(uid); // room held for it (a preemption's) is free again
+        ledger.holds().forget(uid); // room held for it (a preemption's) is free again
         Pod old = books.removePod(uid);
         String how = books.binds().inFlight(uid) ? "was deleted while its Binding was in flight" : "was deleted";
         PodRecord r = books.removeAllocation(uid, how); // settles the record's gang
@@ -214,8 +214,9 @@ final class ClusterIntake {
 
     /**
      * kube-scheduler's preemption freed room for a pending pod and nominated it the node ({@code status.nominatedNodeName}):
-     * that room is held for it ({@link PodHolds}) until it binds, goes, or the nomination is withdrawn, so no gang takes
-     * it meanwhile. A hold of Muster's own preemption is left to its decision.
+     * that room is held for it ({@link PodHolds}) until it binds, goes, or the nomination is withdrawn, so no gang or pod of
+     * equal or lower priority takes it meanwhile (one of higher priority may, as in kube-scheduler). A hold of Muster's own
+     * preemption is left to its decision.
      */
     private void nomination(Pod pod) {
         PodHolds.Hold h = ledger.holds().of(pod.uid());
@@ -225,14 +226,18 @@ final class ClusterIntake {
         // a gang member's room is its gang's reservation, and a pod Muster is binding holds its record already: neither is held twice
         boolean wanted = pod.nominated() && pod.gang() == null && !pod.isBound() && !pod.terminating() && !pod.phase().isTerminal()
                 && books.pod(pod.uid()) != null && ledger.pod(pod.uid()) == null;
-        PodHolds.Hold want = wanted ? new PodHolds.Hold(pod.uid(), pod.nominatedNodeName(), pod.request(), PodHolds.Source.NOMINATED) : null;
+        if (wanted && h == null && ledger.holds().gaveWay(pod.uid(), pod.nominatedNodeName())) {
+            return; // one of higher priority took its room on that node: not held there again for the same nomination
+        }
+        PodHolds.Hold want = wanted ? new PodHolds.Hold(pod.uid(), pod.nominatedNodeName(), pod.request(), PodHolds.Source.NOMINATED,
+                pod.priority()) : null;
         if (java.util.Objects.equals(h, want)) {
             return;
         }
         if (want != null) {
             ledger.holds().hold(want);
         } else {
-            ledger.holds().release(pod.uid());
+            ledger.holds().forget(pod.uid());
             pass.roomFreed(books.now());
         }
     }

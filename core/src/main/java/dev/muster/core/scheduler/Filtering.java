@@ -23,7 +23,8 @@ import java.util.Map;
 
 /**
  * Filter and prioritize: which of kube-scheduler's candidate nodes can take a pod, and how they rank. A single
- * pod is checked against each node's free, unreserved room; a gang member is steered to its gang's slots (the
+ * pod is checked against each node's free, unreserved room (room nominated for a pod of lower priority counts free, as
+ * in kube-scheduler: {@link PodHolds}); a gang member is steered to its gang's slots (the
  * first member's filter admits the whole gang). Confined to the core's lock.
  *
  * <p>When a pod gets a node of Muster's choosing — a gang member its slot's node, a single pod the node the scoring
@@ -132,7 +133,7 @@ final class Filtering {
         }
         Decision d = new Decision();
         if (pick) {
-            String best = best(p.request(), candidates);
+            String best = best(p.request(), p.priority(), candidates);
             if (best != null) {
                 d.feasible.add(best);
                 return d;
@@ -143,7 +144,8 @@ final class Filtering {
         for (int i = 0; i < candidates.size(); i++) {
             String n = candidates.get(i);
             NodeEntry e = ledger.candidate(candidates, i);
-            String why = e == null ? "node " + n + " is not known to muster yet" : whyNot(e, p.request());
+            String why = e == null ? "node " + n + " is not known to muster yet"
+                    : ledger.holds().accepts(e, p.request(), p.priority()) ? null : whyNot(e, p.request());
             if (why == null) {
                 d.feasible.add(n);
             } else {
@@ -215,13 +217,13 @@ final class Filtering {
      * nodes). Ties go to the earliest candidate: kube-scheduler starts each pod's candidate list where the previous
      * search stopped, so equal nodes are taken in turn. Null when none fits.
      */
-    private String best(Resources request, List<String> candidates) {
+    private String best(Resources request, int priority, List<String> candidates) {
         String best = null;
         boolean bestTainted = true;
         double bestScore = -1;
         for (int i = 0; i < candidates.size(); i++) {
             NodeEntry e = ledger.candidate(candidates, i);
-            if (e == null || !e.accepts(request)) {
+            if (e == null || !ledger.holds().accepts(e, request, priority)) {
                 continue;
             }
             boolean tainted = e.preferNoSchedule();

@@ -16,10 +16,12 @@ import java.util.TreeSet;
  * What a preemption decision says to people, a pure function of the decision and how many pods the preemptor places:
  * <ul>
  *   <li>each victim gang: {@code preempted by ml/train-big (priority 1000) to place 8 pods; evicting 3 of its pods}
- *       (reclaim: {@code reclaimed by queue b for ml/x (priority 1000) to place 8 pods; ...}) — the Event
+ *       (reclaim: {@code reclaimed by queue b for ml/x (priority 1000) to place 8 pods; ...}; a single pod:
+ *       {@code preempted by pod ml/serve-0 (priority 1000) to place 1 pod; ...}) — the Event
  *       {@value #VICTIM_REASON} (Warning) and the message of its PodGroup's disruption condition;</li>
  *   <li>the preemptor: {@code preempting 2 gangs (10 pods) and 3 pods on 3 nodes} (reclaim:
- *       {@code reclaiming 2 gangs (10 pods) from queue a on 3 nodes}) — the Event {@value #PREEMPTOR_REASON} (Normal).</li>
+ *       {@code reclaiming 2 gangs (10 pods) from queue a on 3 nodes}) — the Event {@value #PREEMPTOR_REASON} (Normal), for a
+ *       gang only (a single pod has no PodGroup to tell).</li>
  * </ul>
  * Single pods (no PodGroup) count in the preemptor's note; they have no PodGroup to tell. Stateless.
  */
@@ -55,7 +57,7 @@ public final class PreemptionNotes {
         } else {
             sb.append("preempted by ");
         }
-        sb.append(p.preemptor()).append(" (priority ").append(p.priority()).append(')');
+        sb.append(p.preemptorName()).append(" (priority ").append(p.priority()).append(')');
         if (toPlace > 0) {
             sb.append(" to place ").append(count(toPlace, "pod"));
         }

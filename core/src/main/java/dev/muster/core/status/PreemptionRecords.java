@@ -64,9 +64,9 @@ final class PreemptionRecords {
             }
         }
         touched.forEach(queues::viewChanged);
-        GangRecord preemptor = gangs.get(p.preemptor());
+        GangRecord preemptor = p.bySinglePod() ? null : gangs.get(p.preemptor());
         int waiting = preemptor == null ? 0 : preemptor.members.waiting();
-        int toPlace = waiting == 0 && preemptor != null && preemptor.spec != null ? preemptor.spec.minMember() : waiting;
+        int toPlace = p.bySinglePod() ? 1 : waiting == 0 && preemptor != null && preemptor.spec != null ? preemptor.spec.minMember() : waiting;
         String reason = p.kind() == PreemptionKind.RECLAIM ? PodGroupCondition.QUEUE_RECLAIM : PodGroupCondition.PRIORITY_PREEMPTION;
         List<GangKey> refresh = new ArrayList<>();
         PreemptionNotes.victimGangs(p).forEach((gang, evicted) -> {
@@ -83,10 +83,14 @@ final class PreemptionRecords {
                 }
             }
             g.disruption = GangDisruption.decided(reason, message, holding, p.preemptor());
-            victimsOf.computeIfAbsent(p.preemptor(), k -> new HashSet<>()).add(gang);
+            if (!p.bySinglePod()) { // a single pod's decision is followed by no gang change: its victims settle as they go
+                victimsOf.computeIfAbsent(p.preemptor(), k -> new HashSet<>()).add(gang);
+            }
             refresh.add(gang);
         });
-        notes.noted(new GangNote(p.preemptor(), PreemptionNotes.PREEMPTOR_REASON, false, PreemptionNotes.ACTION, PreemptionNotes.preemptor(p)));
+        if (!p.bySinglePod()) { // a single pod has no PodGroup to tell
+            notes.noted(new GangNote(p.preemptor(), PreemptionNotes.PREEMPTOR_REASON, false, PreemptionNotes.ACTION, PreemptionNotes.preemptor(p)));
+        }
         return refresh;
     }
 

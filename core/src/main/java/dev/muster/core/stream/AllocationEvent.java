@@ -52,12 +52,33 @@ public sealed interface AllocationEvent {
     /**
      * Muster decided to evict {@code victims} so that {@code preemptor} (of {@code queue}, priority {@code priority}) can
      * run: its room on {@code nodes} nodes is reserved for the preemptor from now on. Each victim's release follows as a
-     * {@link PodReleased} once its pod is gone.
+     * {@link PodReleased} once its pod is gone. A single pod (of no gang and no queue: {@code queue} is empty) preempts
+     * under the key {@link #singlePod}: its namespace and {@value #SINGLE_POD_PREFIX} before its name, which no PodGroup
+     * can have.
      */
     record PreemptionDecided(GangKey preemptor, String queue, int priority, PreemptionKind kind, List<Victim> victims, int nodes)
             implements AllocationEvent {
+        /** What a single pod's preemptor key puts before the pod's name (a PodGroup's name never holds a colon). */
+        public static final String SINGLE_POD_PREFIX = "pod:";
+
         public PreemptionDecided {
             victims = List.copyOf(victims);
+        }
+
+        /** The key a single pod's decision is filed under. */
+        public static GangKey singlePod(String namespace, String podName) {
+            return new GangKey(namespace, SINGLE_POD_PREFIX + podName);
+        }
+
+        /** Whether the preemptor is a single pod, not a gang. */
+        public boolean bySinglePod() {
+            return preemptor.name().startsWith(SINGLE_POD_PREFIX);
+        }
+
+        /** The preemptor as people name it: {@code ns/name} of its PodGroup, or {@code pod ns/name} for a single pod. */
+        public String preemptorName() {
+            return bySinglePod() ? "pod " + preemptor.namespace() + "/" + preemptor.name().substring(SINGLE_POD_PREFIX.length())
+                    : preemptor.toString();
         }
     }
 }

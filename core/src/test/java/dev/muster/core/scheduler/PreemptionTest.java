@@ -342,7 +342,7 @@ class PreemptionTest {
     @Test
     void aGangTooYoungForTheMinimumRunTimeIsNotAVictim() {
         SchedulerHarness h = cluster(2, DisruptionBudgets.NONE,
-                new PreemptionSettings(true, true, Duration.ofMinutes(10), Duration.ofSeconds(30)));
+                new PreemptionSettings(true, true, Duration.ofMinutes(10), Duration.ofSeconds(30), PreemptionSettings.DEFAULT_RECLAIM_BAND));
         running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
         arrives(h, "big", "default", 2, 1000);
 

@@ -15,7 +15,9 @@ import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodGroupSpec;
 import dev.muster.core.preempt.DisruptionBudgets;
 import dev.muster.core.preempt.EvictionOutcome;
+import dev.muster.core.preempt.PreemptionKind;
 import dev.muster.core.preempt.PreemptionSettings;
+import dev.muster.core.stream.AllocationEvent;
 import dev.muster.core.testing.RecordingEvictor;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -98,6 +100,18 @@ class SinglePodPreemptionTest {
         h.scheduler.expireDue();
         assertThat(h.scheduler.preemptionStats().wastedEvictions()).isZero();
         assertThat(h.invariantViolations()).isEmpty();
+
+        // recorded as a gang's decision is, once its evictions were sent: the victim gang's PodGroup is told from it
+        var decided = PreemptionTest.decisions(h);
+        assertThat(decided).hasSize(1);
+        assertThat(decided.getFirst().preemptor()).isEqualTo(AllocationEvent.PreemptionDecided.singlePod("default", "vip"));
+        assertThat(decided.getFirst().bySinglePod()).isTrue();
+        assertThat(decided.getFirst().queue()).isEmpty();
+        assertThat(decided.getFirst().priority()).isEqualTo(1000);
+        assertThat(decided.getFirst().kind()).isEqualTo(PreemptionKind.PRIORITY);
+        assertThat(decided.getFirst().victims()).extracting(v -> v.pod().name()).containsExactlyInAnyOrder("low-0", "low-1", "low-2", "low-3");
+        assertThat(decided.getFirst().victims()).allMatch(v -> new GangKey("default", "low").equals(v.gang()));
+        assertThat(decided.getFirst().nodes()).isEqualTo(2);
     }
 
     @Test

@@ -45,6 +45,26 @@ class PreemptionFoldTest {
     }
 
     @Test
+    void aSinglePodsDecisionMarksItsVictimGangAndTellsNoPodGroupOfTheSinglePod() {
+        running("low", 3, 3, "a");
+        d.send(new PreemptionDecided(PreemptionDecided.singlePod(FoldDriver.NS, "vip"), "", 1000, PreemptionKind.PRIORITY,
+                of("low", "a", 0, 3), 1));
+
+        PodGroupCondition c = preempted("low");
+        assertThat(c.status()).isEqualTo(PodGroupCondition.TRUE);
+        assertThat(c.reason()).isEqualTo(PodGroupCondition.PRIORITY_PREEMPTION);
+        assertThat(c.message()).isEqualTo("preempted by pod ns/vip (priority 1000) to place 1 pod; evicting 3 of its pods");
+        assertThat(notes).containsExactly(new GangNote(FoldDriver.key("low"), "Preempted", true, "Preempt", c.message()));
+        assertThat(d.fold.queue("a").preemptions().preemptedPods()).as("its queue counts what priority took").isEqualTo(3);
+
+        d.deletePod("low-0").deletePod("low-1").deletePod("low-2");
+        d.pods("low", 3, PodPhase.PENDING, false);
+        assertThat(preempted("low").status()).as("evicted, waiting").isEqualTo(PodGroupCondition.TRUE);
+        d.pods("low", 3, PodPhase.RUNNING, true);
+        assertThat(preempted("low").status()).as("whole again").isEqualTo(PodGroupCondition.FALSE);
+    }
+
+    @Test
     void aGangEvictedWholeIsMarkedUntilItRunsWholeAgainAndBothSidesGetAnEvent() {
         running("low", 3, 3, "a");
         waiting("big", 2, "a");
