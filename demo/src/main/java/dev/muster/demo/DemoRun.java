@@ -183,7 +183,8 @@ public final class DemoRun {
      * as the scenario says (on, as in the chart, unless it turns them off), evicting through {@code evictor}.
      */
     static EmbeddedMuster.Options musterOptions(Settings s, ClusterEvictor evictor) {
-        PreemptionSettings p = new PreemptionSettings(s.preemption(), s.reclaim(), s.victimMinRuntimeReal(), PreemptionSettings.DEFAULT.margin());
+        PreemptionSettings p = new PreemptionSettings(s.preemption(), s.reclaim(), s.victimMinRuntimeReal(), PreemptionSettings.DEFAULT.margin(),
+                PreemptionSettings.DEFAULT.reclaimBand());
         // the extender's 30 s is real time; the demo's clock runs faster: one simulated minute
         return new EmbeddedMuster.Options(s.gangDeadline(), s.flushInterval(), Controller.Settings.DEFAULTS,
                 Duration.ofMillis((long) (60_000 / s.speed())), p, p.any() ? evictor : Evictor.NONE);

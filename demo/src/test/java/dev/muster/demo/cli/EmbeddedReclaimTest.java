@@ -72,7 +72,7 @@ class EmbeddedReclaimTest {
         try (ClusterEvictor evictor = new ClusterEvictor(cluster, System::nanoTime);
              EmbeddedMuster muster = EmbeddedMuster.start(cluster, EmbeddedMuster.Ports.anyLoopback(),
                      new EmbeddedMuster.Options(Duration.ofSeconds(60), Duration.ofMillis(100), Controller.Settings.DEFAULTS, Duration.ofSeconds(30),
-                             new PreemptionSettings(true, true, Duration.ZERO, Duration.ofSeconds(30)), new Gated(evictor, open)), null)) {
+                             PreemptionSettings.DEFAULT, new Gated(evictor, open)), null)) {
             String extender = "127.0.0.1:" + muster.extender().grpcPort();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(ask(extender).out()).contains("would run by reclaiming"));
 
