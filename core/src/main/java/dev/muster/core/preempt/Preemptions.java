@@ -78,6 +78,10 @@ public final class Preemptions {
     private final SinglePodPreemptions singles;
     private final Map<GangKey, Preemption> active = new LinkedHashMap<>(); // preemptor → its decision while it holds room
     private final Map<GangKey, Long> retryAt = new HashMap<>(); // gangs that found nothing to take: not before
+    private final Consumer<Runnable> underLock;
+    private boolean adopted; // this leader read the decisions an earlier one recorded: it may decide
+    private boolean reading; // those records are being read
+    private long term; // counts leadership losses: an answer read in an earlier term is stale
     // counters (read by stats())
     private long priorityDecisions;
     private long reclaimDecisions;
@@ -101,6 +105,7 @@ public final class Preemptions {
         this.evictor = evictor;
         this.schedulerName = schedulerName;
         this.synced = synced;
+        this.underLock = underLock;
         this.evictions = new VictimEvictions(books, evictor, underLock, new VictimEvictions.Owner() {
             @Override
             public void checkFailed(GangKey preemptor, String why) {
@@ -132,6 +137,10 @@ public final class Preemptions {
     public void tick(long now) {
         if (!evictor.ready() || !synced.getAsBoolean()) {
             return; // a standby, or a leader that has not listed the cluster yet, decides nothing and evicts nothing
+        }
+        if (!adopted) {
+            readRecords();
+            return; // first what an earlier leader left half done
         }
         follow(now);
         singles.follow(now);
@@ -230,6 +239,11 @@ public final class Preemptions {
     // ---- carrying out -----------------------------------------------------------------------------------
 
     private void carryOut(Gang g, PreemptionChoice.Decision d, long now) {
+        carryOut(g, d, now, null);
+    }
+
+    /** {@code kept}: the units an earlier plan of the same decision took (null for a new decision). */
+    private void carryOut(Gang g, PreemptionChoice.Decision d, long now, List<Unit> kept) {
         PreemptionPlanner.Result.Planned p = d.plan();
         long grace = 0;
         List<Victim> victims = new ArrayList<>();
@@ -247,8 +261,15 @@ public final class Preemptions {
         active.put(g.key(), pre);
         String why = (d.kind() == PreemptionKind.RECLAIM ? "reclaimed by queue " + g.queue() + " for " : "preempted by ")
                 + g.key() + " (priority " + priority + ") to place " + p.plan().placements().size() + " pods";
-        evictions.start(g.key(), p.victims(), why); // marks them leaving before the reservation takes their room
+        if (kept == null) {
+            evictions.start(g.key(), p.victims(), why); // marks them leaving before the reservation takes their room
+        } else {
+            evictions.extend(g.key(), p.victims().subList(kept.size(), p.victims().size()));
+        }
         admission.reservePreempting(g, p.plan(), until, note(pre));
+        if (kept != null) {
+            return; // the same decision, not a new one
+        }
         if (d.kind() == PreemptionKind.PRIORITY) {
             priorityDecisions++;
         } else {
@@ -284,6 +305,81 @@ public final class Preemptions {
         }
     }
 
+    /**
+     * Before reservations expire: a started decision (an eviction of it was accepted) is never abandoned while its
+     * preemptor waits. When its reservation runs out with victims still stuck, only the room still missing is planned
+     * (further units, besides the pods already on their way out), and the gang's room is reserved anew.
+     */
+    public void shortfall(long now) {
+        if (!evictor.ready() || !synced.getAsBoolean() || !adopted) {
+            return;
+        }
+        for (Preemption pre : new ArrayList<>(active.values())) {
+            Gang g = pre.gang();
+            var r = ledger.reservation(g.key());
+            if (r == null || now - r.deadlineNanos() < 0 || g.running() || books.gang(g.key()) != g || !evictions.started(g.key())) {
+                continue;
+            }
+            List<Unit> kept = evictions.kept(g.key());
+            barrier.dropReservation(g, Refusal.of(Refusal.Cause.DEADLINE_PASSED, "gang " + g.key()
+                    + ": its victims did not all go in time; planning only the room still missing"));
+            if (!resume(g, kept, now)) {
+                active.remove(g.key());
+                evictions.end(g.key(), false);
+                books.state(g, GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.RESOURCES, "gang " + g.key()
+                        + ": its victims did not all go in time, and the room still missing cannot be taken now; planning again"));
+                retryAt.put(g.key(), now + RETRY_AFTER.toNanos());
+            }
+        }
+    }
+
+    /** Keeps {@code g}'s room: plans only what {@code kept} does not make, reserves it, and evicts the further units. */
+    private boolean resume(Gang g, List<Unit> kept, long now) {
+        PreemptionChoice.Decision d = choice.decide(g, now, kept);
+        if (d.plan() == null) {
+            return false;
+        }
+        carryOut(g, d, now, kept);
+        return true;
+    }
+
+    /** Asks once a term for the decisions an earlier leader recorded. */
+    private void readRecords() {
+        if (reading) {
+            return;
+        }
+        reading = true;
+        long asked = term;
+        books.outbox().later(() -> evictor.records().whenComplete((records, failure) -> underLock.accept(() -> {
+            if (asked == term) {
+                reading = false;
+                if (failure == null && evictor.ready()) {
+                    adopt(records, books.now());
+                    tick(books.now()); // the tick the reading held back
+                }
+            }
+        })));
+    }
+
+    /**
+     * Finishes or rolls back what an earlier leader half did (see {@link VictimEvictions#adopt}); a started decision's
+     * preemptor that still waits keeps its room: only what its kept victims do not free is planned.
+     */
+    private void adopt(List<PreemptionRecord> records, long now) {
+        adopted = true;
+        for (PreemptionRecord r : records) {
+            List<Unit> kept = evictions.adopt(r);
+            if (kept == null) {
+                continue; // rolled back
+            }
+            Gang g = books.gang(r.preemptor());
+            boolean waits = g != null && g.spec() != null && !g.spec().isUnresolved() && !g.running() && !books.admitted(g);
+            if (!(waits && resume(g, kept, now))) {
+                evictions.end(r.preemptor(), g != null && g.running());
+            }
+        }
+    }
+
     /** {@code preempting ml/low-a (8 pods), ml/low-b (2 surplus pods): 3 still terminating}. */
     private String note(Preemption pre) {
         int still = 0;
@@ -308,6 +404,9 @@ public final class Preemptions {
      */
     public void leadershipLost() {
         active.clear();
+        adopted = false;
+        reading = false;
+        term++;
         singles.leadershipLost();
         evictions.leadershipLost();
         retryAt.clear();
