@@ -220,7 +220,7 @@ final class VictimEvictions {
         }
         if (d.ended || d.round != round) {
             if (d.ended && notStored == null && !d.committed) {
-                evictor.forget(record); // ended before anything was sent: nothing for a next leader to finish
+                forgetLater(record); // ended before anything was sent: nothing for a next leader to finish
             }
             return;
         }
@@ -314,7 +314,7 @@ final class VictimEvictions {
             Decision d = it.next();
             if (settled(d)) {
                 it.remove();
-                evictor.forget(d.stored);
+                forgetLater(d.stored);
             }
         }
     }
@@ -444,7 +444,7 @@ final class VictimEvictions {
             }
         }
         if (!started) {
-            evictor.forget(r);
+            forgetLater(r);
             return null;
         }
         decisions.put(r.preemptor(), d);
@@ -473,6 +473,11 @@ final class VictimEvictions {
         byUid.clear();
         decisions.clear();
         finishing.clear();
+    }
+
+    /** Deletes a decision's record once the core's lock is released. */
+    private void forgetLater(PreemptionRecord r) {
+        books.outbox().later(() -> evictor.forget(r));
     }
 
     /** Whether any pod of {@code e}'s unit was evicted. */
