@@ -30,13 +30,11 @@ import java.util.function.Consumer;
  *
  * <p><b>When.</b> On every tick, after the admission pass: the waiting gangs, in line order (higher priority, then the
  * queue furthest below its fair share, then the oldest), are each offered one decision — a gang that fits on free room
- * takes nobody's —
- * until one preempts (at most {@link #TRIES_PER_TICK} plans a tick; a gang that found nothing to take is tried again
+ * takes nobody's — until one preempts (at most {@link #TRIES_PER_TICK} plans a tick; a gang that found nothing to take is tried again
  * after {@link #RETRY_AFTER}). A gang preempts only when all its members exist, are Muster's and carry no scheduling
  * gates ({@link PreemptorMembers}), its queue's capability admits it (a queue full for now admits it when victims of
  * lower priority in it make the room: they count gone), neither its PodGroup nor any member's PriorityClass says
- * {@code preemptionPolicy: Never}, and it is not already
- * preempting.
+ * {@code preemptionPolicy: Never}, and it is not already preempting.
  *
  * <p><b>Whom.</b> By priority: units of strictly lower priority in the gang's own queue, and single pods of lower
  * priority (they belong to no queue) — surplus members first, then lower priority, then fewer pods, then the most
@@ -48,16 +46,15 @@ import java.util.function.Consumer;
  * Victims already leaving for another decision count gone everywhere (their queue no longer holds them), so decisions
  * in consecutive ticks never take a queue below its share.
  *
- * <p><b>Carrying out.</b> The preemptor reserves its plan at once, over the victims' room
- * ({@link Ledger#markLeaving}: nobody else can place there while they terminate, and their queues no longer hold them,
- * so the next decision counts them gone); its members bind when kube-scheduler sees the room free. The reservation
- * waits for the victims' grace period plus the margin plus the gang's deadline; if it ends first the gang backs off and
- * is planned again. {@link VictimEvictions} checks every victim by a dry-run eviction before any is evicted, then evicts
- * them all; a failed check gives every victim back and the gang is planned again after {@link #RETRY_AFTER}; once the
- * evictions are sent the decision is never abandoned (refusals are retried with backoff while the reservation lasts).
+ * <p><b>Carrying out.</b> The preemptor reserves its plan at once, over the victims' room ({@link Ledger#markLeaving}),
+ * until the victims' grace period plus the margin plus the gang's deadline; {@link VictimEvictions} checks every victim by
+ * a dry run, records the decision for a next leader, then evicts them all. A failed check gives every victim back and the
+ * gang is planned again after {@link #RETRY_AFTER}. Once an eviction is accepted the decision is never abandoned while
+ * its preemptor waits: when the reservation runs out with victims stuck, only the missing room is planned ({@link #shortfall}).
  *
- * <p><b>Who decides.</b> Only a process that leads ({@link Evictor#ready}) and has listed the cluster once
- * ({@code synced}: nodes, pods, PodDisruptionBudgets and PodGroups) decides or evicts anything.
+ * <p><b>Who decides.</b> Only a process that leads ({@link Evictor#ready}), has listed the cluster once ({@code synced}:
+ * nodes, pods, PodDisruptionBudgets and PodGroups) and has read what an earlier leader left half done ({@link Handover})
+ * decides or evicts anything.
  */
 public final class Preemptions {
     static final int TRIES_PER_TICK = 4;
@@ -78,16 +75,11 @@ public final class Preemptions {
     private final SinglePodPreemptions singles;
     private final Map<GangKey, Preemption> active = new LinkedHashMap<>(); // preemptor → its decision while it holds room
     private final Map<GangKey, Long> retryAt = new HashMap<>(); // gangs that found nothing to take: not before
-    private final Consumer<Runnable> underLock;
-    private boolean adopted; // this leader read the decisions an earlier one recorded: it may decide
-    private boolean reading; // those records are being read
-    private long term; // counts leadership losses: an answer read in an earlier term is stale
+    private final Handover handover;
     // counters (read by stats())
     private long priorityDecisions;
     private long reclaimDecisions;
-    private final long[] buckets = new long[PreemptionStats.BUCKETS_MILLIS.size() + 1];
-    private long decisions;
-    private long decisionNanos;
+    private final DecisionTimes times = new DecisionTimes();
 
     /** One decision carried out: the units it takes, when its room must be free. */
     private record Preemption(Gang gang, PreemptionKind kind, int priority, List<Unit> units, List<Victim> victims, int victimNodes) {}
@@ -105,7 +97,7 @@ public final class Preemptions {
         this.evictor = evictor;
         this.schedulerName = schedulerName;
         this.synced = synced;
-        this.underLock = underLock;
+        this.handover = new Handover(books, evictor, underLock);
         this.evictions = new VictimEvictions(books, evictor, underLock, new VictimEvictions.Owner() {
             @Override
             public void checkFailed(GangKey preemptor, String why) {
@@ -130,7 +122,6 @@ public final class Preemptions {
         this.singles = new SinglePodPreemptions(books, this.settings, gangDeadline, schedulerName, candidates, admission.planner(), evictions);
     }
 
-
     // ---- the tick ---------------------------------------------------------------------------------------
 
     /** Follows the decisions under way, retries due evictions, then lets waiting gangs take room back. */
@@ -138,8 +129,11 @@ public final class Preemptions {
         if (!evictor.ready() || !synced.getAsBoolean()) {
             return; // a standby, or a leader that has not listed the cluster yet, decides nothing and evicts nothing
         }
-        if (!adopted) {
-            readRecords();
+        if (!handover.adopted()) {
+            handover.read(records -> {
+                adopt(records, books.now());
+                tick(books.now()); // the tick the reading held back
+            });
             return; // first what an earlier leader left half done
         }
         follow(now);
@@ -162,7 +156,7 @@ public final class Preemptions {
             }
             long started = System.nanoTime();
             PreemptionChoice.Decision d = choice.decide(g, now);
-            timed(System.nanoTime() - started);
+            times.timed(System.nanoTime() - started);
             if (d.plan() != null) {
                 carryOut(g, d, now);
                 return; // one decision a tick: the next one sees its victims leaving
@@ -311,7 +305,7 @@ public final class Preemptions {
      * (further units, besides the pods already on their way out), and the gang's room is reserved anew.
      */
     public void shortfall(long now) {
-        if (!evictor.ready() || !synced.getAsBoolean() || !adopted) {
+        if (!evictor.ready() || !synced.getAsBoolean() || !handover.adopted()) {
             return;
         }
         for (Preemption pre : new ArrayList<>(active.values())) {
@@ -343,30 +337,11 @@ public final class Preemptions {
         return true;
     }
 
-    /** Asks once a term for the decisions an earlier leader recorded. */
-    private void readRecords() {
-        if (reading) {
-            return;
-        }
-        reading = true;
-        long asked = term;
-        books.outbox().later(() -> evictor.records().whenComplete((records, failure) -> underLock.accept(() -> {
-            if (asked == term) {
-                reading = false;
-                if (failure == null && evictor.ready()) {
-                    adopt(records, books.now());
-                    tick(books.now()); // the tick the reading held back
-                }
-            }
-        })));
-    }
-
     /**
      * Finishes or rolls back what an earlier leader half did (see {@link VictimEvictions#adopt}); a started decision's
      * preemptor that still waits keeps its room: only what its kept victims do not free is planned.
      */
     private void adopt(List<PreemptionRecord> records, long now) {
-        adopted = true;
         for (PreemptionRecord r : records) {
             List<Unit> kept = evictions.adopt(r);
             if (kept == null) {
@@ -404,9 +379,7 @@ public final class Preemptions {
      */
     public void leadershipLost() {
         active.clear();
-        adopted = false;
-        reading = false;
-        term++;
+        handover.leadershipLost();
         singles.leadershipLost();
         evictions.leadershipLost();
         retryAt.clear();
@@ -471,24 +444,7 @@ public final class Preemptions {
     }
 
     public PreemptionStats stats() {
-        List<Long> cumulative = new ArrayList<>(buckets.length);
-        long sum = 0;
-        for (long b : buckets) {
-            sum += b;
-            cumulative.add(sum);
-        }
         return new PreemptionStats(priorityDecisions + singles.decisions(), reclaimDecisions, evictions.evicted(), evictions.refusedByBudget(), evictions.failed(),
-                evictions.wasted(), cumulative, decisions, decisionNanos);
-    }
-
-    private void timed(long nanos) {
-        decisions++;
-        decisionNanos += nanos;
-        double millis = nanos / 1e6;
-        int i = 0;
-        while (i < PreemptionStats.BUCKETS_MILLIS.size() && millis > PreemptionStats.BUCKETS_MILLIS.get(i)) {
-            i++;
-        }
-        buckets[i]++;
+                evictions.wasted(), times.cumulative(), times.decisions(), times.nanos());
     }
 }

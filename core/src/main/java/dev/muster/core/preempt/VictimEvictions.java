@@ -6,6 +6,7 @@ import dev.muster.core.ledger.PodRecord;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodId;
+import dev.muster.core.preempt.EvictionDecision.Eviction;
 import dev.muster.core.preempt.PreemptionPlanner.Part;
 import dev.muster.core.preempt.PreemptionPlanner.Unit;
 import java.time.Duration;
@@ -26,10 +27,8 @@ import java.util.function.Consumer;
  * included, and evicts nothing. The victims were chosen so that every PodDisruptionBudget allows them all together
  * (Muster's own arithmetic over the whole decision, {@link VictimOffer}); the dry run also catches what Muster's copy of
  * the budgets did not know yet. Only when every check passed is the decision recorded for the next leader
- * ({@link Evictor#record}), and only once it is stored are the real evictions sent, all at once: a refusal the cluster
- * could foresee never leaves a decision half carried out, and no eviction is sent that a next leader could not know
- * of. A failed check (or a record that could not be stored) ends the decision with nothing evicted
- * ({@link Owner#checkFailed}).
+ * ({@link Evictor#record}), and only once it is stored are the real evictions sent, all at once. A failed check (or a
+ * record that could not be stored) ends the decision with nothing evicted ({@link Owner#checkFailed}).
  *
  * <p><b>Never abandoned once started.</b> A real eviction refused after the checks passed (the budget or the cluster
  * changed meanwhile, or a transient error) is retried with backoff ({@link #RETRY_AFTER} doubling up to
@@ -38,14 +37,12 @@ import java.util.function.Consumer;
  * only the room still missing ({@link #kept}, then {@link #extend} with further units, checked and recorded as above).
  * When a decision ends (its preemptor runs, or gives up, or goes), {@link #end} stops its evictions: victims of a unit
  * none of whose pods went are no longer leaving; a unit already partly evicted is finished (at most
- * {@link #FINISH_TRIES} tries a pod), so that no gang is left running below its minimum because of a decision nobody
- * follows any more. Its record is forgotten once nothing of it is left to evict. Victims evicted for a preemptor that
- * did not run on their room are counted wasted.
+ * {@link #FINISH_TRIES} tries a pod), so that no gang is left below its minimum; its record is forgotten once nothing of
+ * it is left to evict. Victims evicted for a preemptor that did not run on their room are counted wasted.
  *
  * <p><b>Leader changes.</b> A process that stops leading forgets its decisions but not their records. The next leader
- * reads them after its first full sync ({@link #adopt}): a decision none of whose units started is rolled back (its
- * record forgotten, nothing of it marked); a unit partly evicted (a recorded pod gone or terminating) is finished; the
- * owner keeps the preemptor's room while it still waits.
+ * reads them after its first full sync ({@link #adopt}): a decision none of whose units started is rolled back (record
+ * forgotten, nothing marked); a unit partly evicted (a pod gone or terminating) is finished; the owner keeps the room.
  */
 final class VictimEvictions {
     static final Duration RETRY_AFTER = Duration.ofSeconds(5);
@@ -61,60 +58,15 @@ final class VictimEvictions {
         void committed(GangKey preemptor);
     }
 
-    /** One decision's evictions. */
-    private static final class Decision {
-        final GangKey preemptor;
-        final String why;
-        final String id;
-        final List<Eviction> evictions = new ArrayList<>();
-        List<Eviction> round = List.of(); // the evictions being checked and recorded now
-        int checksPending;
-        String checkRefused;
-        boolean committed; // recorded, and its first evictions sent
-        boolean ended;
-        PreemptionRecord stored; // the record last stored, null while none is
-
-        Decision(GangKey preemptor, String why, String id) {
-            this.preemptor = preemptor;
-            this.why = why;
-            this.id = id;
-        }
-
-        PreemptionRecord record() {
-            Map<Unit, List<PodId>> units = new LinkedHashMap<>();
-            for (Eviction e : evictions) {
-                units.computeIfAbsent(e.unit, u -> new ArrayList<>()).add(e.victim.pod());
-            }
-            return new PreemptionRecord(preemptor, id, new ArrayList<>(units.values()));
-        }
-    }
-
-    /** One victim's eviction. */
-    private static final class Eviction {
-        final Victim victim;
-        final Unit unit;
-        final Decision decision;
-        boolean inFlight;
-        boolean accepted;
-        int tries;
-        long retryAt = Long.MIN_VALUE;
-
-        Eviction(Victim victim, Unit unit, Decision decision) {
-            this.victim = victim;
-            this.unit = unit;
-            this.decision = decision;
-        }
-    }
-
     private final Books books;
     private final Ledger ledger;
     private final Evictor evictor;
     private final Consumer<Runnable> underLock;
     private final Owner owner;
-    private final Map<GangKey, Decision> decisions = new HashMap<>(); // preemptor → its decision, until it ends
+    private final Map<GangKey, EvictionDecision> decisions = new HashMap<>(); // preemptor → its decision, until it ends
     private final Map<String, Eviction> byUid = new HashMap<>(); // victim uid → its eviction, until it is settled
     private final Map<String, Long> refusedLately = new HashMap<>(); // victim uid → until when no decision takes it
-    private final List<Decision> finishing = new ArrayList<>(); // ended with a stored record: forgotten when settled
+    private final List<EvictionDecision> finishing = new ArrayList<>(); // ended with a stored record: forgotten when settled
     private long nextId;
     private long evicted;
     private long refusedByBudget;
@@ -131,7 +83,7 @@ final class VictimEvictions {
 
     /** Marks {@code units} leaving for {@code preemptor} and checks each victim by a dry run. */
     void start(GangKey preemptor, List<Unit> units, String why) {
-        Decision d = new Decision(preemptor, why, preemptor + "@" + books.now() + "#" + nextId++);
+        EvictionDecision d = new EvictionDecision(preemptor, why, preemptor + "@" + books.now() + "#" + nextId++);
         decisions.put(preemptor, d);
         check(d, units);
     }
@@ -141,14 +93,14 @@ final class VictimEvictions {
      * evicted; a refusal lets them go and leaves the rest of the decision as it was.
      */
     void extend(GangKey preemptor, List<Unit> units) {
-        Decision d = decisions.get(preemptor);
+        EvictionDecision d = decisions.get(preemptor);
         if (d == null || d.ended) {
             throw new IllegalStateException("no decision under way for " + preemptor);
         }
         check(d, units);
     }
 
-    private void check(Decision d, List<Unit> units) {
+    private void check(EvictionDecision d, List<Unit> units) {
         List<Eviction> round = new ArrayList<>();
         for (Unit u : units) {
             for (Victim v : u.pods()) {
@@ -173,7 +125,7 @@ final class VictimEvictions {
     }
 
     private void checked(Eviction e, EvictionOutcome outcome) {
-        Decision d = e.decision;
+        EvictionDecision d = e.decision;
         if (d.ended || !d.round.contains(e)) {
             return;
         }
@@ -207,14 +159,14 @@ final class VictimEvictions {
     }
 
     /** Every check of the round passed: the decision is recorded, then the round's evictions are sent. */
-    private void recordAndSend(Decision d) {
+    private void recordAndSend(EvictionDecision d) {
         PreemptionRecord record = d.record();
         List<Eviction> round = d.round;
         books.outbox().later(() -> evictor.record(record).whenComplete((notStored, failure) -> underLock.accept(() ->
                 recorded(d, round, record, failure != null ? String.valueOf(failure.getMessage()) : notStored))));
     }
 
-    private void recorded(Decision d, List<Eviction> round, PreemptionRecord record, String notStored) {
+    private void recorded(EvictionDecision d, List<Eviction> round, PreemptionRecord record, String notStored) {
         if (notStored == null) {
             d.stored = record;
         }
@@ -240,7 +192,7 @@ final class VictimEvictions {
     }
 
     /** The round's checks or its record failed: its victims are let go; a decision nothing of which was sent ends. */
-    private void roundFailed(Decision d, String why) {
+    private void roundFailed(EvictionDecision d, String why) {
         for (Eviction e : d.round) {
             let(e);
             d.evictions.remove(e);
@@ -283,7 +235,7 @@ final class VictimEvictions {
     }
 
     private void retryLater(Eviction e) {
-        if (e.decision.ended && (!unitStarted(e) || e.tries >= FINISH_TRIES)) {
+        if (e.decision.ended && (!e.unitStarted() || e.tries >= FINISH_TRIES)) {
             let(e);
             return;
         }
@@ -311,7 +263,7 @@ final class VictimEvictions {
             }
         }
         for (var it = finishing.iterator(); it.hasNext(); ) {
-            Decision d = it.next();
+            EvictionDecision d = it.next();
             if (settled(d)) {
                 it.remove();
                 forgetLater(d.stored);
@@ -324,7 +276,7 @@ final class VictimEvictions {
      * Victims it had evicted count wasted unless it ran.
      */
     void end(GangKey preemptor, boolean ran) {
-        Decision d = decisions.remove(preemptor);
+        EvictionDecision d = decisions.remove(preemptor);
         if (d == null || d.ended) {
             return;
         }
@@ -343,7 +295,7 @@ final class VictimEvictions {
             return; // a record stored meanwhile is forgotten when its answer comes (recorded)
         }
         for (Eviction e : d.evictions) {
-            if (d.round.contains(e) || (!e.accepted && !e.inFlight && (!unitStarted(e) || e.tries >= FINISH_TRIES))) {
+            if (d.round.contains(e) || (!e.accepted && !e.inFlight && (!e.unitStarted() || e.tries >= FINISH_TRIES))) {
                 let(e);
             }
         }
@@ -354,7 +306,7 @@ final class VictimEvictions {
     }
 
     /** Whether nothing of the ended decision {@code d} is left to evict. */
-    private boolean settled(Decision d) {
+    private boolean settled(EvictionDecision d) {
         for (Eviction e : d.evictions) {
             if (!e.accepted && byUid.get(e.victim.pod().uid()) == e) {
                 return false;
@@ -365,16 +317,8 @@ final class VictimEvictions {
 
     /** Whether an eviction of {@code preemptor}'s decision was accepted: the decision may not be abandoned. */
     boolean started(GangKey preemptor) {
-        Decision d = decisions.get(preemptor);
-        if (d == null || !d.committed) {
-            return false;
-        }
-        for (Eviction e : d.evictions) {
-            if (e.accepted) {
-                return true;
-            }
-        }
-        return false;
+        EvictionDecision d = decisions.get(preemptor);
+        return d != null && d.committed && d.started();
     }
 
     /**
@@ -383,13 +327,13 @@ final class VictimEvictions {
      * started are still being finished; the others are let go and no decision takes them before {@link #RETRY_AT_MOST}.
      */
     List<Unit> kept(GangKey preemptor) {
-        Decision d = decisions.get(preemptor);
+        EvictionDecision d = decisions.get(preemptor);
         Map<Unit, List<Victim>> kept = new LinkedHashMap<>();
         for (Eviction e : new ArrayList<>(d.evictions)) {
             boolean live = byUid.get(e.victim.pod().uid()) == e;
             if (e.accepted && live) {
                 kept.computeIfAbsent(e.unit, u -> new ArrayList<>()).add(e.victim);
-            } else if (!e.accepted && !unitStarted(e)) {
+            } else if (!e.accepted && !e.unitStarted()) {
                 refusedLately.put(e.victim.pod().uid(), books.now() + RETRY_AT_MOST.toNanos());
                 let(e);
                 d.evictions.remove(e);
@@ -406,7 +350,7 @@ final class VictimEvictions {
      * evictions), or null when none of its units started: then it is rolled back and its record forgotten.
      */
     List<Unit> adopt(PreemptionRecord r) {
-        Decision d = new Decision(r.preemptor(), "finishing the preemption for " + r.preemptor() + " an earlier leader began", r.id());
+        EvictionDecision d = new EvictionDecision(r.preemptor(), "finishing the preemption for " + r.preemptor() + " an earlier leader began", r.id());
         d.committed = true;
         d.stored = r;
         boolean started = false;
@@ -461,7 +405,7 @@ final class VictimEvictions {
      * back), and the victims not evicted yet are no longer leaving (victims evicted stay leaving until they go).
      */
     void leadershipLost() {
-        for (Decision d : decisions.values()) {
+        for (EvictionDecision d : decisions.values()) {
             d.ended = true;
         }
         for (Eviction e : new ArrayList<>(byUid.values())) {
@@ -480,15 +424,6 @@ final class VictimEvictions {
         books.outbox().later(() -> evictor.forget(r));
     }
 
-    /** Whether any pod of {@code e}'s unit was evicted. */
-    private static boolean unitStarted(Eviction e) {
-        for (Eviction x : e.decision.evictions) {
-            if (x.unit == e.unit && x.accepted) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     /** The victim is no longer evicted: its room and its queue's hold are its own again. */
     private void let(Eviction e) {
