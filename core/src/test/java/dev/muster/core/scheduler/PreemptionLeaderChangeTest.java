@@ -133,6 +133,24 @@ class PreemptionLeaderChangeTest {
     }
 
     @Test
+    void nothingIsDecidedUntilTheRecordsAreReadAndAFailedReadIsRetriedLater() {
+        SchedulerHarness h = leader(2, false);
+        running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
+        arrives(h, "big", "default", 4, 1000);
+        evictor.failReads(1);
+        h.scheduler.markSynced();
+
+        h.scheduler.expireDue();
+        h.clock.advance(Duration.ofSeconds(1));
+        h.scheduler.expireDue();
+        assertThat(evictor.checked()).as("the records could not be read: no decision").isEmpty();
+
+        h.clock.advance(Duration.ofSeconds(5));
+        h.scheduler.expireDue();
+        assertThat(evictor.asked()).containsExactlyInAnyOrder("low-0", "low-1", "low-2", "low-3");
+    }
+
+    @Test
     void aDecisionThatCannotBeRecordedEvictsNothing() {
         SchedulerHarness h = leader(2, true);
         running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");

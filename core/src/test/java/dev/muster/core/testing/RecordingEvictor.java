@@ -41,9 +41,21 @@ public final class RecordingEvictor implements Evictor {
                 && r.id().equals(decision.id()) ? r : null);
     }
 
+    private int failedReads;
+
     @Override
     public synchronized CompletionStage<List<PreemptionRecord>> records() {
+        if (failedReads > 0) {
+            failedReads--;
+            return CompletableFuture.failedFuture(new IllegalStateException("read Lease: HTTP 403"));
+        }
         return CompletableFuture.completedFuture(List.copyOf(records.values()));
+    }
+
+    /** The next {@code n} reads of the records fail. */
+    public synchronized RecordingEvictor failReads(int n) {
+        failedReads = n;
+        return this;
     }
 
     /** The decisions recorded and not forgotten, as a next leader would read them. */

@@ -100,8 +100,11 @@ public final class LeasePreemptionRecords implements AutoCloseable {
                 try {
                     out.complete(parse(read()));
                 } catch (ApiException e) {
+                    log.warn("preemption records in Lease {} cannot be read (HTTP {}): no preemption is decided until they are", describe(),
+                            e.getCode());
                     out.completeExceptionally(new IllegalStateException("read Lease " + describe() + ": HTTP " + e.getCode(), e));
                 } catch (RuntimeException e) {
+                    log.warn("preemption records in Lease {} cannot be read: no preemption is decided until they are", describe(), e);
                     out.completeExceptionally(e);
                 }
             });
