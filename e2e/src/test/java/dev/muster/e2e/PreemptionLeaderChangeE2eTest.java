@@ -37,8 +37,9 @@ import org.junit.jupiter.api.Test;
  * evicted. A standby replica of the extender (its own token of the chart's ServiceAccount, the same Lease) takes the
  * Lease, the policy goes, and the new leader reads the recorded decision: it keeps the room for the preemptor, which
  * runs whole, and evicts the last pod, so the victim gang is not left running one pod of its eight. No eviction is
- * wasted. (Without the record, the new leader sees the preemptor fit on the room already freed, and the victim's
- * last pod runs on alone.)
+ * wasted, none is made twice: the new leader evicts exactly the one pod left, and the victim's Job's new pods never
+ * take the freed room while the preemptor waits. (Without the record, a new leader gave that room to the victim's new
+ * pods, whole with the pod left, and then evicted the victim a second time for the preemptor.)
  */
 class PreemptionLeaderChangeE2eTest extends ControllersClusterTest {
     private static final String LEASE = "muster-extender";
@@ -69,9 +70,14 @@ class PreemptionLeaderChangeE2eTest extends ControllersClusterTest {
             standby.awaitReady();
             assertThat(holder()).as("the cluster's extender leads").doesNotStartWith("extender-standby_");
             Map<String, Set<Integer>> seen = new ConcurrentHashMap<>();
+            Set<String> lowBRemade = ConcurrentHashMap.newKeySet(); // low-b's new pods seen holding room before big ran
             sampler.scheduleWithFixedDelay(() -> {
                 for (var e : low.entrySet()) {
                     seen.computeIfAbsent(e.getKey(), k -> ConcurrentHashMap.newKeySet()).add(c.survivors(ns, e.getValue()).size());
+                }
+                if (c.running(ns, "job=big") < 7) {
+                    c.admin.pods(ns, "job=low-b").stream().filter(ControllersCluster::holdsRoom)
+                            .filter(p -> !low.get("low-b").contains(p.getMetadata().getUid())).forEach(p -> lowBRemade.add(p.getMetadata().getName()));
                 }
             }, 0, 100, TimeUnit.MILLISECONDS);
 
@@ -92,7 +98,10 @@ class PreemptionLeaderChangeE2eTest extends ControllersClusterTest {
             sampler.shutdown();
             assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
             assertThat(seen.get("low-a")).as("low-a never lost a member").containsOnly(8);
-            assertThat(standby.gauge("muster_preemption_victims_evicted_total")).as("evictions the new leader sent").isGreaterThanOrEqualTo(1);
+            // the room stayed big's while it waited: the victim's Job's new pods never took it, so nothing was evicted twice
+            assertThat(lowBRemade).as("low-b pods made again that held room before big ran").isEmpty();
+            assertThat(standby.gauge("muster_preemption_victims_evicted_total")).as("evictions the new leader sent: the one pod left")
+                    .isEqualTo(1);
             assertThat(standby.gauge("muster_preemption_wasted_evictions_total")).as("wasted, new leader").isZero();
             assertThat(c.extender.gauge("muster_preemption_wasted_evictions_total")).as("wasted, restarted extender").isZero();
             Awaitility.await("the decision's record deleted once big runs").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
