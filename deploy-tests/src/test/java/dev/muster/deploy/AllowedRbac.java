@@ -39,6 +39,9 @@ final class AllowedRbac {
                 if (evicts) {
                     allowed.add(Permission.of(CORE, "pods/eviction", "create"));
                     allowed.addAll(read("policy", "poddisruptionbudgets"));
+                    // decisions recorded for the next leader, as annotations of a Lease of the extender's own
+                    allowed.add(Permission.named(COORDINATION, "leases", "get", lease + "-preemptions"));
+                    allowed.add(Permission.named(COORDINATION, "leases", "update", lease + "-preemptions"));
                 }
             }
             case "controller" -> {

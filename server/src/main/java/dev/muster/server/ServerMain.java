@@ -16,6 +16,7 @@ import dev.muster.server.bind.BindOptions;
 import dev.muster.server.bind.KubeBinder;
 import dev.muster.server.evict.KubeDisruptionBudgets;
 import dev.muster.server.evict.KubeEvictor;
+import dev.muster.server.evict.LeasePreemptionRecords;
 import dev.muster.server.leader.Leadership;
 import dev.muster.server.sync.ClusterSync;
 import dev.muster.server.wake.KubePodWaker;
@@ -123,7 +124,10 @@ public final class ServerMain {
         // victims are evicted through the Eviction API, fenced like the binder; PodDisruptionBudgets are watched only
         // when something may be evicted (the chart grants the RBAC for both)
         boolean preempting = schedulerConfig.preemption().any();
-        KubeEvictor evictor = preempting ? new KubeEvictor(kube.requests(), leadership::leading) : null;
+        // each decision is recorded before its first eviction in a Lease beside the election's, so that a next leader
+        // finishes or rolls back what this one half did
+        KubeEvictor evictor = !preempting ? null : new KubeEvictor(kube.requests(), leadership::leading, !cfg.leaderElect() ? null
+                : new LeasePreemptionRecords(kube.requests(), cfg.leaseNamespace(), cfg.leaseName() + "-preemptions", leadership::leading));
         KubeDisruptionBudgets budgets = preempting ? new KubeDisruptionBudgets() : null;
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),
                 cfg.httpTls() == null ? null : new CertificateFiles(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile()),

@@ -29,6 +29,27 @@ public interface Evictor {
         return true;
     }
 
+    /**
+     * Records {@code decision} where the next leader can read it ({@link #records}), replacing the record of the same
+     * preemptor. Completes with null once it is stored, else with the reason it is not (then nothing is evicted for it).
+     * Never exceptionally; never blocks. By default nothing is stored (a single process has no next leader).
+     */
+    default CompletionStage<String> record(PreemptionRecord decision) {
+        return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+
+    /** Deletes the record of {@code decision} (only if the stored one has its id): the decision ended. Never blocks. */
+    default void forget(PreemptionRecord decision) {
+    }
+
+    /**
+     * The decisions recorded by this or an earlier leader and not forgotten. May complete exceptionally when they cannot
+     * be read now (the caller asks again later). Never blocks.
+     */
+    default CompletionStage<java.util.List<PreemptionRecord>> records() {
+        return java.util.concurrent.CompletableFuture.completedFuture(java.util.List.of());
+    }
+
     /** Evicts nothing: every eviction fails saying preemption has no evictor. */
     Evictor NONE = (pod, why) -> java.util.concurrent.CompletableFuture.completedFuture(
             new EvictionOutcome.Failed("no evictor is configured"));

@@ -67,12 +67,21 @@ final class PreemptionChoice {
 
     /** By priority first, then by reclaim. */
     Decision decide(Gang g, long now) {
+        return decide(g, now, List.of());
+    }
+
+    /**
+     * By priority first, then by reclaim, for a gang whose earlier decision already took {@code kept} (pods on their way
+     * out for it: their room is the gang's, their queues no longer hold them): only the room still missing is planned.
+     * The plan's victims are {@code kept} first, then the further units.
+     */
+    Decision decide(Gang g, long now, List<Unit> kept) {
         GangAdmission.PlanInput in = admission.preemptionInputOf(g); // members only where their own constraints let them
         Map<String, Resources> own = ownRoom(g);
         List<String> why = new ArrayList<>();
         Map<String, String> protectedBy = new LinkedHashMap<>();
         if (settings.priority()) {
-            Decision d = byPriority(g, in, own, now, protectedBy);
+            Decision d = byPriority(g, in, own, kept, now, protectedBy);
             if (d.plan() != null || d.fitsNow()) {
                 return d;
             }
@@ -81,7 +90,7 @@ final class PreemptionChoice {
             why.add("preemption by priority is off");
         }
         if (settings.reclaim()) {
-            Decision d = reclaim(g, in, own, now, protectedBy);
+            Decision d = reclaim(g, in, own, kept, now, protectedBy);
             if (d.plan() != null || d.fitsNow()) {
                 return d;
             }
@@ -97,19 +106,19 @@ final class PreemptionChoice {
      * Plans {@code g} with {@code mandatory} gone (victims its queue's quota needs gone: their room is the gang's too) and
      * the fewest further units of {@code offer}; the queue's verdict counts every victim of its own queue gone.
      */
-    private Decision tryKind(Gang g, PreemptionKind kind, GangAdmission.PlanInput in, Map<String, Resources> own, List<Unit> mandatory,
-                             VictimOffer offer) {
+    private Decision tryKind(Gang g, PreemptionKind kind, GangAdmission.PlanInput in, Map<String, Resources> own, List<Unit> kept,
+                             List<Unit> mandatory, VictimOffer offer) {
         String whom = kind == PreemptionKind.PRIORITY ? "every pod of lower priority (" + priorityOf(g) + ") in queue " + g.queue()
                 + " and every single pod of lower priority" : "what queues above their fair share may give back";
-        if (mandatory.isEmpty() && !offer.reach(1)) {
+        if (kept.isEmpty() && mandatory.isEmpty() && !offer.reach(1)) {
             return Decision.not(kind == PreemptionKind.PRIORITY ? "no running pod of lower priority than " + priorityOf(g)
                     + " in queue " + g.queue() + " (nor a single pod) may be taken" : "no queue above its fair share has room to give back");
         }
         Map<String, Resources> room = own;
         PreemptionPlanner.Units units = offer;
-        if (!mandatory.isEmpty()) {
+        if (!mandatory.isEmpty() || !kept.isEmpty()) {
             room = new HashMap<>(own);
-            for (Unit u : mandatory) {
+            for (Unit u : concat(kept, mandatory)) {
                 for (Victim v : u.pods()) {
                     room.merge(v.node(), v.resources(), Resources::plus);
                 }
@@ -118,16 +127,19 @@ final class PreemptionChoice {
         }
         PreemptionPlanner.Result r = planner.plan(ledger.nodes(), ledger::node, in, room, units);
         PreemptionPlanner.Result.Planned planned = switch (r) {
-            case PreemptionPlanner.Result.FitsNow f -> mandatory.isEmpty() ? null : new PreemptionPlanner.Result.Planned(f.plan(), mandatory);
+            case PreemptionPlanner.Result.FitsNow f -> mandatory.isEmpty() && kept.isEmpty() ? null
+                    : new PreemptionPlanner.Result.Planned(f.plan(), concat(kept, mandatory));
             case PreemptionPlanner.Result.Unfit u -> null;
-            case PreemptionPlanner.Result.Planned p -> mandatory.isEmpty() ? p
-                    : new PreemptionPlanner.Result.Planned(p.plan(), concat(mandatory, p.victims()));
+            case PreemptionPlanner.Result.Planned p -> mandatory.isEmpty() && kept.isEmpty() ? p
+                    : new PreemptionPlanner.Result.Planned(p.plan(), concat(kept, concat(mandatory, p.victims())));
         };
         if (planned == null) {
             return r instanceof PreemptionPlanner.Result.Unfit u ? Decision.not("even without " + whom + " it would not fit: " + u.reason())
                     : new Decision(null, kind, "it fits on free room now", true);
         }
-        if (books.queueVerdict(g.queue(), planned.plan().total(), g.key(), goingFrom(g.queue(), planned.victims()))
+        // kept victims are no longer held by their queue: only the further ones count as going
+        List<Unit> going = planned.victims().subList(kept.size(), planned.victims().size());
+        if (books.queueVerdict(g.queue(), planned.plan().total(), g.key(), goingFrom(g.queue(), going))
                 instanceof QueueAdmission.Verdict.Refused refused) {
             return Decision.not(refused.reason());
         }
@@ -156,7 +168,8 @@ final class PreemptionChoice {
      * room are taken whatever the room says (the verdict counts them gone: without them nothing of lower priority in a
      * queue at its capability would ever make way).
      */
-    private Decision byPriority(Gang g, GangAdmission.PlanInput in, Map<String, Resources> own, long now, Map<String, String> protectedBy) {
+    private Decision byPriority(Gang g, GangAdmission.PlanInput in, Map<String, Resources> own, List<Unit> kept, long now,
+                                Map<String, String> protectedBy) {
         VictimOffer offer = priorityOffer(g, now);
         List<Unit> mandatory = List.of();
         Resources need = line.needOf(g);
@@ -170,7 +183,7 @@ final class PreemptionChoice {
                 return Decision.not(refused.reason() + ", and the pods of lower priority in it that may be taken do not make that room");
             }
         }
-        Decision d = tryKind(g, PreemptionKind.PRIORITY, in, own, mandatory, offer);
+        Decision d = tryKind(g, PreemptionKind.PRIORITY, in, own, kept, mandatory, offer);
         protectedBy.putAll(offer.protectedBy());
         return d;
     }
@@ -205,7 +218,8 @@ final class PreemptionChoice {
     }
 
     /** Reclaim for a gang whose queue is below its fair share (see the class comment). */
-    private Decision reclaim(Gang g, GangAdmission.PlanInput in, Map<String, Resources> own, long now, Map<String, String> protectedBy) {
+    private Decision reclaim(Gang g, GangAdmission.PlanInput in, Map<String, Resources> own, List<Unit> kept, long now,
+                             Map<String, String> protectedBy) {
         Map<String, FairShare.Share> shares = line.shares();
         FairShare.Share mine = shares.get(g.queue());
         if (mine == null) {
@@ -254,7 +268,7 @@ final class PreemptionChoice {
             return false;
         };
         VictimOffer offer = new VictimOffer(list.iterator(), candidates, keepsShare, refusedLately);
-        Decision d = tryKind(g, PreemptionKind.RECLAIM, in, own, List.of(), offer);
+        Decision d = tryKind(g, PreemptionKind.RECLAIM, in, own, kept, List.of(), offer);
         protectedBy.putAll(offer.protectedBy());
         if (d.plan() != null && FairShare.ratio(myHeld.plus(d.plan().plan().total()), mine.fairShare()) > 1 + EPSILON) {
             return Decision.not("reclaiming would take queue " + g.queue() + " above its fair share of "

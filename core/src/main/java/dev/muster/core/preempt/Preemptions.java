@@ -30,13 +30,11 @@ import java.util.function.Consumer;
  *
  * <p><b>When.</b> On every tick, after the admission pass: the waiting gangs, in line order (higher priority, then the
  * queue furthest below its fair share, then the oldest), are each offered one decision — a gang that fits on free room
- * takes nobody's —
- * until one preempts (at most {@link #TRIES_PER_TICK} plans a tick; a gang that found nothing to take is tried again
+ * takes nobody's — until one preempts (at most {@link #TRIES_PER_TICK} plans a tick; a gang that found nothing to take is tried again
  * after {@link #RETRY_AFTER}). A gang preempts only when all its members exist, are Muster's and carry no scheduling
  * gates ({@link PreemptorMembers}), its queue's capability admits it (a queue full for now admits it when victims of
  * lower priority in it make the room: they count gone), neither its PodGroup nor any member's PriorityClass says
- * {@code preemptionPolicy: Never}, and it is not already
- * preempting.
+ * {@code preemptionPolicy: Never}, and it is not already preempting.
  *
  * <p><b>Whom.</b> By priority: units of strictly lower priority in the gang's own queue, and single pods of lower
  * priority (they belong to no queue) — surplus members first, then lower priority, then fewer pods, then the most
@@ -48,16 +46,15 @@ import java.util.function.Consumer;
  * Victims already leaving for another decision count gone everywhere (their queue no longer holds them), so decisions
  * in consecutive ticks never take a queue below its share.
  *
- * <p><b>Carrying out.</b> The preemptor reserves its plan at once, over the victims' room
- * ({@link Ledger#markLeaving}: nobody else can place there while they terminate, and their queues no longer hold them,
- * so the next decision counts them gone); its members bind when kube-scheduler sees the room free. The reservation
- * waits for the victims' grace period plus the margin plus the gang's deadline; if it ends first the gang backs off and
- * is planned again. {@link VictimEvictions} checks every victim by a dry-run eviction before any is evicted, then evicts
- * them all; a failed check gives every victim back and the gang is planned again after {@link #RETRY_AFTER}; once the
- * evictions are sent the decision is never abandoned (refusals are retried with backoff while the reservation lasts).
+ * <p><b>Carrying out.</b> The preemptor reserves its plan at once, over the victims' room ({@link Ledger#markLeaving}),
+ * until the victims' grace period plus the margin plus the gang's deadline; {@link VictimEvictions} checks every victim by
+ * a dry run, records the decision for a next leader, then evicts them all. A failed check gives every victim back and the
+ * gang is planned again after {@link #RETRY_AFTER}. Once an eviction is accepted the decision is never abandoned while
+ * its preemptor waits: when the reservation runs out with victims stuck, only the missing room is planned ({@link #shortfall}).
  *
- * <p><b>Who decides.</b> Only a process that leads ({@link Evictor#ready}) and has listed the cluster once
- * ({@code synced}: nodes, pods, PodDisruptionBudgets and PodGroups) decides or evicts anything.
+ * <p><b>Who decides.</b> Only a process that leads ({@link Evictor#ready}), has listed the cluster once ({@code synced}:
+ * nodes, pods, PodDisruptionBudgets and PodGroups) and has read what an earlier leader left half done ({@link Handover})
+ * decides or evicts anything.
  */
 public final class Preemptions {
     static final int TRIES_PER_TICK = 4;
@@ -78,12 +75,11 @@ public final class Preemptions {
     private final SinglePodPreemptions singles;
     private final Map<GangKey, Preemption> active = new LinkedHashMap<>(); // preemptor → its decision while it holds room
     private final Map<GangKey, Long> retryAt = new HashMap<>(); // gangs that found nothing to take: not before
+    private final Handover handover;
     // counters (read by stats())
     private long priorityDecisions;
     private long reclaimDecisions;
-    private final long[] buckets = new long[PreemptionStats.BUCKETS_MILLIS.size() + 1];
-    private long decisions;
-    private long decisionNanos;
+    private final DecisionTimes times = new DecisionTimes();
 
     /**
      * One decision carried out: the units it takes, when its room must be free. {@code forQuota}: its queue's capability
@@ -105,6 +101,7 @@ public final class Preemptions {
         this.evictor = evictor;
         this.schedulerName = schedulerName;
         this.synced = synced;
+        this.handover = new Handover(books, evictor, underLock);
         this.evictions = new VictimEvictions(books, evictor, underLock, new VictimEvictions.Owner() {
             @Override
             public void checkFailed(GangKey preemptor, String why) {
@@ -136,13 +133,19 @@ public final class Preemptions {
         this.singles = new SinglePodPreemptions(books, this.settings, gangDeadline, schedulerName, candidates, admission.planner(), evictions);
     }
 
-
     // ---- the tick ---------------------------------------------------------------------------------------
 
     /** Follows the decisions under way, retries due evictions, then lets waiting gangs take room back. */
     public void tick(long now) {
         if (!evictor.ready() || !synced.getAsBoolean()) {
             return; // a standby, or a leader that has not listed the cluster yet, decides nothing and evicts nothing
+        }
+        if (!handover.adopted()) {
+            handover.read(records -> {
+                adopt(records, books.now());
+                tick(books.now()); // the tick the reading held back
+            });
+            return; // first what an earlier leader left half done
         }
         follow(now);
         singles.follow(now);
@@ -164,7 +167,7 @@ public final class Preemptions {
             }
             long started = System.nanoTime();
             PreemptionChoice.Decision d = choice.decide(g, now);
-            timed(System.nanoTime() - started);
+            times.timed(System.nanoTime() - started);
             if (d.plan() != null) {
                 carryOut(g, d, now);
                 return; // one decision a tick: the next one sees its victims leaving
@@ -241,6 +244,11 @@ public final class Preemptions {
     // ---- carrying out -----------------------------------------------------------------------------------
 
     private void carryOut(Gang g, PreemptionChoice.Decision d, long now) {
+        carryOut(g, d, now, null);
+    }
+
+    /** {@code kept}: the units an earlier plan of the same decision took (null for a new decision). */
+    private void carryOut(Gang g, PreemptionChoice.Decision d, long now, List<Unit> kept) {
         PreemptionPlanner.Result.Planned p = d.plan();
         long grace = 0;
         List<Victim> victims = new ArrayList<>();
@@ -259,8 +267,15 @@ public final class Preemptions {
         active.put(g.key(), pre);
         String why = (d.kind() == PreemptionKind.RECLAIM ? "reclaimed by queue " + g.queue() + " for " : "preempted by ")
                 + g.key() + " (priority " + priority + ") to place " + p.plan().placements().size() + " pods";
-        evictions.start(g.key(), p.victims(), why); // marks them leaving before the reservation takes their room
+        if (kept == null) {
+            evictions.start(g.key(), p.victims(), why); // marks them leaving before the reservation takes their room
+        } else {
+            evictions.extend(g.key(), p.victims().subList(kept.size(), p.victims().size()));
+        }
         admission.reservePreempting(g, p.plan(), until, note(pre), PreemptionChoice.priorityOf(g));
+        if (kept != null) {
+            return; // the same decision, not a new one
+        }
         if (d.kind() == PreemptionKind.PRIORITY) {
             priorityDecisions++;
         } else {
@@ -299,6 +314,62 @@ public final class Preemptions {
         }
     }
 
+    /**
+     * Before reservations expire: a started decision (an eviction of it was accepted) is never abandoned while its
+     * preemptor waits. When its reservation runs out with victims still stuck, only the room still missing is planned
+     * (further units, besides the pods already on their way out), and the gang's room is reserved anew.
+     */
+    public void shortfall(long now) {
+        if (!evictor.ready() || !synced.getAsBoolean() || !handover.adopted()) {
+            return;
+        }
+        for (Preemption pre : new ArrayList<>(active.values())) {
+            Gang g = pre.gang();
+            var r = ledger.reservation(g.key());
+            if (r == null || now - r.deadlineNanos() < 0 || g.running() || books.gang(g.key()) != g || !evictions.started(g.key())) {
+                continue;
+            }
+            List<Unit> kept = evictions.kept(g.key());
+            barrier.dropReservation(g, Refusal.of(Refusal.Cause.DEADLINE_PASSED, "gang " + g.key()
+                    + ": its victims did not all go in time; planning only the room still missing"));
+            if (!resume(g, kept, now)) {
+                active.remove(g.key());
+                evictions.end(g.key(), false);
+                books.state(g, GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.RESOURCES, "gang " + g.key()
+                        + ": its victims did not all go in time, and the room still missing cannot be taken now; planning again"));
+                retryAt.put(g.key(), now + RETRY_AFTER.toNanos());
+            }
+        }
+    }
+
+    /** Keeps {@code g}'s room: plans only what {@code kept} does not make, reserves it, and evicts the further units. */
+    private boolean resume(Gang g, List<Unit> kept, long now) {
+        PreemptionChoice.Decision d = choice.decide(g, now, kept);
+        if (d.plan() == null) {
+            return false;
+        }
+        carryOut(g, d, now, kept);
+        return true;
+    }
+
+    /**
+     * Finishes or rolls back what an earlier leader half did (see {@link VictimEvictions#adopt}); a started decision's
+     * preemptor that still waits keeps its room: only what its kept victims do not free is planned.
+     */
+    private void adopt(List<PreemptionRecord> records, long now) {
+        for (PreemptionRecord r : records) {
+            List<Unit> kept = evictions.adopt(r);
+            if (kept == null) {
+                continue; // rolled back
+            }
+            Gang g = books.gang(r.preemptor());
+            boolean waits = g != null && g.spec() != null && !g.spec().isUnresolved() && !g.running() && !books.admitted(g);
+            if (!(waits && resume(g, kept, now))) {
+                evictions.end(r.preemptor(), g != null && g.running());
+            }
+        }
+    }
+
     /** {@code preempting ml/low-a (8 pods), ml/low-b (2 surplus pods): 3 still terminating}. */
     private String note(Preemption pre) {
         int still = 0;
@@ -323,6 +394,7 @@ public final class Preemptions {
      */
     public void leadershipLost() {
         active.clear();
+        handover.leadershipLost();
         singles.leadershipLost();
         evictions.leadershipLost();
         retryAt.clear();
@@ -387,24 +459,7 @@ public final class Preemptions {
     }
 
     public PreemptionStats stats() {
-        List<Long> cumulative = new ArrayList<>(buckets.length);
-        long sum = 0;
-        for (long b : buckets) {
-            sum += b;
-            cumulative.add(sum);
-        }
         return new PreemptionStats(priorityDecisions + singles.decisions(), reclaimDecisions, evictions.evicted(), evictions.refusedByBudget(), evictions.failed(),
-                evictions.wasted(), cumulative, decisions, decisionNanos);
-    }
-
-    private void timed(long nanos) {
-        decisions++;
-        decisionNanos += nanos;
-        double millis = nanos / 1e6;
-        int i = 0;
-        while (i < PreemptionStats.BUCKETS_MILLIS.size() && millis > PreemptionStats.BUCKETS_MILLIS.get(i)) {
-            i++;
-        }
-        buckets[i]++;
+                evictions.wasted(), times.cumulative(), times.decisions(), times.nanos());
     }
 }

@@ -2,11 +2,17 @@ package dev.muster.core.preempt;
 
 import dev.muster.core.gang.Books;
 import dev.muster.core.ledger.Ledger;
+import dev.muster.core.ledger.PodRecord;
 import dev.muster.core.model.GangKey;
+import dev.muster.core.model.Pod;
+import dev.muster.core.model.PodId;
+import dev.muster.core.preempt.EvictionDecision.Eviction;
+import dev.muster.core.preempt.PreemptionPlanner.Part;
 import dev.muster.core.preempt.PreemptionPlanner.Unit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -20,17 +26,23 @@ import java.util.function.Consumer;
  * evicted as a dry run ({@link Evictor#check}): the API server answers as it would for the real eviction, budgets
  * included, and evicts nothing. The victims were chosen so that every PodDisruptionBudget allows them all together
  * (Muster's own arithmetic over the whole decision, {@link VictimOffer}); the dry run also catches what Muster's copy of
- * the budgets did not know yet. Only when every check passed are the real evictions sent, all at once: a refusal the
- * cluster could foresee never leaves a decision half carried out. A failed check ends the decision with nothing
- * evicted ({@link Owner#checkFailed}).
+ * the budgets did not know yet. Only when every check passed is the decision recorded for the next leader
+ * ({@link Evictor#record}), and only once it is stored are the real evictions sent, all at once. A failed check (or a
+ * record that could not be stored) ends the decision with nothing evicted ({@link Owner#checkFailed}).
  *
  * <p><b>Never abandoned once started.</b> A real eviction refused after the checks passed (the budget or the cluster
  * changed meanwhile, or a transient error) is retried with backoff ({@link #RETRY_AFTER} doubling up to
- * {@link #RETRY_AT_MOST}) for as long as the decision lasts: its room stays the preemptor's. When a decision ends
- * (its preemptor runs, or gives up at its reservation's deadline, or goes), {@link #end} stops its evictions: victims of
- * a unit none of whose pods went are no longer leaving; a unit already partly evicted is finished (at most
- * {@link #FINISH_TRIES} tries a pod), so that no gang is left running below its minimum because of a decision nobody
- * follows any more. Victims evicted for a preemptor that did not run on their room are counted wasted.
+ * {@link #RETRY_AT_MOST}) for as long as the decision lasts: its room stays the preemptor's. Once any eviction of a
+ * decision was accepted, its owner does not let it end while its preemptor waits: when the reservation runs out it plans
+ * only the room still missing ({@link #kept}, then {@link #extend} with further units, checked and recorded as above).
+ * When a decision ends (its preemptor runs, or gives up, or goes), {@link #end} stops its evictions: victims of a unit
+ * none of whose pods went are no longer leaving; a unit already partly evicted is finished (at most
+ * {@link #FINISH_TRIES} tries a pod), so that no gang is left below its minimum; its record is forgotten once nothing of
+ * it is left to evict. Victims evicted for a preemptor that did not run on their room are counted wasted.
+ *
+ * <p><b>Leader changes.</b> A process that stops leading forgets its decisions but not their records. The next leader
+ * reads them after its first full sync ({@link #adopt}): a decision none of whose units started is rolled back (record
+ * forgotten, nothing marked); a unit partly evicted (a pod gone or terminating) is finished; the owner keeps the room.
  */
 final class VictimEvictions {
     static final Duration RETRY_AFTER = Duration.ofSeconds(5);
@@ -46,47 +58,16 @@ final class VictimEvictions {
         void committed(GangKey preemptor);
     }
 
-    /** One decision's evictions. */
-    private static final class Decision {
-        final GangKey preemptor;
-        final String why;
-        final List<Eviction> evictions = new ArrayList<>();
-        int checksPending;
-        String checkRefused;
-        boolean committed;
-        boolean ended;
-
-        Decision(GangKey preemptor, String why) {
-            this.preemptor = preemptor;
-            this.why = why;
-        }
-    }
-
-    /** One victim's eviction. */
-    private static final class Eviction {
-        final Victim victim;
-        final Unit unit;
-        final Decision decision;
-        boolean inFlight;
-        boolean accepted;
-        int tries;
-        long retryAt = Long.MIN_VALUE;
-
-        Eviction(Victim victim, Unit unit, Decision decision) {
-            this.victim = victim;
-            this.unit = unit;
-            this.decision = decision;
-        }
-    }
-
     private final Books books;
     private final Ledger ledger;
     private final Evictor evictor;
     private final Consumer<Runnable> underLock;
     private final Owner owner;
-    private final Map<GangKey, Decision> decisions = new HashMap<>(); // preemptor → its decision, until it ends
+    private final Map<GangKey, EvictionDecision> decisions = new HashMap<>(); // preemptor → its decision, until it ends
     private final Map<String, Eviction> byUid = new HashMap<>(); // victim uid → its eviction, until it is settled
     private final Map<String, Long> refusedLately = new HashMap<>(); // victim uid → until when no decision takes it
+    private final List<EvictionDecision> finishing = new ArrayList<>(); // ended with a stored record: forgotten when settled
+    private long nextId;
     private long evicted;
     private long refusedByBudget;
     private long failed;
@@ -102,26 +83,50 @@ final class VictimEvictions {
 
     /** Marks {@code units} leaving for {@code preemptor} and checks each victim by a dry run. */
     void start(GangKey preemptor, List<Unit> units, String why) {
-        Decision d = new Decision(preemptor, why);
+        EvictionDecision d = new EvictionDecision(preemptor, why, preemptor + "@" + books.now() + "#" + nextId++);
+        decisions.put(preemptor, d);
+        check(d, units);
+    }
+
+    /**
+     * Adds {@code units} to {@code preemptor}'s decision (the room it still misses), checked and recorded before they are
+     * evicted; a refusal lets them go and leaves the rest of the decision as it was.
+     */
+    void extend(GangKey preemptor, List<Unit> units) {
+        EvictionDecision d = decisions.get(preemptor);
+        if (d == null || d.ended) {
+            throw new IllegalStateException("no decision under way for " + preemptor);
+        }
+        check(d, units);
+    }
+
+    private void check(EvictionDecision d, List<Unit> units) {
+        List<Eviction> round = new ArrayList<>();
         for (Unit u : units) {
             for (Victim v : u.pods()) {
                 ledger.markLeaving(v.pod().uid());
                 Eviction e = new Eviction(v, u, d);
                 d.evictions.add(e);
+                round.add(e);
                 byUid.put(v.pod().uid(), e);
             }
         }
-        decisions.put(preemptor, d);
-        d.checksPending = d.evictions.size();
-        for (Eviction e : d.evictions) {
+        d.round = round;
+        d.checkRefused = null;
+        d.checksPending = round.size();
+        if (round.isEmpty()) {
+            recordAndSend(d);
+            return;
+        }
+        for (Eviction e : round) {
             books.outbox().later(() -> evictor.check(e.victim.pod()).whenComplete((outcome, failure) -> underLock.accept(() ->
                     checked(e, failure != null ? new EvictionOutcome.Failed(String.valueOf(failure.getMessage())) : outcome))));
         }
     }
 
     private void checked(Eviction e, EvictionOutcome outcome) {
-        Decision d = e.decision;
-        if (d.ended || d.committed) {
+        EvictionDecision d = e.decision;
+        if (d.ended || !d.round.contains(e)) {
             return;
         }
         d.checksPending--;
@@ -147,15 +152,56 @@ final class VictimEvictions {
             return;
         }
         if (d.checkRefused != null) {
-            d.ended = true;
-            forget(d, true);
-            owner.checkFailed(d.preemptor, d.checkRefused);
+            roundFailed(d, d.checkRefused);
             return;
         }
+        recordAndSend(d);
+    }
+
+    /** Every check of the round passed: the decision is recorded, then the round's evictions are sent. */
+    private void recordAndSend(EvictionDecision d) {
+        PreemptionRecord record = d.record();
+        List<Eviction> round = d.round;
+        books.outbox().later(() -> evictor.record(record).whenComplete((notStored, failure) -> underLock.accept(() ->
+                recorded(d, round, record, failure != null ? String.valueOf(failure.getMessage()) : notStored))));
+    }
+
+    private void recorded(EvictionDecision d, List<Eviction> round, PreemptionRecord record, String notStored) {
+        if (notStored == null) {
+            d.stored = record;
+        }
+        if (d.ended || d.round != round) {
+            if (d.ended && notStored == null && !d.committed) {
+                forgetLater(record); // ended before anything was sent: nothing for a next leader to finish
+            }
+            return;
+        }
+        if (notStored != null) {
+            roundFailed(d, "the decision could not be recorded for a next leader: " + notStored);
+            return;
+        }
+        boolean first = !d.committed;
         d.committed = true;
-        owner.committed(d.preemptor);
-        for (Eviction x : d.evictions) {
+        d.round = List.of();
+        if (first) {
+            owner.committed(d.preemptor);
+        }
+        for (Eviction x : round) {
             send(x);
+        }
+    }
+
+    /** The round's checks or its record failed: its victims are let go; a decision nothing of which was sent ends. */
+    private void roundFailed(EvictionDecision d, String why) {
+        for (Eviction e : d.round) {
+            let(e);
+            d.evictions.remove(e);
+        }
+        d.round = List.of();
+        if (!d.committed) {
+            d.ended = true;
+            decisions.remove(d.preemptor, d);
+            owner.checkFailed(d.preemptor, why);
         }
     }
 
@@ -189,7 +235,7 @@ final class VictimEvictions {
     }
 
     private void retryLater(Eviction e) {
-        if (e.decision.ended && (!unitStarted(e) || e.tries >= FINISH_TRIES)) {
+        if (e.decision.ended && (!e.unitStarted() || e.tries >= FINISH_TRIES)) {
             let(e);
             return;
         }
@@ -203,7 +249,7 @@ final class VictimEvictions {
         return until != null && books.now() - until < 0;
     }
 
-    /** Forgets evictions whose pod is gone, and sends the retries that are due. */
+    /** Forgets evictions whose pod is gone, sends the retries that are due, and forgets records of settled decisions. */
     void tick(long now) {
         refusedLately.values().removeIf(until -> now - until >= 0);
         for (Eviction e : new ArrayList<>(byUid.values())) {
@@ -216,28 +262,27 @@ final class VictimEvictions {
                 send(e);
             }
         }
+        for (var it = finishing.iterator(); it.hasNext(); ) {
+            EvictionDecision d = it.next();
+            if (settled(d)) {
+                it.remove();
+                forgetLater(d.stored);
+            }
+        }
+    }
+
+    /** Whether every victim of {@code preemptor}'s decision was evicted (true when no decision of it is under way). */
+    boolean allEvicted(GangKey preemptor) {
+        EvictionDecision d = decisions.get(preemptor);
+        return d == null || d.allAccepted();
     }
 
     /**
      * {@code preemptor}'s decision is over ({@code ran}: it runs on its room). Its evictions stop: see the class comment.
      * Victims it had evicted count wasted unless it ran.
      */
-    /** Whether every victim of {@code preemptor}'s decision was evicted (true when no decision of it is under way). */
-    boolean allEvicted(GangKey preemptor) {
-        Decision d = decisions.get(preemptor);
-        if (d == null) {
-            return true;
-        }
-        for (Eviction e : d.evictions) {
-            if (!e.accepted) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     void end(GangKey preemptor, boolean ran) {
-        Decision d = decisions.remove(preemptor);
+        EvictionDecision d = decisions.remove(preemptor);
         if (d == null || d.ended) {
             return;
         }
@@ -250,53 +295,146 @@ final class VictimEvictions {
             }
         }
         if (!d.committed) {
-            forget(d, false);
-            return;
+            for (Eviction e : d.evictions) {
+                let(e);
+            }
+            return; // a record stored meanwhile is forgotten when its answer comes (recorded)
         }
         for (Eviction e : d.evictions) {
-            if (!e.accepted && !e.inFlight && (!unitStarted(e) || e.tries >= FINISH_TRIES)) {
+            if (d.round.contains(e) || (!e.accepted && !e.inFlight && (!e.unitStarted() || e.tries >= FINISH_TRIES))) {
                 let(e);
             }
         }
+        d.round = List.of();
+        if (d.stored != null) {
+            finishing.add(d);
+        }
+    }
+
+    /** Whether nothing of the ended decision {@code d} is left to evict. */
+    private boolean settled(EvictionDecision d) {
+        for (Eviction e : d.evictions) {
+            if (!e.accepted && byUid.get(e.victim.pod().uid()) == e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether an eviction of {@code preemptor}'s decision was accepted: the decision may not be abandoned. */
+    boolean started(GangKey preemptor) {
+        EvictionDecision d = decisions.get(preemptor);
+        return d != null && d.committed && d.started();
     }
 
     /**
-     * This process no longer leads: every decision is forgotten, and the victims not evicted yet are no longer leaving
-     * (victims evicted stay leaving until they go).
+     * The room {@code preemptor}'s started decision keeps when it plans again: the pods evicted and not gone yet, as
+     * units (pods gone left free room). Victims not evicted yet are taken out of the count: those of a unit already
+     * started are still being finished; the others are let go and no decision takes them before {@link #RETRY_AT_MOST}.
+     */
+    List<Unit> kept(GangKey preemptor) {
+        EvictionDecision d = decisions.get(preemptor);
+        Map<Unit, List<Victim>> kept = new LinkedHashMap<>();
+        for (Eviction e : new ArrayList<>(d.evictions)) {
+            boolean live = byUid.get(e.victim.pod().uid()) == e;
+            if (e.accepted && live) {
+                kept.computeIfAbsent(e.unit, u -> new ArrayList<>()).add(e.victim);
+            } else if (!e.accepted && !e.unitStarted()) {
+                refusedLately.put(e.victim.pod().uid(), books.now() + RETRY_AT_MOST.toNanos());
+                let(e);
+                d.evictions.remove(e);
+            }
+        }
+        List<Unit> out = new ArrayList<>();
+        kept.forEach((u, pods) -> out.add(new Unit(u.gang(), u.queue(), u.priority(), u.part(), pods, u.since())));
+        return out;
+    }
+
+    /**
+     * A decision an earlier leader recorded (see the class comment). Returns the units whose room it keeps for its
+     * preemptor (the pods of its started units not gone yet, all of them marked leaving and the rest of each sent their
+     * evictions), or null when none of its units started: then it is rolled back and its record forgotten.
+     */
+    List<Unit> adopt(PreemptionRecord r) {
+        EvictionDecision d = new EvictionDecision(r.preemptor(), "finishing the preemption for " + r.preemptor() + " an earlier leader began", r.id());
+        d.committed = true;
+        d.stored = r;
+        boolean started = false;
+        List<Unit> kept = new ArrayList<>();
+        for (List<PodId> pods : r.units()) {
+            List<Victim> present = new ArrayList<>();
+            List<Boolean> leaving = new ArrayList<>();
+            boolean unitStarted = false;
+            for (PodId id : pods) {
+                PodRecord pr = ledger.pod(id.uid());
+                Pod p = books.pod(id.uid());
+                if (pr == null || p == null || byUid.containsKey(id.uid())) {
+                    unitStarted |= pr == null || p == null;
+                    continue;
+                }
+                unitStarted |= p.terminating();
+                present.add(new Victim(pr.pod(), pr.gang(), pr.queue(), p.priority(), pr.node(), pr.request()));
+                leaving.add(p.terminating());
+            }
+            started |= unitStarted;
+            if (!unitStarted || present.isEmpty()) {
+                continue;
+            }
+            Victim first = present.getFirst();
+            Unit u = new Unit(first.gang(), first.queue(), first.priority(), first.gang() == null ? Part.SINGLE : Part.WHOLE, present,
+                    books.now());
+            kept.add(u);
+            for (int i = 0; i < present.size(); i++) {
+                Victim v = present.get(i);
+                ledger.markLeaving(v.pod().uid());
+                Eviction e = new Eviction(v, u, d);
+                e.accepted = leaving.get(i);
+                d.evictions.add(e);
+                byUid.put(v.pod().uid(), e);
+            }
+        }
+        if (!started) {
+            forgetLater(r);
+            return null;
+        }
+        decisions.put(r.preemptor(), d);
+        for (Eviction e : d.evictions) {
+            if (!e.accepted) {
+                send(e);
+            }
+        }
+        return kept;
+    }
+
+    /**
+     * This process no longer leads: every decision is forgotten (not its record: the next leader finishes or rolls it
+     * back), and the victims not evicted yet are no longer leaving (victims evicted stay leaving until they go).
      */
     void leadershipLost() {
+        for (EvictionDecision d : decisions.values()) {
+            d.ended = true;
+        }
         for (Eviction e : new ArrayList<>(byUid.values())) {
+            e.decision.ended = true;
             if (!e.accepted) {
                 let(e);
             }
         }
         byUid.clear();
         decisions.clear();
+        finishing.clear();
     }
 
-    /** Whether any pod of {@code e}'s unit was evicted. */
-    private static boolean unitStarted(Eviction e) {
-        for (Eviction x : e.decision.evictions) {
-            if (x.unit == e.unit && x.accepted) {
-                return true;
-            }
-        }
-        return false;
+    /** Deletes a decision's record once the core's lock is released. */
+    private void forgetLater(PreemptionRecord r) {
+        books.outbox().later(() -> evictor.forget(r));
     }
+
 
     /** The victim is no longer evicted: its room and its queue's hold are its own again. */
     private void let(Eviction e) {
         if (byUid.remove(e.victim.pod().uid(), e)) {
             ledger.unmarkLeaving(e.victim.pod().uid());
-        }
-    }
-
-    private void forget(Decision d, boolean remove) {
-        for (Eviction e : d.evictions) {
-            let(e);
-        }
-        if (remove) {
-            decisions.remove(d.preemptor, d);
         }
     }
 

@@ -32,6 +32,7 @@ final class Housekeeping {
     /** See {@link GangScheduler#expireDue}: each step runs even when an earlier one failed; the first failure is rethrown. */
     void tick(long now) {
         try {
+            preemptions.shortfall(now); // before the expiry: a started decision keeps its room and plans only what is missing
             expiry.expireDue(now);
         } catch (RuntimeException | Error e) {
             try {

@@ -112,6 +112,14 @@ class GangSchedulerStressTest {
         binder.completeHeld(); // Bindings of pods deleted meanwhile succeed late: no phantom capacity may follow
         clock.advance(Duration.ofMinutes(10));
         s.expireDue();
+        // a record outlives a lost leadership; the next ticks read it back (answered on another thread), finish or roll
+        // back its decision, and delete it once nothing of it is left to evict
+        for (int i = 0; i < 2_000 && !evictor.records.isEmpty(); i++) {
+            clock.advance(Duration.ofSeconds(1));
+            s.expireDue();
+            Thread.sleep(1);
+        }
+        assertThat(evictor.records).as("records of decisions that ended").isEmpty();
         List<String> after = s.checkInvariants();
         assertThat(after).isEmpty();
         assertThat(s.ledger().pods().size()).isZero();
@@ -271,6 +279,25 @@ class GangSchedulerStressTest {
     static final class StressEvictor implements dev.muster.core.preempt.Evictor {
         final ConcurrentLinkedQueue<String> evicted = new ConcurrentLinkedQueue<>();
         private final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        /** Decisions recorded for a next leader: written by the core's callers, read back on another thread. */
+        final java.util.concurrent.ConcurrentHashMap<dev.muster.core.model.GangKey, dev.muster.core.preempt.PreemptionRecord> records =
+                new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public java.util.concurrent.CompletionStage<String> record(dev.muster.core.preempt.PreemptionRecord decision) {
+            records.put(decision.preemptor(), decision);
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void forget(dev.muster.core.preempt.PreemptionRecord decision) {
+            records.computeIfPresent(decision.preemptor(), (k, r) -> r.id().equals(decision.id()) ? null : r);
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<List<dev.muster.core.preempt.PreemptionRecord>> records() {
+            return CompletableFuture.supplyAsync(() -> List.copyOf(records.values())); // answered on another thread
+        }
 
         @Override
         public java.util.concurrent.CompletionStage<dev.muster.core.preempt.EvictionOutcome> evict(dev.muster.core.model.PodId pod, String why) {

@@ -1,10 +1,13 @@
 package dev.muster.core.testing;
 
+import dev.muster.core.model.GangKey;
 import dev.muster.core.model.PodId;
+import dev.muster.core.preempt.PreemptionRecord;
 import dev.muster.core.preempt.EvictionOutcome;
 import dev.muster.core.preempt.Evictor;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -13,13 +16,58 @@ import java.util.concurrent.CompletionStage;
 /**
  * A fake {@link Evictor} that records every eviction asked for, in order, and answers {@link EvictionOutcome.Evicted}
  * at once unless an outcome was set for the pod (by name). Dry runs ({@link #check}) are recorded apart and answer the
- * pod's outcome too, unless a dry-run outcome was set for it. Thread-safe: {@code this} guards all fields.
+ * pod's outcome too, unless a dry-run outcome was set for it. Decisions recorded for a next leader are kept in memory
+ * (share one instance between two schedulers to play a leader change). Thread-safe: {@code this} guards all fields.
  */
 public final class RecordingEvictor implements Evictor {
     private final List<PodId> asked = new ArrayList<>();
     private final Map<String, EvictionOutcome> outcomes = new HashMap<>();
     private final List<PodId> checked = new ArrayList<>();
     private final Map<String, EvictionOutcome> checkOutcomes = new HashMap<>();
+    private final Map<GangKey, PreemptionRecord> records = new LinkedHashMap<>();
+    private String recordRefusal;
+
+    @Override
+    public synchronized CompletionStage<String> record(PreemptionRecord decision) {
+        if (recordRefusal == null) {
+            records.put(decision.preemptor(), decision);
+        }
+        return CompletableFuture.completedFuture(recordRefusal);
+    }
+
+    @Override
+    public synchronized void forget(PreemptionRecord decision) {
+        records.remove(decision.preemptor(), records.get(decision.preemptor()) instanceof PreemptionRecord r
+                && r.id().equals(decision.id()) ? r : null);
+    }
+
+    private int failedReads;
+
+    @Override
+    public synchronized CompletionStage<List<PreemptionRecord>> records() {
+        if (failedReads > 0) {
+            failedReads--;
+            return CompletableFuture.failedFuture(new IllegalStateException("read Lease: HTTP 403"));
+        }
+        return CompletableFuture.completedFuture(List.copyOf(records.values()));
+    }
+
+    /** The next {@code n} reads of the records fail. */
+    public synchronized RecordingEvictor failReads(int n) {
+        failedReads = n;
+        return this;
+    }
+
+    /** The decisions recorded and not forgotten, as a next leader would read them. */
+    public synchronized List<PreemptionRecord> stored() {
+        return List.copyOf(records.values());
+    }
+
+    /** Records are refused with {@code why} from now on (null: stored again). */
+    public synchronized RecordingEvictor refuseRecords(String why) {
+        recordRefusal = why;
+        return this;
+    }
 
     @Override
     public synchronized CompletionStage<EvictionOutcome> check(PodId pod) {

@@ -63,6 +63,7 @@ public final class KubeEvictor implements Evictor, AutoCloseable {
     private final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
     private final ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("kube-evict-", 0).factory());
     private volatile boolean closed;
+    private final LeasePreemptionRecords records; // null: decisions are not recorded (no next leader to read them)
 
     /**
      * @param client  an ApiClient with bounded timeouts ({@link dev.muster.common.kube.KubeClients#requests()})
@@ -70,8 +71,31 @@ public final class KubeEvictor implements Evictor, AutoCloseable {
      *                frozen-and-woken leader never evicts
      */
     public KubeEvictor(ApiClient client, BooleanSupplier leading) {
+        this(client, leading, null);
+    }
+
+    /** @param records where decisions are recorded for the next leader ({@link LeasePreemptionRecords}); null: nowhere */
+    public KubeEvictor(ApiClient client, BooleanSupplier leading, LeasePreemptionRecords records) {
         this.api = new CoreV1Api(Objects.requireNonNull(client, "client"));
         this.leading = Objects.requireNonNull(leading, "leading");
+        this.records = records;
+    }
+
+    @Override
+    public CompletionStage<String> record(dev.muster.core.preempt.PreemptionRecord decision) {
+        return records == null ? Evictor.super.record(decision) : records.record(decision);
+    }
+
+    @Override
+    public void forget(dev.muster.core.preempt.PreemptionRecord decision) {
+        if (records != null) {
+            records.forget(decision);
+        }
+    }
+
+    @Override
+    public CompletionStage<java.util.List<dev.muster.core.preempt.PreemptionRecord>> records() {
+        return records == null ? Evictor.super.records() : records.records();
     }
 
     /** Only the leader decides preemptions: a standby's core takes nobody's room. */
@@ -106,6 +130,9 @@ public final class KubeEvictor implements Evictor, AutoCloseable {
     public void close() {
         closed = true;
         executor.shutdownNow();
+        if (records != null) {
+            records.close();
+        }
     }
 
     private EvictionOutcome run(PodId pod, String why, boolean dryRun) {
