@@ -49,6 +49,16 @@ final class EvictionDecision {
         return false;
     }
 
+    /** Whether nothing of this ended decision is left to evict ({@code byUid}: the evictions under way, by victim). */
+    boolean settled(Map<String, Eviction> byUid) {
+        for (Eviction e : evictions) {
+            if (!e.accepted && byUid.get(e.victim.pod().uid()) == e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether every victim's eviction was accepted. */
     boolean allAccepted() {
         for (Eviction e : evictions) {

@@ -81,13 +81,6 @@ public final class Preemptions {
     private long reclaimDecisions;
     private final DecisionTimes times = new DecisionTimes();
 
-    /**
-     * One decision carried out: the units it takes, when its room must be free. {@code forQuota}: its queue's capability
-     * admitted the gang only with victims of that queue gone, so their evictions go on even once it runs (until {@code until}).
-     */
-    private record Preemption(Gang gang, PreemptionKind kind, int priority, List<Unit> units, List<Victim> victims, int victimNodes,
-                              boolean forQuota, long until) {}
-
     public Preemptions(Books books, GangAdmission admission, WaitingLine line, BindBarrier barrier, PreemptionSettings settings,
                        Duration gangDeadline, String schedulerName, Evictor evictor, DisruptionBudgets budgets, Consumer<Runnable> underLock,
                        BooleanSupplier synced) {
@@ -272,7 +265,7 @@ public final class Preemptions {
         } else {
             evictions.extend(g.key(), p.victims().subList(kept.size(), p.victims().size()));
         }
-        admission.reservePreempting(g, p.plan(), until, note(pre), PreemptionChoice.priorityOf(g));
+        admission.reservePreempting(g, p.plan(), until, pre.note(ledger), PreemptionChoice.priorityOf(g));
         if (kept != null) {
             return; // the same decision, not a new one
         }
@@ -309,7 +302,7 @@ public final class Preemptions {
                 continue;
             }
             if (g.state() == GangState.RESERVED) {
-                books.state(g, GangState.RESERVED, Refusal.note(note(pre)));
+                books.state(g, GangState.RESERVED, Refusal.note(pre.note(ledger)));
             }
         }
     }
@@ -368,23 +361,6 @@ public final class Preemptions {
                 evictions.end(r.preemptor(), g != null && g.running());
             }
         }
-    }
-
-    /** {@code preempting ml/low-a (8 pods), ml/low-b (2 surplus pods): 3 still terminating}. */
-    private String note(Preemption pre) {
-        int still = 0;
-        List<String> units = new ArrayList<>();
-        for (Unit u : pre.units()) {
-            units.add(u.describe());
-            for (Victim v : u.pods()) {
-                if (ledger.pod(v.pod().uid()) != null) {
-                    still++;
-                }
-            }
-        }
-        String whom = units.size() <= 4 ? String.join(", ", units) : String.join(", ", units.subList(0, 4)) + " and " + (units.size() - 4) + " more";
-        String verb = pre.kind() == PreemptionKind.RECLAIM ? "reclaiming from " : "preempting ";
-        return verb + whom + (still > 0 ? ": " + still + " still terminating" : ": their room is free; members bind as kube-scheduler places them");
     }
 
     /**

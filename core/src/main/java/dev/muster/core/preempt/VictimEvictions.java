@@ -264,7 +264,7 @@ final class VictimEvictions {
         }
         for (var it = finishing.iterator(); it.hasNext(); ) {
             EvictionDecision d = it.next();
-            if (settled(d)) {
+            if (d.settled(byUid)) {
                 it.remove();
                 forgetLater(d.stored);
             }
@@ -309,16 +309,6 @@ final class VictimEvictions {
         if (d.stored != null) {
             finishing.add(d);
         }
-    }
-
-    /** Whether nothing of the ended decision {@code d} is left to evict. */
-    private boolean settled(EvictionDecision d) {
-        for (Eviction e : d.evictions) {
-            if (!e.accepted && byUid.get(e.victim.pod().uid()) == e) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Whether an eviction of {@code preemptor}'s decision was accepted: the decision may not be abandoned. */
@@ -429,7 +419,6 @@ final class VictimEvictions {
     private void forgetLater(PreemptionRecord r) {
         books.outbox().later(() -> evictor.forget(r));
     }
-
 
     /** The victim is no longer evicted: its room and its queue's hold are its own again. */
     private void let(Eviction e) {

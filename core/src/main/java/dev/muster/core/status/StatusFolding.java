@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * Folds everything the controller learns into one desired status per Queue and PodGroup (level-based: each
@@ -328,44 +329,28 @@ public final class StatusFolding implements AllocationListener, StatusSource {
 
     @Override
     public DesiredStatus desired(StatusKey key) {
-        lock.lock();
-        try {
-            return switch (key) {
-                case StatusKey.Queue q -> queues.desired(q.name());
-                case StatusKey.PodGroup p -> {
-                    GangRecord r = gangs.get(p.gang());
-                    yield r == null ? null : r.desired;
-                }
-            };
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> switch (key) {
+            case StatusKey.Queue q -> queues.desired(q.name());
+            case StatusKey.PodGroup p -> {
+                GangRecord r = gangs.get(p.gang());
+                yield r == null ? null : r.desired;
+            }
+        });
     }
 
     /** The view of an observed queue, or null. */
     public QueueView queue(String name) {
-        lock.lock();
-        try {
-            return queues.view(name);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> queues.view(name));
     }
 
     /** Every observed queue, by name. */
     public List<QueueView> queues() {
-        lock.lock();
-        try {
-            return queues.views();
-        } finally {
-            lock.unlock();
-        }
+        return locked(queues::views);
     }
 
     /** The view of an observed PodGroup, or null. */
     public PodGroupView gang(GangKey key) {
-        lock.lock();
-        try {
+        return locked(() -> {
             GangRecord g = gangs.get(key);
             if (g == null || g.desired == null) {
                 return null;
@@ -373,15 +358,12 @@ public final class StatusFolding implements AllocationListener, StatusSource {
             AllocationSnapshot.GangStatus s = totals.gang(key);
             return new PodGroupView(key, g.spec.queue(), g.spec.minMember(), s == null ? null : s.state(),
                     s == null ? "" : s.reason(), g.desired);
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** The views of every observed PodGroup (as {@link #gang} gives each), in no particular order. */
     public List<PodGroupView> gangs() {
-        lock.lock();
-        try {
+        return locked(() -> {
             List<PodGroupView> out = new ArrayList<>();
             for (GangKey key : gangs.keySet()) {
                 PodGroupView v = gang(key); // the lock is reentrant
@@ -390,19 +372,12 @@ public final class StatusFolding implements AllocationListener, StatusSource {
                 }
             }
             return out;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** Observed Queues plus observed PodGroups: the objects that can have a desired status. */
     public int objectCount() {
-        lock.lock();
-        try {
-            return queues.observed() + observedPodGroups;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> queues.observed() + observedPodGroups);
     }
 
     /** What the fold holds, for memory accounting and metrics. */
@@ -410,10 +385,15 @@ public final class StatusFolding implements AllocationListener, StatusSource {
                         int queueRecords, int gangRecords, int memberPods) {}
 
     public Stats stats() {
+        return locked(() -> new Stats(appliedSequence, duplicateEvents, sequenceGaps, queues.observed(), observedPodGroups,
+                queues.records(), gangs.size(), pods.size()));
+    }
+
+    /** {@code read} under the fold's lock. */
+    private <T> T locked(Supplier<T> read) {
         lock.lock();
         try {
-            return new Stats(appliedSequence, duplicateEvents, sequenceGaps, queues.observed(), observedPodGroups,
-                    queues.records(), gangs.size(), pods.size());
+            return read.get();
         } finally {
             lock.unlock();
         }

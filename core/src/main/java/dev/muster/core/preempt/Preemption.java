@@ -1,0 +1,34 @@
+package dev.muster.core.preempt;
+
+import dev.muster.core.gang.Gang;
+import dev.muster.core.ledger.Ledger;
+import dev.muster.core.preempt.PreemptionPlanner.Unit;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One decision {@link Preemptions} carries out: the units it takes, when its room must be free. {@code forQuota}: its
+ * queue's capability admitted the gang only with victims of that queue gone, so their evictions go on even once it runs
+ * (until {@code until}). Immutable; read under the core's lock.
+ */
+record Preemption(Gang gang, PreemptionKind kind, int priority, List<Unit> units, List<Victim> victims, int victimNodes,
+                  boolean forQuota, long until) {
+
+    /** {@code preempting ml/low-a (8 pods), ml/low-b (2 surplus pods): 3 still terminating}. */
+    String note(Ledger ledger) {
+        int still = 0;
+        List<String> described = new ArrayList<>();
+        for (Unit u : units) {
+            described.add(u.describe());
+            for (Victim v : u.pods()) {
+                if (ledger.pod(v.pod().uid()) != null) {
+                    still++;
+                }
+            }
+        }
+        String whom = described.size() <= 4 ? String.join(", ", described)
+                : String.join(", ", described.subList(0, 4)) + " and " + (described.size() - 4) + " more";
+        String verb = kind == PreemptionKind.RECLAIM ? "reclaiming from " : "preempting ";
+        return verb + whom + (still > 0 ? ": " + still + " still terminating" : ": their room is free; members bind as kube-scheduler places them");
+    }
+}
