@@ -10,7 +10,11 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ContainerPort;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.util.PatchUtils;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,7 +34,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Two low-priority gangs fill the four 1-cpu nodes: {@code low-a} (started first) on hollow-0 and hollow-1, {@code low-b}
  * on hollow-2 and hollow-3. Without constraints a priority-1000 gang takes {@code low-b}, the gang started last; with a
  * node selector, a required node affinity or an untolerated taint that keeps it on hollow-0 / hollow-1 it takes
- * {@code low-a} and runs there; a gated one takes nothing. Whoever calls the verbs, a pod is never passed or bound onto a
+ * {@code low-a} and runs there; so does one whose port of the node ({@code hostPort}) is taken on hollow-2 and hollow-3;
+ * a gated one takes nothing. Whoever calls the verbs, a pod is never passed or bound onto a
  * node its own node selector excludes.
  */
 class NodeConstraintsE2eTest extends ControllersClusterTest {
@@ -119,6 +124,29 @@ class NodeConstraintsE2eTest extends ControllersClusterTest {
                 taint(n, "null");
             }
         }
+    }
+
+    /**
+     * kube-scheduler's NodePorts filter: big's pods ask for a port of the node that a priority-1000 pod already holds on
+     * hollow-2 and hollow-3, so evicting low-b (started last) would free room big can never use there; it takes low-a.
+     */
+    @Test
+    void aPreemptorWhoseHostPortIsTakenOnSomeNodesEvictsOnlyWhereItIsFree() {
+        Map<String, Set<String>> low = fill();
+        for (String n : List.of(ControllersCluster.NODE_PREFIX + "2", ControllersCluster.NODE_PREFIX + "3")) {
+            V1Pod holder = new V1Pod().metadata(new V1ObjectMeta().name("port-" + n).labels(Map.of("app", "port")))
+                    .spec(new V1PodSpec().nodeName(n).priorityClassName(HIGH).overhead(null).containers(List.of(new V1Container().name("main")
+                            .image("registry.example/job:1").ports(List.of(new V1ContainerPort().containerPort(9000).hostPort(9000))))));
+            Kube.call("create " + holder.getMetadata().getName(), () -> c.admin.core().createNamespacedPod(ns, holder).execute());
+        }
+        c.awaitRunning(ns, "app=port", 2);
+        gangJob("big", 2, HIGH, pods("big", HIGH), Map.of("containers", List.of(Map.of("name", "main", "image", "registry.example/job:1",
+                "resources", Map.of("requests", Map.of("cpu", "250m", "memory", "64Mi")),
+                "ports", List.of(Map.of("containerPort", 9000, "hostPort", 9000))))));
+        c.awaitRunning(ns, "job=big", 2);
+        assertThat(c.survivors(ns, low.get("low-b"))).as("low-b, where the port is taken, untouched").hasSize(8);
+        assertThat(c.survivors(ns, low.get("low-a"))).as("low-a evicted whole").isEmpty();
+        assertThat(Set.of(NODE_0, NODE_1)).containsAll(nodesOf("job=big"));
     }
 
     /** Sets (or with "null" removes) the node's taints. */

@@ -3,6 +3,8 @@ package dev.muster.common.kube;
 import dev.muster.core.model.NodeConstraints;
 import dev.muster.core.model.NodeTaint;
 import io.kubernetes.client.openapi.models.V1Affinity;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ContainerPort;
 import io.kubernetes.client.openapi.models.V1NodeSelector;
 import io.kubernetes.client.openapi.models.V1NodeSelectorRequirement;
 import io.kubernetes.client.openapi.models.V1NodeSelectorTerm;
@@ -88,7 +90,25 @@ public final class NodeConstraintsConverter {
         if (notEmpty(spec.getResourceClaims())) {
             what.add("resource claims");
         }
+        if (takesHostPort(spec.getContainers()) || takesHostPort(spec.getInitContainers())) {
+            what.add("host ports");
+        }
         return String.join(", ", what);
+    }
+
+    private static boolean takesHostPort(List<V1Container> containers) {
+        if (containers != null) {
+            for (V1Container c : containers) {
+                if (c.getPorts() != null) {
+                    for (V1ContainerPort p : c.getPorts()) {
+                        if (p.getHostPort() != null && p.getHostPort() > 0) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** The taints of a node that keep pods off it ({@code NoSchedule}, {@code NoExecute}). */

@@ -13,6 +13,7 @@ import com.google.gson.stream.JsonToken;
 import dev.muster.core.model.GangMembership;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ContainerPort;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -180,11 +181,37 @@ public final class SlimPodJson {
                     case "name" -> c.setName(string(in, where + ".name"));
                     case "restartPolicy" -> c.setRestartPolicy(string(in, where + ".restartPolicy"));
                     case "resources" -> c.setResources(requirements(in, where + ".resources"));
+                    case "ports" -> c.setPorts(hostPorts(in, where + ".ports"));
                     default -> in.skipValue();
                 }
             }
             in.endObject();
             out.add(c);
+        }
+        in.endArray();
+        return out;
+    }
+
+    /** The ports that take a port of the node ({@code hostPort}), or null when none does: kube-scheduler judges them. */
+    private static List<V1ContainerPort> hostPorts(JsonReader in, String where) throws IOException {
+        if (in.peek() == JsonToken.NULL) {
+            in.nextNull();
+            return null;
+        }
+        List<V1ContainerPort> out = null;
+        in.beginArray();
+        while (in.hasNext()) {
+            Integer hostPort = null;
+            in.beginObject();
+            while (in.hasNext()) {
+                if ("hostPort".equals(in.nextName())) {
+                    hostPort = integer(in, where + ".hostPort");
+                } else {
+                    in.skipValue();
+                }
+            }
+            in.endObject();
+            out = SlimPodPlacement.add(out, SlimPodPlacement.hostPort(hostPort));
         }
         in.endArray();
         return out;

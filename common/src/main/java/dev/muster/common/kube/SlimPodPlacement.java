@@ -1,6 +1,8 @@
 package dev.muster.common.kube;
 
 import io.kubernetes.client.openapi.models.V1Affinity;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ContainerPort;
 import io.kubernetes.client.openapi.models.V1NodeAffinity;
 import io.kubernetes.client.openapi.models.V1NodeSelector;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -19,7 +21,7 @@ import java.util.List;
  * (terms, expressions, fields), {@code tolerations}, {@code schedulingGates}, and markers for what only kube-scheduler
  * judges — a required pod (anti-)affinity (one empty term), topology spread constraints with {@code DoNotSchedule}
  * (their mode only), volumes of a persistent volume claim or ephemeral (name and claim only), resource claims (names
- * only). Lists are set only when something is kept, so both encodings give equal objects. A bound pod keeps none of
+ * only), container ports that take a port of the node (their {@code hostPort} only). Lists are set only when something is kept, so both encodings give equal objects. A bound pod keeps none of
  * them ({@link #trim}): they matter only before it is placed. Stateless and thread-safe.
  */
 final class SlimPodPlacement {
@@ -38,6 +40,21 @@ final class SlimPodPlacement {
         s.setTopologySpreadConstraints(null);
         s.setVolumes(null);
         s.setResourceClaims(null);
+        noPorts(s.getContainers());
+        noPorts(s.getInitContainers());
+    }
+
+    private static void noPorts(List<V1Container> containers) {
+        if (containers != null) {
+            for (V1Container c : containers) {
+                c.setPorts(null);
+            }
+        }
+    }
+
+    /** The marker of a port that takes a port of the node ({@code hostPort} above 0), or null (not kept). */
+    static V1ContainerPort hostPort(Integer hostPort) {
+        return hostPort == null || hostPort <= 0 ? null : new V1ContainerPort().hostPort(hostPort);
     }
 
     /** The marker of a required pod affinity: one empty term (kube-scheduler judges the terms). */

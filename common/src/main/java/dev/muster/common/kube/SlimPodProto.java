@@ -214,12 +214,28 @@ public final class SlimPodProto {
         while ((tag = tag(in, where)) != 0) {
             switch (WireFormat.getTagFieldNumber(tag)) {
                 case 1 -> c.setName(string(in, tag, where + ".name"));
+                case 6 -> c.setPorts(SlimPodPlacement.add(c.getPorts(), SlimPodPlacement.hostPort(
+                        message(in, tag, where + ".ports", p -> hostPort(p, where + ".ports")))));
                 case 24 -> c.setRestartPolicy(string(in, tag, where + ".restartPolicy"));
                 case 8 -> c.setResources(message(in, tag, where + ".resources", r -> requirements(r, where + ".resources")));
                 default -> skip(in, tag, where);
             }
         }
         return c;
+    }
+
+    /** A ContainerPort's {@code hostPort} (2), or null when it has none. */
+    private static Integer hostPort(CodedInputStream in, String where) throws IOException {
+        Integer hostPort = null;
+        int tag;
+        while ((tag = tag(in, where)) != 0) {
+            if (WireFormat.getTagFieldNumber(tag) == 2) {
+                hostPort = int32(in, tag, where + ".hostPort");
+            } else {
+                skip(in, tag, where);
+            }
+        }
+        return hostPort;
     }
 
     /** Requests (2) only: limits do not count for placement. Null when there are none, as in {@link SlimPodJson}. */

@@ -25,7 +25,8 @@ class SlimPodPlacementTest {
     private static final String POD_JSON = """
             {"metadata": {"name": "w-0", "namespace": "ml", "uid": "u1"},
              "spec": {
-               "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}],
+               "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}},
+                               "ports": [{"containerPort": 80}, {"containerPort": 8080, "hostPort": 8080, "protocol": "TCP"}]}],
                "nodeSelector": {"kubernetes.io/hostname": "node-2", "disk": "ssd"},
                "affinity": {
                  "nodeAffinity": {
@@ -86,6 +87,12 @@ class SlimPodPlacementTest {
             }));
             s.writeByteArray(2, message(c -> {
                 c.writeString(1, "c");
+                c.writeByteArray(6, message(port -> port.writeInt32(3, 80)));
+                c.writeByteArray(6, message(port -> {
+                    port.writeInt32(2, 8080);
+                    port.writeInt32(3, 8080);
+                    port.writeString(4, "TCP");
+                }));
                 c.writeByteArray(8, message(r -> r.writeByteArray(2, message(e -> {
                     e.writeString(1, "cpu");
                     e.writeByteArray(2, message(q -> q.writeString(1, "1")));
@@ -148,6 +155,8 @@ class SlimPodPlacementTest {
         assertThat(proto).isEqualTo(json);
         assertThat(json.getSpec().getVolumes()).as("only volumes only kube-scheduler judges are kept").hasSize(1);
         assertThat(json.getSpec().getTopologySpreadConstraints()).as("ScheduleAnyway only scores").isNullOrEmpty();
+        assertThat(json.getSpec().getContainers().getFirst().getPorts()).as("only ports that take a port of the node")
+                .extracting(io.kubernetes.client.openapi.models.V1ContainerPort::getHostPort).containsExactly(8080);
     }
 
     @Test
@@ -168,7 +177,7 @@ class SlimPodPlacementTest {
                 new NodeConstraints.Toleration("node.kubernetes.io/not-ready", "Exists", "", "NoExecute"));
         assertThat(c.schedulingGates()).containsExactly("example.com/quota");
         assertThat(c.gated()).isTrue();
-        assertThat(c.undecided()).isEqualTo("inter-pod anti-affinity, persistent volumes");
+        assertThat(c.undecided()).isEqualTo("inter-pod anti-affinity, persistent volumes, host ports");
     }
 
     @Test
@@ -179,6 +188,7 @@ class SlimPodPlacementTest {
         assertThat(bound.getSpec().getNodeSelector()).isNull();
         assertThat(bound.getSpec().getAffinity()).isNull();
         assertThat(bound.getSpec().getTolerations()).isNull();
+        assertThat(bound.getSpec().getContainers().getFirst().getPorts()).isNull();
         assertThat(PodConverter.toCore(bound).constraints()).isSameAs(NodeConstraints.NONE);
     }
 
