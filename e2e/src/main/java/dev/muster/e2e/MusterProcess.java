@@ -93,6 +93,20 @@ public final class MusterProcess implements AutoCloseable {
         return Double.NaN;
     }
 
+    /**
+     * The value of a counter's sample with one label in /metrics, 0 when it has none yet. Counters add up over every
+     * test that shares this process: a test compares the value before and after what it does.
+     */
+    public double counter(String metric, String label, String value) {
+        String sample = metric + "{" + label + "=\"" + value + "\"";
+        for (String line : metrics().split("\n")) {
+            if (line.startsWith(sample + ",} ") || line.startsWith(sample + "} ")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
+    }
+
     public void kill9() throws InterruptedException {
         proc.kill9();
     }

@@ -22,8 +22,8 @@ class BurstE2eTest extends RealClusterTest {
 
     @Test
     void aBurstOfSinglePodsFromEightClientsBindsWithoutAFilterErrorForAPodMusterHadNotSeenYet() throws Exception {
-        double errorsBefore = counter("muster_filter_errors_total", "cause", "not_seen");
-        double waitsBefore = counter("muster_filter_pod_waits_total", "outcome", "seen");
+        double errorsBefore = c.extender.counter("muster_filter_errors_total", "cause", "not_seen");
+        double waitsBefore = c.extender.counter("muster_filter_pod_waits_total", "outcome", "seen");
         long t = System.nanoTime();
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
         try {
@@ -46,20 +46,8 @@ class BurstE2eTest extends RealClusterTest {
                 .until(() -> c.admin.bound(ns, "burst-").size() == PODS);
         System.out.printf("e2e: %d single pods from %d clients all bound %.2f s after the first was created;"
                         + " filters that waited for Muster's informer: %.0f%n", PODS, CLIENTS, (System.nanoTime() - t) / 1e9,
-                counter("muster_filter_pod_waits_total", "outcome", "seen") - waitsBefore);
-        assertThat(counter("muster_filter_errors_total", "cause", "not_seen") - errorsBefore)
+                c.extender.counter("muster_filter_pod_waits_total", "outcome", "seen") - waitsBefore);
+        assertThat(c.extender.counter("muster_filter_errors_total", "cause", "not_seen") - errorsBefore)
                 .as("filters answered 'not seen in the cluster by muster'").isZero();
-    }
-
-    /** The value of a counter's sample with one label, 0 when it has none yet. */
-    private double counter(String metric, String label, String value) {
-        String prefix = metric + "{" + label + "=\"" + value + "\",}";
-        String prefix2 = metric + "{" + label + "=\"" + value + "\"}";
-        for (String line : c.extender.metrics().split("\n")) {
-            if (line.startsWith(prefix + " ") || line.startsWith(prefix2 + " ")) {
-                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
-        }
-        return 0;
     }
 }
