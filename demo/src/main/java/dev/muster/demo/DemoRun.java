@@ -8,6 +8,7 @@ import dev.muster.core.preempt.Evictor;
 import dev.muster.core.preempt.PreemptionSettings;
 import dev.muster.demo.cluster.ClusterEvictor;
 import dev.muster.demo.cluster.ClusterPod;
+import dev.muster.demo.cluster.ClusterUsage;
 import dev.muster.demo.cluster.EmbeddedCluster;
 import dev.muster.demo.cluster.Kubelet;
 import dev.muster.demo.cluster.Watch;
@@ -117,7 +118,7 @@ public final class DemoRun {
             double cyclesPerSecond = 0;
             while (true) {
                 Thread.sleep(100);
-                EmbeddedCluster.Usage u = cluster.usage();
+                ClusterUsage u = cluster.usage();
                 long now = System.nanoTime();
                 long cycles = driver.stats().cycles();
                 if (now - lastCycleTime >= 1_000_000_000L) {
@@ -168,7 +169,7 @@ public final class DemoRun {
 
             List<ClusterPod> pods = cluster.pods();
             long[] singleWaits = pods.stream().filter(p -> p.gang() == null && p.boundAt() >= 0).mapToLong(p -> p.boundAt() - p.createdAt()).toArray();
-            EmbeddedCluster.Usage end = cluster.usage();
+            ClusterUsage end = cluster.usage();
             long watchFailures = kubelet.failures() + scheduler.failures() + muster.watchFailures();
             return new RunResult(scenario, nodes, end.allocatable(), plan.podCount(), Duration.ofNanos(System.nanoTime() - realStart), simEnd,
                     finished, endReason, List.copyOf(samples), GangOutcome.of(cluster.podGroups(), pods), singleWaits, end.podsByPhase(),
@@ -235,7 +236,7 @@ public final class DemoRun {
             waitUntil(driver::idle, QUIET_WAIT);
             cluster.awaitWatchesCaughtUp(MATCH_WAIT);
             long quiet = System.nanoTime();
-            EmbeddedCluster.Usage u;
+            ClusterUsage u;
             boolean matched;
             while (true) {
                 u = cluster.usage();
@@ -254,7 +255,7 @@ public final class DemoRun {
     }
 
     /** Every Queue's written status.allocated equals the sum of its bound pods' requests (no status yet counts as zero). */
-    static boolean statusMatches(EmbeddedCluster.Usage u) {
+    static boolean statusMatches(ClusterUsage u) {
         for (Map.Entry<String, Resources> e : u.usedByQueue().entrySet()) {
             Resources written = u.statusByQueue().get(e.getKey());
             if (written == null ? !e.getValue().isZero() : !written.equals(e.getValue())) {
@@ -271,7 +272,7 @@ public final class DemoRun {
         }
     }
 
-    private static String progressText(SimClock clock, long realStart, EmbeddedCluster.Usage u, StreamRecorder recorder, double cyclesPerSecond) {
+    private static String progressText(SimClock clock, long realStart, ClusterUsage u, StreamRecorder recorder, double cyclesPerSecond) {
         long sim = clock.nanos() / 1_000_000_000L;
         long real = (System.nanoTime() - realStart) / 1_000_000_000L;
         StringBuilder sb = new StringBuilder();

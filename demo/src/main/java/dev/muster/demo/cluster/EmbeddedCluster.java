@@ -424,70 +424,11 @@ public final class EmbeddedCluster {
         }
     }
 
-    /**
-     * What the cluster's pods hold right now, in one consistent read.
-     *
-     * @param allocatable  sum of node allocatable
-     * @param used         sum of requests of pods that hold resources (bound, not finished)
-     * @param usedByQueue  the same per Queue of the pods' PodGroups (pods outside any PodGroup are not counted)
-     * @param statusByQueue each Queue's {@code status.allocated} as last written (absent before the first write)
-     * @param podsByPhase  pod counts: "pending" (unbound), "bound" (bound, not started), "running", "succeeded", "failed"
-     * @param gangsRunning PodGroups with at least one member holding resources
-     * @param gangsWaiting PodGroups with pending members and none holding resources
-     */
-    public record Usage(Resources allocatable, Resources used, Map<String, Resources> usedByQueue, Map<String, Resources> statusByQueue,
-                        Map<String, Integer> podsByPhase, int gangsRunning, int gangsWaiting) {
-        public int pods(String phase) {
-            return podsByPhase.getOrDefault(phase, 0);
-        }
-    }
-
-    public Usage usage() {
+    /** What the cluster's pods hold right now, in one consistent read. */
+    public ClusterUsage usage() {
         lock.lock();
         try {
-            Resources allocatable = Resources.ZERO;
-            Resources used = Resources.ZERO;
-            for (Node n : nodes.values()) {
-                allocatable = allocatable.plus(n.allocatable());
-                used = used.plus(nodeUsed.get(n.name()));
-            }
-            Map<String, Resources> byQueue = new LinkedHashMap<>();
-            Map<String, Resources> status = new LinkedHashMap<>();
-            queues.values().forEach(q -> {
-                byQueue.put(q.name(), Resources.ZERO);
-                if (q.status() != null) {
-                    status.put(q.name(), q.status().allocated());
-                }
-            });
-            Map<String, Integer> byPhase = new LinkedHashMap<>();
-            for (String k : List.of("pending", "bound", "running", "succeeded", "failed")) {
-                byPhase.put(k, 0);
-            }
-            Map<GangKey, int[]> gangs = new HashMap<>(); // gang → {holding, pending}
-            for (ClusterPod p : pods.values()) {
-                if (p.gang() != null && (p.holdsResources() || p.isPending())) {
-                    gangs.computeIfAbsent(p.gang(), g -> new int[2])[p.holdsResources() ? 0 : 1]++;
-                }
-                String k = p.phase() == PodPhase.SUCCEEDED ? "succeeded" : p.phase() == PodPhase.FAILED ? "failed"
-                        : p.phase() == PodPhase.RUNNING ? "running" : p.isBound() ? "bound" : "pending";
-                byPhase.merge(k, 1, Integer::sum);
-                if (p.holdsResources() && p.gang() != null) {
-                    PodGroupObject pg = podGroups.get(p.gang());
-                    if (pg != null) {
-                        byQueue.merge(pg.spec().queue(), p.request(), Resources::plus);
-                    }
-                }
-            }
-            int running = 0;
-            int waiting = 0;
-            for (int[] g : gangs.values()) {
-                if (g[0] > 0) {
-                    running++;
-                } else if (g[1] > 0) {
-                    waiting++;
-                }
-            }
-            return new Usage(allocatable, used, Map.copyOf(byQueue), Map.copyOf(status), Map.copyOf(byPhase), running, waiting);
+            return ClusterUsage.of(nodes.values(), nodeUsed, pods.values(), podGroups, queues.values());
         } finally {
             lock.unlock();
         }

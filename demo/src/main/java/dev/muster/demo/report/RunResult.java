@@ -4,6 +4,7 @@ import dev.muster.core.model.QueueSpec;
 import dev.muster.core.resources.ResourceNames;
 import dev.muster.core.resources.Resources;
 import dev.muster.demo.cluster.ClusterEvictor;
+import dev.muster.demo.cluster.ClusterUsage;
 import dev.muster.demo.cluster.EmbeddedCluster;
 import dev.muster.demo.cluster.QueueObject;
 import dev.muster.demo.driver.DriverStats;
@@ -89,7 +90,7 @@ public record RunResult(Scenario scenario, int nodeCount, Resources allocatable,
     public List<Sample> busySamples() {
         List<Sample> out = new ArrayList<>();
         for (Sample s : samples) {
-            EmbeddedCluster.Usage u = s.usage();
+            ClusterUsage u = s.usage();
             if (u.pods("pending") + u.pods("bound") + u.pods("running") > 0) {
                 out.add(s);
             }

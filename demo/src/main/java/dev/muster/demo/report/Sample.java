@@ -2,18 +2,18 @@ package dev.muster.demo.report;
 
 import dev.muster.core.queue.FairShare;
 import java.util.Map;
-import dev.muster.demo.cluster.EmbeddedCluster;
+import dev.muster.demo.cluster.ClusterUsage;
 
 /**
  * The embedded cluster's usage at simulated time {@code at} (nanoseconds), and each queue's share as the extender's
  * last admission pass computed it (held, fair share, borrowed; empty when not sampled). Immutable.
  */
-public record Sample(long at, EmbeddedCluster.Usage usage, Map<String, FairShare.Share> shares) {
+public record Sample(long at, ClusterUsage usage, Map<String, FairShare.Share> shares) {
     public Sample {
         shares = Map.copyOf(shares);
     }
 
-    public Sample(long at, EmbeddedCluster.Usage usage) {
+    public Sample(long at, ClusterUsage usage) {
         this(at, usage, Map.of());
     }
 }

@@ -158,7 +158,7 @@ class EmbeddedClusterTest {
         Resources written = res("3", "1Gi");
         cluster.patchQueueStatus("q", new QueueStatus(QueueState.OPEN, 0, 0, 1, 0, 0, written));
 
-        EmbeddedCluster.Usage u = cluster.usage();
+        ClusterUsage u = cluster.usage();
 
         assertThat(u.used().cpuMillis()).isEqualTo(4000);
         assertThat(u.usedByQueue().get("q").cpuMillis()).isEqualTo(3000);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.queue.FairShare;
 import dev.muster.core.resources.Resources;
-import dev.muster.demo.cluster.EmbeddedCluster;
+import dev.muster.demo.cluster.ClusterUsage;
 import dev.muster.demo.scenario.NodeGroup;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +28,7 @@ class ShareShortfallTest {
     /** A sample at {@code minute} where queue "ml" holds {@code held} GPUs against a fair share of 12, the cluster using {@code used}. */
     private static Sample sample(int minute, long held, boolean wantsMore, Resources used) {
         FairShare.Share ml = new FairShare.Share("ml", gpus(12), gpus(held), Resources.ZERO, held / 12.0, wantsMore);
-        EmbeddedCluster.Usage usage = new EmbeddedCluster.Usage(TOTAL, used, Map.of(), Map.of(), Map.of(), 0, 0);
+        ClusterUsage usage = new ClusterUsage(TOTAL, used, Map.of(), Map.of(), Map.of(), 0, 0);
         return new Sample(minute * MINUTE, usage, Map.of("ml", ml));
     }
 
