@@ -8,10 +8,8 @@ import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodId;
 import dev.muster.core.model.PodPhase;
 import dev.muster.core.resources.PodRequests;
-import dev.muster.core.resources.ResourceList;
 import dev.muster.core.resources.Resources;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +35,6 @@ import java.util.Map;
  * token by token without building anything. Duplicate keys among the fields read are errors. Stateless.
  */
 final class PodReader {
-    private static final String RESTART_ALWAYS = "Always";
-
     private PodReader() {}
 
     /** Reads the pod object at the current token (which must be START_OBJECT). */
@@ -197,17 +193,17 @@ final class PodReader {
                 case "containers" -> {
                     seen = in.markSeen(seen, 1);
                     in.next();
-                    f.containers = readContainers(in, false, f);
+                    f.containers = ContainerReader.readContainers(in, false, marked -> f.gangMarked |= marked);
                 }
                 case "initContainers" -> {
                     seen = in.markSeen(seen, 2);
                     in.next();
-                    f.initContainers = readContainers(in, true, f);
+                    f.initContainers = ContainerReader.readContainers(in, true, marked -> f.gangMarked |= marked);
                 }
                 case "resources" -> {
                     seen = in.markSeen(seen, 4);
                     in.next();
-                    f.podLevelRequests = readRequestsOf(in);
+                    f.podLevelRequests = ContainerReader.readRequestsOf(in);
                 }
                 case "overhead" -> {
                     seen = in.markSeen(seen, 8);
@@ -362,76 +358,6 @@ final class PodReader {
             in.skipValue();
         }
         return any;
-    }
-
-    private static List<PodRequests.Container> readContainers(JsonInput in, boolean init, Fields f) throws IOException {
-        if (!in.arrayOrNull("an array of containers")) {
-            return List.of();
-        }
-        List<PodRequests.Container> containers = new ArrayList<>(2);
-        while (in.nextElement()) {
-            containers.add(readContainer(in, init, f));
-        }
-        return containers;
-    }
-
-    /** One container; notes in {@code f} whether its requests name the gang marker (kube-scheduler's managedResources test). */
-    private static PodRequests.Container readContainer(JsonInput in, boolean init, Fields f) throws IOException {
-        if (in.current() != JsonToken.START_OBJECT) {
-            throw in.typeError("a container object", in.current());
-        }
-        Resources requests = Resources.ZERO;
-        String restartPolicy = null;
-        int seen = 0;
-        while (in.nextField()) {
-            switch (in.fieldName()) {
-                case "resources" -> {
-                    seen = in.markSeen(seen, 1);
-                    in.next();
-                    ResourceList list = readRequestListOf(in);
-                    if (list != null) {
-                        f.gangMarked |= list.marked();
-                        requests = list.build();
-                    }
-                }
-                case "restartPolicy" -> {
-                    seen = in.markSeen(seen, 2);
-                    in.next();
-                    restartPolicy = in.stringOrNull();
-                }
-                default -> in.skipFieldValue();
-            }
-        }
-        // Only an init container can be a sidecar; regular containers' restartPolicy means nothing here.
-        return new PodRequests.Container(requests, init && RESTART_ALWAYS.equals(restartPolicy));
-    }
-
-    /** Reads {@code requests} of a ResourceRequirements object ({@code limits}, {@code claims} skipped). */
-    private static Resources readRequestsOf(JsonInput in) throws IOException {
-        ResourceList list = readRequestListOf(in);
-        return list == null ? Resources.ZERO : list.build();
-    }
-
-    /**
-     * {@link #readRequestsOf} keeping the list, null when there are no requests. Limits are not read: the API server
-     * copies an extended resource's limit into its request, so a marked pod names the marker in its requests.
-     */
-    private static ResourceList readRequestListOf(JsonInput in) throws IOException {
-        if (!in.objectOrNull("an object")) {
-            return null;
-        }
-        ResourceList requests = null;
-        int seen = 0;
-        while (in.nextField()) {
-            if ("requests".equals(in.fieldName())) {
-                seen = in.markSeen(seen, 1);
-                in.next();
-                requests = ResourceListReader.readList(in, "requests");
-            } else {
-                in.skipFieldValue();
-            }
-        }
-        return requests;
     }
 
     private static void readStatus(JsonInput in, Fields f) throws IOException {
