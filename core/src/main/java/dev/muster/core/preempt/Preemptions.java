@@ -361,8 +361,8 @@ public final class Preemptions {
     private void adopt(List<PreemptionRecord> records, long now) {
         for (PreemptionRecord r : records) {
             List<Unit> kept = evictions.adopt(r);
-            if (kept == null) {
-                continue; // rolled back
+            if (kept == null || singles.adopt(r.preemptor(), kept, now)) {
+                continue; // rolled back, or a single pod's room kept
             }
             Gang g = books.gang(r.preemptor());
             boolean waits = g != null && g.spec() != null && !g.spec().isUnresolved() && !g.running() && !books.admitted(g);

@@ -158,6 +158,35 @@ class PreemptionLeaderChangeTest {
     }
 
     @Test
+    void aSinglePodKeepsTheRoomItsDecisionFreedAcrossALeaderChange() {
+        // an earlier leader took gang low (on n0) for the priority-1000 single pod solo: low-0 went, low-1 was still to go
+        SchedulerHarness next = leader(2, false);
+        List<Pod> low = running(next, "low", "default", 2, 0, "n0", "n0");
+        running(next, "mid", "default", 2, 0, "n1", "n1");
+        next.scheduler.deletePod(low.get(0).uid());
+        GangKey key = dev.muster.core.stream.AllocationEvent.PreemptionDecided.singlePod("default", "solo");
+        evictor.record(new PreemptionRecord(key, "old", List.of(low.stream().map(Pod::id).toList())));
+        Pod solo = next.seen(pod("solo").requests("4", "1Gi").priority(1000).build());
+        Pod other = next.seen(pod("other").requests("2", "1Gi").build());
+
+        next.scheduler.markSynced(); // the records are read: the unit is finished and solo's room on n0 kept
+
+        assertThat(evictor.asked()).containsExactly("low-1");
+        assertThat(next.scheduler.filter(other, List.of("n0")).feasible()).as("the room low-0 left is solo's").isEmpty();
+        assertThat(next.scheduler.filter(solo, next.nodeNames).feasible()).containsExactly("n0");
+        assertThat(next.invariantViolations()).isEmpty();
+
+        // low-1 goes, solo binds there: the decision ends, nothing wasted, and its record is forgotten
+        next.scheduler.deletePod(low.get(1).uid());
+        next.scheduler.upsertPod(solo.withNode("n0")); // kube-scheduler bound it where the filter let it
+        next.clock.advance(Duration.ofSeconds(1));
+        next.scheduler.expireDue();
+        assertThat(evictor.stored()).isEmpty();
+        assertThat(next.scheduler.preemptionStats().wastedEvictions()).isZero();
+        assertThat(next.invariantViolations()).isEmpty();
+    }
+
+    @Test
     void aDecisionNothingOfWhichWasEvictedIsRolledBackByTheNextLeader() {
         // recorded by a leader that lost its Lease before any eviction was accepted
         SchedulerHarness next = leader(2, false);
