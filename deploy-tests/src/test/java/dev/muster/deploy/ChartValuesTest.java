@@ -59,7 +59,8 @@ class ChartValuesTest {
         assertThat(Tree.strings(chart.deployment("extender").container(), "args")).containsExactly(
                 "--scheduler-name=muster", "--http-port=8888", "--ops-port=8080", "--grpc-port=9090",
                 "--gang-deadline=60s", "--scoring=binpack", "--pick-node=true", "--gang-marker=true",
-                "--preemption=true", "--reclaim=true", "--victim-min-runtime=5m", "--reclaim-band=0.1", "--max-body-bytes=67108864", "--journal-window=65536",
+                "--preemption=true", "--reclaim=true", "--victim-min-runtime=5m", "--reclaim-band=0.1",
+                "--dry-run-rate=1", "--dry-run-burst=5", "--dry-run-process-rate=5", "--max-body-bytes=67108864", "--journal-window=65536",
                 "--leader-elect=true", "--lease-name=muster-extender", "--lease-namespace=$(POD_NAMESPACE)",
                 "--tls-cert-file=/etc/muster/tls/tls.crt", "--tls-key-file=/etc/muster/tls/tls.key", "--tls-client-ca-file=/etc/muster/tls/ca.crt",
                 "--grpc-tls-cert-file=/etc/muster/tls/tls.crt", "--grpc-tls-key-file=/etc/muster/tls/tls.key",
@@ -102,9 +103,11 @@ class ChartValuesTest {
     @Test
     void preemptionValuesReachTheExtenderAndOnlyItsRoleMayEvict() {
         Rendered chart = Chart.render(Install.with("extender.preemption.enabled", false, "extender.preemption.victimMinRuntime", "15m",
-                "extender.preemption.reclaimBand", 0.25));
+                "extender.preemption.reclaimBand", 0.25, "extender.preemption.dryRunRate", 0.5, "extender.preemption.dryRunBurst", 2,
+                "extender.preemption.dryRunProcessRate", 20));
         assertThat(Tree.strings(chart.deployment("extender").container(), "args"))
-                .contains("--preemption=false", "--reclaim=true", "--victim-min-runtime=15m", "--reclaim-band=0.25");
+                .contains("--preemption=false", "--reclaim=true", "--victim-min-runtime=15m", "--reclaim-band=0.25",
+                        "--dry-run-rate=0.5", "--dry-run-burst=2", "--dry-run-process-rate=20");
         Permission evict = Permission.of("", "pods/eviction", "create");
         Permission watchBudgets = Permission.of("policy", "poddisruptionbudgets", "watch");
         for (Rendered r : List.of(Chart.render(Install.defaults()), chart)) {

@@ -33,6 +33,7 @@ import java.util.List;
  * room back. The gang next in line fits in the cluster once enough of that room is back, so room flows to it until
  * it is admitted — and it is chosen only among gangs that could ever fit (aggregate need ≤ schedulable allocatable).
  * A gang that comes before it later (higher priority, or a queue further below its share) takes over the set-aside.
+ * No pass runs while admission is held ({@link AdmissionHold}: a new leader has not read the preemption records yet).
  * It evicts nothing itself: after each pass {@link dev.muster.core.preempt.Preemptions} lets gangs it could not admit for
  * want of room take room back.
  */
@@ -41,12 +42,14 @@ public final class AdmissionPass {
     private final Ledger ledger;
     private final WaitingLine line;
     private final HeldBinds held;
+    private final AdmissionHold hold;
     /** When the gang next in line changes, this many gangs behind it are told so again (the rest keep their reason). */
     static final int RETELL_BEHIND = 64;
     private long pass; // numbers full passes (a gang's place remembers the last one that visited it)
 
-    public AdmissionPass(Books books, WaitingLine line, HeldBinds held) {
+    public AdmissionPass(Books books, WaitingLine line, HeldBinds held, AdmissionHold hold) {
         this.books = books;
+        this.hold = hold;
         this.ledger = books.ledger();
         this.line = line;
         this.held = held;
@@ -58,6 +61,9 @@ public final class AdmissionPass {
      * Everyone else gets their turn at the next tick's pass or at their members' next filter.
      */
     public void roomFreed(long now) {
+        if (hold.held()) {
+            return; // nothing is admitted before the preemption records are read; the first pass after follows
+        }
         GangKey next = line.next();
         Gang g = next == null ? null : books.gang(next);
         if (g != null && line.waiting(g, now) && held.admit(g, now) == null) {
@@ -90,6 +96,9 @@ public final class AdmissionPass {
 
     /** A full pass (see the class comment). */
     public void run(long now) {
+        if (hold.held()) {
+            return; // see AdmissionHold
+        }
         line.inPass(true);
         try {
             pass(now);

@@ -65,6 +65,16 @@ public final class Books {
         return pods.get(uid);
     }
 
+    /** The pod {@code namespace/name}, or null: O(pods), for rare look-ups only (a leader change's records name pods so). */
+    public Pod podNamed(String namespace, String name) {
+        for (Pod p : pods.values()) {
+            if (p.id().name().equals(name) && p.id().namespace().equals(namespace)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
     public boolean hasPod(String uid) {
         return pods.containsKey(uid);
     }

@@ -22,9 +22,11 @@ public final class HeldBinds {
     private final PodBinds binds;
     private final GangAdmission admission;
     private final BindBarrier barrier;
+    private final AdmissionHold hold;
 
-    public HeldBinds(Books books, GangAdmission admission, BindBarrier barrier) {
+    public HeldBinds(Books books, GangAdmission admission, BindBarrier barrier, AdmissionHold hold) {
         this.books = books;
+        this.hold = hold;
         this.binds = books.binds();
         this.admission = admission;
         this.barrier = barrier;
@@ -36,8 +38,14 @@ public final class HeldBinds {
         admitHeld(g, now);
     }
 
-    /** Admits the gang (see {@link GangAdmission#reserve}); on success its held binds join the barrier. */
+    /**
+     * Admits the gang (see {@link GangAdmission#reserve}); on success its held binds join the barrier. Nothing is
+     * admitted while admission is held ({@link AdmissionHold}).
+     */
     public Refusal admit(Gang g, long now) {
+        if (hold.held()) {
+            return hold.refusal(g);
+        }
         Refusal why = admission.reserve(g, now);
         if (why == null) {
             adopt(g, now);

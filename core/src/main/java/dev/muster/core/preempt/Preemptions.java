@@ -1,5 +1,6 @@
 package dev.muster.core.preempt;
 
+import dev.muster.core.gang.AdmissionHold;
 import dev.muster.core.gang.BindBarrier;
 import dev.muster.core.gang.Books;
 import dev.muster.core.gang.Gang;
@@ -54,7 +55,7 @@ import java.util.function.Consumer;
  *
  * <p><b>Who decides.</b> Only a process that leads ({@link Evictor#ready}), has listed the cluster once ({@code synced}:
  * nodes, pods, PodDisruptionBudgets and PodGroups) and has read what an earlier leader left half done ({@link Handover})
- * decides or evicts anything.
+ * decides or evicts anything; until it has read that, no gang is admitted either ({@link AdmissionHold}).
  */
 public final class Preemptions {
     static final int TRIES_PER_TICK = 4;
@@ -81,9 +82,10 @@ public final class Preemptions {
     private long reclaimDecisions;
     private final DecisionTimes times = new DecisionTimes();
 
+    /** {@code hold}: gang admission, held until the records of an earlier leader are read ({@link Handover}). */
     public Preemptions(Books books, GangAdmission admission, WaitingLine line, BindBarrier barrier, PreemptionSettings settings,
                        Duration gangDeadline, String schedulerName, Evictor evictor, DisruptionBudgets budgets, Consumer<Runnable> underLock,
-                       BooleanSupplier synced) {
+                       BooleanSupplier synced, AdmissionHold hold) {
         this.books = books;
         this.ledger = books.ledger();
         this.admission = admission;
@@ -94,7 +96,10 @@ public final class Preemptions {
         this.evictor = evictor;
         this.schedulerName = schedulerName;
         this.synced = synced;
-        this.handover = new Handover(books, evictor, underLock);
+        this.handover = new Handover(books, evictor, underLock, hold, records -> {
+            adopt(records, books.now());
+            tick(books.now()); // the tick the reading held back
+        });
         this.evictions = new VictimEvictions(books, evictor, underLock, new VictimEvictions.Owner() {
             @Override
             public void checkFailed(GangKey preemptor, String why) {
@@ -128,16 +133,20 @@ public final class Preemptions {
 
     // ---- the tick ---------------------------------------------------------------------------------------
 
+    /** Reads the records an earlier leader left, when this process leads and has listed the cluster ({@link Handover}). */
+    public void handOver() {
+        if (evictor.ready() && synced.getAsBoolean() && !handover.adopted()) {
+            handover.read();
+        }
+    }
+
     /** Follows the decisions under way, retries due evictions, then lets waiting gangs take room back. */
     public void tick(long now) {
         if (!evictor.ready() || !synced.getAsBoolean()) {
             return; // a standby, or a leader that has not listed the cluster yet, decides nothing and evicts nothing
         }
         if (!handover.adopted()) {
-            handover.read(records -> {
-                adopt(records, books.now());
-                tick(books.now()); // the tick the reading held back
-            });
+            handover.read();
             return; // first what an earlier leader left half done
         }
         follow(now);
@@ -352,8 +361,8 @@ public final class Preemptions {
     private void adopt(List<PreemptionRecord> records, long now) {
         for (PreemptionRecord r : records) {
             List<Unit> kept = evictions.adopt(r);
-            if (kept == null) {
-                continue; // rolled back
+            if (kept == null || singles.adopt(r.preemptor(), kept, now)) {
+                continue; // rolled back, or a single pod's room kept
             }
             Gang g = books.gang(r.preemptor());
             boolean waits = g != null && g.spec() != null && !g.spec().isUnresolved() && !g.running() && !books.admitted(g);

@@ -44,7 +44,8 @@ import java.util.Map;
  * victims' PodGroups get their {@code Preempted} condition and an Event). The hold
  * ends when the pod binds (its record takes the room), goes, or when the victims' grace period plus the margin plus
  * the gang deadline has passed without its binding; then its evictions stop (evicted ones count wasted) and it may be
- * tried again.
+ * tried again. A leader change keeps it: the next leader, reading the decision's record, holds the pod's room again
+ * ({@link #adopt}).
  */
 final class SinglePodPreemptions {
     static final Duration RETRY_AFTER = Duration.ofSeconds(5);
@@ -177,6 +178,44 @@ final class SinglePodPreemptions {
 
     /** The fewest units of lower priority with which {@code p} fits (see the class comment). Changes nothing. */
     PreemptionPlanner.Result plan(Pod p, long now) {
+        return plan(p, now, doubleCounted(p.priority()));
+    }
+
+    /**
+     * A decision an earlier leader recorded for the single pod of {@code key} started ({@link VictimEvictions#adopt}):
+     * while the pod still waits it keeps its room, as a gang does. It is planned on free room plus the room of
+     * {@code kept} (its victims on their way out), with further victims only where that is not enough (dry-run and
+     * recorded like any), and the room is held for it as for a new decision. Whether it is (false: the decision only
+     * finishes what it started, and the pod may ask again).
+     */
+    boolean adopt(GangKey key, List<Unit> kept, long now) {
+        String prefix = AllocationEvent.PreemptionDecided.SINGLE_POD_PREFIX;
+        Pod p = key.name().startsWith(prefix) ? books.podNamed(key.namespace(), key.name().substring(prefix.length())) : null;
+        if (p == null || !mayPreempt(p) || ledger.pod(p.uid()) != null || preemptingFor(p.uid())) {
+            return false;
+        }
+        Map<String, Resources> room = doubleCounted(p.priority());
+        for (Unit u : kept) {
+            for (Victim v : u.pods()) {
+                room.merge(v.node(), v.resources(), Resources::plus);
+            }
+        }
+        PreemptionPlanner.Result.Planned planned = switch (plan(p, now, room)) {
+            case PreemptionPlanner.Result.FitsNow f -> new PreemptionPlanner.Result.Planned(f.plan(), kept);
+            case PreemptionPlanner.Result.Planned more -> {
+                List<Unit> all = new ArrayList<>(kept);
+                all.addAll(more.victims());
+                yield new PreemptionPlanner.Result.Planned(more.plan(), all);
+            }
+            case PreemptionPlanner.Result.Unfit u -> null;
+        };
+        if (planned != null) {
+            carryOut(p, planned, now, kept.size());
+        }
+        return planned != null;
+    }
+
+    private PreemptionPlanner.Result plan(Pod p, long now, Map<String, Resources> room) {
         int priority = p.priority();
         VictimOffer offer = new VictimOffer(candidates.byPriority(now, settings.victimMinRuntime().toNanos(), priority, c -> true), candidates, VictimOffer.Rule.ANY, evictions::refusedLately);
         // placed only where its own node constraints let it, and, for what only kube-scheduler judges, where it was offered
@@ -186,10 +225,15 @@ final class SinglePodPreemptions {
         }
         GangAdmission.PlanInput in = new GangAdmission.PlanInput(List.of(member),
                 new GangPlanner.Requirement(1, Map.of(), 0, Map.of()), null);
-        return planner.plan(ledger.nodes(), ledger::node, in, doubleCounted(p.priority()), offer);
+        return planner.plan(ledger.nodes(), ledger::node, in, room, offer);
     }
 
     private void carryOut(Pod p, PreemptionPlanner.Result.Planned planned, long now) {
+        carryOut(p, planned, now, -1);
+    }
+
+    /** {@code kept}: how many of the plan's first units an adopted decision already took (-1: a new decision). */
+    private void carryOut(Pod p, PreemptionPlanner.Result.Planned planned, long now, int kept) {
         String node = planned.plan().placements().getFirst().node();
         long grace = 0;
         for (Unit u : planned.victims()) {
@@ -206,9 +250,13 @@ final class SinglePodPreemptions {
             victims.addAll(u.pods());
         }
         active.put(key, new Decision(p.uid(), p.priority(), node, until, victims));
-        decisions++;
-        evictions.start(key, planned.victims(), "preempted by pod " + p.id().namespace() + "/" + p.id().name() + " (priority "
-                + p.priority() + ") to place it on node " + node); // marks them leaving before the hold takes their room
+        if (kept < 0) {
+            decisions++;
+            evictions.start(key, planned.victims(), "preempted by pod " + p.id().namespace() + "/" + p.id().name() + " (priority "
+                    + p.priority() + ") to place it on node " + node); // marks them leaving before the hold takes their room
+        } else if (planned.victims().size() > kept) {
+            evictions.extend(key, planned.victims().subList(kept, planned.victims().size())); // the room still missing
+        }
         ledger.holds().hold(new PodHolds.Hold(p.uid(), node, p.request(), PodHolds.Source.MUSTER, p.priority()));
         ledger.holds().giveWay(node, p.priority()); // nominations of lower priority it planned on
     }

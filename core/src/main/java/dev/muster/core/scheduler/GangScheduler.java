@@ -9,6 +9,7 @@ import dev.muster.core.gang.PodBinds;
 import dev.muster.core.gang.BindResult;
 import dev.muster.core.gang.Binder;
 import dev.muster.core.gang.Books;
+import dev.muster.core.gang.AdmissionHold;
 import dev.muster.core.gang.AdmissionPass;
 import dev.muster.core.gang.GangAdmission;
 import dev.muster.core.gang.WaitingLine;
@@ -133,18 +134,19 @@ public final class GangScheduler implements ClusterSink {
         GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy(), config.topologyLevels()), config.gangDeadline(), line);
         Bindings bindings = new Bindings(books, binder, this::run);
         BindBarrier barrier = new BindBarrier(books, steering, bindings);
-        HeldBinds held = new HeldBinds(books, admission, barrier);
+        AdmissionHold hold = new AdmissionHold(books, evictor != Evictor.NONE); // lifted once the preemption records are read
+        HeldBinds held = new HeldBinds(books, admission, barrier, hold);
         this.assumptions = new Assumptions(books);
         this.bindVerb = new BindVerb(books, bindings, barrier, held, assumptions, config.admissionHold());
-        AdmissionPass pass = new AdmissionPass(books, line, held);
+        AdmissionPass pass = new AdmissionPass(books, line, held, hold);
+        this.preemptions = new Preemptions(books, admission, line, barrier, config.preemption(), config.gangDeadline(),
+                config.schedulerName(), evictor, budgets, this::run, () -> synced, hold);
         GangExpiry expiry = new GangExpiry(books, barrier, held, assumptions, pass, config.backoff());
         this.filtering = new Filtering(books, barrier, held, steering, admission, config.policy(), config.pickNode());
         ClusterIntake intake = new ClusterIntake(books, barrier, held, steering, pass);
-        this.guard = new VerbGuard(books, config.schedulerName());
+        this.guard = new VerbGuard(books, config.schedulerName(), hold, () -> synced, preemptions::handOver);
         this.feed = new ClusterFeed(books, outbox, intake, arrivals, guard, parked, waker);
         this.views = new SchedulerViews(books, line);
-        this.preemptions = new Preemptions(books, admission, line, barrier, config.preemption(), config.gangDeadline(),
-                config.schedulerName(), evictor, budgets, this::run, () -> synced);
         this.preemptVerb = new PreemptVerb(books, preemptions);
         this.housekeeping = new Housekeeping(books, barrier, expiry, preemptions);
     }
@@ -238,17 +240,12 @@ public final class GangScheduler implements ClusterSink {
         });
     }
 
-    /**
-     * For a filter refused because the informers have not shown {@code uid} yet ({@link VerbRefusedException.Cause#NOT_SEEN}):
-     * completes with true as soon as they show it (then filter again), with false after {@code within}, or at once when
-     * the pod was deleted or too many filters already wait ({@link PodArrivals}). Never completed under the lock; the
-     * caller waits without the lock.
-     */
-    public CompletableFuture<Boolean> whenSeen(String uid, java.time.Duration within) {
-        return locked(() -> books.pod(uid) != null ? CompletableFuture.completedFuture(true) : arrivals.await(uid, within));
+    /** For a filter refused for a reason that ends by itself: see {@link VerbGuard#whenFilterable}; wait without the lock. */
+    public CompletableFuture<Boolean> whenFilterable(VerbRefusedException.Cause cause, String uid, java.time.Duration within) {
+        return locked(() -> guard.whenFilterable(cause, uid, within, arrivals));
     }
 
-    /** Filters waiting now for their pod to be shown ({@link #whenSeen}); lock-free. */
+    /** Filters waiting now for their pod to be shown ({@link #whenFilterable}); lock-free. */
     public int podsAwaited() {
         return arrivals.waiting();
     }
@@ -342,6 +339,7 @@ public final class GangScheduler implements ClusterSink {
     @Override
     public void markSynced() {
         synced = true;
+        run(preemptions::handOver); // a leader reads the preemption records at once: it admits nothing before
     }
 
     /** Whether cluster sync has listed everything once; lock-free (checked on every request). */

@@ -1,5 +1,6 @@
 package dev.muster.core.scheduler;
 
+import dev.muster.core.gang.AdmissionHold;
 import dev.muster.core.gang.Books;
 import dev.muster.core.ledger.Reservation;
 import dev.muster.core.ledger.Slot;
@@ -8,6 +9,8 @@ import dev.muster.core.model.PodId;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.time.Duration;
 
 /**
  * What a verb may act on, checked before it changes anything, whatever transport brought it: the verbs believe the
@@ -41,13 +44,42 @@ final class VerbGuard {
         }
     };
 
-    VerbGuard(Books books, String schedulerName) {
+    private final AdmissionHold hold;
+    private final BooleanSupplier synced;
+    private final Runnable handOver;
+
+    /**
+     * @param hold     gang admission, held until the preemption records of an earlier leader are read
+     * @param synced   whether the cluster was listed once (before that the adapters answer no verb)
+     * @param handOver starts reading those records ({@link dev.muster.core.preempt.Preemptions#handOver})
+     */
+    VerbGuard(Books books, String schedulerName, AdmissionHold hold, BooleanSupplier synced, Runnable handOver) {
         this.books = books;
         this.schedulerName = schedulerName;
+        this.hold = hold;
+        this.synced = synced;
+        this.handOver = handOver;
     }
 
     /**
-     * The cluster's pod that {@code requested} names, when a filter may decide about it.
+     * For a filter refused for a reason that ends by itself: completes with true once it ended (then filter again), with
+     * false after {@code within}; null for any other cause. {@link VerbRefusedException.Cause#NOT_SEEN}: the informers
+     * show {@code uid} ({@link PodArrivals}); {@link VerbRefusedException.Cause#HANDOVER}: the preemption records are read
+     * and the room they name reserved ({@link AdmissionHold}). Completed once the lock is released, never under it.
+     */
+    java.util.concurrent.CompletableFuture<Boolean> whenFilterable(VerbRefusedException.Cause cause, String uid, Duration within,
+                                                                   PodArrivals arrivals) {
+        return switch (cause) {
+            case NOT_SEEN -> books.pod(uid) != null ? java.util.concurrent.CompletableFuture.completedFuture(true) : arrivals.await(uid, within);
+            case HANDOVER -> hold.whenLifted(within);
+            default -> null;
+        };
+    }
+
+    /**
+     * The cluster's pod that {@code requested} names, when a filter may decide about it. No pod is filtered while
+     * admission is held ({@link AdmissionHold}): the filter is refused with {@link VerbRefusedException.Cause#HANDOVER}
+     * (the adapters wait for the hold to end and filter again, see {@link #whenFilterable}), and the records are asked for.
      *
      * @throws VerbRefusedException saying why not; nothing changed
      */
@@ -55,6 +87,11 @@ final class VerbGuard {
         Pod known = known(requested.id());
         if (known.isBound()) {
             throw new VerbRefusedException(VerbRefusedException.Cause.BOUND, "pod " + requested.id() + " is already bound to " + known.nodeName() + "; nothing to filter");
+        }
+        if (hold.held() && synced.getAsBoolean()) {
+            handOver.run();
+            throw new VerbRefusedException(VerbRefusedException.Cause.HANDOVER, "pod " + requested.id() + ": this muster extender leads but"
+                    + " has not read the preemption decisions an earlier leader recorded yet, and admits nothing before");
         }
         return known;
     }

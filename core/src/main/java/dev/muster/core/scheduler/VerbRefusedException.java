@@ -16,6 +16,11 @@ public final class VerbRefusedException extends RuntimeException {
         BOUND("bound"),
         /** The pod is being deleted. */
         TERMINATING("terminating"),
+        /**
+         * This leader has not yet read the preemption decisions an earlier leader recorded: nothing is admitted until
+         * it has ({@link dev.muster.core.gang.AdmissionHold}); the caller waits for that and filters again.
+         */
+        HANDOVER("handover"),
         /** Any other reason the message names. */
         REFUSED("refused");
 

@@ -324,13 +324,24 @@ class GangSchedulerStressTest {
     private static CompletableFuture<BindResult> scheduleBoundByKubeScheduler(GangScheduler s, Pod p, List<String> nodes, Random rnd) {
         List<String> candidates = roomInKubeSchedulersView(s, p, nodes);
         java.util.Collections.shuffle(candidates, rnd);
-        FilterResult f = s.filter(p, candidates, false, true);
+        FilterResult f;
+        try {
+            f = s.filter(p, candidates, false, true);
+        } catch (VerbRefusedException refused) {
+            return null; // answered with an error (a leader change's admission hold, say): kube-scheduler tries it again
+        }
         if (f.feasible().isEmpty()) {
             return null;
         }
         switch (rnd.nextInt(4)) {
             case 0 -> s.upsertPod(p.withNode(f.feasible().getFirst()).withPhase(PodPhase.RUNNING));
-            case 1 -> s.filter(p, candidates, false, true);
+            case 1 -> {
+                try {
+                    s.filter(p, candidates, false, true);
+                } catch (VerbRefusedException refused) {
+                    return null;
+                }
+            }
             case 2 -> {
                 return s.bind(p.id(), f.feasible().getFirst());
             }
@@ -370,7 +381,8 @@ class GangSchedulerStressTest {
         try {
             f = s.filter(p, candidates);
         } catch (VerbRefusedException refused) {
-            // the re-filter of a member the informer already showed bound (or deleted): the verb's answer is an Error
+            // the re-filter of a member the informer already showed bound (or deleted), or the admission hold after a
+            // leadership loss until the records are read again: the verb's answer is an Error
             return CompletableFuture.completedFuture(BindResult.failed(refused.getMessage()));
         }
         if (f.feasible().isEmpty()) {

@@ -21,7 +21,7 @@ class PodArrivalsTest {
         assertThatThrownBy(() -> h.scheduler.filter(late, h.nodeNames)).isInstanceOf(VerbRefusedException.class)
                 .extracting(e -> ((VerbRefusedException) e).cause()).isEqualTo(VerbRefusedException.Cause.NOT_SEEN);
 
-        CompletableFuture<Boolean> seen = h.scheduler.whenSeen(late.uid(), Duration.ofMinutes(5));
+        CompletableFuture<Boolean> seen = h.scheduler.whenFilterable(VerbRefusedException.Cause.NOT_SEEN, late.uid(), Duration.ofMinutes(5));
         assertThat(seen).isNotDone();
         h.seen(late); // the informer's event, a moment later
         assertThat(seen).isCompletedWithValue(true);
@@ -32,11 +32,11 @@ class PodArrivalsTest {
     void aPodAlreadyShownOrAlreadyDeletedIsAnsweredAtOnce() {
         SchedulerHarness h = SchedulerHarness.cluster(1, "8", "32Gi");
         Pod shown = h.seen(pod("shown").requests("1", "1Gi").build());
-        assertThat(h.scheduler.whenSeen(shown.uid(), Duration.ofMinutes(5))).isCompletedWithValue(true);
+        assertThat(h.scheduler.whenFilterable(VerbRefusedException.Cause.NOT_SEEN, shown.uid(), Duration.ofMinutes(5))).isCompletedWithValue(true);
 
         Pod gone = h.seen(pod("gone").requests("1", "1Gi").build());
         h.scheduler.deletePod(gone.uid());
-        assertThat(h.scheduler.whenSeen(gone.uid(), Duration.ofMinutes(5))).isCompletedWithValue(false);
+        assertThat(h.scheduler.whenFilterable(VerbRefusedException.Cause.NOT_SEEN, gone.uid(), Duration.ofMinutes(5))).isCompletedWithValue(false);
     }
 
     @Test

@@ -7,6 +7,7 @@ import static dev.muster.core.testing.Fixtures.node;
 import static dev.muster.core.testing.Fixtures.pod;
 import static dev.muster.core.testing.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.Pod;
@@ -19,6 +20,7 @@ import dev.muster.core.testing.RecordingEvictor;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -111,6 +113,74 @@ class PreemptionLeaderChangeTest {
         next.clock.advance(Duration.ofSeconds(1));
         next.scheduler.expireDue();
         assertThat(next.scheduler.gang(BIG).bound()).isEqualTo(4);
+        assertThat(evictor.stored()).isEmpty();
+        assertThat(next.scheduler.preemptionStats().wastedEvictions()).isZero();
+        assertThat(next.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aNewLeaderAdmitsNothingBeforeItHasReadTheRecordsSoAVictimsRecreatedPodsNeverTakeThePreemptorsRoom() {
+        // an earlier leader evicted low-0 and low-1 for big and died; low-2 and low-3 still run, and low's Job made its
+        // two lost pods again: they wait, like big, for the room low-0 and low-1 left on n0
+        SchedulerHarness next = leader(2, false);
+        List<Pod> low = running(next, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
+        next.scheduler.deletePod(low.get(0).uid());
+        next.scheduler.deletePod(low.get(1).uid());
+        evictor.record(new PreemptionRecord(BIG, "old", List.of(low.stream().map(Pod::id).toList())));
+        Pod remade = next.seen(pod("low-4").gang("low").requests("2", "1Gi").build());
+        next.seen(pod("low-5").gang("low").requests("2", "1Gi").build());
+        next.scheduler.upsertPodGroup(dev.muster.core.testing.Fixtures.podGroup("default", "big", 4, "default"));
+        for (int i = 0; i < 4; i++) {
+            next.seen(pod("big-" + i).gang("big").requests("2", "1Gi").priority(1000).build());
+        }
+        evictor.failReads(1);
+        next.scheduler.markSynced(); // it leads and has listed the cluster, but the records cannot be read yet
+
+        // the recreated pod's filter is not answered (neither refused nor failed): it waits for the records
+        assertThatThrownBy(() -> next.scheduler.filter(remade, next.nodeNames)).isInstanceOfSatisfying(VerbRefusedException.class,
+                e -> assertThat(e.cause()).isEqualTo(VerbRefusedException.Cause.HANDOVER));
+        CompletableFuture<Boolean> handedOver = next.scheduler.whenFilterable(VerbRefusedException.Cause.HANDOVER, remade.uid(), Duration.ofMinutes(5));
+        next.clock.advance(Duration.ofSeconds(1));
+        next.scheduler.expireDue();
+        assertThat(handedOver).isNotDone();
+        assertThat(next.scheduler.gang(new GangKey("default", "low")).slotNodes()).as("no pass admits low meanwhile").isEmpty();
+        assertThat(next.scheduler.gang(BIG).slotNodes()).isEmpty();
+
+        next.clock.advance(Duration.ofSeconds(5));
+        next.scheduler.expireDue(); // the records are read: big keeps the room, the unit is finished
+
+        assertThat(handedOver).isCompletedWithValue(true);
+        assertThat(next.scheduler.gang(BIG).slotNodes()).containsOnly("n0", "n1");
+        assertThat(evictor.asked()).containsExactlyInAnyOrder("low-2", "low-3");
+        assertThat(next.scheduler.filter(remade, next.nodeNames).feasible()).as("the room is big's").isEmpty();
+        assertThat(next.scheduler.gang(new GangKey("default", "low")).slotNodes()).isEmpty();
+        assertThat(next.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aSinglePodKeepsTheRoomItsDecisionFreedAcrossALeaderChange() {
+        // an earlier leader took gang low (on n0) for the priority-1000 single pod solo: low-0 went, low-1 was still to go
+        SchedulerHarness next = leader(2, false);
+        List<Pod> low = running(next, "low", "default", 2, 0, "n0", "n0");
+        running(next, "mid", "default", 2, 0, "n1", "n1");
+        next.scheduler.deletePod(low.get(0).uid());
+        GangKey key = dev.muster.core.stream.AllocationEvent.PreemptionDecided.singlePod("default", "solo");
+        evictor.record(new PreemptionRecord(key, "old", List.of(low.stream().map(Pod::id).toList())));
+        Pod solo = next.seen(pod("solo").requests("4", "1Gi").priority(1000).build());
+        Pod other = next.seen(pod("other").requests("2", "1Gi").build());
+
+        next.scheduler.markSynced(); // the records are read: the unit is finished and solo's room on n0 kept
+
+        assertThat(evictor.asked()).containsExactly("low-1");
+        assertThat(next.scheduler.filter(other, List.of("n0")).feasible()).as("the room low-0 left is solo's").isEmpty();
+        assertThat(next.scheduler.filter(solo, next.nodeNames).feasible()).containsExactly("n0");
+        assertThat(next.invariantViolations()).isEmpty();
+
+        // low-1 goes, solo binds there: the decision ends, nothing wasted, and its record is forgotten
+        next.scheduler.deletePod(low.get(1).uid());
+        next.scheduler.upsertPod(solo.withNode("n0")); // kube-scheduler bound it where the filter let it
+        next.clock.advance(Duration.ofSeconds(1));
+        next.scheduler.expireDue();
         assertThat(evictor.stored()).isEmpty();
         assertThat(next.scheduler.preemptionStats().wastedEvictions()).isZero();
         assertThat(next.invariantViolations()).isEmpty();

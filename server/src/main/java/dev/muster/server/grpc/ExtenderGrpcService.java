@@ -52,7 +52,7 @@ public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
         this(scheduler, leadership, metrics, java.time.Duration.ZERO);
     }
 
-    /** @param podWait how long a filter about a pod the informers have not shown yet waits for it ({@link GangScheduler#whenSeen}) */
+    /** @param podWait how long a filter about a pod the informers have not shown yet waits for it ({@link GangScheduler#whenFilterable}), and for the admission hold to end */
     public ExtenderGrpcService(GangScheduler scheduler, Leadership leadership, ExtenderMetrics metrics, java.time.Duration podWait) {
         this.scheduler = scheduler;
         this.leadership = leadership;
@@ -70,14 +70,18 @@ public final class ExtenderGrpcService extends ExtenderGrpc.ExtenderImplBase {
         try {
             answer(scheduler.filter(pod, request.getNodeNamesList(), request.getSoftPreferences()), out, timer);
         } catch (VerbRefusedException e) {
-            if (e.cause() != VerbRefusedException.Cause.NOT_SEEN || podWait.isZero()) {
+            java.util.concurrent.CompletableFuture<Boolean> ended = podWait.isZero() ? null : scheduler.whenFilterable(e.cause(), pod.uid(), podWait);
+            if (ended == null) {
                 refused(e, out, timer);
                 return;
             }
-            // no thread waits: the pod's arrival (or the wait's end) answers, on a virtual thread (not the informer's)
-            scheduler.whenSeen(pod.uid(), podWait).whenCompleteAsync((seen, error) -> {
+            // no thread waits: the pod's arrival, the end of the admission hold (or the wait's end) answers, on a virtual
+            // thread (not the informer's)
+            ended.whenCompleteAsync((seen, error) -> {
                 boolean came = Boolean.TRUE.equals(seen);
-                metrics.filterErrors().waited(came);
+                if (e.cause() == VerbRefusedException.Cause.NOT_SEEN) {
+                    metrics.filterErrors().waited(came);
+                }
                 if (!came) {
                     refused(new VerbRefusedException(e.cause(), e.getMessage() + " (waited up to " + podWait.toMillis() + " ms for it)"), out, timer);
                     return;

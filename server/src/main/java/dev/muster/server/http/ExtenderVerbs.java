@@ -73,8 +73,9 @@ public final class ExtenderVerbs {
     }
 
     /**
-     * @param podWait      how long a filter about a pod the informers have not shown yet waits for it before it is
-     *                     answered with an error ({@link GangScheduler#whenSeen}); zero: not at all
+     * @param podWait      how long a filter about a pod the informers have not shown yet (or, on a new leader, before the
+     *                     preemption records are read: the admission hold) waits for it before it is
+     *                     answered with an error ({@link GangScheduler#whenFilterable}); zero: not at all
      * @param filterErrors counts and logs the filters answered with an error
      */
     public ExtenderVerbs(GangScheduler scheduler, Duration bindWaitLimit, boolean requireGangMarker, Duration podWait, FilterErrors filterErrors) {
@@ -124,19 +125,22 @@ public final class ExtenderVerbs {
         try {
             return scheduler.filter(pod, args.nodeNames(), args.pod().softPreferences(), byKubeScheduler);
         } catch (VerbRefusedException e) {
-            if (e.cause() != VerbRefusedException.Cause.NOT_SEEN || podWait.isZero()) {
+            java.util.concurrent.CompletableFuture<Boolean> ended = podWait.isZero() ? null : scheduler.whenFilterable(e.cause(), pod.uid(), podWait);
+            if (ended == null) {
                 throw e;
             }
             boolean seen;
             try {
-                seen = scheduler.whenSeen(pod.uid(), podWait).get();
+                seen = ended.get();
             } catch (InterruptedException ie) {
                 Thread.currentThread().interrupt();
                 throw e;
             } catch (ExecutionException ee) {
                 throw e;
             }
-            filterErrors.waited(seen);
+            if (e.cause() == VerbRefusedException.Cause.NOT_SEEN) {
+                filterErrors.waited(seen);
+            }
             if (!seen) {
                 throw new VerbRefusedException(e.cause(), e.getMessage() + " (waited up to " + podWait.toMillis() + " ms for it)");
             }

@@ -39,7 +39,7 @@ public final class FilterErrors {
     FilterErrors(CollectorRegistry registry, LongSupplier nanoTime) {
         this.nanoTime = nanoTime;
         errors = Counter.build("muster_filter_errors_total", "Filters answered with an error (kube-scheduler backs the pod off), by cause:"
-                        + " not_seen, other_scheduler, bound, terminating, refused, bad_pod, internal.")
+                        + " not_seen, handover, other_scheduler, bound, terminating, refused, bad_pod, internal.")
                 .labelNames("cause").register(registry);
         waits = Counter.build("muster_filter_pod_waits_total", "Filters that waited for a pod the informers had not shown yet, by outcome:"
                         + " seen (answered normally) or not_seen (never came within the wait: answered with an error).")
