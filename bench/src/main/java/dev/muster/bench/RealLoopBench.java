@@ -44,7 +44,12 @@ import java.util.function.Supplier;
  * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr};
  * {@code -XX:CompilationMode=default} for the JVM's tiered C1 + C2 instead of the chart's C1 alone),
  * {@code --bound N} pods created bound before the rounds (a restart's first list holds them; e.g.
- * {@code --nodes 5000 --bound 100000 --modes start}), {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
+ * {@code --nodes 5000 --bound 100000 --modes start}; {@code --bound 100000,200000} runs the rounds at each step),
+ * {@code --histogram true} the heap and its largest classes of each {@code start} extender at ready (jcmd),
+ * {@code --baseline-jar PATH} another build's server jar (its lib/ beside it) that modes ending in {@code -baseline}
+ * start instead of this build's (e.g. {@code --modes start,start-baseline}: this build, then the other, alternated),
+ * mode {@code restart-gang}: a gang of 8 created just after a restarted extender is ready, creation → all bound
+ * ({@link RestartGang}), {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
  * batches the warm Muster schedules before it is measured (default 6). A fresh Muster maps the class data its image
  * maps; a mode's suffix picks another ({@link MusterLauncher.ClassData}): {@code -plain} none, {@code -unlinked} the
  * class list's archive without ahead-of-time linking, {@code -trained} an ahead-of-time cache recorded by a training
