@@ -19,7 +19,9 @@ import java.util.concurrent.Future;
  * kube-scheduler runs throughout with the extender at a fixed port; each round starts a fresh extender there (its first
  * sync lists every node and the bound pods), and as soon as it is ready creates a PodGroup of 8 and its 8 members
  * (8 clients at once), then reports creation → all 8 bound (spec.nodeName of each, polled every 10 ms), with the
- * extender's CPU and resident memory at ready. Used by the benchmark's one driving thread.
+ * extender's CPU and resident memory at ready, kube-scheduler's attempts by result and Muster's answers (where the time
+ * went). A first round, not reported, lets kube-scheduler's own first list finish. Used by the benchmark's one driving
+ * thread.
  */
 final class RestartGang implements AutoCloseable {
     static final String MODE = "restart-gang";
@@ -33,11 +35,11 @@ final class RestartGang implements AutoCloseable {
     private int round;
 
     /** What one round measured. */
-    record Result(MusterLauncher.Start start, double allBoundSeconds, double lastCreatedToBoundSeconds) {
+    record Result(MusterLauncher.Start start, double allBoundSeconds, double lastCreatedToBoundSeconds, String why) {
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "gang of %d created → all bound %.2f s (last created → all bound %.2f s); extender %s", MEMBERS,
-                    allBoundSeconds, lastCreatedToBoundSeconds, start);
+            return String.format(Locale.ROOT, "gang of %d created → all bound %.2f s (last created → all bound %.2f s); %s; extender %s", MEMBERS,
+                    allBoundSeconds, lastCreatedToBoundSeconds, why, start);
         }
     }
 
@@ -53,6 +55,27 @@ final class RestartGang implements AutoCloseable {
         }, "kube-scheduler-restart");
     }
 
+    /** kube-scheduler's attempts by result and Muster's answers so far: where the time of a gang went. */
+    private String why(MusterProcess m, String before) {
+        String k = scheduler.metrics(cp.adminToken());
+        String mm = m.metrics();
+        StringBuilder out = new StringBuilder("kube-scheduler attempts");
+        for (String result : List.of("scheduled", "unschedulable", "error")) {
+            out.append(' ').append(result).append('=').append(Math.round(PromText.counter(k, "scheduler_schedule_attempts_total", "result=\"" + result + "\"")
+                    - PromText.counter(before, "scheduler_schedule_attempts_total", "result=\"" + result + "\"")));
+        }
+        out.append(", muster");
+        for (String verb : List.of("filter", "bind")) {
+            out.append(String.format(Locale.ROOT, " %s %d (mean %.1f ms)", verb,
+                    Math.round(PromText.counter(mm, "muster_extender_request_seconds_count", "verb=\"" + verb + "\"")),
+                    PromText.mean(mm, "muster_extender_request_seconds", "verb=\"" + verb + "\"") * 1000));
+        }
+        out.append(", filter errors ").append(Math.round(PromText.counter(mm, "muster_filter_errors_total", "")))
+                .append(", filters that waited for the informer ").append(Math.round(PromText.counter(mm, "muster_filter_pod_waits_total", "")
+                        + PromText.plain(mm, "muster_filter_pod_waits_total", "")));
+        return out.toString();
+    }
+
     /** One restart of the extender (this build's, or the baseline's) and one gang right after it is ready. */
     Result round(String name, MusterLauncher.ClassData classData, boolean baseline) throws Exception {
         String ns = admin.namespace("restart-gang-" + (++round));
@@ -60,6 +83,7 @@ final class RestartGang implements AutoCloseable {
         try {
             long t0 = System.nanoTime();
             MusterLauncher.Start start = launcher.measured(m);
+            String before = scheduler.metrics(cp.adminToken());
             String group = "g";
             ExecutorService pool = Executors.newFixedThreadPool(MEMBERS);
             long lastCreated;
@@ -83,7 +107,7 @@ final class RestartGang implements AutoCloseable {
                 long bound = pods.stream().filter(p -> p.getSpec().getNodeName() != null).count();
                 long now = System.nanoTime();
                 if (bound == MEMBERS) {
-                    Result r = new Result(start, (now - t0) / 1e9, (now - lastCreated) / 1e9);
+                    Result r = new Result(start, (now - t0) / 1e9, (now - lastCreated) / 1e9, why(m, before));
                     System.out.printf(Locale.ROOT, "%s %s%n", name, r);
                     return r;
                 }
