@@ -79,6 +79,7 @@ final class RestartGang implements AutoCloseable {
     /** One restart of the extender (this build's, or the baseline's) and one gang right after it is ready. */
     Result round(String name, MusterLauncher.ClassData classData, boolean baseline) throws Exception {
         String ns = admin.namespace("restart-gang-" + (++round));
+        awaitFree(verbs);
         MusterProcess m = launcher.start(name, classData, baseline, verbs);
         try {
             long t0 = System.nanoTime();
@@ -120,6 +121,22 @@ final class RestartGang implements AutoCloseable {
         } finally {
             launcher.stop(m);
             Kube.call("delete pods", () -> admin.core().deleteCollectionNamespacedPod(ns).gracePeriodSeconds(0).execute());
+        }
+    }
+
+    /** Waits (up to 60 s) until the extender of the round before, or one that failed to start, has let go of {@code port}. */
+    private static void awaitFree(int port) throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (true) {
+            try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+                s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+                return;
+            } catch (java.io.IOException held) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("port " + port + " is still held 60 s after the last extender stopped", held);
+                }
+                Thread.sleep(200);
+            }
         }
     }
 
