@@ -55,8 +55,13 @@ final class MusterLauncher {
         }
     }
 
+    /** A mode's suffix that starts the baseline jar ({@code --baseline-jar}) instead of this build's, e.g. {@code start-baseline}. */
+    static final String BASELINE = "-baseline";
+
     private final Path repo;
     private final Path jar;
+    /** Another build's server jar to compare with (its lib/ beside it), or null. */
+    Path baselineJar;
     private final Path dir;
     private final ControlPlane cp;
     private final MusterInstall install;
@@ -64,7 +69,7 @@ final class MusterLauncher {
     /** Muster's JVM as the chart starts the extender: C1 alone ({@code extender.compilationMode}); a later {@code --muster-jvm} flag wins. */
     final List<String> jvm = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only"));
     final List<String> args = new ArrayList<>();
-    private final Map<ClassData, String> classDataFlag = new LinkedHashMap<>(); // made on first use
+    private final Map<String, String> classDataFlag = new LinkedHashMap<>(); // by class data and jar, made on first use
     private final Map<MusterProcess, Integer> http = new LinkedHashMap<>(); // extender → its verbs port
     private double lastReady; // seconds from JVM start to ready of the last extender started
 
@@ -87,9 +92,25 @@ final class MusterLauncher {
 
     /** An extender started with {@code classData}, once ready (its first full sync done). */
     MusterProcess start(String name, ClassData classData) {
-        int verbs = ControlPlane.freePort();
+        return start(name, classData, false, ControlPlane.freePort());
+    }
+
+    /** The mode without its {@link #BASELINE} suffix. */
+    static String withoutBaseline(String mode) {
+        return mode.endsWith(BASELINE) ? mode.substring(0, mode.length() - BASELINE.length()) : mode;
+    }
+
+    /**
+     * An extender of this build or of the baseline jar, started with {@code classData} and its verbs on {@code verbs},
+     * once ready (its first full sync done).
+     */
+    MusterProcess start(String name, ClassData classData, boolean baseline, int verbs) {
+        if (baseline && baselineJar == null) {
+            throw new IllegalStateException("a " + BASELINE + " mode needs --baseline-jar");
+        }
+        Path jar = baseline ? baselineJar : this.jar;
         List<String> flags = new ArrayList<>(jvm);
-        String cds = classDataFlag(classData);
+        String cds = classDataFlag(classData, jar);
         if (cds != null) {
             flags.add(cds);
         }
@@ -105,21 +126,45 @@ final class MusterLauncher {
         return m;
     }
 
-    /** An extender started and stopped without being asked anything: what its start cost. */
-    Start startOnly(String name, ClassData classData) throws IOException {
-        MusterProcess m = start(name, classData);
+    /**
+     * An extender started and stopped without being asked anything: what its start cost. With {@code histogram}, its
+     * heap (used and committed) and the classes that fill it, after the figures are read (the histogram collects).
+     */
+    Start startOnly(String name, ClassData classData, boolean baseline, boolean histogram) throws IOException, InterruptedException {
+        MusterProcess m = start(name, classData, baseline, ControlPlane.freePort());
         try {
-            Map<String, Double> threads = new LinkedHashMap<>();
-            ProcCpu.byThread(m.pid()).forEach((group, s) -> {
-                if (s >= 0.05) {
-                    threads.put(group, Math.round(s * 100) / 100.0);
-                }
-            });
-            Start s = new Start(lastReady, ProcCpu.total(m.pid()), rssMb(m.pid()), threads);
+            Start s = measured(m);
             System.out.printf(Locale.ROOT, "start %s %s: %s%n", name, classData, s);
+            if (histogram) {
+                heap(m);
+            }
             return s;
         } finally {
             stop(m);
+        }
+    }
+
+    /** What the last extender started cost by now: its ready time, CPU (total and by thread group), resident memory. */
+    Start measured(MusterProcess m) throws IOException {
+        Map<String, Double> threads = new LinkedHashMap<>();
+        ProcCpu.byThread(m.pid()).forEach((group, s) -> {
+            if (s >= 0.05) {
+                threads.put(group, Math.round(s * 100) / 100.0);
+            }
+        });
+        return new Start(lastReady, ProcCpu.total(m.pid()), rssMb(m.pid()), threads);
+    }
+
+    /** Prints the extender's heap (jcmd GC.heap_info) and the 25 classes that fill most of it (GC.class_histogram, a full collection first). */
+    void heap(MusterProcess m) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        for (String command : List.of("GC.heap_info", "GC.class_histogram")) {
+            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(m.pid()), command).redirectErrorStream(true).start();
+            List<String> lines = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+            p.waitFor();
+            List<String> shown = command.equals("GC.class_histogram") ? Stream.concat(lines.stream().limit(28),
+                    lines.stream().filter(l -> l.startsWith("Total"))).toList() : lines;
+            shown.forEach(l -> System.out.println("  " + command + " | " + l));
         }
     }
 
@@ -155,7 +200,7 @@ final class MusterLauncher {
         jvm.addAll(List.of("-XX:AOTMode=record", "-XX:AOTConfiguration=" + config));
         MusterProcess m;
         try {
-            m = start("aot-training", ClassData.PLAIN);
+            m = start("aot-training", ClassData.PLAIN, false, ControlPlane.freePort());
         } finally {
             jvm.clear();
             jvm.addAll(saved);
@@ -175,20 +220,21 @@ final class MusterLauncher {
         }
         List<String> create = new ArrayList<>(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + config, "-XX:AOTCache=" + cache));
         create.addAll(0, jvm);
-        javaRun(create, "aot-create.log");
-        classDataFlag.put(ClassData.TRAINED, "-XX:AOTCache=" + cache);
+        javaRun(create, jar, "aot-create.log");
+        classDataFlag.put(ClassData.TRAINED + " " + jar, "-XX:AOTCache=" + cache);
     }
 
-    private String classDataFlag(ClassData classData) {
+    private String classDataFlag(ClassData classData, Path jar) {
         if (classData == ClassData.PLAIN) {
             return null;
         }
-        if (classData == ClassData.TRAINED && !classDataFlag.containsKey(classData)) {
-            throw new IllegalStateException("no trained cache: call train() first");
+        String key = classData + " " + jar;
+        if (classData == ClassData.TRAINED && !classDataFlag.containsKey(key)) {
+            throw new IllegalStateException("no trained cache of " + jar + ": call train() first");
         }
-        return classDataFlag.computeIfAbsent(classData, c -> {
+        return classDataFlag.computeIfAbsent(key, c -> {
             try {
-                return "-XX:SharedArchiveFile=" + classListArchive(c == ClassData.IMAGE);
+                return "-XX:SharedArchiveFile=" + classListArchive(classData == ClassData.IMAGE, jar);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             } catch (InterruptedException e) {
@@ -202,19 +248,20 @@ final class MusterLauncher {
      * A class data archive made the way server/Dockerfile makes the image's: this JVM (the image's Java release) dumps
      * the classes of the repository's class list from the packaged jar, with ahead-of-time linking when {@code linked}.
      */
-    private Path classListArchive(boolean linked) throws IOException, InterruptedException {
+    private Path classListArchive(boolean linked, Path jar) throws IOException, InterruptedException {
         Path list = repo.resolve("server/src/main/cds/classlist");
-        Path archive = dir.resolve(linked ? "muster.jsa" : "muster-unlinked.jsa");
+        String name = (jar.equals(this.jar) ? "muster" : "muster-baseline") + (linked ? "" : "-unlinked");
+        Path archive = dir.resolve(name + ".jsa");
         List<String> dump = new ArrayList<>(List.of("-Xshare:dump", "-XX:SharedClassListFile=" + list, "-XX:SharedArchiveFile=" + archive));
         if (linked) {
             dump.add("-XX:+AOTClassLinking");
         }
-        javaRun(dump, archive.getFileName() + ".log");
+        javaRun(dump, jar, archive.getFileName() + ".log");
         return archive;
     }
 
-    /** This JVM's java with {@code flags} and the server jar; fails naming its log when it does not exit 0. */
-    private void javaRun(List<String> flags, String logName) throws IOException, InterruptedException {
+    /** This JVM's java with {@code flags} and {@code jar}; fails naming its log when it does not exit 0. */
+    private void javaRun(List<String> flags, Path jar, String logName) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(flags);

@@ -44,7 +44,12 @@ import java.util.function.Supplier;
  * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr};
  * {@code -XX:CompilationMode=default} for the JVM's tiered C1 + C2 instead of the chart's C1 alone),
  * {@code --bound N} pods created bound before the rounds (a restart's first list holds them; e.g.
- * {@code --nodes 5000 --bound 100000 --modes start}), {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
+ * {@code --nodes 5000 --bound 100000 --modes start}; {@code --bound 100000,200000} runs the rounds at each step),
+ * {@code --histogram true} the heap and its largest classes of each {@code start} extender at ready (jcmd),
+ * {@code --baseline-jar PATH} another build's server jar (its lib/ beside it) that modes ending in {@code -baseline}
+ * start instead of this build's (e.g. {@code --modes start,start-baseline}: this build, then the other, alternated),
+ * mode {@code restart-gang}: a gang of 8 created just after a restarted extender is ready, creation → all bound
+ * ({@link RestartGang}), {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
  * batches the warm Muster schedules before it is measured (default 6). A fresh Muster maps the class data its image
  * maps; a mode's suffix picks another ({@link MusterLauncher.ClassData}): {@code -plain} none, {@code -unlinked} the
  * class list's archive without ahead-of-time linking, {@code -trained} an ahead-of-time cache recorded by a training
@@ -79,8 +84,14 @@ public final class RealLoopBench {
      * Six batches reach the steady state of a long-running extender.
      */
     private int warmupBatches = 6;
-    /** Pods created already bound (spec.nodeName, round-robin over the nodes) before the rounds: what a restart lists. */
-    private int bound;
+    /**
+     * Pods created already bound (spec.nodeName, round-robin over the nodes) before the rounds: what a restart lists.
+     * Several steps ({@code --bound 100000,200000}) run the rounds at each, creating only the pods the step adds.
+     */
+    private List<Integer> bound = List.of(0);
+    /** Print a started extender's heap and its largest classes ({@link MusterLauncher#heap}) after each start mode. */
+    private boolean histogram;
+    private Path baselineJar;
     /** Mode: a fresh Muster started after the batch's pods exist, just before kube-scheduler (its first sync lists them). */
     private static final String FRESH_AFTER_PODS = "fresh-after-pods";
 
@@ -100,6 +111,8 @@ public final class RealLoopBench {
         defaults.put("muster-args", "");
         defaults.put("warmup", "6");
         defaults.put("bound", "0");
+        defaults.put("histogram", "false");
+        defaults.put("baseline-jar", "");
         Map<String, String> a = BenchArgs.parse(defaults, args);
         Path repo = Path.of(a.get("repo")).toAbsolutePath().normalize();
         RealLoopBench b = new RealLoopBench(repo, a.get("version"), Integer.parseInt(a.get("nodes")), Integer.parseInt(a.get("pods")),
@@ -111,7 +124,11 @@ public final class RealLoopBench {
             b.musterArgs.addAll(List.of(a.get("muster-args").trim().split(";")));
         }
         b.warmupBatches = Integer.parseInt(a.get("warmup"));
-        b.bound = Integer.parseInt(a.get("bound"));
+        b.bound = java.util.Arrays.stream(a.get("bound").split(",")).map(String::trim).map(Integer::parseInt).toList();
+        b.histogram = Boolean.parseBoolean(a.get("histogram"));
+        if (!a.get("baseline-jar").isBlank()) {
+            b.baselineJar = Path.of(a.get("baseline-jar")).toAbsolutePath();
+        }
         b.run(Integer.parseInt(a.get("rounds")), List.of(a.get("modes").split(",")));
     }
 
@@ -127,76 +144,120 @@ public final class RealLoopBench {
             launcher = new MusterLauncher(repo, version, dir, cp, install, nodes);
             launcher.jvm.addAll(musterJvm);
             launcher.args.addAll(musterArgs);
+            launcher.baselineJar = baselineJar;
             long t = System.nanoTime();
             parallel(nodes, i -> admin.node("node-" + i, "32", "128Gi", Map.of()));
             System.out.printf(Locale.ROOT, "%d nodes in %.1f s%n", nodes, (System.nanoTime() - t) / 1e9);
-            if (bound > 0) {
-                String ns = admin.namespace("bound");
-                t = System.nanoTime();
-                parallel(bound, i -> createPod(ns, "b" + i, "node-" + (i % nodes)));
-                System.out.printf(Locale.ROOT, "%d bound pods in %.1f s%n", bound, (System.nanoTime() - t) / 1e9);
-            }
-            if (modes.stream().anyMatch(m -> MusterLauncher.ClassData.of(m) == MusterLauncher.ClassData.TRAINED)) {
-                launcher.train(m -> {
-                    try {
-                        measure("training", m, null); // the training run's workload: one batch, not reported
-                    } catch (Exception e) {
-                        throw new IllegalStateException("the training batch failed", e);
+            int created = 0;
+            String boundNs = null;
+            for (int step : bound) {
+                if (step > created) {
+                    if (boundNs == null) {
+                        boundNs = admin.namespace("bound");
                     }
-                });
-            }
-            MusterProcess warm = null;
-            List<Result> results = new ArrayList<>();
-            Map<String, List<MusterLauncher.Start>> starts = new LinkedHashMap<>();
-            for (int r = 0; r < rounds; r++) {
-                for (String mode : modes) {
-                    MusterLauncher.ClassData classData = MusterLauncher.ClassData.of(mode);
-                    String base = MusterLauncher.ClassData.base(mode);
-                    if (base.equals("start")) {
-                        starts.computeIfAbsent(mode, k -> new ArrayList<>()).add(launcher.startOnly(mode + r, classData));
-                        continue;
-                    }
-                    if ((mode.equals("warm") || mode.equals("idle")) && warm == null) {
-                        warm = launcher.start("warm", MusterLauncher.ClassData.IMAGE);
-                        for (int w = 0; w < warmupBatches; w++) {
-                            measure("warm-up", warm, null); // batches to warm the JIT, not reported
-                        }
-                    }
-                    boolean isFresh = base.equals("fresh") || base.equals(FRESH_AFTER_PODS);
-                    MusterProcess[] fresh = new MusterProcess[1];
-                    String name = mode + r;
-                    Supplier<MusterProcess> startFresh = () -> fresh[0] = launcher.start(name, classData);
-                    if (isFresh && !base.equals(FRESH_AFTER_PODS)) {
-                        startFresh.get();
-                    }
-                    Result res = measure(mode, mode.equals("alone") ? null : isFresh ? fresh[0] : warm,
-                            base.equals(FRESH_AFTER_PODS) ? startFresh : null);
-                    results.add(res);
-                    print(res);
-                    if (fresh[0] != null) {
-                        launcher.stop(fresh[0]);
-                    }
+                    String ns = boundNs;
+                    int from = created;
+                    t = System.nanoTime();
+                    parallel(step - from, i -> createPod(ns, "b" + (from + i), "node-" + ((from + i) % nodes)));
+                    System.out.printf(Locale.ROOT, "%d bound pods (%d new) in %.1f s%n", step, step - from, (System.nanoTime() - t) / 1e9);
+                    created = step;
                 }
-            }
-            if (warm != null) {
-                launcher.stop(warm);
-            }
-            System.out.println();
-            starts.forEach((mode, list) -> {
-                System.out.println(mode + ":");
-                list.forEach(st -> System.out.println("  " + st));
-            });
-            System.out.println("| mode | pods/s | s | algorithm ms (mean) | in-tree Filter ms (mean) | CPU s: apiserver / etcd / scheduler / muster | muster verbs ms (mean) |");
-            System.out.println("|---|---|---|---|---|---|---|");
-            for (Result r : results) {
-                System.out.println(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.2f | %.2f | %.1f / %.1f / %.1f / %.1f | %s |", r.mode(), r.podsPerSecond(),
-                        r.seconds(), r.algorithmMs(), r.extenderFilterMs(), r.cpuSeconds().getOrDefault("kube-apiserver", 0.0),
-                        r.cpuSeconds().getOrDefault("etcd", 0.0), r.cpuSeconds().getOrDefault("kube-scheduler", 0.0),
-                        r.cpuSeconds().getOrDefault("muster", 0.0), r.musterVerbMs()));
-                // muster-sys (kernel share of muster's CPU) is in the per-run line above
+                rounds(rounds, modes, created);
             }
         } finally {
+            if (restartGang != null) {
+                restartGang.close();
+            }
             cp.close();
+        }
+    }
+
+    private RestartGang restartGang;
+
+    /** {@code rounds} rounds of {@code modes}, with {@code boundPods} bound pods in the cluster. */
+    private void rounds(int rounds, List<String> modes, int boundPods) throws Exception {
+        if (modes.stream().anyMatch(m -> MusterLauncher.ClassData.of(m) == MusterLauncher.ClassData.TRAINED)) {
+            launcher.train(m -> {
+                try {
+                    measure("training", m, null); // the training run's workload: one batch, not reported
+                } catch (Exception e) {
+                    throw new IllegalStateException("the training batch failed", e);
+                }
+            });
+        }
+        MusterProcess warm = null;
+        List<Result> results = new ArrayList<>();
+        Map<String, List<MusterLauncher.Start>> starts = new LinkedHashMap<>();
+        Map<String, List<RestartGang.Result>> gangs = new LinkedHashMap<>();
+        for (int r = 0; r < rounds; r++) {
+            for (String mode : modes) {
+                boolean baseline = mode.endsWith(MusterLauncher.BASELINE);
+                MusterLauncher.ClassData classData = MusterLauncher.ClassData.of(MusterLauncher.withoutBaseline(mode));
+                String base = MusterLauncher.ClassData.base(MusterLauncher.withoutBaseline(mode));
+                // a start that fails (e.g. a heap too small for the pods listed) is reported, and the rounds go on
+                if (base.equals("start")) {
+                    try {
+                        starts.computeIfAbsent(mode, k -> new ArrayList<>()).add(launcher.startOnly(mode + r, classData, baseline, histogram));
+                    } catch (RuntimeException e) {
+                        System.out.println(mode + r + " failed: " + e);
+                    }
+                    continue;
+                }
+                if (base.equals(RestartGang.MODE)) {
+                    if (restartGang == null) {
+                        restartGang = new RestartGang(cp, admin, launcher, config, schedulerQps);
+                        restartGang.round("restart-gang-warmup", classData, baseline); // kube-scheduler's first list; not reported
+                    }
+                    try {
+                        gangs.computeIfAbsent(mode, k -> new ArrayList<>()).add(restartGang.round(mode + r, classData, baseline));
+                    } catch (RuntimeException e) {
+                        System.out.println(mode + r + " failed: " + e);
+                    }
+                    continue;
+                }
+                if ((mode.equals("warm") || mode.equals("idle")) && warm == null) {
+                    warm = launcher.start("warm", MusterLauncher.ClassData.IMAGE);
+                    for (int w = 0; w < warmupBatches; w++) {
+                        measure("warm-up", warm, null); // batches to warm the JIT, not reported
+                    }
+                }
+                boolean isFresh = base.equals("fresh") || base.equals(FRESH_AFTER_PODS);
+                MusterProcess[] fresh = new MusterProcess[1];
+                String name = mode + r;
+                Supplier<MusterProcess> startFresh = () -> fresh[0] = launcher.start(name, classData);
+                if (isFresh && !base.equals(FRESH_AFTER_PODS)) {
+                    startFresh.get();
+                }
+                Result res = measure(mode, mode.equals("alone") ? null : isFresh ? fresh[0] : warm,
+                        base.equals(FRESH_AFTER_PODS) ? startFresh : null);
+                results.add(res);
+                print(res);
+                if (fresh[0] != null) {
+                    launcher.stop(fresh[0]);
+                }
+            }
+        }
+        if (warm != null) {
+            launcher.stop(warm);
+        }
+        System.out.println();
+        System.out.printf(Locale.ROOT, "with %d bound pods:%n", boundPods);
+        gangs.forEach((mode, list) -> {
+            System.out.println(mode + ":");
+            list.forEach(g -> System.out.println("  " + g));
+        });
+        starts.forEach((mode, list) -> {
+            System.out.println(mode + ":");
+            list.forEach(st -> System.out.println("  " + st));
+        });
+        System.out.println("| mode | pods/s | s | algorithm ms (mean) | in-tree Filter ms (mean) | CPU s: apiserver / etcd / scheduler / muster | muster verbs ms (mean) |");
+        System.out.println("|---|---|---|---|---|---|---|");
+        for (Result r : results) {
+            System.out.println(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.2f | %.2f | %.1f / %.1f / %.1f / %.1f | %s |", r.mode(), r.podsPerSecond(),
+                    r.seconds(), r.algorithmMs(), r.extenderFilterMs(), r.cpuSeconds().getOrDefault("kube-apiserver", 0.0),
+                    r.cpuSeconds().getOrDefault("etcd", 0.0), r.cpuSeconds().getOrDefault("kube-scheduler", 0.0),
+                    r.cpuSeconds().getOrDefault("muster", 0.0), r.musterVerbMs()));
+            // muster-sys (kernel share of muster's CPU) is in the per-run line above
         }
     }
 

@@ -220,14 +220,30 @@ final class SlimJson {
             return text;
         }
 
+        /**
+         * Equal texts are equal without a parse (pods' specs are compared when they are shared, {@link SlimPodSharing});
+         * other quantities are compared by value, and a text that does not parse equals only the same text.
+         */
         @Override
         public boolean equals(Object o) {
-            return o instanceof Quantity q && parsed().equals(q instanceof Text t ? t.parsed() : q);
+            if (o instanceof Text t && t.text.equals(text)) {
+                return true;
+            }
+            try {
+                return o instanceof Quantity q && parsed().equals(q instanceof Text t ? t.parsed() : q);
+            } catch (RuntimeException malformed) {
+                return false;
+            }
         }
 
+        /** The value in thousandths as the core parses it (equal values, equal hashes), or the text's when it does not parse. */
         @Override
         public int hashCode() {
-            return parsed().hashCode();
+            try {
+                return Long.hashCode(dev.muster.core.resources.Quantities.parseMillis(text));
+            } catch (RuntimeException malformed) {
+                return text.hashCode();
+            }
         }
     }
 

@@ -83,7 +83,7 @@ public final class SlimPodJson {
         in.endObject();
         keptLabels(pod);
         SlimPodPlacement.trim(pod);
-        return pod;
+        return SlimPodSharing.share(pod);
     }
 
     /**

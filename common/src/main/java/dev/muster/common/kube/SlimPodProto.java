@@ -54,8 +54,8 @@ public final class SlimPodProto {
     /** One watch event (one frame's bytes, without its length). */
     static SlimJson.Event<V1Pod> readEvent(byte[] frame) throws IOException {
         return SlimProtoEnvelope.readEvent(frame, SlimPodProto::readPod, (pod, type) -> {
-            pod.setApiVersion(type.apiVersion());
-            pod.setKind(type.kind());
+            pod.setApiVersion(SlimPodSharing.string(type.apiVersion()));
+            pod.setKind(SlimPodSharing.string(type.kind()));
         });
     }
 
@@ -82,7 +82,7 @@ public final class SlimPodProto {
         }
         SlimPodJson.keptLabels(pod);
         SlimPodPlacement.trim(pod);
-        return pod;
+        return SlimPodSharing.share(pod);
     }
 
     private static V1ObjectMeta meta(CodedInputStream in) throws IOException {
