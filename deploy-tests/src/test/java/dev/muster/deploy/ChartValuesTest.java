@@ -269,6 +269,8 @@ class ChartValuesTest {
                     .digest(((String) data.get("ca.crt")).getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
             assertThat(Tree.map(chart.deployment("scheduler").body(), "spec", "template", "metadata", "annotations"))
                     .containsEntry("checksum/extender-ca", expected);
+            assertThat(Tree.string(chart.deployment("scheduler").body(), "spec", "strategy", "type"))
+                    .as("old kube-schedulers, which trust only the old CA, stop before new ones start").isEqualTo("Recreate");
         }
         assertThat(Tree.map(Chart.render(Install.with("tls.source", "cert-manager")).deployment("scheduler").body(), "spec", "template",
                 "metadata", "annotations")).doesNotContainKey("checksum/extender-ca");
