@@ -127,6 +127,8 @@ class CaRotationE2eTest extends RealClusterTest {
                 o.failedCalls().size(), failedByOld.isEmpty() ? "-" : klogTime(failedByOld.getFirst()),
                 failedByOld.isEmpty() ? "-" : klogTime(failedByOld.getLast()), SCHEDULER_STOP.toSeconds(), o.refusedConnections().size(),
                 streamed.get() - streamedBefore[0]);
+        assertThat(extenderLog).as("the extender took the new certificate from the API, not from its volume")
+                .contains("TLS files changed (Secret muster-system/muster-extender-tls, read through the API)");
         assertThat(o.failedCalls()).as("kube-scheduler's failed calls: only the old one's, while it stopped").containsExactlyInAnyOrderElementsOf(failedByOld);
         assertThat(streamed.get()).as("the allocation stream kept delivering after the apply").isGreaterThan(streamedBefore[0]);
         assertThat(o.gangs()).hasSizeGreaterThan(10);
@@ -152,6 +154,8 @@ class CaRotationE2eTest extends RealClusterTest {
     /** How long an old kube-scheduler runs on after the upgrade that changed its checksum. */
     private Duration schedulerStop = Duration.ZERO;
     private TlsSecretWatch controllerSecret;
+    /** The extender's log once the rotation is over. */
+    private String extenderLog;
 
     /**
      * Runs an extender with the chart's flags, kube-scheduler with the chart's configuration and the controller's
@@ -190,7 +194,8 @@ class CaRotationE2eTest extends RealClusterTest {
 
             rotation.run();
 
-            assertThat(Files.readString(extender.log())).contains("TLS files changed");
+            extenderLog = Files.readString(extender.log());
+            assertThat(extenderLog).contains("TLS files changed");
             background.shutdownNow();
             background.awaitTermination(30, TimeUnit.SECONDS);
             for (String g : gangs) {
