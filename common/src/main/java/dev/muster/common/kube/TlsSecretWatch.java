@@ -37,6 +37,7 @@ public final class TlsSecretWatch implements TlsSource, AutoCloseable {
     private volatile Snapshot snapshot;
     private volatile boolean closed;
     private volatile Watch<V1Secret> open;
+    private String resourceVersion; // where the watch thread starts (written before it starts)
 
     private TlsSecretWatch(ApiClient requests, ApiClient watches, String namespace, String name) {
         this.requests = requests;
@@ -65,6 +66,7 @@ public final class TlsSecretWatch implements TlsSource, AutoCloseable {
         if (w.snapshot == null) {
             throw new IllegalStateException(w.describe() + " does not exist (rv " + rv + ")");
         }
+        w.resourceVersion = rv;
         w.thread.start();
         return w;
     }
@@ -106,17 +108,27 @@ public final class TlsSecretWatch implements TlsSource, AutoCloseable {
         return list.getMetadata().getResourceVersion();
     }
 
+    /** Takes up the Secret's data when it differs from what was read before (a new resource version alone is no change). */
     private void take(V1Secret s) {
         Map<String, byte[]> data = s.getData() == null ? Map.of() : s.getData();
         Snapshot before = snapshot;
-        snapshot = new Snapshot(s.getMetadata().getResourceVersion(), data);
-        if (before != null) {
-            LOG.log(System.Logger.Level.INFO, describe() + " changed (resource version " + s.getMetadata().getResourceVersion() + ")");
+        if (before == null) {
+            snapshot = new Snapshot(s.getMetadata().getResourceVersion(), data);
+            return;
         }
+        if (same(before.data(), data)) {
+            return;
+        }
+        snapshot = new Snapshot(s.getMetadata().getResourceVersion(), data, before.data(), System.nanoTime());
+        LOG.log(System.Logger.Level.INFO, describe() + " changed (resource version " + s.getMetadata().getResourceVersion() + ")");
+    }
+
+    private static boolean same(Map<String, byte[]> a, Map<String, byte[]> b) {
+        return a.keySet().equals(b.keySet()) && a.entrySet().stream().allMatch(e -> java.util.Arrays.equals(e.getValue(), b.get(e.getKey())));
     }
 
     private void run() {
-        String rv = null;
+        String rv = resourceVersion;
         while (!closed) {
             try {
                 if (rv == null) {

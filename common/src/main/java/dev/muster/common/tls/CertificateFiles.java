@@ -306,7 +306,15 @@ public final class CertificateFiles {
             CaTrust cas = null;
             if (caFile != null) {
                 List<X509Certificate> read = PemTls.certificates(name(caFile, snapshot), bytes(caFile, snapshot));
-                cas = before == null || before.cas() == null ? CaTrust.of(read) : before.cas().next(read, now, graceNanos);
+                if (before != null && before.cas() != null) {
+                    cas = before.cas().next(read, now, graceNanos);
+                } else if (snapshot != null && snapshot.replaced().get(caFile.getFileName().toString()) != null) {
+                    // made after the Secret changed: the CA it replaced stays trusted for what is left of its grace period
+                    cas = CaTrust.of(PemTls.certificates(source.describe() + " (before its change) key " + caFile.getFileName(),
+                            snapshot.replaced().get(caFile.getFileName().toString()))).next(read, snapshot.changedAtNanos(), graceNanos).expire(now);
+                } else {
+                    cas = CaTrust.of(read);
+                }
             }
             return new Loaded(stamps, keys, cas, chain, key, "muster-" + ++generations);
         } catch (GeneralSecurityException | IOException e) {

@@ -11,10 +11,20 @@ import java.util.Map;
  * <p>Implementations are thread-safe: {@link #current()} returns an immutable snapshot.
  */
 public interface TlsSource {
-    /** One version of the Secret's data: {@code version} changes whenever {@code data} does. */
-    record Snapshot(String version, Map<String, byte[]> data) {
+    /**
+     * One version of the Secret's data: {@code version} changes whenever {@code data} does. {@code replaced}: the data
+     * this version replaced (empty for the first read), at {@code changedAtNanos} ({@link System#nanoTime()}), so that
+     * a reader made after the change still trusts the replaced CA for its grace period.
+     */
+    record Snapshot(String version, Map<String, byte[]> data, Map<String, byte[]> replaced, long changedAtNanos) {
         public Snapshot {
             data = Map.copyOf(data);
+            replaced = Map.copyOf(replaced);
+        }
+
+        /** A first read: nothing replaced. */
+        public Snapshot(String version, Map<String, byte[]> data) {
+            this(version, data, Map.of(), 0);
         }
     }
 
