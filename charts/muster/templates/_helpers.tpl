@@ -80,6 +80,15 @@ kube-scheduler's client certificate, the controller's client certificate. Takes 
 {{- define "muster.extenderTlsSecret" -}}{{ include "muster.componentName" (dict "root" . "component" "extender") }}-tls{{- end -}}
 {{- define "muster.schedulerTlsSecret" -}}{{ include "muster.componentName" (dict "root" . "component" "scheduler") }}-client-tls{{- end -}}
 {{- define "muster.controllerTlsSecret" -}}{{ include "muster.componentName" (dict "root" . "component" "controller") }}-client-tls{{- end -}}
+{{- /* "true" when the extender and the controller read their TLS Secrets through the API (tls.readFromApi) */}}
+{{- define "muster.tlsFromApi" -}}{{ and (eq (include "muster.mtls" .) "true") .Values.tls.readFromApi }}{{- end -}}
+{{- /* RBAC rules to read one Secret through the API (get, and list and watch by a metadata.name field selector) */}}
+{{- define "muster.secretReadRules" -}}
+- apiGroups: [""]
+  resources: ["secrets"]
+  resourceNames: [{{ . | quote }}]
+  verbs: ["get", "list", "watch"]
+{{- end -}}
 {{- define "muster.operatorTlsSecret" -}}{{ include "muster.componentName" (dict "root" . "component" "operator") }}-client-tls{{- end -}}
 
 {{/*

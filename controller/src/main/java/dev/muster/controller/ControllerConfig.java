@@ -39,11 +39,13 @@ import java.util.Optional;
  * @param extenderTls     how to reach the extender: CA (+ client certificate and key for mTLS); empty for plaintext
  * @param podName         POD_NAME (else HOSTNAME)
  * @param podIp           POD_IP
+ * @param extenderTlsSecret {@code --extender-tls-secret}: {@code NAMESPACE/NAME} of the Secret whose keys the
+ *                        {@code --extender-tls-*} files' names are, read through the API and watched; null to read the files
  */
 public record ControllerConfig(String kubeconfig, String extenderAddress, int opsPort, int grpcPort, Duration flushInterval,
                                double apiQps, int apiBurst, boolean leaderElect, String leaseName, String leaseNamespace,
                                Optional<ServerTls> grpcTls, Optional<ClientTls> extenderTls, String podName, String podIp,
-                               CallerRoles callers) {
+                               CallerRoles callers, String extenderTlsSecret) {
     public static final String DEFAULT_EXTENDER_ADDRESS = "muster-extender:9090";
     public static final int DEFAULT_OPS_PORT = 8080;
     public static final int DEFAULT_GRPC_PORT = 9091;
@@ -75,6 +77,9 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
         f.put("extender-tls-ca-file", "PEM CA bundle that signs the extender's gRPC certificate (enables TLS to the extender)");
         f.put("extender-tls-cert-file", "PEM client certificate for mTLS to the extender (with --extender-tls-key-file)");
         f.put("extender-tls-key-file", "PEM private key for --extender-tls-cert-file");
+        f.put("extender-tls-secret", "NAMESPACE/NAME: read the --extender-tls-* files from this Secret through the API (the files'"
+                + " names are its keys) and watch it, so a rotation is taken up within about a second, not when the kubelet updates"
+                + " the Secret volume; needs get, list and watch on that Secret (default: read the files)");
         FLAGS = Collections.unmodifiableMap(f);
     }
 
@@ -126,7 +131,20 @@ public record ControllerConfig(String kubeconfig, String extenderAddress, int op
                 flags.optional("extender-tls-cert-file"), flags.optional("extender-tls-key-file"));
         return new ControllerConfig(kubeconfig, extenderAddress, opsPort, grpcPort, flushInterval, apiQps, apiBurst, leaderElect,
                 leaseName, leaseNamespace, grpcTls, extenderTls, podName, podIp,
-                CallerRoles.parse("tls-client-roles", flags.optional("tls-client-roles")));
+                CallerRoles.parse("tls-client-roles", flags.optional("tls-client-roles")), extenderTlsSecret(flags, extenderTls));
+    }
+
+    private static String extenderTlsSecret(Flags flags, Optional<ClientTls> extenderTls) {
+        String v = flags.optional("extender-tls-secret");
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        dev.muster.common.kube.TlsSecretWatch.parse("extender-tls-secret", v);
+        if (extenderTls.map(ClientTls::certChain).isEmpty()) {
+            throw new IllegalArgumentException("--extender-tls-secret names where the --extender-tls-* files are read from, but no"
+                    + " --extender-tls-cert-file is given");
+        }
+        return v.strip();
     }
 
     /** The Lease holder identity {@code <POD_NAME>_<POD_IP>}; only when leader election is on. */

@@ -27,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -168,7 +169,12 @@ public final class ControllerMain {
         ControllerInformers informers = new ControllerInformers(kube.watches(), controller.cluster(), ControllerInformers.DEFAULT_RESYNC,
                 gangClaims, gangApis, dev.muster.common.kube.GangApiWatcher.DEFAULT_RECHECK);
         informers.start();
-        ExtenderStream stream = new ExtenderStream(config.extenderAddress(), config.extenderTls(), controller.allocations());
+        // --extender-tls-secret: the stream's certificate and CA come from the Secret through the API, so a rotation reaches
+        // the next connection within about a second of the API server having it
+        Optional<dev.muster.controller.rpc.ClientTls> extenderTls = config.extenderTlsSecret() == null ? config.extenderTls()
+                : config.extenderTls().map(t -> t.from(dev.muster.common.kube.TlsSecretWatch.start(kube.requests(), kube.watches(),
+                        config.extenderTlsSecret())));
+        ExtenderStream stream = new ExtenderStream(config.extenderAddress(), extenderTls, controller.allocations());
         stream.start();
         controller.startFlushing(config.flushInterval());
 

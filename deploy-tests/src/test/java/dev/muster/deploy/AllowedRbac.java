@@ -22,10 +22,16 @@ final class AllowedRbac {
 
     /**
      * Permissions granted by roles the chart renders, for {@code component} holding Lease {@code lease}; {@code evicts}:
-     * preemption or reclaim is on (the extender alone may then evict, after reading the disruption budgets).
+     * preemption or reclaim is on (the extender alone may then evict, after reading the disruption budgets);
+     * {@code tlsSecret}: the Secret the component reads its TLS material from through the API, or null.
      */
-    static Set<Permission> renderedRoles(String component, String lease, boolean evicts) {
+    static Set<Permission> renderedRoles(String component, String lease, boolean evicts, String tlsSecret) {
         Set<Permission> allowed = new HashSet<>(leaseOwner(lease));
+        if (tlsSecret != null) { // its own TLS Secret only, read and watched by name
+            for (String verb : List.of("get", "list", "watch")) {
+                allowed.add(Permission.named(CORE, "secrets", verb, tlsSecret));
+            }
+        }
         switch (component) {
             case "scheduler" -> { }
             case "extender" -> {

@@ -60,7 +60,7 @@ class ChartInvariantsTest {
             }
             String lease = leaseName(install, component);
             assertThat(granted).as("permissions of the %s ServiceAccount %s", component, serviceAccount)
-                    .containsExactlyInAnyOrderElementsOf(AllowedRbac.renderedRoles(component, lease, evicts(install)));
+                    .containsExactlyInAnyOrderElementsOf(AllowedRbac.renderedRoles(component, lease, evicts(install), tlsSecretReadThroughTheApi(install, chart, component)));
             assertThat(systemRoles).as("ClusterRoles outside the chart bound to the %s", component)
                     .containsExactlyInAnyOrderElementsOf(AllowedRbac.systemRoles(component));
         }
@@ -388,6 +388,28 @@ class ChartInvariantsTest {
     }
 
     /** Preemption or reclaim on: the extender may evict. */
+    /**
+     * The Secret {@code component} reads its TLS material from through the API (tls.readFromApi, with mTLS): the one its
+     * TLS volume mounts; null when it reads the files only.
+     */
+    private static String tlsSecretReadThroughTheApi(Install install, Rendered chart, String component) {
+        String volume = switch (component) {
+            case "extender" -> "tls";
+            case "controller" -> "extender-client";
+            default -> null;
+        };
+        if (volume == null || Boolean.parseBoolean(install.value("tls.insecureUnauthenticatedVerbs", false))
+                || !Boolean.parseBoolean(install.value("tls.readFromApi", true))) {
+            return null;
+        }
+        for (Map<String, Object> v : Tree.maps(chart.deployment(component).podSpec(), "volumes")) {
+            if (volume.equals(v.get("name"))) {
+                return Tree.string(v, "secret", "secretName");
+            }
+        }
+        throw new AssertionError("the " + component + " mounts no volume " + volume);
+    }
+
     private static boolean evicts(Install install) {
         return Boolean.parseBoolean(install.value("extender.preemption.enabled", true))
                 || Boolean.parseBoolean(install.value("extender.preemption.reclaim", true));

@@ -66,13 +66,13 @@ class ChartValuesTest {
                 "--grpc-tls-cert-file=/etc/muster/tls/tls.crt", "--grpc-tls-key-file=/etc/muster/tls/tls.key",
                 "--grpc-tls-client-ca-file=/etc/muster/tls/ca.crt",
                 "--tls-client-roles=scheduler=muster-scheduler,extender=muster-extender.muster-system.svc,controller=muster-controller,"
-                        + "operator=muster-operator");
+                        + "operator=muster-operator", "--tls-secret=muster-system/muster-extender-tls");
         assertThat(Tree.strings(chart.deployment("controller").container(), "args")).containsExactly(
                 "--extender-address=muster-extender.muster-system.svc:9090", "--ops-port=8080", "--grpc-port=9091",
                 "--flush-interval=1s", "--api-qps=20", "--api-burst=40", "--leader-elect=true",
                 "--lease-name=muster-controller", "--lease-namespace=$(POD_NAMESPACE)",
                 "--extender-tls-ca-file=/etc/muster/extender-client/ca.crt", "--extender-tls-cert-file=/etc/muster/extender-client/tls.crt",
-                "--extender-tls-key-file=/etc/muster/extender-client/tls.key");
+                "--extender-tls-key-file=/etc/muster/extender-client/tls.key", "--extender-tls-secret=muster-system/muster-controller-client-tls");
         assertThat(Tree.strings(chart.deployment("scheduler").container(), "command")).containsExactly(
                 "kube-scheduler", "--config=/etc/kubernetes/muster/scheduler-config.yaml", "--v=2",
                 "--feature-gates=GangScheduling=false,GenericWorkload=false");
@@ -272,6 +272,8 @@ class ChartValuesTest {
                     .digest(((String) data.get("ca.crt")).getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
             assertThat(Tree.map(chart.deployment("scheduler").body(), "spec", "template", "metadata", "annotations"))
                     .containsEntry("checksum/extender-ca", expected);
+            assertThat(Tree.string(chart.deployment("scheduler").body(), "spec", "strategy", "type"))
+                    .as("old kube-schedulers, which trust only the old CA, stop before new ones start").isEqualTo("Recreate");
         }
         assertThat(Tree.map(Chart.render(Install.with("tls.source", "cert-manager")).deployment("scheduler").body(), "spec", "template",
                 "metadata", "annotations")).doesNotContainKey("checksum/extender-ca");

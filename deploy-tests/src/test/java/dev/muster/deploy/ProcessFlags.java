@@ -13,11 +13,11 @@ final class ProcessFlags {
             "tls-key-file", "grpc-tls-cert-file", "grpc-tls-key-file", "grpc-tls-client-ca-file", "max-body-bytes",
             "journal-window", "topology-levels", "pick-node", "gang-marker", "tls-client-ca-file", "insecure-unauthenticated-verbs",
             "preemption", "reclaim", "victim-min-runtime", "reclaim-band", "dry-run-rate", "dry-run-burst", "dry-run-process-rate",
-            "tls-client-roles");
+            "tls-client-roles", "tls-secret");
     static final Set<String> CONTROLLER = Set.of("kubeconfig", "extender-address", "ops-port", "grpc-port",
             "flush-interval", "api-qps", "api-burst", "leader-elect", "lease-name", "lease-namespace",
             "grpc-tls-cert-file", "grpc-tls-key-file", "grpc-tls-client-ca-file", "extender-tls-ca-file",
-            "extender-tls-cert-file", "extender-tls-key-file", "tls-client-roles");
+            "extender-tls-cert-file", "extender-tls-key-file", "tls-client-roles", "extender-tls-secret");
 
     private ProcessFlags() {}
 

@@ -16,6 +16,7 @@ final class Variants {
                 Named.of("certificates from cert-manager, the user's issuer", Install.with("tls.source", "cert-manager",
                         "tls.certManager.issuerRef.name", "corp-ca", "tls.certManager.issuerRef.kind", "ClusterIssuer")),
                 Named.of("mTLS on the controller's own gRPC port too", Install.with("controller.grpcTls.enabled", true)),
+                Named.of("TLS Secrets read from their volumes only", Install.with("tls.readFromApi", false)),
                 Named.of("no NetworkPolicy", Install.with("networkPolicy.enabled", false)),
                 Named.of("one replica each", Install.with(
                         "scheduler.replicas", 1, "extender.replicas", 1, "controller.replicas", 1)),

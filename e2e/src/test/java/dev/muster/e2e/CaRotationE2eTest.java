@@ -2,6 +2,8 @@ package dev.muster.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.muster.common.kube.KubeClients;
+import dev.muster.common.kube.TlsSecretWatch;
 import dev.muster.controller.rpc.ClientTls;
 import dev.muster.controller.rpc.GrpcChannels;
 import dev.muster.controller.stream.AllocationStreamClient;
@@ -48,6 +50,10 @@ class CaRotationE2eTest extends RealClusterTest {
     private static final Duration EXTENDER_LAG = Duration.ofSeconds(30);
     private static final Duration CONTROLLER_LAG = Duration.ofSeconds(15);
     private static final Duration SCHEDULER_LAG = Duration.ofSeconds(3);
+    /** How long an old kube-scheduler pod runs on after the apply that rolls it (a Recreate rollout: seconds). */
+    private static final Duration SCHEDULER_STOP = Duration.ofSeconds(3);
+    /** The controller's client certificate Secret, which the chart's controller reads with {@code --extender-tls-secret}. */
+    private static final String CONTROLLER_SECRET = MusterInstall.NAMESPACE + "/muster-controller-client-tls";
     /** What kube-scheduler logs when a call to its extender fails (a refused certificate included). */
     private static final Pattern FAILED_EXTENDER_CALL = Pattern.compile("Error scheduling pod|Failed to bind|x509: |remote error: tls|tls: ");
 
@@ -91,6 +97,44 @@ class CaRotationE2eTest extends RealClusterTest {
         assertThat(o.gangs()).hasSizeGreaterThan(10);
     }
 
+    /**
+     * A render without lookup again, with the chart's default {@code tls.readFromApi}: the extender and the controller
+     * read their Secrets through the API ({@code --tls-secret}, {@code --extender-tls-secret}, their ServiceAccounts'
+     * tokens) while their volumes still lag 30 s and 15 s. kube-scheduler is rolled by its checksum as the chart's
+     * Recreate strategy does it: the old pod stops {@link #SCHEDULER_STOP} after the apply (the Deployment controller and
+     * the kubelet's SIGTERM), the new one then starts with the Secret as it is. Every gang binds whole, the new
+     * kube-scheduler logs no failed call (the old one's fail only while it stops), the allocation stream keeps
+     * delivering, and nobody restarts anything by hand. The failures are counted and printed.
+     */
+    @Test
+    void aLookupLessRenderReadThroughTheApiFailsFiltersOnlyUntilTheOldKubeSchedulerStops() throws Exception {
+        ChartTls chart = new ChartTls(c);
+        fromApi = true;
+        schedulerStop = SCHEDULER_STOP;
+        long[] streamedBefore = new long[1];
+        Outcome o = rotate(chart, () -> {
+            streamedBefore[0] = streamed.get();
+            upgradeAndRollOut(chart, "one step, read through the API", "tls.keepGenerated", "false");
+            Thread.sleep(EXTENDER_LAG.plusSeconds(25)); // past every volume's lag: nothing may depend on them
+        });
+        int oldSchedulers = schedulers.size() - 1;
+        List<String> failedByOld = new ArrayList<>();
+        for (KubeScheduler s : schedulers.subList(0, oldSchedulers)) {
+            Files.readAllLines(s.log()).stream().filter(l -> FAILED_EXTENDER_CALL.matcher(l).find()).forEach(failedByOld::add);
+        }
+        System.out.printf("e2e: lookup-less render read through the API: %d failed extender calls (all by the old kube-scheduler, from %s to %s,"
+                        + " stopped %d s after the apply), %d refused controller connections, %d events streamed after the apply%n",
+                o.failedCalls().size(), failedByOld.isEmpty() ? "-" : klogTime(failedByOld.getFirst()),
+                failedByOld.isEmpty() ? "-" : klogTime(failedByOld.getLast()), SCHEDULER_STOP.toSeconds(), o.refusedConnections().size(),
+                streamed.get() - streamedBefore[0]);
+        o.refusedConnections().forEach(r -> System.out.printf("e2e: refused: %s%n", r));
+        assertThat(extenderLog).as("the extender took the new certificate from the API, not from its volume")
+                .contains("TLS files changed (Secret muster-system/muster-extender-tls, read through the API)");
+        assertThat(o.failedCalls()).as("kube-scheduler's failed calls: only the old one's, while it stopped").containsExactlyInAnyOrderElementsOf(failedByOld);
+        assertThat(streamed.get()).as("the allocation stream kept delivering after the apply").isGreaterThan(streamedBefore[0]);
+        assertThat(o.gangs()).hasSizeGreaterThan(10);
+    }
+
     /** What a rotation left: the gangs submitted, kube-scheduler's failed calls to the extender, refused controller connections. */
     private record Outcome(List<String> gangs, List<String> failedCalls, List<String> refusedConnections) {}
 
@@ -106,6 +150,13 @@ class CaRotationE2eTest extends RealClusterTest {
     private Path chartConfig;
     private int http;
     private String checksum;
+    /** The extender and the controller read their Secrets through the API (the chart's tls.readFromApi). */
+    private boolean fromApi;
+    /** How long an old kube-scheduler runs on after the upgrade that changed its checksum. */
+    private Duration schedulerStop = Duration.ZERO;
+    private TlsSecretWatch controllerSecret;
+    /** The extender's log once the rotation is over. */
+    private String extenderLog;
 
     /**
      * Runs an extender with the chart's flags, kube-scheduler with the chart's configuration and the controller's
@@ -122,8 +173,14 @@ class CaRotationE2eTest extends RealClusterTest {
         List<String> gangs = new CopyOnWriteArrayList<>();
         SecretVolume ext = mount("muster-extender-tls", dir.resolve("extender"), EXTENDER_LAG);
         SecretVolume ctl = mount("muster-controller-client-tls", dir.resolve("controller"), CONTROLLER_LAG);
+        List<String> extenderArgs = new ArrayList<>(chart.extenderArgs(ext.dir(), http, grpc, SCHEDULER));
+        if (fromApi) { // the chart's flags: the extender's and the controller's own Secrets, with their ServiceAccounts' tokens
+            extenderArgs.add(chart.extenderFlag("--tls-secret="));
+            KubeClients controller = KubeClients.fromKubeconfig(c.install.kubeconfigFor("controller"));
+            controllerSecret = TlsSecretWatch.start(controller.requests(), controller.watches(), CONTROLLER_SECRET);
+        }
         try (MusterProcess extender = MusterProcess.start("extender-rotation", MusterProcess.jar(c.repo, "server", c.version),
-                chart.extenderArgs(ext.dir(), http, grpc, SCHEDULER), dir, ControlPlane.freePort());
+                extenderArgs, dir, ControlPlane.freePort());
              AllocationStreamClient stream = new AllocationStreamClient("127.0.0.1:" + grpc,
                      target -> GrpcChannels.open(target, Optional.of(controllerTls(ctl)), ChartTls.SERVICE), counting(streamed),
                      new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2)))) {
@@ -138,7 +195,8 @@ class CaRotationE2eTest extends RealClusterTest {
 
             rotation.run();
 
-            assertThat(Files.readString(extender.log())).contains("TLS files changed");
+            extenderLog = Files.readString(extender.log());
+            assertThat(extenderLog).contains("TLS files changed");
             background.shutdownNow();
             background.awaitTermination(30, TimeUnit.SECONDS);
             for (String g : gangs) {
@@ -156,6 +214,9 @@ class CaRotationE2eTest extends RealClusterTest {
             return new Outcome(List.copyOf(gangs), failed, List.copyOf(refusedConnections));
         } finally {
             background.shutdownNow();
+            if (controllerSecret != null) {
+                controllerSecret.close();
+            }
             for (KubeScheduler s : schedulers) {
                 s.close();
             }
@@ -182,6 +243,12 @@ class CaRotationE2eTest extends RealClusterTest {
         String now = chart.schedulerPodAnnotation("checksum/extender-ca");
         if (!now.equals(checksum)) { // the new pod mounts the Secret as it is now
             checksum = now;
+            try {
+                Thread.sleep(schedulerStop); // a Recreate rollout: the old pod stops, then the new one starts
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
             schedulers.getLast().close();
             schedulers.add(startScheduler(chart));
             System.out.printf("e2e: %s: kube-scheduler restarted by its checksum%n", stage);
@@ -207,8 +274,10 @@ class CaRotationE2eTest extends RealClusterTest {
         return chart.kubeScheduler(chartConfig, http, v.dir(), SCHEDULER, "kube-scheduler-" + dir.getFileName() + "-" + n);
     }
 
-    private static ClientTls controllerTls(SecretVolume ctl) {
-        return new ClientTls(ctl.file("ca.crt"), ctl.file("tls.crt"), ctl.file("tls.key"));
+    /** The controller's TLS as the chart passes it: the files of its volume, read from its Secret through the API with tls.readFromApi. */
+    private ClientTls controllerTls(SecretVolume ctl) {
+        ClientTls files = new ClientTls(ctl.file("ca.crt"), ctl.file("tls.crt"), ctl.file("tls.key"));
+        return controllerSecret == null ? files : files.from(controllerSecret);
     }
 
     /** A gang of two small pods; bound gangs are deleted so the nodes never fill. */
@@ -231,11 +300,14 @@ class CaRotationE2eTest extends RealClusterTest {
     }
 
     /** A new TLS connection to the extender's gRPC port with the controller's files as they are now. */
-    private static void connectAsTheController(int grpc, SecretVolume ctl, List<String> refused) {
+    private void connectAsTheController(int grpc, SecretVolume ctl, List<String> refused) {
         ManagedChannel ch = GrpcChannels.open("127.0.0.1:" + grpc, Optional.of(controllerTls(ctl)), ChartTls.SERVICE);
         try {
             HealthGrpc.newBlockingStub(ch).withDeadlineAfter(10, TimeUnit.SECONDS).check(HealthCheckRequest.getDefaultInstance());
         } catch (RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                return; // the test is over: its background work was stopped mid-call, nothing was refused
+            }
             refused.add(java.time.Instant.now() + " " + e);
         } finally {
             ch.shutdownNow();

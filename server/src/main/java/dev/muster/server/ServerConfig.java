@@ -66,13 +66,16 @@ import java.util.Objects;
  * @param callers        {@code --tls-client-roles}: which client certificate may call what
  * @param dryRunLimit    {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}: how often the
  *                       preemption dry run may be asked, per caller and per process
+ * @param tlsSecret      {@code --tls-secret}: {@code NAMESPACE/NAME} of the Secret whose keys the TLS files' names are,
+ *                       read through the API and watched; null to read the files
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
                            int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
                            boolean pickNode, boolean gangMarker, boolean insecure, boolean preemption, boolean reclaim,
-                           Duration victimMinRuntime, double reclaimBand, CallerRoles callers, DryRunLimiter.Limit dryRunLimit) {
+                           Duration victimMinRuntime, double reclaimBand, CallerRoles callers, DryRunLimiter.Limit dryRunLimit,
+                           String tlsSecret) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -142,6 +145,9 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("grpc-tls-cert-file", "PEM certificate for gRPC TLS (with --grpc-tls-key-file)");
         f.put("grpc-tls-key-file", "PEM private key for --grpc-tls-cert-file");
         f.put("grpc-tls-client-ca-file", "PEM CA bundle: require client certificates signed by it (mTLS); required unless --" + INSECURE);
+        f.put("tls-secret", "NAMESPACE/NAME: read the TLS certificate, key and CA of both ports from this Secret through the API"
+                + " (the files' names are its keys: .../tls.crt is the key tls.crt) and watch it, so a rotation is taken up within about"
+                + " a second, not when the kubelet updates the Secret volume; needs get, list and watch on that Secret (default: read the files)");
         f.put("tls-client-roles", "which client certificate (by its subject common name) may call what, as role=CN,...: the "
                 + "verbs (HTTP and gRPC) only role scheduler (kube-scheduler), a verb another replica forwarded only role extender, "
                 + "the allocation stream only role controller, the dry run (WhatWouldItTake) only role operator; e.g. "
@@ -255,7 +261,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
                 pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, reclaimBand, CallerRoles.parse("tls-client-roles",
-                flags.optional("tls-client-roles")), dryRunLimit(flags));
+                flags.optional("tls-client-roles")), dryRunLimit(flags), tlsSecret(flags, httpTls, grpcTls));
     }
 
     /** {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}. */
@@ -317,6 +323,18 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         if (portA != 0 && portA == portB) {
             throw new IllegalArgumentException("--" + a + " and --" + b + " are both " + portA + "; they must differ");
         }
+    }
+
+    private static String tlsSecret(Flags flags, TlsFiles httpTls, TlsFiles grpcTls) {
+        String v = flags.optional("tls-secret");
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        dev.muster.common.kube.TlsSecretWatch.parse("tls-secret", v);
+        if (httpTls == null && grpcTls == null) {
+            throw new IllegalArgumentException("--tls-secret names where the TLS files are read from, but no --tls-cert-file or --grpc-tls-cert-file is given");
+        }
+        return v.strip();
     }
 
     private static TlsFiles tls(Flags flags, String certFlag, String keyFlag, String caFlag) {

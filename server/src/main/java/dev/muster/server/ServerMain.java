@@ -7,6 +7,7 @@ import dev.muster.common.leader.KubeLeaseStore;
 import dev.muster.common.leader.LeaderCallbacks;
 import dev.muster.common.leader.LeaderElector;
 import dev.muster.common.rpc.ServerTls;
+import dev.muster.common.kube.TlsSecretWatch;
 import dev.muster.common.tls.CertificateFiles;
 import dev.muster.core.time.Backoff;
 import dev.muster.core.ledger.TopologyLevels;
@@ -129,10 +130,14 @@ public final class ServerMain {
         KubeEvictor evictor = !preempting ? null : new KubeEvictor(kube.requests(), leadership::leading, !cfg.leaderElect() ? null
                 : new LeasePreemptionRecords(kube.requests(), cfg.leaseNamespace(), cfg.leaseName() + "-preemptions", leadership::leading));
         KubeDisruptionBudgets budgets = preempting ? new KubeDisruptionBudgets() : null;
+        // --tls-secret: both ports read their material from the Secret through the API, so a rotation reaches them within
+        // about a second of the API server having it (the Secret volume follows only on the kubelet's next sync)
+        TlsSecretWatch tlsSecret = cfg.tlsSecret() == null ? null : TlsSecretWatch.start(kube.requests(), kube.watches(), cfg.tlsSecret());
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),
-                cfg.httpTls() == null ? null : new CertificateFiles(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile()),
+                cfg.httpTls() == null ? null : new CertificateFiles(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile(), tlsSecret),
                 cfg.opsPort(), cfg.grpcPort(),
-                cfg.grpcTls() == null ? Optional.empty() : Optional.of(new ServerTls(cfg.grpcTls().certFile(), cfg.grpcTls().keyFile(), cfg.grpcTls().clientCaFile())),
+                cfg.grpcTls() == null ? Optional.empty()
+                        : Optional.of(new ServerTls(cfg.grpcTls().certFile(), cfg.grpcTls().keyFile(), cfg.grpcTls().clientCaFile(), tlsSecret)),
                 schedulerConfig, cfg.maxBodyBytes(), cfg.journalWindow(), Duration.ofMillis(200), cfg.gangMarker(), cfg.callers(),
                 cfg.dryRunLimit());
         // the first full sync (API discovery, then listing every node and pod) does not need the servers, nor they it:

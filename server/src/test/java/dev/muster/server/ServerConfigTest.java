@@ -93,6 +93,19 @@ class ServerConfigTest {
     }
 
     @Test
+    void tlsSecretNamesTheSecretTheTlsFilesAreReadFromAsNamespaceSlashName() {
+        String[] files = {"--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(), "--tls-client-ca-file", ca.toString(),
+                "--grpc-tls-cert-file", cert.toString(), "--grpc-tls-key-file", key.toString(), "--grpc-tls-client-ca-file", ca.toString()};
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(files));
+        args.add("--tls-secret=muster-system/muster-extender-tls");
+        assertThat(parseSecure(POD_ENV, args.toArray(String[]::new)).tlsSecret()).isEqualTo("muster-system/muster-extender-tls");
+        assertThat(parseSecure(POD_ENV, files).tlsSecret()).isNull();
+        args.set(args.size() - 1, "--tls-secret=muster-extender-tls");
+        assertThatThrownBy(() -> parseSecure(POD_ENV, args.toArray(String[]::new))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--tls-secret").hasMessageContaining("NAMESPACE/NAME");
+    }
+
+    @Test
     void environmentFillsInAndTheCommandLineWins() {
         Map<String, String> env = new HashMap<>(POD_ENV);
         env.put("MUSTER_GANG_DEADLINE", "2m");
@@ -188,8 +201,8 @@ class ServerConfigTest {
 
     @Test
     void usageListsEveryFlag() {
-        assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--gang-marker", "--grpc-tls-client-ca-file", "MUSTER_GANG_DEADLINE", "POD_IP");
-        assertThat(ServerConfig.FLAGS).hasSize(32);
+        assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--gang-marker", "--grpc-tls-client-ca-file", "--tls-secret", "MUSTER_GANG_DEADLINE", "POD_IP");
+        assertThat(ServerConfig.FLAGS).hasSize(33);
     }
 
     @Test

@@ -14,11 +14,17 @@ import java.util.Optional;
  * by it (mutual TLS); without one it only encrypts and authenticates itself.
  *
  * @param clientCa null for server-side TLS only
+ * @param source   null to read the files; else the Secret whose keys the files' names are ({@link CertificateFiles})
  */
-public record ServerTls(Path certChain, Path privateKey, Path clientCa) {
+public record ServerTls(Path certChain, Path privateKey, Path clientCa, dev.muster.common.tls.TlsSource source) {
     public ServerTls {
         Objects.requireNonNull(certChain, "certChain");
         Objects.requireNonNull(privateKey, "privateKey");
+    }
+
+    /** From the files. */
+    public ServerTls(Path certChain, Path privateKey, Path clientCa) {
+        this(certChain, privateKey, clientCa, null);
     }
 
     /**
@@ -51,7 +57,7 @@ public record ServerTls(Path certChain, Path privateKey, Path clientCa) {
      * ({@link CertificateFiles}), so a renewed certificate or CA serves new connections without a restart.
      */
     public ServerCredentials credentials() {
-        CertificateFiles files = new CertificateFiles(certChain, privateKey, clientCa);
+        CertificateFiles files = new CertificateFiles(certChain, privateKey, clientCa, source);
         TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder().keyManager(files.keyManager());
         if (clientCa != null) {
             b.trustManager(files.trustManager(true)).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);

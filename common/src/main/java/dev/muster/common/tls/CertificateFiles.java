@@ -38,6 +38,13 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * alias names the load it was chosen from, and the chain and the key are taken from that same load, so a handshake
  * never pairs one load's chain with another's key (the load before the current one is kept for such handshakes).
  *
+ * <p>Or, given a {@link TlsSource}, the same files' names are read as keys of a Secret watched through the Kubernetes
+ * API: a change is taken up within about a second of the API server having it, not when the kubelet next updates the
+ * Secret volume (up to a minute or two later).
+ *
+ * <p>When the CA changes, the CAs it replaced are still trusted for {@link #PREVIOUS_CA_GRACE} ({@link CaTrust}): a
+ * peer whose own copy of the Secret has not changed yet (a volume that lags) keeps being accepted meanwhile.
+ *
  * <p>Thread-safe: the loaded material (the current load and the one before) is one immutable value behind a volatile
  * field; a reload is serialized on this object, and a handshake never waits for one (it uses what was loaded before).
  */
@@ -45,10 +52,17 @@ public final class CertificateFiles {
     private static final System.Logger LOG = System.getLogger(CertificateFiles.class.getName());
     /** How often the files' times are looked at, at most: once a second. */
     static final long CHECK_EVERY_NANOS = 1_000_000_000L;
+    /**
+     * How long a CA that a change removed is still trusted: longer than a kubelet takes to update a Secret volume (about
+     * a minute, jittered) plus a kube-scheduler rollout, so that every party has moved to the new material by then.
+     */
+    public static final java.time.Duration PREVIOUS_CA_GRACE = java.time.Duration.ofMinutes(10);
 
     private final Path certFile;
     private final Path keyFile;
     private final Path caFile;
+    private final TlsSource source;
+    private final long graceNanos;
     private final LongSupplier nanoTime;
     private volatile Loads loads;
     private volatile long nextCheck;
@@ -58,10 +72,14 @@ public final class CertificateFiles {
      * What one read of the files gave, and the stamps of the files it was read from; {@code alias} names this load to
      * the JDK's TLS ({@link CurrentKeys}).
      */
-    private record Loaded(List<Object> stamps, X509ExtendedKeyManager keys, X509ExtendedTrustManager trust, X509Certificate[] chain,
+    private record Loaded(List<Object> stamps, X509ExtendedKeyManager keys, CaTrust cas, X509Certificate[] chain,
                           PrivateKey key, String alias) {
         X509Certificate leaf() {
             return chain[0];
+        }
+
+        X509ExtendedTrustManager trust() {
+            return cas == null ? null : cas.trust();
         }
     }
 
@@ -83,15 +101,32 @@ public final class CertificateFiles {
      * @throws IllegalArgumentException naming the file and the problem
      */
     public CertificateFiles(Path certFile, Path keyFile, Path caFile) {
-        this(certFile, keyFile, caFile, System::nanoTime);
+        this(certFile, keyFile, caFile, (TlsSource) null);
+    }
+
+    /**
+     * As {@link #CertificateFiles(Path, Path, Path)}, reading the files' names as keys of {@code source} when it is not
+     * null (a Secret watched through the API).
+     *
+     * @throws IllegalArgumentException naming the Secret and the key that is missing or bad
+     */
+    public CertificateFiles(Path certFile, Path keyFile, Path caFile, TlsSource source) {
+        this(certFile, keyFile, caFile, source, PREVIOUS_CA_GRACE.toNanos(), System::nanoTime);
     }
 
     CertificateFiles(Path certFile, Path keyFile, Path caFile, LongSupplier nanoTime) {
+        this(certFile, keyFile, caFile, null, PREVIOUS_CA_GRACE.toNanos(), nanoTime);
+    }
+
+    CertificateFiles(Path certFile, Path keyFile, Path caFile, TlsSource source, long graceNanos, LongSupplier nanoTime) {
         this.certFile = Objects.requireNonNull(certFile, "certFile");
         this.keyFile = Objects.requireNonNull(keyFile, "keyFile");
         this.caFile = caFile;
+        this.source = source;
+        this.graceNanos = graceNanos;
         this.nanoTime = nanoTime;
-        this.loads = new Loads(load(stamps()), null);
+        TlsSource.Snapshot snapshot = source == null ? null : source.current();
+        this.loads = new Loads(load(stamps(snapshot), snapshot, null, nanoTime.getAsLong()), null);
         this.nextCheck = nanoTime.getAsLong() + CHECK_EVERY_NANOS;
     }
 
@@ -153,7 +188,7 @@ public final class CertificateFiles {
 
     @Override
     public String toString() {
-        return "certificate " + certFile + ", key " + keyFile + (caFile == null ? "" : ", CA " + caFile);
+        return (source == null ? "" : source.describe() + ": ") + "certificate " + certFile + ", key " + keyFile + (caFile == null ? "" : ", CA " + caFile);
     }
 
     private Loaded current() {
@@ -169,9 +204,11 @@ public final class CertificateFiles {
             return; // another handshake checked meanwhile
         }
         nextCheck = now + CHECK_EVERY_NANOS;
+        expireReplacedCas(now);
         List<Object> stamps;
+        TlsSource.Snapshot snapshot = source == null ? null : source.current();
         try {
-            stamps = stamps();
+            stamps = stamps(snapshot);
         } catch (IllegalArgumentException e) {
             LOG.log(System.Logger.Level.WARNING, "TLS files cannot be read (" + e.getMessage() + "); still using the ones read before");
             return;
@@ -181,18 +218,47 @@ public final class CertificateFiles {
             return;
         }
         try {
-            Loaded fresh = load(stamps);
+            Loaded fresh = load(stamps, snapshot, before.current(), now);
             loads = new Loads(fresh, before.current());
-            LOG.log(System.Logger.Level.INFO, "TLS files changed: now presenting certificate serial " + fresh.leaf().getSerialNumber().toString(16)
+            LOG.log(System.Logger.Level.INFO, "TLS files changed" + (source == null ? "" : " (" + source.describe() + ", read through the API)")
+                    + ": now presenting certificate serial " + fresh.leaf().getSerialNumber().toString(16)
                     + " (" + fresh.leaf().getSubjectX500Principal().getName() + ", valid until " + fresh.leaf().getNotAfter().toInstant() + ")"
-                    + (caFile == null ? "" : " and checking peers against " + caFile) + " for new connections");
+                    + (caFile == null ? "" : " and checking peers against " + caFile) + " for new connections"
+                    + (fresh.cas() == null || fresh.cas().replaced().isEmpty() ? ""
+                    : "; the replaced CA " + names(fresh.cas().replaced()) + " is still trusted for " + java.time.Duration.ofNanos(graceNanos)));
         } catch (IllegalArgumentException e) {
             LOG.log(System.Logger.Level.WARNING, "TLS files changed but cannot be used (" + e.getMessage()
                     + "); still using the ones read before, trying again in a second");
         }
     }
 
-    private List<Object> stamps() {
+    /** Once their grace period is over, the replaced CAs are no longer trusted (the keys stay as they are). */
+    private void expireReplacedCas(long now) {
+        Loads l = loads;
+        Loaded cur = l.current();
+        if (cur.cas() == null || cur.cas().replaced().isEmpty()) {
+            return;
+        }
+        try {
+            CaTrust after = cur.cas().expire(now);
+            if (after != cur.cas()) {
+                loads = new Loads(new Loaded(cur.stamps(), cur.keys(), after, cur.chain(), cur.key(), cur.alias()), l.previous());
+                LOG.log(System.Logger.Level.INFO, "the replaced CA " + names(cur.cas().replaced()) + " is no longer trusted (" + this + ")");
+            }
+        } catch (GeneralSecurityException e) {
+            LOG.log(System.Logger.Level.WARNING, "dropping the replaced CAs failed (" + e.getMessage() + "); tried again in a second");
+        }
+    }
+
+    private static String names(List<X509Certificate> cas) {
+        return cas.stream().map(c -> "\"" + CallerRoles.commonName(c) + "\" (serial " + c.getSerialNumber().toString(16) + ")")
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    private List<Object> stamps(TlsSource.Snapshot snapshot) {
+        if (snapshot != null) {
+            return List.of(snapshot.version());
+        }
         List<Object> out = new ArrayList<>(6);
         for (Path p : caFile == null ? List.of(certFile, keyFile) : List.of(certFile, keyFile, caFile)) {
             try {
@@ -206,24 +272,51 @@ public final class CertificateFiles {
         return List.copyOf(out);
     }
 
-    private synchronized Loaded load(List<Object> stamps) {
+    /** The bytes of {@code file}, or of its name's key in {@code snapshot}. */
+    private byte[] bytes(Path file, TlsSource.Snapshot snapshot) throws IOException {
+        if (snapshot == null) {
+            return Files.readAllBytes(file);
+        }
+        String key = file.getFileName().toString();
+        byte[] b = snapshot.data().get(key);
+        if (b == null) {
+            throw new IllegalArgumentException(source.describe() + " has no key " + key + " (the name of " + file + ")");
+        }
+        return b;
+    }
+
+    private String name(Path file, TlsSource.Snapshot snapshot) {
+        return snapshot == null ? file.toString() : source.describe() + " key " + file.getFileName();
+    }
+
+    /** Reads the material; {@code before} (null at start) is the load it replaces, whose CAs stay trusted for a while. */
+    private synchronized Loaded load(List<Object> stamps, TlsSource.Snapshot snapshot, Loaded before, long now) {
         try {
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
-            X509Certificate[] chain = PemTls.certificates(certFile).toArray(X509Certificate[]::new);
-            PrivateKey key = PemTls.privateKey(keyFile);
+            X509Certificate[] chain = PemTls.certificates(name(certFile, snapshot), bytes(certFile, snapshot)).toArray(X509Certificate[]::new);
+            PrivateKey key = PemTls.privateKey(name(keyFile, snapshot), bytes(keyFile, snapshot));
             if (!chain[0].getPublicKey().equals(derivedPublicKey(chain[0], key))) {
-                throw new IllegalArgumentException(keyFile + " is not the key of the certificate in " + certFile);
+                throw new IllegalArgumentException(name(keyFile, snapshot) + " is not the key of the certificate in " + name(certFile, snapshot));
             }
             ks.setKeyEntry("muster", key, new char[0], chain);
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(ks, new char[0]);
             X509ExtendedKeyManager keys = (X509ExtendedKeyManager) kmf.getKeyManagers()[0];
-            X509ExtendedTrustManager trust = null;
+            CaTrust cas = null;
             if (caFile != null) {
-                trust = PemTls.trustManager(caFile);
+                List<X509Certificate> read = PemTls.certificates(name(caFile, snapshot), bytes(caFile, snapshot));
+                if (before != null && before.cas() != null) {
+                    cas = before.cas().next(read, now, graceNanos);
+                } else if (snapshot != null && snapshot.replaced().get(caFile.getFileName().toString()) != null) {
+                    // made after the Secret changed: the CA it replaced stays trusted for what is left of its grace period
+                    cas = CaTrust.of(PemTls.certificates(source.describe() + " (before its change) key " + caFile.getFileName(),
+                            snapshot.replaced().get(caFile.getFileName().toString()))).next(read, snapshot.changedAtNanos(), graceNanos).expire(now);
+                } else {
+                    cas = CaTrust.of(read);
+                }
             }
-            return new Loaded(stamps, keys, trust, chain, key, "muster-" + ++generations);
+            return new Loaded(stamps, keys, cas, chain, key, "muster-" + ++generations);
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalArgumentException("TLS from " + this + ": " + e.getMessage(), e);
         }

@@ -48,33 +48,52 @@ public final class PemTls {
     /** Trusts the certificates in {@code caFile} (and only those). */
     static X509ExtendedTrustManager trustManager(Path caFile) throws GeneralSecurityException {
         try {
+            return trustManager(certificates(caFile));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("CA file " + caFile + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Trusts {@code cas} (and only those). */
+    static X509ExtendedTrustManager trustManager(List<X509Certificate> cas) throws GeneralSecurityException {
+        try {
             KeyStore ts = KeyStore.getInstance("PKCS12");
             ts.load(null, null);
             int i = 0;
-            for (Certificate c : certificates(caFile)) {
+            for (Certificate c : cas) {
                 ts.setCertificateEntry("ca-" + i++, c);
             }
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(ts);
             return (X509ExtendedTrustManager) tmf.getTrustManagers()[0];
         } catch (IOException e) {
-            throw new IllegalArgumentException("CA file " + caFile + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("CA certificates: " + e.getMessage(), e);
         }
     }
 
     static List<X509Certificate> certificates(Path file) throws GeneralSecurityException, IOException {
+        return certificates(file.toString(), Files.readAllBytes(file));
+    }
+
+    /** The certificates in {@code pem}; {@code source} names it in errors (a file, or a Secret's key). */
+    static List<X509Certificate> certificates(String source, byte[] pem) throws GeneralSecurityException {
         List<X509Certificate> certs = new ArrayList<>();
-        for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(Files.readAllBytes(file)))) {
+        for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem))) {
             certs.add((X509Certificate) c);
         }
         if (certs.isEmpty()) {
-            throw new IllegalArgumentException(file + " holds no PEM certificate");
+            throw new IllegalArgumentException(source + " holds no PEM certificate");
         }
         return certs;
     }
 
     static PrivateKey privateKey(Path file) throws GeneralSecurityException, IOException {
-        String pem = Files.readString(file, StandardCharsets.US_ASCII);
+        return privateKey(file.toString(), Files.readAllBytes(file));
+    }
+
+    /** The private key in {@code pemBytes}; {@code file} names it in errors (a file, or a Secret's key). */
+    static PrivateKey privateKey(String file, byte[] pemBytes) throws GeneralSecurityException {
+        String pem = new String(pemBytes, StandardCharsets.US_ASCII);
         Matcher m = BLOCK.matcher(pem);
         while (m.find()) {
             byte[] der = Base64.getMimeDecoder().decode(m.group(2));
@@ -120,7 +139,7 @@ public final class PemTls {
      * PKCS#8 PrivateKeyInfo (version 0, id-ecPublicKey with that curve). The curve must be named in the key: a key
      * without it cannot be read (OpenSSL, Go and cert-manager always name it).
      */
-    static byte[] sec1ToPkcs8(Path file, byte[] sec1) {
+    static byte[] sec1ToPkcs8(Object file, byte[] sec1) {
         byte[] curve = null;
         try {
             Der outer = Der.at(sec1, 0);

@@ -105,6 +105,84 @@ class CertificateFilesTest {
         assertThat(files.keyManager().getClientAliases("EC", new java.security.Principal[] {oldCa})).hasSize(1);
     }
 
+    /**
+     * A Secret read through the API whose CA and certificate change in one step (what a render without lookup writes):
+     * the next check presents the new certificate and accepts clients of the new CA at once, still accepts clients of
+     * the replaced CA for the grace period (their own copy of the Secret may lag), and refuses them after it.
+     */
+    @Test
+    void aCaChangeFromASecretIsTakenUpAndTheReplacedCaIsTrustedForTheGracePeriodOnly() throws Exception {
+        TestPki old = new TestPki(Files.createDirectories(dir.resolve("old")), "old");
+        TestPki fresh = new TestPki(Files.createDirectories(dir.resolve("new")), "new");
+        TestPki.Issued oldServer = old.server("extender");
+        TestPki.Issued newServer = fresh.server("extender");
+        X509Certificate[] oldClient = chain(old.client("muster-scheduler").cert());
+        X509Certificate[] newClient = chain(fresh.client("muster-scheduler").cert());
+        java.util.concurrent.atomic.AtomicReference<TlsSource.Snapshot> secret = new java.util.concurrent.atomic.AtomicReference<>(
+                snapshot("1", oldServer, old.caFile()));
+        TlsSource source = new TlsSource() {
+            @Override
+            public Snapshot current() {
+                return secret.get();
+            }
+
+            @Override
+            public String describe() {
+                return "Secret test/extender-tls";
+            }
+        };
+        AtomicLong clock = new AtomicLong();
+        long grace = 60 * CertificateFiles.CHECK_EVERY_NANOS;
+        Path mount = Path.of("/etc/muster/tls");
+        CertificateFiles files = new CertificateFiles(mount.resolve("tls.crt"), mount.resolve("tls.key"), mount.resolve("ca.crt"), source, grace,
+                clock::get);
+        javax.net.ssl.X509ExtendedTrustManager trust = files.trustManager(true);
+        trust.checkClientTrusted(oldClient, "EC");
+        assertThatThrownBy(() -> trust.checkClientTrusted(newClient, "EC")).isInstanceOf(java.security.cert.CertificateException.class);
+
+        secret.set(snapshot("2", newServer, fresh.caFile()));
+        clock.addAndGet(2 * CertificateFiles.CHECK_EVERY_NANOS);
+        assertThat(files.certificate().getIssuerX500Principal().getName()).isEqualTo("CN=new-ca");
+        trust.checkClientTrusted(newClient, "EC");
+        trust.checkClientTrusted(oldClient, "EC"); // within the grace period
+
+        clock.addAndGet(grace);
+        files.certificate(); // the next check drops the replaced CA
+        assertThatThrownBy(() -> trust.checkClientTrusted(oldClient, "EC")).isInstanceOf(java.security.cert.CertificateException.class);
+        trust.checkClientTrusted(newClient, "EC");
+    }
+
+    @Test
+    void aSecretWithoutAKeyTheFilesNameIsRefusedNamingTheSecretAndTheKey() throws Exception {
+        TestPki pki = new TestPki(dir, "t");
+        TestPki.Issued server = pki.server("extender");
+        TlsSource.Snapshot noCa = new TlsSource.Snapshot("1", java.util.Map.of("tls.crt", Files.readAllBytes(server.cert()),
+                "tls.key", Files.readAllBytes(server.key())));
+        TlsSource source = new TlsSource() {
+            @Override
+            public Snapshot current() {
+                return noCa;
+            }
+
+            @Override
+            public String describe() {
+                return "Secret test/extender-tls";
+            }
+        };
+        Path mount = Path.of("/etc/muster/tls");
+        assertThatThrownBy(() -> new CertificateFiles(mount.resolve("tls.crt"), mount.resolve("tls.key"), mount.resolve("ca.crt"), source))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Secret test/extender-tls has no key ca.crt");
+    }
+
+    private static TlsSource.Snapshot snapshot(String version, TestPki.Issued issued, Path ca) throws Exception {
+        return new TlsSource.Snapshot(version, java.util.Map.of("tls.crt", Files.readAllBytes(issued.cert()), "tls.key", Files.readAllBytes(issued.key()),
+                "ca.crt", Files.readAllBytes(ca)));
+    }
+
+    private static X509Certificate[] chain(Path cert) throws Exception {
+        return PemTls.certificates(cert).toArray(X509Certificate[]::new);
+    }
+
     private static void replace(Path from, Path to) throws Exception {
         Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
         Files.setLastModifiedTime(to, FileTime.from(Instant.now().plusSeconds(5))); // a new stamp even within one tick

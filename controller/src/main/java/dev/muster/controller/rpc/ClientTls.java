@@ -2,6 +2,7 @@ package dev.muster.controller.rpc;
 
 import dev.muster.common.rpc.ServerTls;
 import dev.muster.common.tls.CertificateFiles;
+import dev.muster.common.tls.TlsSource;
 import io.grpc.ChannelCredentials;
 import io.grpc.TlsChannelCredentials;
 import java.nio.file.Path;
@@ -13,12 +14,27 @@ import java.util.Optional;
  *
  * @param ca null to trust the JVM's default CAs
  * @param certChain null unless the server requires client certificates (then {@code privateKey} too)
+ * @param source null to read the files; else the Secret whose keys the files' names are (a client certificate is
+ *               then required: {@link CertificateFiles})
  */
-public record ClientTls(Path ca, Path certChain, Path privateKey) {
+public record ClientTls(Path ca, Path certChain, Path privateKey, TlsSource source) {
     public ClientTls {
         if ((certChain == null) != (privateKey == null)) {
             throw new IllegalArgumentException("a client certificate needs its key and a key needs its certificate");
         }
+        if (source != null && certChain == null) {
+            throw new IllegalArgumentException("TLS material from " + source.describe() + " needs a client certificate and key");
+        }
+    }
+
+    /** From the files. */
+    public ClientTls(Path ca, Path certChain, Path privateKey) {
+        this(ca, certChain, privateKey, null);
+    }
+
+    /** The same, with the files' names read as keys of {@code from} (a Secret watched through the API). */
+    public ClientTls from(TlsSource from) {
+        return new ClientTls(ca, certChain, privateKey, from);
     }
 
     /**
@@ -52,7 +68,7 @@ public record ClientTls(Path ca, Path certChain, Path privateKey) {
     public ChannelCredentials credentials() {
         TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
         if (certChain != null) {
-            CertificateFiles files = new CertificateFiles(certChain, privateKey, ca);
+            CertificateFiles files = new CertificateFiles(certChain, privateKey, ca, source);
             b.keyManager(files.keyManager());
             if (ca != null) {
                 b.trustManager(files.trustManager(true));

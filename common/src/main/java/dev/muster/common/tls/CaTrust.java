@@ -1,0 +1,71 @@
+package dev.muster.common.tls;
+
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import javax.net.ssl.X509ExtendedTrustManager;
+
+/**
+ * The CAs a party checks its peers against: those of its CA file (or Secret key) as it is now and, for a grace period
+ * after a change, the CAs the change removed. During a CA rotation the parties take up the new material at different
+ * moments (a Secret volume lags the API by up to a minute or two; kube-scheduler reads its CA only at start), so a peer
+ * still presenting a certificate of the replaced CA is accepted until it too has moved on. A CA removed on purpose (say,
+ * its key leaked) is still trusted for that grace period: {@link CertificateFiles#PREVIOUS_CA_GRACE}.
+ *
+ * <p>Immutable; thread-safe.
+ */
+final class CaTrust {
+    private final List<X509Certificate> current;
+    private final List<X509Certificate> replaced;
+    private final long replacedUntil;
+    private final X509ExtendedTrustManager trust;
+
+    private CaTrust(List<X509Certificate> current, List<X509Certificate> replaced, long replacedUntil) throws GeneralSecurityException {
+        this.current = List.copyOf(current);
+        this.replaced = List.copyOf(replaced);
+        this.replacedUntil = replacedUntil;
+        List<X509Certificate> all = new ArrayList<>(current);
+        all.addAll(replaced);
+        this.trust = PemTls.trustManager(all);
+    }
+
+    /** Trusts {@code cas} only. */
+    static CaTrust of(List<X509Certificate> cas) throws GeneralSecurityException {
+        return new CaTrust(cas, List.of(), 0);
+    }
+
+    /**
+     * After the CA file changed to {@code cas} at {@code now}: trusts {@code cas} and, until {@code now + graceNanos},
+     * every CA trusted before that {@code cas} lacks.
+     */
+    CaTrust next(List<X509Certificate> cas, long now, long graceNanos) throws GeneralSecurityException {
+        List<X509Certificate> gone = new ArrayList<>();
+        for (X509Certificate c : expire(now).all()) {
+            if (!cas.contains(c) && !gone.contains(c)) {
+                gone.add(c);
+            }
+        }
+        return gone.isEmpty() || graceNanos <= 0 ? of(cas) : new CaTrust(cas, gone, now + graceNanos);
+    }
+
+    /** This, or, once the grace period is over at {@code now}, the same without the replaced CAs. */
+    CaTrust expire(long now) throws GeneralSecurityException {
+        return replaced.isEmpty() || now - replacedUntil < 0 ? this : of(current);
+    }
+
+    /** The replaced CAs still trusted (empty when none). */
+    List<X509Certificate> replaced() {
+        return replaced;
+    }
+
+    X509ExtendedTrustManager trust() {
+        return trust;
+    }
+
+    private List<X509Certificate> all() {
+        List<X509Certificate> all = new ArrayList<>(current);
+        all.addAll(replaced);
+        return all;
+    }
+}
