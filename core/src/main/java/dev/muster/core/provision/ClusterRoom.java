@@ -53,9 +53,4 @@ public final class ClusterRoom implements Room {
     public Refusal reserve(Gang g) {
         return g.spec() == null ? Refusal.of(Refusal.Cause.PODGROUP_UNRESOLVED, "its PodGroup is not known") : admission.reserve(g, books.now());
     }
-
-    @Override
-    public int podsNeedingRoom(Gang g) {
-        return g.spec() == null ? 0 : admission.inputOf(g).members().size();
-    }
 }

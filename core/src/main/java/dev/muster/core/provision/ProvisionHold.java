@@ -4,7 +4,10 @@ import dev.muster.core.gang.Gang;
 import dev.muster.core.gang.GateHold;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.Refusal;
+import dev.muster.core.model.Pod;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -79,7 +82,13 @@ public final class ProvisionHold implements GateHold {
             return "needs more nodes than the cluster has; asks the autoscaler once all its pods exist (" + g.memberCount() + "/"
                     + g.minMember() + ")";
         }
-        return provisioning.need(key, room.podsNeedingRoom(g), now).text();
+        List<String> waiting = new ArrayList<>();
+        for (Pod m : g.members()) {
+            if (!m.isBound()) {
+                waiting.add(m.id().name());
+            }
+        }
+        return provisioning.need(key, waiting, now).text();
     }
 
     @Override

@@ -56,8 +56,12 @@ public final class Provisioning {
 
         String name();
 
-        /** Create the request {@code name} (and its PodTemplates) for the pods of {@code gang} that wait. */
-        record Create(GangKey gang, String name, int attempt) implements Work {}
+        /** Create the request {@code name} (and its PodTemplates) for {@code pods}, the names of the gang's pods that wait. */
+        record Create(GangKey gang, String name, int attempt, List<String> pods) implements Work {
+            public Create {
+                pods = List.copyOf(pods);
+            }
+        }
 
         /** Delete the request {@code name} (its PodTemplates go with it). */
         record Delete(GangKey gang, String name) implements Work {}
@@ -132,15 +136,15 @@ public final class Provisioning {
     }
 
     /**
-     * {@code gang} needs room for {@code pods} pods that the nodes do not have: it gets a request unless it has one
-     * (a failed one is followed by the next attempt once its backoff is over). Returns what it waits for.
+     * {@code gang} needs room for {@code pods} (its waiting pods' names) that the nodes do not have: it gets a request
+     * unless it has one (a failed one is followed by the next attempt once its backoff is over). Returns what it waits for.
      */
-    public Answer need(GangKey gang, int pods, long now) {
+    public Answer need(GangKey gang, List<String> pods, long now) {
         lock.lock();
         try {
             Entry e = entries.get(gang);
             if (!listed) {
-                return new Answer(gang, null, null, pods, 0, "waiting for the autoscaler's ProvisioningRequests to be listed", false);
+                return new Answer(gang, null, null, pods.size(), 0, "waiting for the autoscaler's ProvisioningRequests to be listed", false);
             }
             if (e == null) {
                 e = new Entry(gang);
@@ -149,7 +153,7 @@ public final class Provisioning {
             } else if (e.phase == Phase.FAILED && now - e.notBefore >= 0) {
                 request(e, e.attempt + 1, pods, now);
             } else if (e.phase == Phase.REQUESTED || e.phase == Phase.ACCEPTED) {
-                e.pods = pods; // an adopted request's count is learnt here
+                e.pods = pods.size(); // an adopted request's count is learnt here
             }
             return answerOf(e, now);
         } finally {
@@ -343,13 +347,13 @@ public final class Provisioning {
 
     // ---- under lock -----------------------------------------------------------------------------------------------
 
-    private void request(Entry e, int attempt, int pods, long now) {
+    private void request(Entry e, int attempt, List<String> pods, long now) {
         e.attempt = attempt;
         e.name = nameFor(e.gang, attempt);
         e.phase = Phase.REQUESTED;
-        e.pods = pods;
+        e.pods = pods.size();
         e.requestedAt = now;
-        work.put(key(e.gang, e.name), new Work.Create(e.gang, e.name, attempt));
+        work.put(key(e.gang, e.name), new Work.Create(e.gang, e.name, attempt, pods));
     }
 
     private void fail(Entry e, String why, long now) {

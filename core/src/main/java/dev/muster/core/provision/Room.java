@@ -26,7 +26,4 @@ public interface Room {
 
     /** Reserves the gang's room on the nodes there are now; null when reserved, else why not. */
     Refusal reserve(Gang g);
-
-    /** How many of the gang's pods need room (members not bound, and those that do not exist yet up to minMember). */
-    int podsNeedingRoom(Gang g);
 }

@@ -40,11 +40,6 @@ class ProvisionHoldTest {
             }
             return reserve;
         }
-
-        @Override
-        public int podsNeedingRoom(Gang g) {
-            return 8;
-        }
     }
 
     private final Provisioning provisioning = new Provisioning(Provisioning.Settings.atomic());
@@ -54,6 +49,9 @@ class ProvisionHoldTest {
 
     ProvisionHoldTest() {
         provisioning.listed();
+        for (int i = 0; i < 8; i++) {
+            gang.putMember(dev.muster.core.testing.Fixtures.pod("train-" + i).ns("ml").gang("train").requests("1", "1Gi").build());
+        }
     }
 
     @Test
@@ -75,7 +73,8 @@ class ProvisionHoldTest {
                 "autoscaling.x-k8s.io/provisioning-class-name", "best-effort-atomic-scale-up.autoscaling.x-k8s.io",
                 "cluster-autoscaler.kubernetes.io/consume-provisioning-request", "train-1",
                 "cluster-autoscaler.kubernetes.io/provisioning-class-name", "best-effort-atomic-scale-up.autoscaling.x-k8s.io"));
-        assertThat(provisioning.drain()).containsExactly(new Provisioning.Work.Create(KEY, "train-1", 1)); // one request, never a second
+        assertThat(provisioning.drain()).containsExactly(new Provisioning.Work.Create(KEY, "train-1", 1,
+                List.of("train-0", "train-1", "train-2", "train-3", "train-4", "train-5", "train-6", "train-7"))); // one request, never a second
     }
 
     @Test

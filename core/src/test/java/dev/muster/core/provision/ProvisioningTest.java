@@ -20,6 +20,10 @@ class ProvisioningTest {
     private static final Provisioning.Settings SETTINGS = new Provisioning.Settings(Provisioning.Settings.ATOMIC, Map.of(),
             new Backoff(Duration.ofSeconds(10), Duration.ofSeconds(80)));
 
+    private static List<String> pods(int n) {
+        return java.util.stream.IntStream.range(0, n).mapToObj(i -> "p" + i).toList();
+    }
+
     private static Provisioning listed() {
         Provisioning p = new Provisioning(SETTINGS);
         p.listed();
@@ -41,9 +45,9 @@ class ProvisioningTest {
     @Test
     void aGangThatNeedsNodesGetsOneRequestThatIsAcceptedThenProvisioned() {
         Provisioning p = listed();
-        assertThat(p.need(TRAIN, 8, 1_000).text()).isEqualTo("waiting for 8 nodes from the autoscaler (ProvisioningRequest ml/train-1: Requested)");
-        assertThat(p.need(TRAIN, 8, 1_500).name()).isEqualTo("train-1");
-        assertThat(p.drain()).containsExactly(new Provisioning.Work.Create(TRAIN, "train-1", 1));
+        assertThat(p.need(TRAIN, pods(8), 1_000).text()).isEqualTo("waiting for 8 nodes from the autoscaler (ProvisioningRequest ml/train-1: Requested)");
+        assertThat(p.need(TRAIN, pods(8), 1_500).name()).isEqualTo("train-1");
+        assertThat(p.drain()).containsExactly(new Provisioning.Work.Create(TRAIN, "train-1", 1, pods(8)));
         assertThat(p.drain()).isEmpty();
 
         p.observed(TRAIN, "train-1", accepted(), 2_000);
@@ -60,14 +64,14 @@ class ProvisioningTest {
     @Test
     void nothingIsRequestedBeforeTheRequestsThatExistWereListed() {
         Provisioning p = new Provisioning(SETTINGS);
-        assertThat(p.need(TRAIN, 8, 1_000).text()).contains("to be listed");
+        assertThat(p.need(TRAIN, pods(8), 1_000).text()).contains("to be listed");
         assertThat(p.drain()).isEmpty();
     }
 
     @Test
     void aFailedRequestIsDeletedAndTheNextAttemptIsMadeOnlyAfterTheBackoffSayingWhy() {
         Provisioning p = listed();
-        p.need(TRAIN, 8, 0);
+        p.need(TRAIN, pods(8), 0);
         p.drain();
         p.observed(TRAIN, "train-1", failed("FailedToBookCapacity", "no zone has 8 nodes"), 1_000);
         Provisioning.Answer a = p.answer(TRAIN, 1_000);
@@ -76,10 +80,10 @@ class ProvisioningTest {
                 + " attempt 1 failed, asking again in 10s");
         assertThat(p.drain()).containsExactly(new Provisioning.Work.Delete(TRAIN, "train-1"));
 
-        assertThat(p.need(TRAIN, 8, 10_999).phase()).isEqualTo(Phase.FAILED); // still backing off
+        assertThat(p.need(TRAIN, pods(8), 10_999).phase()).isEqualTo(Phase.FAILED); // still backing off
         assertThat(p.drain()).isEmpty();
-        assertThat(p.need(TRAIN, 8, 11_000).text()).isEqualTo("waiting for 8 nodes from the autoscaler (ProvisioningRequest ml/train-2: Requested)");
-        assertThat(p.drain()).containsExactly(new Provisioning.Work.Create(TRAIN, "train-2", 2));
+        assertThat(p.need(TRAIN, pods(8), 11_000).text()).isEqualTo("waiting for 8 nodes from the autoscaler (ProvisioningRequest ml/train-2: Requested)");
+        assertThat(p.drain()).containsExactly(new Provisioning.Work.Create(TRAIN, "train-2", 2, pods(8)));
 
         p.observed(TRAIN, "train-2", failed("", "again"), 12_000); // the second failure waits twice as long
         assertThat(p.answer(TRAIN, 12_000).text()).endsWith("attempt 2 failed, asking again in 20s");
@@ -91,13 +95,13 @@ class ProvisioningTest {
     @Test
     void aBookingThatExpiresBeforeTheGangRunsIsAskedForAgainAndAfterwardChangesNothing() {
         Provisioning p = listed();
-        p.need(TRAIN, 4, 0);
+        p.need(TRAIN, pods(4), 0);
         p.observed(TRAIN, "train-1", provisioned(), 1_000);
         p.observed(TRAIN, "train-1", new RequestStatus(true, true, false, true, false, "CapacityReservationTimeExpired", "expired"), 600_000);
         assertThat(p.answer(TRAIN, 600_000).text()).contains("ProvisioningRequest ml/train-1 BookingExpired (CapacityReservationTimeExpired: expired)");
 
         GangKey other = new GangKey("ml", "other");
-        p.need(other, 4, 0);
+        p.need(other, pods(4), 0);
         p.observed(other, "other-1", provisioned(), 1_000);
         p.runs(other);
         p.drain();
@@ -109,13 +113,13 @@ class ProvisioningTest {
     @Test
     void aGangDeletedOrNoLongerInNeedHasItsRequestDeleted() {
         Provisioning p = listed();
-        p.need(TRAIN, 8, 0);
+        p.need(TRAIN, pods(8), 0);
         p.gangGone(TRAIN);
         assertThat(p.drain()).containsExactly(new Provisioning.Work.Delete(TRAIN, "train-1")); // the create is not made at all
         assertThat(p.answer(TRAIN, 0)).isNull();
 
         GangKey fits = new GangKey("ml", "fits");
-        p.need(fits, 2, 0);
+        p.need(fits, pods(2), 0);
         p.drain();
         p.withdraw(fits);
         assertThat(p.drain()).containsExactly(new Provisioning.Work.Delete(fits, "fits-1"));
@@ -124,7 +128,7 @@ class ProvisioningTest {
     @Test
     void aRequestSomeoneElseDeletesCountsAsFailed() {
         Provisioning p = listed();
-        p.need(TRAIN, 8, 0);
+        p.need(TRAIN, pods(8), 0);
         p.drain();
         p.observed(TRAIN, "train-1", accepted(), 10);
         p.requestDeleted(TRAIN, "train-1", 20);
@@ -136,7 +140,7 @@ class ProvisioningTest {
         Provisioning p = new Provisioning(SETTINGS);
         p.observed(TRAIN, "train-3", accepted(), 0); // listed: an earlier process's third attempt
         p.listed();
-        assertThat(p.need(TRAIN, 8, 100).text()).isEqualTo("waiting for 8 nodes from the autoscaler (ProvisioningRequest ml/train-3: Accepted)");
+        assertThat(p.need(TRAIN, pods(8), 100).text()).isEqualTo("waiting for 8 nodes from the autoscaler (ProvisioningRequest ml/train-3: Accepted)");
         assertThat(p.drain()).isEmpty();
         // an older attempt left behind is deleted
         p.observed(TRAIN, "train-2", failed("", "old"), 200);
@@ -167,7 +171,7 @@ class ProvisioningTest {
                     for (int round = 0; round < 20; round++) {
                         for (int g = 0; g < gangs; g++) {
                             GangKey k = new GangKey("ns", "g" + g);
-                            p.need(k, 2, round);
+                            p.need(k, pods(2), round);
                             p.observed(k, "g" + g + "-1", accepted(), round);
                         }
                     }

@@ -53,7 +53,7 @@ class ProvisionHoldOnTheBooksTest {
                 "waiting for 4 nodes from the autoscaler (ProvisioningRequest default/big-1: Requested)");
         h.clock.advance(Duration.ofSeconds(1));
         h.scheduler.askProvisioning();
-        assertThat(provisioning.drain()).containsExactly(new Provisioning.Work.Create(BIG, "big-1", 1));
+        assertThat(provisioning.drain()).containsExactly(new Provisioning.Work.Create(BIG, "big-1", 1, List.of("big-0", "big-1", "big-2", "big-3")));
 
         provisioning.observed(BIG, "big-1", new RequestStatus(true, true, false, false, false, "", ""), 0);
         assertThat(h.scheduler.askProvisioning().get(BIG)).contains("Provisioned").contains("its room is not all there yet");
