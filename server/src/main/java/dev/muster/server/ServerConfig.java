@@ -66,13 +66,16 @@ import java.util.Objects;
  * @param callers        {@code --tls-client-roles}: which client certificate may call what
  * @param dryRunLimit    {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}: how often the
  *                       preemption dry run may be asked, per caller and per process
+ * @param provisioning   {@code --provisioning}, {@code --provisioning-class}, {@code --provisioning-parameters}: all-or-nothing
+ *                       scale-up through cluster-autoscaler's ProvisioningRequest
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
                            int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
                            boolean pickNode, boolean gangMarker, boolean insecure, boolean preemption, boolean reclaim,
-                           Duration victimMinRuntime, double reclaimBand, CallerRoles callers, DryRunLimiter.Limit dryRunLimit) {
+                           Duration victimMinRuntime, double reclaimBand, CallerRoles callers, DryRunLimiter.Limit dryRunLimit,
+                           dev.muster.server.provision.ProvisionFlags provisioning) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -153,6 +156,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("journal-window", "allocation events kept for resuming streams (default " + ServerDefaults.JOURNAL_WINDOW + ")");
         f.put("topology-levels", "node label keys of the topology levels gangs may ask for, widest first, comma-separated, e.g. "
                 + "topology.kubernetes.io/zone,example.com/block,example.com/rack,kubernetes.io/hostname (default: none)");
+        dev.muster.server.provision.ProvisionFlags.describe(f);
         FLAGS = java.util.Collections.unmodifiableMap(f);
     }
 
@@ -255,7 +259,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
                 pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, reclaimBand, CallerRoles.parse("tls-client-roles",
-                flags.optional("tls-client-roles")), dryRunLimit(flags));
+                flags.optional("tls-client-roles")), dryRunLimit(flags), dev.muster.server.provision.ProvisionFlags.parse(flags));
     }
 
     /** {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}. */

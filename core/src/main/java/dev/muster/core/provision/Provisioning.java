@@ -219,6 +219,16 @@ public final class Provisioning {
         }
     }
 
+    /** {@code w} could not be done now: it is handed out again (unless something newer is to be done with its request). */
+    public void again(Work w) {
+        lock.lock();
+        try {
+            work.putIfAbsent(key(w.gang(), w.name()), w);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Seconds from each request's creation to its {@code Provisioned}, since the last call. */
     public List<Double> drainProvisionedSeconds() {
         lock.lock();
