@@ -12,7 +12,8 @@ final class ProcessFlags {
             "gang-deadline", "scoring", "leader-elect", "lease-name", "lease-namespace", "tls-cert-file",
             "tls-key-file", "grpc-tls-cert-file", "grpc-tls-key-file", "grpc-tls-client-ca-file", "max-body-bytes",
             "journal-window", "topology-levels", "pick-node", "gang-marker", "tls-client-ca-file", "insecure-unauthenticated-verbs",
-            "preemption", "reclaim", "victim-min-runtime", "reclaim-band", "tls-client-roles");
+            "preemption", "reclaim", "victim-min-runtime", "reclaim-band", "tls-client-roles", "provisioning", "provisioning-class",
+            "provisioning-parameters");
     static final Set<String> CONTROLLER = Set.of("kubeconfig", "extender-address", "ops-port", "grpc-port",
             "flush-interval", "api-qps", "api-burst", "leader-elect", "lease-name", "lease-namespace",
             "grpc-tls-cert-file", "grpc-tls-key-file", "grpc-tls-client-ca-file", "extender-tls-ca-file",
