@@ -401,9 +401,13 @@ public final class GangScheduler implements ClusterSink {
             for (dev.muster.core.gang.Gang g : List.copyOf(books.gangs())) {
                 boolean asked = g.spec() != null && (g.running() || line.waiting(g, now)
                         && books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof dev.muster.core.queue.QueueAdmission.Verdict.Admitted);
+                boolean admitted = books.admitted(g);
                 String why = asked ? provisionHold.reason(g, millis) : null;
                 if (why != null) {
                     out.put(g.key(), why);
+                } else if (asked && !admitted && books.admitted(g)) {
+                    // its provisioned room was reserved here, not at a filter: pods the filter refused are tried again now
+                    feed.wakeGang(g.key(), "gang " + g.key() + ": the autoscaler's room is reserved for it");
                 }
             }
             return out;

@@ -63,6 +63,7 @@ public final class ProvisionSync implements AutoCloseable {
     private SharedIndexInformer<ProvisioningRequestObject> informer;
     private long nextDiscovery;
     private boolean listedOnce;
+    private final Map<GangKey, String> told = new java.util.HashMap<>(); // the reasons last logged
     private volatile boolean served;
 
     public ProvisionSync(ApiClient requests, ApiClient watches, GangScheduler scheduler, Provisioning provisioning, BooleanSupplier leading,
@@ -125,7 +126,7 @@ public final class ProvisionSync implements AutoCloseable {
             if (!leading.getAsBoolean() || !scheduler.isSynced()) {
                 return;
             }
-            scheduler.askProvisioning();
+            report(scheduler.askProvisioning());
             for (GangKey g : provisioning.gangs()) {
                 GangView v = scheduler.gang(g);
                 if (v == null || v.queue() == null) {
@@ -139,6 +140,22 @@ public final class ProvisionSync implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "provisioning step failed; trying again in " + PERIOD.toSeconds() + "s", e);
         }
+    }
+
+    /** Logs what each gang waits for when it changes, and when a gang is let go. */
+    private void report(Map<GangKey, String> reasons) {
+        for (Map.Entry<GangKey, String> e : reasons.entrySet()) {
+            if (!e.getValue().equals(told.get(e.getKey()))) {
+                LOG.log(System.Logger.Level.INFO, "gang " + e.getKey() + " is held: " + e.getValue());
+            }
+        }
+        for (GangKey g : told.keySet()) {
+            if (!reasons.containsKey(g)) {
+                LOG.log(System.Logger.Level.INFO, "gang " + g + " is no longer held for nodes");
+            }
+        }
+        told.clear();
+        told.putAll(reasons);
     }
 
     private void apply(Provisioning.Work w) {
