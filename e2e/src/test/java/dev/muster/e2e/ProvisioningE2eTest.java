@@ -127,6 +127,7 @@ class ProvisioningE2eTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void aGangLargerThanTheClusterGetsOneRequestAndBindsWholeOnTheNodesProvisionedForIt() {
         namespace("larger");
         gang("train", 3, "600m", Map.of("pool", "a"));
@@ -135,7 +136,9 @@ class ProvisioningE2eTest {
         assertThat(requestNames()).containsExactly("train-1");
         Map<String, Object> spec = (Map<String, Object>) requests().getFirst().get("spec");
         assertThat(spec).containsEntry("provisioningClassName", TestProvisioner.ATOMIC);
-        assertThat(spec.get("podSets").toString()).contains("count=3").contains("train-1-0");
+        assertThat((List<Map<String, Object>>) spec.get("podSets")).as("one pod set of 3").singleElement()
+                .satisfies(set -> assertThat(((Number) set.get("count")).intValue()).isEqualTo(3))
+                .satisfies(set -> assertThat(set.get("podTemplateRef")).isEqualTo(Map.of("name", "train-1-0")));
         assertThat(templates()).containsExactly("train-1-0");
         Awaitility.await("the gang bound whole on the new nodes").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
                 .until(() -> bound("train-") == 3);

@@ -32,8 +32,9 @@ import java.util.TreeMap;
  * <p>One PodTemplate per distinct pod shape, in the gang's namespace, named {@code <request>-<i>}, labelled
  * {@value #MANAGED_BY}={@value #MUSTER} and {@value #REQUEST_LABEL}=the request (so deleting the request deletes them,
  * and a restarted extender finds them). A template is the member's pod spec as an autoscaler must simulate it: without
- * the node it may have been given, Muster's scheduling gates, per-pod hostnames and Muster's {@code muster.dev/gang}
- * marker resource (which no node offers); its labels are those all pods of the shape share. The ProvisioningRequest
+ * the node it may have been given, Muster's scheduling gates, per-pod hostnames, the ServiceAccount token volume the API
+ * server names anew in every pod (the autoscaler's pod gets its own) and Muster's {@code muster.dev/gang} marker resource
+ * (which no node offers); its labels are those all pods of the shape share. The ProvisioningRequest
  * names each template with its pod count, the class and parameters from the flags, is labelled
  * {@value #MANAGED_BY}={@value #MUSTER} and names its PodGroup in the annotation {@value #PODGROUP_ANNOTATION}.
  */
@@ -51,6 +52,8 @@ public final class RequestObjects {
     public static final int MAX_POD_SETS = 32;
     /** The gates Muster may have put on its pods (they are not part of what an autoscaler simulates). */
     private static final String MUSTER_GATE_PREFIX = "muster.dev/";
+    /** The projected ServiceAccount token volume the API server adds to each pod (its name differs from pod to pod). */
+    private static final String TOKEN_VOLUME_PREFIX = "kube-api-access-";
 
     private RequestObjects() {}
 
@@ -172,8 +175,15 @@ public final class RequestObjects {
                 s.setSchedulingGates(null);
             }
         }
+        // the ServiceAccount token volume the API server adds has a name of its own in every pod
+        if (s.getVolumes() != null) {
+            s.setVolumes(s.getVolumes().stream().filter(v -> !v.getName().startsWith(TOKEN_VOLUME_PREFIX)).toList());
+        }
         for (List<V1Container> cs : java.util.Arrays.asList(s.getContainers(), s.getInitContainers())) {
             for (V1Container c : cs == null ? List.<V1Container>of() : cs) {
+                if (c.getVolumeMounts() != null) {
+                    c.setVolumeMounts(c.getVolumeMounts().stream().filter(m -> !m.getName().startsWith(TOKEN_VOLUME_PREFIX)).toList());
+                }
                 V1ResourceRequirements r = c.getResources();
                 if (r != null) {
                     if (r.getRequests() != null) {

@@ -31,7 +31,12 @@ class RequestObjectsTest {
                 .spec(new V1PodSpec().schedulerName("muster").nodeName(index == 0 ? "n0" : null).hostname(name)
                         .schedulingGates(new ArrayList<>(List.of(new V1PodSchedulingGate().name("muster.dev/queue-admission"),
                                 new V1PodSchedulingGate().name("example.com/other"))))
-                        .containers(List.of(new V1Container().name("c").image("img").resources(new V1ResourceRequirements().requests(req)))));
+                        .volumes(new ArrayList<>(List.of(new io.kubernetes.client.openapi.models.V1Volume().name("kube-api-access-" + name),
+                                new io.kubernetes.client.openapi.models.V1Volume().name("data"))))
+                        .containers(List.of(new V1Container().name("c").image("img").resources(new V1ResourceRequirements().requests(req))
+                                .volumeMounts(new ArrayList<>(List.of(new io.kubernetes.client.openapi.models.V1VolumeMount().name("kube-api-access-" + name)
+                                        .mountPath("/var/run/secrets/kubernetes.io/serviceaccount"), new io.kubernetes.client.openapi.models.V1VolumeMount()
+                                        .name("data").mountPath("/data")))))));
     }
 
     @Test
@@ -49,6 +54,9 @@ class RequestObjectsTest {
         assertThat(spec.getHostname()).isNull();
         assertThat(spec.getSchedulingGates()).extracting(V1PodSchedulingGate::getName).containsExactly("example.com/other");
         assertThat(spec.getContainers().getFirst().getResources().getRequests()).containsOnlyKeys("cpu");
+        assertThat(spec.getVolumes()).extracting(io.kubernetes.client.openapi.models.V1Volume::getName).containsExactly("data");
+        assertThat(spec.getContainers().getFirst().getVolumeMounts()).extracting(io.kubernetes.client.openapi.models.V1VolumeMount::getName)
+                .containsExactly("data");
         assertThat(pods.getFirst().getSpec().getNodeName()).isEqualTo("n0"); // the pods themselves are not changed
         assertThat(pods.getFirst().getSpec().getContainers().getFirst().getResources().getRequests()).containsKey("muster.dev/gang");
 
