@@ -46,6 +46,7 @@ class ProvisioningE2eTest {
         }
         for (HollowNode n : nodes) {
             n.awaitReady(admin, Duration.ofSeconds(120));
+            admin.untaint(n.name()); // no kube-controller-manager here: its node lifecycle controller would lift the not-ready taint
         }
         muster = MusterStack.start(E2eCluster.REPO, System.getProperty("muster.version", "0.1.0-SNAPSHOT"), cp, install,
                 List.of("--provisioning=true"), dir);
@@ -140,8 +141,13 @@ class ProvisioningE2eTest {
                 .satisfies(set -> assertThat(((Number) set.get("count")).intValue()).isEqualTo(3))
                 .satisfies(set -> assertThat(set.get("podTemplateRef")).isEqualTo(Map.of("name", "train-1-0")));
         assertThat(templates()).containsExactly("train-1-0");
-        Awaitility.await("the gang bound whole on the new nodes").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
-                .until(() -> bound("train-") == 3);
+        try {
+            Awaitility.await("the gang bound whole on the new nodes").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> bound("train-") == 3);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "; bound: " + admin.bound(ns, "train-") + "; extender:\n" + muster.extender().logTail(60)
+                    + "\nkube-scheduler log: " + muster.scheduler().log(), e);
+        }
         assertThat(admin.bound(ns, "train-").values()).allMatch(node -> node.startsWith("prov-")).doesNotHaveDuplicates();
         assertThat(requestNames()).as("no second request").containsExactly("train-1");
         Awaitility.await("the request counted Done and timed").atMost(Duration.ofSeconds(30))

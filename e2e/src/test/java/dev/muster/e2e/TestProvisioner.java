@@ -20,7 +20,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * conditions as cluster-autoscaler does: {@code Accepted}, then {@code Provisioned} (reason {@code CapacityIsProvisioned})
  * once the nodes are Ready, or {@code Failed} (reason {@code CapacityIsNotFound}) for a request that asks for too much.
  * A request whose template's nodeSelector has {@code provisioner: hold} is only accepted (a request that stays pending).
- * Other classes are left alone. Uses admin credentials, as an autoscaler has its own.
+ * Other classes are left alone. Uses admin credentials, as an autoscaler has its own. Without kube-controller-manager it
+ * lifts the not-ready taint of its nodes itself once they are Ready, as the node lifecycle controller would.
  */
 final class TestProvisioner implements AutoCloseable {
     static final String ATOMIC = "best-effort-atomic-scale-up.autoscaling.x-k8s.io";
@@ -117,6 +118,7 @@ final class TestProvisioner implements AutoCloseable {
             }
             for (HollowNode n : mine) {
                 n.awaitReady(admin, Duration.ofSeconds(120));
+                admin.untaint(n.name()); // no node lifecycle controller runs here to lift the not-ready taint
             }
             conditions(ns, name, Map.of("Accepted", new String[]{"Accepted", "ProvisioningRequest is accepted by ClusterAutoscaler"},
                     "Provisioned", new String[]{"CapacityIsProvisioned", "Capacity is found in the cluster"}));

@@ -15,7 +15,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Each gang's request for nodes, from the moment it needs them until it is deleted ({@link Phase} draws the state
  * machine). It decides; it does not call the API: what to create and delete is handed out as {@link Work}
- * ({@link #drain}), and what the API says comes back through {@link #created}, {@link #createFailed}, {@link #observed}
+ * ({@link #drain}), and what the API says comes back through {@link #createFailed}, {@link #observed}
  * and {@link #requestDeleted}.
  *
  * <p><b>Rules.</b> A gang gets one request at a time, named {@code <podgroup>-<attempt>} (so a restarted process that
@@ -239,11 +239,6 @@ public final class Provisioning {
         } finally {
             lock.unlock();
         }
-    }
-
-    /** The request {@code name} exists (created now, or by an earlier process: nothing changes). */
-    public void created(GangKey gang, String name) {
-        // the informer reports its status; nothing to record here
     }
 
     /** Creating {@code name} failed for {@code why}: the gang backs off and asks again. */
