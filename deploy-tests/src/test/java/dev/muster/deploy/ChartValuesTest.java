@@ -124,6 +124,30 @@ class ChartValuesTest {
     }
 
     @Test
+    void provisioningValuesReachTheExtenderAndGrantOnlyItsRequestsAndTemplates() {
+        Rendered chart = Chart.render(Install.with("extender.provisioning.enabled", true, "extender.provisioning.parameters.Zone", "eu-west-1a",
+                "extender.provisioning.parameters.Pool", "gpu"));
+        assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains("--provisioning=true",
+                "--provisioning-class=best-effort-atomic-scale-up.autoscaling.x-k8s.io", "--provisioning-parameters=Pool=gpu,Zone=eu-west-1a");
+        Set<Permission> provisioning = Set.of(Permission.of("autoscaling.x-k8s.io", "provisioningrequests", "list"),
+                Permission.of("autoscaling.x-k8s.io", "provisioningrequests", "watch"),
+                Permission.of("autoscaling.x-k8s.io", "provisioningrequests", "create"),
+                Permission.of("autoscaling.x-k8s.io", "provisioningrequests", "delete"),
+                Permission.of("", "podtemplates", "create"), Permission.of("", "podtemplates", "delete"),
+                Permission.of("", "podtemplates", "deletecollection"));
+        Set<Permission> on = new java.util.HashSet<>(Permission.expand(chart.ofKind("ClusterRole").stream()
+                .filter(m -> m.name().equals("muster-extender")).findFirst().orElseThrow().body()));
+        Set<Permission> off = Set.copyOf(Permission.expand(Chart.render(Install.defaults()).ofKind("ClusterRole").stream()
+                .filter(m -> m.name().equals("muster-extender")).findFirst().orElseThrow().body()));
+        on.removeAll(off);
+        assertThat(on).as("what provisioning adds to the extender's ClusterRole, exactly").isEqualTo(provisioning);
+        assertThat(Stream.concat(chart.ofKind("ClusterRole").stream(), chart.ofKind("Role").stream())
+                .filter(role -> !role.name().equals("muster-extender")).flatMap(role -> Permission.expand(role.body()).stream()))
+                .as("no other component may touch requests or templates").doesNotContainAnyElementsOf(provisioning);
+        assertThat(Tree.strings(Chart.render(Install.defaults()).deployment("extender").container(), "args")).noneMatch(a -> a.startsWith("--provisioning"));
+    }
+
+    @Test
     void topologyLevelsReachTheExtenderInOrder() {
         Rendered chart = Chart.render(Install.with("extender.topologyLevels[0]", "topology.kubernetes.io/zone",
                 "extender.topologyLevels[1]", "example.com/rack", "extender.topologyLevels[2]", "kubernetes.io/hostname"));

@@ -83,6 +83,12 @@ public final class Kube {
                 () -> core.patchNode(name, new V1Patch("{\"spec\":{\"taints\":null}}")).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
     }
 
+    /** Removes a node's taints, as the node lifecycle controller lifts the not-ready taint once a kubelet's node is Ready. */
+    public void untaint(String name) {
+        call("untaint node " + name, () -> PatchUtils.patch(V1Node.class,
+                () -> core.patchNode(name, new V1Patch("{\"spec\":{\"taints\":null}}")).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
     /** Sets a node's allocatable (and capacity) cpu and memory, as a kubelet that reserved more or less would. */
     public void allocatable(String name, String cpu, String memory) {
         String status = "{\"status\":{\"capacity\":{\"cpu\":\"" + cpu + "\",\"memory\":\"" + memory + "\"},"

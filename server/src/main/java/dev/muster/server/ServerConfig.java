@@ -68,6 +68,8 @@ import java.util.Objects;
  *                       preemption dry run may be asked, per caller and per process
  * @param tlsSecret      {@code --tls-secret}: {@code NAMESPACE/NAME} of the Secret whose keys the TLS files' names are,
  *                       read through the API and watched; null to read the files
+ * @param provisioning   {@code --provisioning}, {@code --provisioning-class}, {@code --provisioning-parameters}: all-or-nothing
+ *                       scale-up through cluster-autoscaler's ProvisioningRequest
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
@@ -75,7 +77,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                            int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
                            boolean pickNode, boolean gangMarker, boolean insecure, boolean preemption, boolean reclaim,
                            Duration victimMinRuntime, double reclaimBand, CallerRoles callers, DryRunLimiter.Limit dryRunLimit,
-                           String tlsSecret) {
+                           String tlsSecret, dev.muster.server.provision.ProvisionFlags provisioning) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -159,6 +161,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("journal-window", "allocation events kept for resuming streams (default " + ServerDefaults.JOURNAL_WINDOW + ")");
         f.put("topology-levels", "node label keys of the topology levels gangs may ask for, widest first, comma-separated, e.g. "
                 + "topology.kubernetes.io/zone,example.com/block,example.com/rack,kubernetes.io/hostname (default: none)");
+        dev.muster.server.provision.ProvisionFlags.describe(f);
         FLAGS = java.util.Collections.unmodifiableMap(f);
     }
 
@@ -261,7 +264,8 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
                 pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, reclaimBand, CallerRoles.parse("tls-client-roles",
-                flags.optional("tls-client-roles")), dryRunLimit(flags), tlsSecret(flags, httpTls, grpcTls));
+                flags.optional("tls-client-roles")), dryRunLimit(flags), tlsSecret(flags, httpTls, grpcTls),
+                dev.muster.server.provision.ProvisionFlags.parse(flags));
     }
 
     /** {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}. */

@@ -174,6 +174,13 @@ public final class ServerMain {
             process.get().close();
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
+        // all-or-nothing scale-up (--provisioning): gangs that need more nodes ask cluster-autoscaler for all of them at once
+        dev.muster.server.provision.ProvisionSync provisioning = !cfg.provisioning().enabled() ? null
+                : new dev.muster.server.provision.ProvisionSync(kube.requests(), kube.watches(), core.scheduler(),
+                        new dev.muster.core.provision.Provisioning(cfg.provisioning().settings()), leadership::leading, registry);
+        if (provisioning != null) {
+            provisioning.start();
+        }
         if (elector != null) {
             elector.start();
         }
@@ -183,6 +190,9 @@ public final class ServerMain {
             LOG.log(System.Logger.Level.INFO, "shutting down");
             if (finalElector != null) {
                 finalElector.close(); // releases the Lease: a standby takes over at once
+            }
+            if (provisioning != null) {
+                provisioning.close();
             }
             sync.close();
             process.get().close();

@@ -113,6 +113,11 @@ final class ClusterFeed {
         }
     }
 
+    /** Wakes the pods of {@code gang} the filter refused (its room was just reserved outside a filter). */
+    void wakeGang(GangKey gang, String why) {
+        wake(parked.takeGang(gang), why);
+    }
+
     /** Hands {@code pods} to the waker once the lock is released (foreign code never runs under it). */
     private void wake(List<PodId> pods, String why) {
         if (!pods.isEmpty()) {

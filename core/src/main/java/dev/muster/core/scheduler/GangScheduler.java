@@ -98,6 +98,9 @@ public final class GangScheduler implements ClusterSink {
     private final ClusterFeed feed;
     private final Housekeeping housekeeping;
     private final SchedulerViews views;
+    private final GangAdmission admission;
+    private final WaitingLine line;
+    private dev.muster.core.provision.ProvisionHold provisionHold; // null: all-or-nothing scale-up is off
     // ---- written under lock, read without it ----
     private volatile boolean synced;
 
@@ -147,6 +150,8 @@ public final class GangScheduler implements ClusterSink {
         this.guard = new VerbGuard(books, config.schedulerName(), hold, () -> synced, preemptions::handOver);
         this.feed = new ClusterFeed(books, outbox, intake, arrivals, guard, parked, waker);
         this.views = new SchedulerViews(books, line);
+        this.admission = admission;
+        this.line = line;
         this.preemptVerb = new PreemptVerb(books, preemptions);
         this.housekeeping = new Housekeeping(books, barrier, expiry, preemptions);
     }
@@ -364,6 +369,47 @@ public final class GangScheduler implements ClusterSink {
      */
     public PreemptionAdvice preemptionAdvice(GangKey gang) {
         return locked(() -> preemptions.advise(gang, nanoTime.getAsLong()));
+    }
+
+    /**
+     * Turns all-or-nothing scale-up on: gangs are judged by a {@link dev.muster.core.provision.ProvisionHold} on this
+     * core's books, whose requests {@code provisioning} keeps.
+     */
+    public void provisioning(dev.muster.core.provision.Provisioning provisioning) {
+        locked(() -> {
+            provisionHold = new dev.muster.core.provision.ProvisionHold(provisioning,
+                    new dev.muster.core.provision.ClusterRoom(books, admission, preemptions));
+            return null;
+        });
+    }
+
+    /**
+     * Asks the provisioning hold (if on) about every gang that runs, and every gang that waits whose queue admits it,
+     * as the queue-admission gate's lift asks its holds: requests are made, followed and withdrawn. Returns the reason
+     * each gang it holds is held for.
+     */
+    public Map<GangKey, String> askProvisioning() {
+        return locked(() -> {
+            Map<GangKey, String> out = new java.util.TreeMap<>();
+            if (provisionHold == null) {
+                return out;
+            }
+            long now = nanoTime.getAsLong();
+            long millis = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(now);
+            for (dev.muster.core.gang.Gang g : List.copyOf(books.gangs())) {
+                boolean asked = g.spec() != null && (g.running() || line.waiting(g, now)
+                        && books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof dev.muster.core.queue.QueueAdmission.Verdict.Admitted);
+                boolean admitted = books.admitted(g);
+                String why = asked ? provisionHold.reason(g, millis) : null;
+                if (why != null) {
+                    out.put(g.key(), why);
+                } else if (asked && !admitted && books.admitted(g)) {
+                    // its provisioned room was reserved here, not at a filter: pods the filter refused are tried again now
+                    feed.wakeGang(g.key(), "gang " + g.key() + ": the autoscaler's room is reserved for it");
+                }
+            }
+            return out;
+        });
     }
 
     /** What preemption has done since start. */

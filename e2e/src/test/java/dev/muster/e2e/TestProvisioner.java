@@ -1,0 +1,153 @@
+package dev.muster.e2e;
+
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1PodTemplate;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Stands in for cluster-autoscaler in the e2e tests: watches ProvisioningRequests (every 200 ms) and, for the class
+ * {@value #ATOMIC}, starts hollow kubelets for all of a request's pods (one 1-cpu node per pod, labelled with the first
+ * PodTemplate's nodeSelector) only when it can start all of them within its node budget, else none. It writes the
+ * conditions as cluster-autoscaler does: {@code Accepted}, then {@code Provisioned} (reason {@code CapacityIsProvisioned})
+ * once the nodes are Ready, or {@code Failed} (reason {@code CapacityIsNotFound}) for a request that asks for too much.
+ * A request whose template's nodeSelector has {@code provisioner: hold} is only accepted (a request that stays pending).
+ * Other classes are left alone. Uses admin credentials, as an autoscaler has its own. Without kube-controller-manager it
+ * lifts the not-ready taint of its nodes itself once they are Ready, as the node lifecycle controller would.
+ */
+final class TestProvisioner implements AutoCloseable {
+    static final String ATOMIC = "best-effort-atomic-scale-up.autoscaling.x-k8s.io";
+    static final String GROUP = "autoscaling.x-k8s.io";
+    static final String PLURAL = "provisioningrequests";
+    static final Map<String, String> HOLD = Map.of("provisioner", "hold");
+
+    private final ControlPlane cp;
+    private final Kube admin;
+    private final int budget;
+    private final List<HollowNode> started = new CopyOnWriteArrayList<>();
+    private final Set<String> handled = new HashSet<>(); // namespace/name (loop thread only)
+    private final Thread loop;
+    private volatile boolean stop;
+    private volatile Throwable failure;
+
+    /** @param budget how many nodes it may start in all */
+    TestProvisioner(ControlPlane cp, Kube admin, int budget) {
+        this.cp = cp;
+        this.admin = admin;
+        this.budget = budget;
+        this.loop = Thread.ofPlatform().daemon().name("test-provisioner").start(this::run);
+    }
+
+    /** The nodes it started. */
+    List<HollowNode> nodes() {
+        return List.copyOf(started);
+    }
+
+    /** What went wrong in its loop, or null. */
+    Throwable failure() {
+        return failure;
+    }
+
+    private void run() {
+        while (!stop) {
+            try {
+                step();
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException | ApiException e) {
+                failure = e;
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException ie) {
+                    return;
+                }
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void step() throws ApiException {
+        Map<String, Object> list = (Map<String, Object>) admin.custom().listClusterCustomObject(GROUP, "v1", PLURAL).execute();
+        for (Object o : (List<Object>) list.getOrDefault("items", List.of())) {
+            Map<String, Object> pr = (Map<String, Object>) o;
+            Map<String, Object> meta = (Map<String, Object>) pr.get("metadata");
+            String ns = (String) meta.get("namespace");
+            String name = (String) meta.get("name");
+            if (!handled.add(ns + "/" + name)) {
+                continue;
+            }
+            Map<String, Object> spec = (Map<String, Object>) pr.get("spec");
+            if (!ATOMIC.equals(spec.get("provisioningClassName"))) {
+                continue;
+            }
+            int pods = 0;
+            Map<String, String> labels = Map.of();
+            for (Object s : (List<Object>) spec.get("podSets")) {
+                Map<String, Object> set = (Map<String, Object>) s;
+                pods += ((Number) set.get("count")).intValue();
+                if (labels.isEmpty()) {
+                    String template = (String) ((Map<String, Object>) set.get("podTemplateRef")).get("name");
+                    V1PodTemplate t = admin.core().readNamespacedPodTemplate(template, ns).execute();
+                    Map<String, String> selector = t.getTemplate().getSpec().getNodeSelector();
+                    labels = selector == null ? Map.of() : selector;
+                }
+            }
+            conditions(ns, name, Map.of("Accepted", new String[]{"Accepted", "ProvisioningRequest is accepted by ClusterAutoscaler"}));
+            if (labels.equals(HOLD)) {
+                continue;
+            }
+            if (started.size() + pods > budget) {
+                conditions(ns, name, Map.of("Accepted", new String[]{"Accepted", "ProvisioningRequest is accepted by ClusterAutoscaler"},
+                        "Failed", new String[]{"CapacityIsNotFound", "cannot start " + pods + " nodes: at most " + (budget - started.size()) + " more"}));
+                continue;
+            }
+            List<HollowNode> mine = new ArrayList<>();
+            for (int i = 0; i < pods; i++) {
+                HollowNode n = HollowNode.start(cp, "prov-" + started.size(), labels);
+                started.add(n);
+                mine.add(n);
+            }
+            for (HollowNode n : mine) {
+                n.awaitReady(admin, Duration.ofSeconds(120));
+                admin.untaint(n.name()); // no node lifecycle controller runs here to lift the not-ready taint
+            }
+            conditions(ns, name, Map.of("Accepted", new String[]{"Accepted", "ProvisioningRequest is accepted by ClusterAutoscaler"},
+                    "Provisioned", new String[]{"CapacityIsProvisioned", "Capacity is found in the cluster"}));
+        }
+    }
+
+    /** Replaces the request's status conditions with {@code conditions} (type → reason, message), all True. */
+    @SuppressWarnings("unchecked")
+    private void conditions(String ns, String name, Map<String, String[]> conditions) throws ApiException {
+        Map<String, Object> pr = (Map<String, Object>) admin.custom().getNamespacedCustomObject(GROUP, "v1", ns, PLURAL, name).execute();
+        List<Map<String, Object>> out = new ArrayList<>();
+        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        for (Map.Entry<String, String[]> c : new java.util.TreeMap<>(conditions).entrySet()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("type", c.getKey());
+            m.put("status", "True");
+            m.put("reason", c.getValue()[0]);
+            m.put("message", c.getValue()[1]);
+            m.put("lastTransitionTime", now);
+            out.add(m);
+        }
+        pr.put("status", Map.of("conditions", out));
+        admin.custom().replaceNamespacedCustomObjectStatus(GROUP, "v1", ns, PLURAL, name, pr).execute();
+    }
+
+    @Override
+    public void close() {
+        stop = true;
+        loop.interrupt();
+        started.forEach(HollowNode::close);
+    }
+}
