@@ -29,6 +29,13 @@ import org.junit.jupiter.api.io.TempDir;
  * are served meanwhile.
  */
 class GrpcHandshakeDeadlineTest {
+    /**
+     * The servers' handshake deadline here. Long enough that a loaded machine finishes a real TLS handshake within it (at
+     * 1 s, ten handshakes in a row were cut mid-way at a load average of 27), short enough that only it closes the slow
+     * connections within the 60 s the test waits.
+     */
+    private static final int DEADLINE_SECONDS = 5;
+
     private final GrpcCleanup cleanup = new GrpcCleanup();
 
     @AfterEach
@@ -40,7 +47,7 @@ class GrpcHandshakeDeadlineTest {
     @Test
     void slowPlaintextConnectionsAreClosedAtTheDeadlineWhileAFullClientIsServed() throws Exception {
         ManagedGrpcServer grpc = cleanup.register(GrpcServers.build(GrpcServers.netty(new InetSocketAddress("127.0.0.1", 0),
-                Optional.empty(), 1, TimeUnit.SECONDS)).start());
+                Optional.empty(), DEADLINE_SECONDS, TimeUnit.SECONDS)).start());
         grpc.setServing(true);
         List<Socket> slow = new ArrayList<>();
         try {
@@ -68,7 +75,7 @@ class GrpcHandshakeDeadlineTest {
         TestPki.Issued server = pki.server("muster-extender");
         TestPki.Issued client = pki.client("muster-controller");
         ManagedGrpcServer grpc = cleanup.register(GrpcServers.build(GrpcServers.netty(new InetSocketAddress("127.0.0.1", 0),
-                Optional.of(new ServerTls(server.cert(), server.key(), pki.caFile())), 1, TimeUnit.SECONDS)).start());
+                Optional.of(new ServerTls(server.cert(), server.key(), pki.caFile())), DEADLINE_SECONDS, TimeUnit.SECONDS)).start());
         grpc.setServing(true);
         javax.net.ssl.SSLContext tls = new dev.muster.common.tls.CertificateFiles(client.cert(), client.key(), pki.caFile()).context(false);
         List<Socket> slow = new ArrayList<>();
@@ -115,7 +122,7 @@ class GrpcHandshakeDeadlineTest {
     }
 
     /**
-     * True when the server closed the connection (end of stream or reset) within 60 s of the first read: sixty times the
+     * True when the server closed the connection (end of stream or reset) within 60 s of the first read: twelve times the
      * deadline these servers get, half of gRPC's own default, so only the deadline can have closed it.
      */
     private static boolean closedByServer(Socket s) throws IOException {
