@@ -33,7 +33,9 @@ import java.util.List;
  * room back. The gang next in line fits in the cluster once enough of that room is back, so room flows to it until
  * it is admitted — and it is chosen only among gangs that could ever fit (aggregate need ≤ schedulable allocatable).
  * A gang that comes before it later (higher priority, or a queue further below its share) takes over the set-aside.
- * It evicts nothing itself: after each pass {@link dev.muster.core.preempt.Preemptions} lets gangs it could not admit for
+ * Gangs behind Muster's queue-admission gate are in line like the others; each of them the pass reaches is checked
+ * against its queue first, and told {@code waiting for queue <name>} while the queue refuses it ({@link GateLifts}
+ * lifts the gate after the pass). It evicts nothing itself: after each pass {@link dev.muster.core.preempt.Preemptions} lets gangs it could not admit for
  * want of room take room back.
  */
 public final class AdmissionPass {
@@ -120,6 +122,9 @@ public final class AdmissionPass {
             g.place.pass = pass;
             Resources need = line.needOf(g);
             boolean atHand = held.holds(g); // kube-scheduler is waiting on it: its binds are held
+            if (GateLifts.gatedByMuster(books, g) && queueRefuses(g, now, need)) {
+                continue; // held back by its queue behind Muster's gate, wherever it stands in line: told so
+            }
             if ((nextChosen || blocked) && (!atHand || !need.fitsIn(free))) {
                 // behind a gang that does not fit: admitted at its members' filter if it fits then (backfill), or
                 // here once its binds are held and it fits on what is left; told whom it waits behind
@@ -207,7 +212,8 @@ public final class AdmissionPass {
         if (!(books.queueVerdict(g.queue(), need, g.key()) instanceof QueueAdmission.Verdict.Refused refused)) {
             return false;
         }
-        Refusal why = refused.why().prefixed("gang " + g.key() + ": ").suffixed(line.noteFor(g));
+        String waitingFor = GateLifts.gatedByMuster(books, g) ? "waiting for queue " + g.queue() + ": " : "";
+        Refusal why = refused.why().prefixed("gang " + g.key() + ": " + waitingFor).suffixed(line.noteFor(g));
         if (refused.resolvable() && books.quotaKept(g.queue()) == null && line.waitedLongEnough(g, now)) {
             // first in line for its queue's capability: later gangs of the queue may not take the quota it needs
             books.keepQuota(g.queue(), g.key(), need);

@@ -11,6 +11,7 @@ import dev.muster.core.gang.Binder;
 import dev.muster.core.gang.Books;
 import dev.muster.core.gang.AdmissionPass;
 import dev.muster.core.gang.GangAdmission;
+import dev.muster.core.gang.GateLifts;
 import dev.muster.core.gang.WaitingLine;
 import dev.muster.core.gang.GangExpiry;
 import dev.muster.core.gang.GangPlanner;
@@ -127,7 +128,7 @@ public final class GangScheduler implements ClusterSink {
         this.config = config;
         this.nanoTime = nanoTime;
         this.outbox = new Outbox(journal);
-        this.books = new Books(outbox, nanoTime);
+        this.books = new Books(outbox, nanoTime, config.queueGate());
         SlotSteering steering = new SlotSteering(books.ledger(), config.policy(), config.topologyLevels());
         WaitingLine line = new WaitingLine(books, config.setAsideAfter());
         GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy(), config.topologyLevels()), config.gangDeadline(), line);
@@ -146,7 +147,7 @@ public final class GangScheduler implements ClusterSink {
         this.preemptions = new Preemptions(books, admission, line, barrier, config.preemption(), config.gangDeadline(),
                 config.schedulerName(), evictor, budgets, this::run, () -> synced);
         this.preemptVerb = new PreemptVerb(books, preemptions);
-        this.housekeeping = new Housekeeping(books, barrier, expiry, preemptions);
+        this.housekeeping = new Housekeeping(books, barrier, expiry, new GateLifts(books, line, config.gangDeadline()), preemptions);
     }
 
     public SchedulerConfig config() {
@@ -154,7 +155,6 @@ public final class GangScheduler implements ClusterSink {
     }
 
     // ---- verbs -----------------------------------------------------------------------------------------
-
     /**
      * Which of {@code candidates} (the nodes that passed kube-scheduler's own filters) can take {@code pod}, for a pod
      * without soft preferences. For a gang member this may plan and reserve the whole gang.
