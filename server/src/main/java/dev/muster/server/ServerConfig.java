@@ -66,13 +66,16 @@ import java.util.Objects;
  * @param callers        {@code --tls-client-roles}: which client certificate may call what
  * @param dryRunLimit    {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}: how often the
  *                       preemption dry run may be asked, per caller and per process
+ * @param queueGate      {@code --queue-admission-gate}: Muster lifts its scheduling gate {@code muster.dev/queue-admission}
+ *                       (added to gang members by the chart's admission policy) once a gang's queue admits it
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
                            String leaseNamespace, TlsFiles httpTls, TlsFiles grpcTls, long maxBodyBytes,
                            int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
                            boolean pickNode, boolean gangMarker, boolean insecure, boolean preemption, boolean reclaim,
-                           Duration victimMinRuntime, double reclaimBand, CallerRoles callers, DryRunLimiter.Limit dryRunLimit) {
+                           Duration victimMinRuntime, double reclaimBand, CallerRoles callers, DryRunLimiter.Limit dryRunLimit,
+                           boolean queueGate) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -125,6 +128,9 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("reclaim-band", "the band around fair share, as a fraction of it, within which reclaim does not fire: a queue "
                 + "reclaims only while below 1 - band of its share, and only from queues above 1 + band of theirs, so queues near "
                 + "their share do not trade gangs; 0 to 0.99 (default " + dev.muster.core.preempt.PreemptionSettings.DEFAULT_RECLAIM_BAND + ")");
+        f.put("queue-admission-gate", "true: muster lifts its scheduling gate muster.dev/queue-admission (the chart's admission "
+                + "policy adds it to every gang member when extender.queueGate.enabled is true) once the gang's queue admits it, so "
+                + "kube-scheduler and cluster autoscalers see no pod its queue holds back (default false)");
         f.put("dry-run-rate", "how many preemption dry runs (WhatWouldItTake, planned under the core's lock like a decision) "
                 + "a second one caller (client certificate, else address) may ask; more are refused with RESOURCE_EXHAUSTED and "
                 + "when to retry (default " + DryRunLimiter.Limit.DEFAULT.perCaller() + ")");
@@ -255,7 +261,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
                 pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, reclaimBand, CallerRoles.parse("tls-client-roles",
-                flags.optional("tls-client-roles")), dryRunLimit(flags));
+                flags.optional("tls-client-roles")), dryRunLimit(flags), flags.bool("queue-admission-gate", false));
     }
 
     /** {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}. */
