@@ -22,9 +22,10 @@ final class AllowedRbac {
 
     /**
      * Permissions granted by roles the chart renders, for {@code component} holding Lease {@code lease}; {@code evicts}:
-     * preemption or reclaim is on (the extender alone may then evict, after reading the disruption budgets).
+     * preemption or reclaim is on (the extender alone may then evict, after reading the disruption budgets); {@code gates}:
+     * the queue-admission gate is on (the extender alone may then patch pods, to lift its gate).
      */
-    static Set<Permission> renderedRoles(String component, String lease, boolean evicts) {
+    static Set<Permission> renderedRoles(String component, String lease, boolean evicts, boolean gates) {
         Set<Permission> allowed = new HashSet<>(leaseOwner(lease));
         switch (component) {
             case "scheduler" -> { }
@@ -36,6 +37,10 @@ final class AllowedRbac {
                 allowed.add(Permission.of(CORE, "pods/binding", "create"));
                 // wakes a pod kube-scheduler parked: its own condition only, enforced by the chart's ValidatingAdmissionPolicy
                 allowed.add(Permission.of(CORE, "pods/status", "patch"));
+                if (gates) {
+                    // lifts its queue-admission gate: that gate alone, enforced by the chart's ValidatingAdmissionPolicy
+                    allowed.add(Permission.of(CORE, "pods", "patch"));
+                }
                 if (evicts) {
                     allowed.add(Permission.of(CORE, "pods/eviction", "create"));
                     allowed.addAll(read("policy", "poddisruptionbudgets"));

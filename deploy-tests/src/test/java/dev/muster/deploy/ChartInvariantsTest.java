@@ -60,7 +60,7 @@ class ChartInvariantsTest {
             }
             String lease = leaseName(install, component);
             assertThat(granted).as("permissions of the %s ServiceAccount %s", component, serviceAccount)
-                    .containsExactlyInAnyOrderElementsOf(AllowedRbac.renderedRoles(component, lease, evicts(install)));
+                    .containsExactlyInAnyOrderElementsOf(AllowedRbac.renderedRoles(component, lease, evicts(install), gates(install)));
             assertThat(systemRoles).as("ClusterRoles outside the chart bound to the %s", component)
                     .containsExactlyInAnyOrderElementsOf(AllowedRbac.systemRoles(component));
         }
@@ -295,7 +295,7 @@ class ChartInvariantsTest {
         Map<String, Object> config = chart.schedulerConfig();
         assertThat(flags(chart.deployment("extender").container())).containsEntry("gang-marker", String.valueOf(gangMarker));
         List<Manifest> policyObjects = Stream.concat(chart.ofKind(GangMarkerPolicy.POLICY).stream(),
-                chart.ofKind(GangMarkerPolicy.BINDING).stream()).toList();
+                chart.ofKind(GangMarkerPolicy.BINDING).stream()).filter(m -> m.name().endsWith("-gang-marker")).toList();
         if (!gangMarker) {
             assertThat(policyObjects).as("no marker, no policy").isEmpty();
             assertThat(SchedulerConfigs.onlyExtender(config)).as("one extender binds every pod")
@@ -388,6 +388,10 @@ class ChartInvariantsTest {
     }
 
     /** Preemption or reclaim on: the extender may evict. */
+    private static boolean gates(Install install) {
+        return Boolean.parseBoolean(install.value("extender.queueGate.enabled", false));
+    }
+
     private static boolean evicts(Install install) {
         return Boolean.parseBoolean(install.value("extender.preemption.enabled", true))
                 || Boolean.parseBoolean(install.value("extender.preemption.reclaim", true));
