@@ -38,8 +38,15 @@ public final class MusterInstall {
      * server applies the chart's gang marker policy (a policy takes effect shortly after it is created).
      */
     public static MusterInstall install(ControlPlane cp, Path chart) {
-        new Helm(chart).install().withName(RELEASE).withNamespace(NAMESPACE).createNamespace()
-                .withKubeConfig(cp.adminKubeconfig()).call();
+        return install(cp, chart, Map.of());
+    }
+
+    /** As {@link #install(ControlPlane, Path)} with {@code values} set ({@code --set key=value}). */
+    public static MusterInstall install(ControlPlane cp, Path chart, Map<String, Object> values) {
+        var command = new Helm(chart).install().withName(RELEASE).withNamespace(NAMESPACE).createNamespace()
+                .withKubeConfig(cp.adminKubeconfig());
+        values.forEach(command::set);
+        command.call();
         MusterInstall install = new MusterInstall(cp);
         install.awaitGangMarker(true);
         return install;
