@@ -192,7 +192,10 @@ public final class Books {
         if (aside != null && !aside.gang().equals(asking)) {
             held = held.plus(aside.amount());
         }
-        held = held.plus(gates.heldFor(queue, asking, this));
+        Resources lifted = gates.heldFor(queue, asking, this);
+        if (!lifted.isZero()) {
+            held = held.plus(lifted);
+        }
         return QueueAdmission.check(queue, queues.get(queue), held, request);
     }
 
