@@ -22,10 +22,11 @@ final class AllowedRbac {
 
     /**
      * Permissions granted by roles the chart renders, for {@code component} holding Lease {@code lease}; {@code evicts}:
-     * preemption or reclaim is on (the extender alone may then evict, after reading the disruption budgets);
-     * {@code tlsSecret}: the Secret the component reads its TLS material from through the API, or null.
+     * preemption or reclaim is on (the extender alone may then evict, after reading the disruption budgets); {@code gates}:
+     * the queue-admission gate is on (the extender alone may then patch pods, to lift its gate); {@code tlsSecret}: the
+     * Secret the component reads its TLS material from through the API, or null.
      */
-    static Set<Permission> renderedRoles(String component, String lease, boolean evicts, String tlsSecret) {
+    static Set<Permission> renderedRoles(String component, String lease, boolean evicts, boolean gates, String tlsSecret) {
         Set<Permission> allowed = new HashSet<>(leaseOwner(lease));
         if (tlsSecret != null) { // its own TLS Secret only, read and watched by name
             for (String verb : List.of("get", "list", "watch")) {
@@ -42,6 +43,10 @@ final class AllowedRbac {
                 allowed.add(Permission.of(CORE, "pods/binding", "create"));
                 // wakes a pod kube-scheduler parked: its own condition only, enforced by the chart's ValidatingAdmissionPolicy
                 allowed.add(Permission.of(CORE, "pods/status", "patch"));
+                if (gates) {
+                    // lifts its queue-admission gate: that gate alone, enforced by the chart's ValidatingAdmissionPolicy
+                    allowed.add(Permission.of(CORE, "pods", "patch"));
+                }
                 if (evicts) {
                     allowed.add(Permission.of(CORE, "pods/eviction", "create"));
                     allowed.addAll(read("policy", "poddisruptionbudgets"));

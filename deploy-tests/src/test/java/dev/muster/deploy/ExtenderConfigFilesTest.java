@@ -45,7 +45,8 @@ class ExtenderConfigFilesTest {
     void thePlainAndTheTlsVariantAndThePolicyExist() throws IOException {
         assertThat(configFiles().map(Named::getName)).containsExactly("scheduler-config-insecure.yaml", "scheduler-config.yaml");
         assertThat(yamlFiles().map(Named::getName)).containsExactlyInAnyOrder(
-                "scheduler-config-insecure.yaml", "scheduler-config.yaml", GangMarkerPolicy.file().getFileName().toString());
+                "scheduler-config-insecure.yaml", "scheduler-config.yaml", GangMarkerPolicy.file().getFileName().toString(),
+                "queue-gate-policy.yaml");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -70,6 +70,8 @@ import java.util.Objects;
  *                       read through the API and watched; null to read the files
  * @param provisioning   {@code --provisioning}, {@code --provisioning-class}, {@code --provisioning-parameters}: all-or-nothing
  *                       scale-up through cluster-autoscaler's ProvisioningRequest
+ * @param queueGate      {@code --queue-admission-gate}: Muster lifts its scheduling gate {@code muster.dev/queue-admission}
+ *                       (added to gang members by the chart's admission policy) once a gang's queue admits it
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
@@ -77,7 +79,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                            int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
                            boolean pickNode, boolean gangMarker, boolean insecure, boolean preemption, boolean reclaim,
                            Duration victimMinRuntime, double reclaimBand, CallerRoles callers, DryRunLimiter.Limit dryRunLimit,
-                           String tlsSecret, dev.muster.server.provision.ProvisionFlags provisioning) {
+                           String tlsSecret, dev.muster.server.provision.ProvisionFlags provisioning, boolean queueGate) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -130,6 +132,9 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("reclaim-band", "the band around fair share, as a fraction of it, within which reclaim does not fire: a queue "
                 + "reclaims only while below 1 - band of its share, and only from queues above 1 + band of theirs, so queues near "
                 + "their share do not trade gangs; 0 to 0.99 (default " + dev.muster.core.preempt.PreemptionSettings.DEFAULT_RECLAIM_BAND + ")");
+        f.put("queue-admission-gate", "true: muster lifts its scheduling gate muster.dev/queue-admission (the chart's admission "
+                + "policy adds it to every gang member when extender.queueGate.enabled is true) once the gang's queue admits it, so "
+                + "kube-scheduler and cluster autoscalers see no pod its queue holds back (default false)");
         f.put("dry-run-rate", "how many preemption dry runs (WhatWouldItTake, planned under the core's lock like a decision) "
                 + "a second one caller (client certificate, else address) may ask; more are refused with RESOURCE_EXHAUSTED and "
                 + "when to retry (default " + DryRunLimiter.Limit.DEFAULT.perCaller() + ")");
@@ -265,7 +270,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
                 pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, reclaimBand, CallerRoles.parse("tls-client-roles",
                 flags.optional("tls-client-roles")), dryRunLimit(flags), tlsSecret(flags, httpTls, grpcTls),
-                dev.muster.server.provision.ProvisionFlags.parse(flags));
+                dev.muster.server.provision.ProvisionFlags.parse(flags), flags.bool("queue-admission-gate", false));
     }
 
     /** {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}. */

@@ -24,6 +24,8 @@ public final class ServerDefaults {
      * client defaults to 50 requests a second.
      */
     public static final int WAKES_PER_SECOND = 50;
+    /** Pods whose queue-admission gate is lifted per second at most (each a GET and a JSON patch). */
+    public static final int LIFTS_PER_SECOND = 100;
     /** At most this many pod wakes wait to be sent (the oldest is dropped beyond). */
     public static final int WAKES_PENDING = 10_000;
 

@@ -21,6 +21,9 @@ import dev.muster.server.evict.LeasePreemptionRecords;
 import dev.muster.server.leader.Leadership;
 import dev.muster.server.sync.ClusterSync;
 import dev.muster.server.wake.KubePodWaker;
+import dev.muster.server.gate.GateCollector;
+import dev.muster.server.gate.KubeGateLifter;
+import dev.muster.core.gang.QueueGate;
 import dev.muster.server.wake.WakeCollector;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.hotspot.DefaultExports;
@@ -122,6 +125,13 @@ public final class ServerMain {
                 .withTopologyLevels(TopologyLevels.of(cfg.topologyLevels()))
                 .withPreemption(new PreemptionSettings(cfg.preemption(), cfg.reclaim(), cfg.victimMinRuntime(),
                         PreemptionSettings.DEFAULT.margin(), cfg.reclaimBand()));
+        // the queue-admission gate: lifted by a JSON patch of the pod (paced, leader-only); holds are added here
+        // (QueueGate#withHold) when something else must keep an admitted gang gated
+        if (cfg.queueGate()) {
+            KubeGateLifter lifter = new KubeGateLifter(kube.requests(), leadership::leading, ServerDefaults.LIFTS_PER_SECOND);
+            new GateCollector(lifter).register(registry);
+            schedulerConfig = schedulerConfig.withQueueGate(QueueGate.on(lifter));
+        }
         // victims are evicted through the Eviction API, fenced like the binder; PodDisruptionBudgets are watched only
         // when something may be evicted (the chart grants the RBAC for both)
         boolean preempting = schedulerConfig.preemption().any();

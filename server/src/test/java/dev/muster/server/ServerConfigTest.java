@@ -201,8 +201,8 @@ class ServerConfigTest {
 
     @Test
     void usageListsEveryFlag() {
-        assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--gang-marker", "--grpc-tls-client-ca-file", "--tls-secret", "MUSTER_GANG_DEADLINE", "POD_IP");
-        assertThat(ServerConfig.FLAGS).hasSize(36);
+        assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--gang-marker", "--queue-admission-gate", "--grpc-tls-client-ca-file", "--tls-secret", "MUSTER_GANG_DEADLINE", "POD_IP");
+        assertThat(ServerConfig.FLAGS).hasSize(37);
         assertThat(ServerConfig.usage()).contains("--provisioning", "--provisioning-class", "--provisioning-parameters");
     }
 

@@ -34,7 +34,9 @@ import java.util.List;
  * it is admitted — and it is chosen only among gangs that could ever fit (aggregate need ≤ schedulable allocatable).
  * A gang that comes before it later (higher priority, or a queue further below its share) takes over the set-aside.
  * No pass runs while admission is held ({@link AdmissionHold}: a new leader has not read the preemption records yet).
- * It evicts nothing itself: after each pass {@link dev.muster.core.preempt.Preemptions} lets gangs it could not admit for
+ * Gangs behind Muster's queue-admission gate are in line like the others; each of them the pass reaches is checked
+ * against its queue first, and told {@code waiting for queue <name>} while the queue refuses it ({@link GateLifts}
+ * lifts the gate after the pass). It evicts nothing itself: after each pass {@link dev.muster.core.preempt.Preemptions} lets gangs it could not admit for
  * want of room take room back.
  */
 public final class AdmissionPass {
@@ -129,6 +131,9 @@ public final class AdmissionPass {
             g.place.pass = pass;
             Resources need = line.needOf(g);
             boolean atHand = held.holds(g); // kube-scheduler is waiting on it: its binds are held
+            if (GateLifts.gatedByMuster(books, g) && (queueRefuses(g, now, need) || heldBehindGate(g, now))) {
+                continue; // held back by its queue, or by a hold, behind Muster's gate, wherever it stands in line: told so
+            }
             if ((nextChosen || blocked) && (!atHand || !need.fitsIn(free))) {
                 // behind a gang that does not fit: admitted at its members' filter if it fits then (backfill), or
                 // here once its binds are held and it fits on what is left; told whom it waits behind
@@ -216,7 +221,8 @@ public final class AdmissionPass {
         if (!(books.queueVerdict(g.queue(), need, g.key()) instanceof QueueAdmission.Verdict.Refused refused)) {
             return false;
         }
-        Refusal why = refused.why().prefixed("gang " + g.key() + ": ").suffixed(line.noteFor(g));
+        String waitingFor = GateLifts.gatedByMuster(books, g) ? "waiting for queue " + g.queue() + ": " : "";
+        Refusal why = refused.why().prefixed("gang " + g.key() + ": " + waitingFor).suffixed(line.noteFor(g));
         if (refused.resolvable() && books.quotaKept(g.queue()) == null && line.waitedLongEnough(g, now)) {
             // first in line for its queue's capability: later gangs of the queue may not take the quota it needs
             books.keepQuota(g.queue(), g.key(), need);
@@ -228,6 +234,26 @@ public final class AdmissionPass {
             held.failHeld(g, why.text());
         }
         return true;
+    }
+
+    /**
+     * Whether a {@link GateHold} keeps {@code g} behind Muster's gate although its queue admits it (all-or-nothing
+     * scale-up waiting for nodes, say): the gang is told the hold's reason and not planned, since its gated members
+     * could not take room anyway.
+     */
+    private boolean heldBehindGate(Gang g, long now) {
+        long nowMillis = now / 1_000_000; // the core's monotonic clock in milliseconds, as the gate's lift asks
+        for (GateHold hold : books.queueGate().holds()) {
+            String reason = hold.reason(g, nowMillis);
+            if (reason != null) {
+                Refusal why = Refusal.of(Refusal.Cause.RESOURCES, "gang " + g.key() + ": " + reason);
+                if (!why.equals(g.why()) || g.state() != GangState.UNSCHEDULABLE) {
+                    books.state(g, GangState.UNSCHEDULABLE, why);
+                }
+                return true;
+            }
+        }
+        return false;
     }
 
     private void tellBehind(Gang g, Resources need, boolean retell) {

@@ -41,14 +41,31 @@ public final class Books {
     private final Map<String, Long> heldSince = new HashMap<>(); // uid → when its record was made (this process's clock)
     private final SingleHolders singles = new SingleHolders(); // single pods holding room, for preemption
     private final OfferedNodes offered = new OfferedNodes();
+    private final QueueGate queueGate;
+    private final GateBooks gates = new GateBooks();
 
     /** Queue quota kept for the gang first in line for its queue's capability ({@link AdmissionPass}). */
     public record QuotaAside(GangKey gang, Resources amount) {}
 
     public Books(Outbox outbox, LongSupplier nanoTime) {
+        this(outbox, nanoTime, QueueGate.OFF);
+    }
+
+    public Books(Outbox outbox, LongSupplier nanoTime, QueueGate queueGate) {
         this.outbox = outbox;
         this.binds = new PodBinds(outbox);
         this.nanoTime = nanoTime;
+        this.queueGate = queueGate;
+    }
+
+    /** The queue-admission gate's settings. */
+    public QueueGate queueGate() {
+        return queueGate;
+    }
+
+    /** The queue-admission gate's books: quota held by lifted gangs, lifts sent ({@link GateLifts}). */
+    public GateBooks gates() {
+        return gates;
     }
 
     /** The core's clock (monotonic nanoseconds). */
@@ -166,8 +183,8 @@ public final class Books {
     }
 
     /**
-     * Whether {@code queue} admits {@code request} more, given what it already holds and the quota kept for the gang
-     * first in line for the queue's capability.
+     * Whether {@code queue} admits {@code request} more, given what it already holds, the quota kept for the gang
+     * first in line for the queue's capability, and the quota of gangs whose gate was lifted ({@link GateBooks}).
      */
     public QueueAdmission.Verdict queueVerdict(String queue, Resources request) {
         return queueVerdict(queue, request, null);
@@ -184,6 +201,10 @@ public final class Books {
         QuotaAside aside = quotaAside.get(queue);
         if (aside != null && !aside.gang().equals(asking)) {
             held = held.plus(aside.amount());
+        }
+        Resources lifted = gates.heldFor(queue, asking, this);
+        if (!lifted.isZero()) {
+            held = held.plus(lifted);
         }
         return QueueAdmission.check(queue, queues.get(queue), held, request);
     }

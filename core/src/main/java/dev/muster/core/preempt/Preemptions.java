@@ -232,7 +232,7 @@ public final class Preemptions {
                 return "pod " + m.id() + " has preemptionPolicy Never";
             }
         }
-        String notReady = PreemptorMembers.whyNot(g, schedulerName, books.offered());
+        String notReady = PreemptorMembers.whyNot(g, schedulerName, books.offered(), books.queueGate());
         if (notReady != null) {
             return notReady;
         }

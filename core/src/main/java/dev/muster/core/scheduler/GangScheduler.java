@@ -12,6 +12,8 @@ import dev.muster.core.gang.Books;
 import dev.muster.core.gang.AdmissionHold;
 import dev.muster.core.gang.AdmissionPass;
 import dev.muster.core.gang.GangAdmission;
+import dev.muster.core.gang.GateLifts;
+import dev.muster.core.gang.QueueGate;
 import dev.muster.core.gang.WaitingLine;
 import dev.muster.core.gang.GangExpiry;
 import dev.muster.core.gang.GangPlanner;
@@ -34,8 +36,6 @@ import dev.muster.core.stream.AllocationJournal;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -56,7 +56,7 @@ import java.util.function.Supplier;
  * try them again when a Queue or PodGroup is edited or reservations give room back (changes kube-scheduler never hears
  * of).
  *
- * <p><b>Thread-safety.</b> This class is thread-safe. One lock, {@code lock}, guards the books and every part:
+ * <p><b>Thread-safety.</b> This class is thread-safe. One lock ({@link CoreLock}) guards the books and every part:
  * every public method runs under it. Futures of binds are completed, the {@link Binder} is called and the journal's
  * readers are woken only after the lock is released (the {@link Outbox}), so no foreign code ever runs under it; if
  * the lock is ever re-entered, only the outermost holder runs those actions. Journal events are recorded under the
@@ -76,14 +76,9 @@ import java.util.function.Supplier;
  * otherwise the reservation is released and the gang is planned again.
  */
 public final class GangScheduler implements ClusterSink {
-    private static final System.Logger LOG = System.getLogger(GangScheduler.class.getName());
-
     private final SchedulerConfig config;
     private final LongSupplier nanoTime;
-    private final ReentrantLock lock = new ReentrantLock();
-    /** Acquisitions that found the lock held, and the time they waited for it (thread-safe adders, no lock). */
-    private final LongAdder lockContended = new LongAdder();
-    private final LongAdder lockWaitNanos = new LongAdder();
+    private final CoreLock lock;
     // ---- everything below is guarded by lock ----
     private final Outbox outbox;
     private final Books books;
@@ -100,7 +95,7 @@ public final class GangScheduler implements ClusterSink {
     private final SchedulerViews views;
     private final GangAdmission admission;
     private final WaitingLine line;
-    private dev.muster.core.provision.ProvisionHold provisionHold; // null: all-or-nothing scale-up is off
+    private final ProvisioningGate provisionGate = new ProvisioningGate(); // all-or-nothing scale-up, off until turned on
     // ---- written under lock, read without it ----
     private volatile boolean synced;
 
@@ -131,7 +126,8 @@ public final class GangScheduler implements ClusterSink {
         this.config = config;
         this.nanoTime = nanoTime;
         this.outbox = new Outbox(journal);
-        this.books = new Books(outbox, nanoTime);
+        QueueGate gate = config.queueGate();
+        this.books = new Books(outbox, nanoTime, gate.enabled() ? gate.withHold(provisionGate) : gate);
         SlotSteering steering = new SlotSteering(books.ledger(), config.policy(), config.topologyLevels());
         WaitingLine line = new WaitingLine(books, config.setAsideAfter());
         GangAdmission admission = new GangAdmission(books, new GangPlanner(config.policy(), config.topologyLevels()), config.gangDeadline(), line);
@@ -153,7 +149,8 @@ public final class GangScheduler implements ClusterSink {
         this.admission = admission;
         this.line = line;
         this.preemptVerb = new PreemptVerb(books, preemptions);
-        this.housekeeping = new Housekeeping(books, barrier, expiry, preemptions);
+        this.housekeeping = new Housekeeping(books, barrier, expiry, new GateLifts(books, line, config.gangDeadline()), preemptions);
+        this.lock = new CoreLock(nanoTime, feed::wakeWhereRoomWasFreed, outbox::drain);
     }
 
     public SchedulerConfig config() {
@@ -161,7 +158,6 @@ public final class GangScheduler implements ClusterSink {
     }
 
     // ---- verbs -----------------------------------------------------------------------------------------
-
     /**
      * Which of {@code candidates} (the nodes that passed kube-scheduler's own filters) can take {@code pod}, for a pod
      * without soft preferences. For a gang member this may plan and reserve the whole gang.
@@ -377,39 +373,15 @@ public final class GangScheduler implements ClusterSink {
      */
     public void provisioning(dev.muster.core.provision.Provisioning provisioning) {
         locked(() -> {
-            provisionHold = new dev.muster.core.provision.ProvisionHold(provisioning,
-                    new dev.muster.core.provision.ClusterRoom(books, admission, preemptions));
+            provisionGate.turnOn(new dev.muster.core.provision.ProvisionHold(provisioning,
+                    new dev.muster.core.provision.ClusterRoom(books, admission, preemptions)));
             return null;
         });
     }
 
-    /**
-     * Asks the provisioning hold (if on) about every gang that runs, and every gang that waits whose queue admits it,
-     * as the queue-admission gate's lift asks its holds: requests are made, followed and withdrawn. Returns the reason
-     * each gang it holds is held for.
-     */
+    /** {@link ProvisioningGate#ask}: returns the reason each gang the provisioning hold keeps is held for. */
     public Map<GangKey, String> askProvisioning() {
-        return locked(() -> {
-            Map<GangKey, String> out = new java.util.TreeMap<>();
-            if (provisionHold == null) {
-                return out;
-            }
-            long now = nanoTime.getAsLong();
-            long millis = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(now);
-            for (dev.muster.core.gang.Gang g : List.copyOf(books.gangs())) {
-                boolean asked = g.spec() != null && (g.running() || line.waiting(g, now)
-                        && books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof dev.muster.core.queue.QueueAdmission.Verdict.Admitted);
-                boolean admitted = books.admitted(g);
-                String why = asked ? provisionHold.reason(g, millis) : null;
-                if (why != null) {
-                    out.put(g.key(), why);
-                } else if (asked && !admitted && books.admitted(g)) {
-                    // its provisioned room was reserved here, not at a filter: pods the filter refused are tried again now
-                    feed.wakeGang(g.key(), "gang " + g.key() + ": the autoscaler's room is reserved for it");
-                }
-            }
-            return out;
-        });
+        return locked(() -> provisionGate.ask(books, line, feed, nanoTime.getAsLong()));
     }
 
     /** What preemption has done since start. */
@@ -438,7 +410,7 @@ public final class GangScheduler implements ClusterSink {
     public record LockWaits(long contended, long waitNanos) {}
 
     public LockWaits lockWaits() {
-        return new LockWaits(lockContended.sum(), lockWaitNanos.sum());
+        return lock.waits();
     }
 
     private void run(Runnable body) {
@@ -448,47 +420,7 @@ public final class GangScheduler implements ClusterSink {
         });
     }
 
-    /**
-     * Runs {@code body} under the lock, then — with the lock released — the actions it queued in the outbox.
-     * Re-entrant: a nested call only runs its body; the outermost call runs every queued action once the lock
-     * is fully released, so no action ever runs under the lock.
-     */
     private <T> T locked(Supplier<T> body) {
-        List<Runnable> todo;
-        T result = null;
-        Throwable failed = null;
-        if (!lock.tryLock()) {
-            long waitFrom = nanoTime.getAsLong();
-            lock.lock();
-            lockContended.increment();
-            lockWaitNanos.add(nanoTime.getAsLong() - waitFrom);
-        }
-        try {
-            result = body.get();
-        } catch (RuntimeException | Error e) {
-            failed = e;
-        } finally {
-            if (lock.getHoldCount() == 1) {
-                feed.wakeWhereRoomWasFreed();
-            }
-            todo = lock.getHoldCount() == 1 ? outbox.drain() : List.of();
-            lock.unlock();
-        }
-        // run even when the body threw: what it already did queued these (a Binding POST for a bind it marked in flight,
-        // a future it completed), and dropping them would leave the books holding work nobody finishes
-        for (Runnable r : todo) {
-            try {
-                r.run();
-            } catch (RuntimeException | Error ex) {
-                LOG.log(System.Logger.Level.ERROR, "deferred action failed", ex);
-            }
-        }
-        if (failed instanceof Error e) {
-            throw e;
-        }
-        if (failed != null) {
-            throw (RuntimeException) failed;
-        }
-        return result;
+        return lock.call(body);
     }
 }

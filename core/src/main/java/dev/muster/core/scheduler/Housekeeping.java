@@ -4,6 +4,7 @@ import dev.muster.core.gang.BindBarrier;
 import dev.muster.core.gang.Books;
 import dev.muster.core.gang.Gang;
 import dev.muster.core.gang.GangExpiry;
+import dev.muster.core.gang.GateLifts;
 import dev.muster.core.model.GangState;
 import dev.muster.core.model.Refusal;
 import dev.muster.core.preempt.Preemptions;
@@ -11,8 +12,8 @@ import java.util.ArrayList;
 import java.util.Objects;
 
 /**
- * What {@link GangScheduler} does on its own rather than for a verb or a cluster event: the periodic tick (expiry, then
- * preemption) and giving everything up when this process stops leading. Keeps no state of its own; the work is done by
+ * What {@link GangScheduler} does on its own rather than for a verb or a cluster event: the periodic tick (expiry and the
+ * admission pass, lifting the queue-admission gate, then preemption) and giving everything up when this process stops leading. Keeps no state of its own; the work is done by
  * {@link GangExpiry}, {@link Preemptions} and the {@link BindBarrier}. Not thread-safe on its own: confined to the
  * scheduler's lock.
  */
@@ -20,9 +21,11 @@ final class Housekeeping {
     private final Books books;
     private final BindBarrier barrier;
     private final GangExpiry expiry;
+    private final GateLifts gates;
     private final Preemptions preemptions;
 
-    Housekeeping(Books books, BindBarrier barrier, GangExpiry expiry, Preemptions preemptions) {
+    Housekeeping(Books books, BindBarrier barrier, GangExpiry expiry, GateLifts gates, Preemptions preemptions) {
+        this.gates = Objects.requireNonNull(gates, "gates");
         this.books = Objects.requireNonNull(books, "books");
         this.barrier = Objects.requireNonNull(barrier, "barrier");
         this.expiry = Objects.requireNonNull(expiry, "expiry");
@@ -34,6 +37,7 @@ final class Housekeeping {
         try {
             preemptions.shortfall(now); // before the expiry: a started decision keeps its room and plans only what is missing
             expiry.expireDue(now);
+            gates.sweep(now); // after the pass: gangs their queue admits now are lifted in line order
         } catch (RuntimeException | Error e) {
             try {
                 preemptions.tick(now);

@@ -1,5 +1,6 @@
 package dev.muster.core.scheduler;
 
+import dev.muster.core.gang.QueueGate;
 import dev.muster.core.ledger.TopologyLevels;
 import dev.muster.core.preempt.PreemptionSettings;
 import dev.muster.core.time.Backoff;
@@ -26,15 +27,23 @@ import java.time.Duration;
  *                        left with one feasible node, skips scoring; false: every node that fits passes and
  *                        kube-scheduler's score plugins choose among them
  * @param preemption      what preemption and queue reclaim may do ({@link PreemptionSettings#DEFAULT}: both on)
+ * @param queueGate       whether and how Muster lifts its queue-admission gate ({@link QueueGate#OFF}: it lifts nothing)
  */
 public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, Duration admissionHold, String schedulerName,
-                              TopologyLevels topologyLevels, Duration setAsideAfter, boolean pickNode, PreemptionSettings preemption) {
+                              TopologyLevels topologyLevels, Duration setAsideAfter, boolean pickNode, PreemptionSettings preemption,
+                              QueueGate queueGate) {
     public static final Duration DEFAULT_SET_ASIDE_AFTER = Duration.ofSeconds(30);
 
     public SchedulerConfig {
         topologyLevels = topologyLevels == null ? TopologyLevels.NONE : topologyLevels;
         setAsideAfter = setAsideAfter == null ? DEFAULT_SET_ASIDE_AFTER : setAsideAfter;
         preemption = preemption == null ? PreemptionSettings.DEFAULT : preemption;
+        queueGate = queueGate == null ? QueueGate.OFF : queueGate;
+    }
+
+    public SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, Duration admissionHold, String schedulerName,
+                           TopologyLevels topologyLevels, Duration setAsideAfter, boolean pickNode, PreemptionSettings preemption) {
+        this(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption, QueueGate.OFF);
     }
 
     public SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backoff backoff, Duration admissionHold, String schedulerName,
@@ -51,38 +60,42 @@ public record SchedulerConfig(ScoringPolicy policy, Duration gangDeadline, Backo
             Duration.ofSeconds(5), DEFAULT_SCHEDULER_NAME);
 
     public SchedulerConfig withSchedulerName(String name) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, name, topologyLevels, setAsideAfter, pickNode, preemption);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, name, topologyLevels, setAsideAfter, pickNode, preemption, queueGate);
     }
 
     public SchedulerConfig withPolicy(ScoringPolicy p) {
-        return new SchedulerConfig(p, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption);
+        return new SchedulerConfig(p, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption, queueGate);
     }
 
     public SchedulerConfig withGangDeadline(Duration d) {
-        return new SchedulerConfig(policy, d, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption);
+        return new SchedulerConfig(policy, d, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption, queueGate);
     }
 
     public SchedulerConfig withBackoff(Backoff b) {
-        return new SchedulerConfig(policy, gangDeadline, b, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption);
+        return new SchedulerConfig(policy, gangDeadline, b, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption, queueGate);
     }
 
     public SchedulerConfig withTopologyLevels(TopologyLevels levels) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, levels, setAsideAfter, pickNode, preemption);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, levels, setAsideAfter, pickNode, preemption, queueGate);
     }
 
     public SchedulerConfig withAdmissionHold(Duration h) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, h, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption);
+        return new SchedulerConfig(policy, gangDeadline, backoff, h, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption, queueGate);
     }
 
     public SchedulerConfig withSetAsideAfter(Duration d) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, d, pickNode, preemption);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, d, pickNode, preemption, queueGate);
     }
 
     public SchedulerConfig withPreemption(PreemptionSettings p) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, p);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, p, queueGate);
     }
 
     public SchedulerConfig withPickNode(boolean pick) {
-        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pick, preemption);
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pick, preemption, queueGate);
+    }
+
+    public SchedulerConfig withQueueGate(QueueGate gate) {
+        return new SchedulerConfig(policy, gangDeadline, backoff, admissionHold, schedulerName, topologyLevels, setAsideAfter, pickNode, preemption, gate);
     }
 }

@@ -13,16 +13,18 @@ import java.util.Map;
  * that wait for nothing (no member pending: a finished run, or no pods yet) and are not counted in {@code gangsByState};
  * {@code gangsByCause} counts gangs (with a PodGroup) whose state carries a refusal, by its cause; {@code queueShares}
  * are each queue's held, fair share and borrowed amounts as of the last admission pass; {@code nextInLine} is the gang
- * room is set aside for ("" when none).
+ * room is set aside for ("" when none); {@code gangsGated} counts gangs kept behind a scheduling gate at the last sweep
+ * of the queue-admission gate, by cause ({@link dev.muster.core.gang.GateLifts}: queue, hold, foreign-gate).
  */
 public record SchedulerStats(int nodes, int overcommittedNodes, int podsHoldingResources, int reservations,
                              int waitingBinds, int heldBinds, int bindingsInFlight, int idleGangs, Map<GangState, Integer> gangsByState,
                              Map<Refusal.Cause, Integer> gangsByCause, boolean synced, Map<String, FairShare.Share> queueShares,
-                             String nextInLine) {
+                             String nextInLine, Map<String, Integer> gangsGated) {
     public SchedulerStats {
         gangsByState = Map.copyOf(gangsByState);
         gangsByCause = Map.copyOf(gangsByCause);
         queueShares = Map.copyOf(queueShares);
         nextInLine = nextInLine == null ? "" : nextInLine;
+        gangsGated = gangsGated == null ? Map.of() : Map.copyOf(gangsGated);
     }
 }

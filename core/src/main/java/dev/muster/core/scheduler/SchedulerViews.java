@@ -52,7 +52,8 @@ final class SchedulerViews {
         Ledger l = books.ledger();
         return new SchedulerStats(l.nodeCount(), l.overcommittedCount(), l.podCount(), l.reservationCount(),
                 binds.get(PodBinds.Stage.WAITING), binds.get(PodBinds.Stage.HELD), binds.get(PodBinds.Stage.BINDING), idle,
-                byState, byCause, synced, line.shares(), line.next() == null ? "" : line.next().toString());
+                byState, byCause, synced, line.shares(), line.next() == null ? "" : line.next().toString(),
+                books.gates().gatedByCause());
     }
 
     /** See {@link GangScheduler#gang}; null if unknown. */

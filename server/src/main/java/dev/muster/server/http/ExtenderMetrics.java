@@ -14,6 +14,7 @@ import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.Counter;
 import io.prometheus.client.CounterMetricFamily;
 import io.prometheus.client.GaugeMetricFamily;
+import dev.muster.core.gang.GateLifts;
 import io.prometheus.client.Histogram;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,6 +100,13 @@ public final class ExtenderMetrics {
                 }
             }
             out.add(refused);
+            GaugeMetricFamily gated = new GaugeMetricFamily("muster_gangs_gated", "Gangs kept behind a scheduling gate at the last"
+                    + " sweep of the queue-admission gate, by cause: queue (their queue does not admit them yet), hold (admitted, kept"
+                    + " by a hold), foreign-gate (a gate Muster did not add; never lifted by Muster).", List.of("cause"));
+            for (String cause : List.of(GateLifts.QUEUE, GateLifts.HOLD, GateLifts.FOREIGN_GATE)) {
+                gated.addMetric(List.of(cause), s.gangsGated().getOrDefault(cause, 0));
+            }
+            out.add(gated);
             GaugeMetricFamily fair = new GaugeMetricFamily("muster_queue_fair_share",
                     "Each queue's fair share of the cluster by weight (capped by capability and demand; guarantee and deserved honoured).",
                     List.of("queue", "resource"));

@@ -1,0 +1,62 @@
+package dev.muster.core.scheduler;
+
+import dev.muster.core.gang.Books;
+import dev.muster.core.gang.Gang;
+import dev.muster.core.gang.GateHold;
+import dev.muster.core.gang.WaitingLine;
+import dev.muster.core.model.GangKey;
+import dev.muster.core.provision.ProvisionHold;
+import dev.muster.core.queue.QueueAdmission;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * All-or-nothing scale-up as one of the queue-admission gate's holds ({@link GateHold}): lets every gang go until it is
+ * turned on, then keeps a gang gated while it waits for the autoscaler's nodes ({@link ProvisionHold}) and gives the
+ * lift the pods' annotations. Confined to the core's lock (every method is called under it, the hold is written under
+ * it).
+ */
+final class ProvisioningGate implements GateHold {
+    private ProvisionHold hold; // null: all-or-nothing scale-up is off
+
+    void turnOn(ProvisionHold hold) {
+        this.hold = hold;
+    }
+
+    @Override
+    public String reason(Gang gang, long now) {
+        return hold == null ? null : hold.reason(gang, now);
+    }
+
+    @Override
+    public Map<String, String> annotations(Gang gang) {
+        return hold == null ? Map.of() : hold.annotations(gang);
+    }
+
+    /**
+     * Asks the hold (if on) about every gang that runs, and every gang that waits whose queue admits it, as the gate's
+     * lift asks its holds: requests are made, followed and withdrawn. Returns the reason each gang it holds is held for.
+     */
+    Map<GangKey, String> ask(Books books, WaitingLine line, ClusterFeed feed, long now) {
+        Map<GangKey, String> out = new TreeMap<>();
+        if (hold == null) {
+            return out;
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(now);
+        for (Gang g : List.copyOf(books.gangs())) {
+            boolean asked = g.spec() != null && (g.running() || line.waiting(g, now)
+                    && books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof QueueAdmission.Verdict.Admitted);
+            boolean admitted = books.admitted(g);
+            String why = asked ? hold.reason(g, millis) : null;
+            if (why != null) {
+                out.put(g.key(), why);
+            } else if (asked && !admitted && books.admitted(g)) {
+                // its provisioned room was reserved here, not at a filter: pods the filter refused are tried again now
+                feed.wakeGang(g.key(), "gang " + g.key() + ": the autoscaler's room is reserved for it");
+            }
+        }
+        return out;
+    }
+}

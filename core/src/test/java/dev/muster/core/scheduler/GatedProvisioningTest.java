@@ -1,0 +1,71 @@
+package dev.muster.core.scheduler;
+
+import static dev.muster.core.testing.Fixtures.node;
+import static dev.muster.core.testing.Fixtures.podGroup;
+import static dev.muster.core.testing.Fixtures.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.muster.core.gang.QueueGate;
+import dev.muster.core.model.GangKey;
+import dev.muster.core.model.GangState;
+import dev.muster.core.model.Pod;
+import dev.muster.core.preempt.DisruptionBudgets;
+import dev.muster.core.preempt.PreemptionSettings;
+import dev.muster.core.provision.ProvisionHold;
+import dev.muster.core.provision.Provisioning;
+import dev.muster.core.provision.RequestStatus;
+import dev.muster.core.testing.RecordingEvictor;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The queue-admission gate and all-or-nothing scale-up together: a gang its queue admits that fits neither the free room
+ * nor by preemption stays behind Muster's gate and says it waits for the autoscaler; once its request is Provisioned and
+ * the nodes register, the gate is lifted with the annotations that make cluster-autoscaler count the pods against the
+ * request, and the gang binds whole on the new room.
+ */
+class GatedProvisioningTest {
+    private static final GangKey BIG = new GangKey("default", "big");
+
+    @Test
+    void aGatedGangLargerThanTheClusterIsLiftedOnlyOnceItsProvisionedRoomIsThereAndBindsWholeOnIt() {
+        QueueGateTest.Lifts lifts = new QueueGateTest.Lifts();
+        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(PreemptionSettings.DEFAULT)
+                .withQueueGate(QueueGate.on(lifts)), new RecordingEvictor(), DisruptionBudgets.NONE);
+        h.nodes(node("n0", "4", "16Gi"), node("n1", "4", "16Gi"));
+        h.scheduler.upsertQueue(queue("default"));
+        h.scheduler.markSynced();
+        Provisioning provisioning = new Provisioning(Provisioning.Settings.atomic());
+        provisioning.listed();
+        h.scheduler.provisioning(provisioning);
+
+        h.scheduler.upsertPodGroup(podGroup("default", "big", 4, "default"));
+        List<Pod> big = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            big.add(h.seen(dev.muster.core.testing.Fixtures.pod("big-" + i).gang("big").requests("3", "1Gi")
+                    .constraints(QueueGateTest.MUSTERS).build()));
+        }
+        h.ticks(3, Duration.ofMillis(500));
+        h.scheduler.askProvisioning();
+
+        assertThat(lifts.lifted).as("its queue admits it, but the nodes it needs are not there: it stays gated").isEmpty();
+        assertThat(h.scheduler.gang(BIG).why().text()).contains("waiting for 4 nodes from the autoscaler (ProvisioningRequest default/big-1");
+        assertThat(h.scheduler.stats().gangsGated()).containsExactly(java.util.Map.entry("hold", 1));
+        assertThat(provisioning.drain()).containsExactly(new Provisioning.Work.Create(BIG, "big-1", 1, List.of("big-0", "big-1", "big-2", "big-3")));
+
+        provisioning.observed(BIG, "big-1", new RequestStatus(true, true, false, false, false, "", ""), 0);
+        h.ticks(2, Duration.ofMillis(500));
+        assertThat(lifts.lifted).as("Provisioned, but the autoscaler's nodes have not registered yet").isEmpty();
+
+        h.nodes(node("n2", "4", "16Gi"), node("n3", "4", "16Gi"));
+        h.ticks(2, Duration.ofMillis(500));
+        assertThat(lifts.names()).containsExactlyInAnyOrder("big-0", "big-1", "big-2", "big-3");
+        assertThat(lifts.annotations).allSatisfy(a -> assertThat(a).containsEntry(ProvisionHold.CONSUME, "big-1")
+                .containsEntry(ProvisionHold.CLASS, "best-effort-atomic-scale-up.autoscaling.x-k8s.io"));
+        QueueGateTest.scheduleAll(h, QueueGateTest.ungated(h, big));
+        assertThat(h.scheduler.gang(BIG).state()).isEqualTo(GangState.BOUND);
+        assertThat(h.binder.bound().values()).containsExactlyInAnyOrder("n0", "n1", "n2", "n3");
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+}
