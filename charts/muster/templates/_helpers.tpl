@@ -236,6 +236,9 @@ Rejects inconsistent values with a message naming them. Included from templates/
 {{- fail (printf "scheduler.featureGates.%s must not be true: with it Muster's kube-scheduler would schedule Kubernetes PodGroups itself (its pod-group cycle runs whatever the profile says) and write their status beside Muster's controller; turn the workload gates on for the API server only (extender-config/README.md)" $gate) -}}
 {{- end -}}
 {{- end -}}
+{{- if and $v.extender.provisioning.enabled (not $v.extender.queueGate.enabled) -}}
+{{- fail "extender.provisioning.enabled needs extender.queueGate.enabled=true: a gang waits for the autoscaler's nodes behind Muster's scheduling gate, else the autoscaler would also scale up for its pods one by one" -}}
+{{- end -}}
 {{- if eq $v.scheduler.leaderElection.resourceName "kube-scheduler" -}}
 {{- fail "scheduler.leaderElection.resourceName must not be \"kube-scheduler\": that is the default scheduler's Lease, and the two schedulers would take turns instead of running side by side" -}}
 {{- end -}}

@@ -40,6 +40,8 @@ class ChartRejectsBadValuesTest {
                         Install.with("extender.preemption.dryRunBurst", 2.5), "dryRunBurst"),
                 Arguments.of("misspelt preemption value",
                         Install.with("extender.preemption.reclaimable", false), "reclaimable"),
+                Arguments.of("all-or-nothing scale-up without the queue-admission gate",
+                        Install.with("extender.provisioning.enabled", true), "extender.provisioning.enabled needs extender.queueGate.enabled=true"),
                 Arguments.of("certificates from nowhere known",
                         Install.with("tls.source", "vault"), "source"),
                 Arguments.of("the old per-port TLS switches",

@@ -125,8 +125,8 @@ class ChartValuesTest {
 
     @Test
     void provisioningValuesReachTheExtenderAndGrantOnlyItsRequestsAndTemplates() {
-        Rendered chart = Chart.render(Install.with("extender.provisioning.enabled", true, "extender.provisioning.parameters.Zone", "eu-west-1a",
-                "extender.provisioning.parameters.Pool", "gpu"));
+        Rendered chart = Chart.render(Install.with("extender.queueGate.enabled", true, "extender.provisioning.enabled", true,
+                "extender.provisioning.parameters.Zone", "eu-west-1a", "extender.provisioning.parameters.Pool", "gpu"));
         assertThat(Tree.strings(chart.deployment("extender").container(), "args")).contains("--provisioning=true",
                 "--provisioning-class=best-effort-atomic-scale-up.autoscaling.x-k8s.io", "--provisioning-parameters=Pool=gpu,Zone=eu-west-1a");
         Set<Permission> provisioning = Set.of(Permission.of("autoscaling.x-k8s.io", "provisioningrequests", "list"),
@@ -137,7 +137,7 @@ class ChartValuesTest {
                 Permission.of("", "podtemplates", "deletecollection"));
         Set<Permission> on = new java.util.HashSet<>(Permission.expand(chart.ofKind("ClusterRole").stream()
                 .filter(m -> m.name().equals("muster-extender")).findFirst().orElseThrow().body()));
-        Set<Permission> off = Set.copyOf(Permission.expand(Chart.render(Install.defaults()).ofKind("ClusterRole").stream()
+        Set<Permission> off = Set.copyOf(Permission.expand(Chart.render(Install.with("extender.queueGate.enabled", true)).ofKind("ClusterRole").stream()
                 .filter(m -> m.name().equals("muster-extender")).findFirst().orElseThrow().body()));
         on.removeAll(off);
         assertThat(on).as("what provisioning adds to the extender's ClusterRole, exactly").isEqualTo(provisioning);

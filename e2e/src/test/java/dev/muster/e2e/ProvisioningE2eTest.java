@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * All-or-nothing scale-up on the real control plane: cluster-autoscaler's ProvisioningRequest CRD (v1, as it ships),
- * the chart installed with {@code extender.provisioning.enabled}, the extender with {@code --provisioning} and its
- * ServiceAccount's token, an unmodified kube-scheduler, two hollow kubelets, and a {@link TestProvisioner} standing in
+ * the chart installed with {@code extender.provisioning.enabled} and {@code extender.queueGate.enabled}, the extender
+ * with {@code --provisioning}, {@code --queue-admission-gate} and its ServiceAccount's token, the controller, an unmodified kube-scheduler, two hollow kubelets, and a {@link TestProvisioner} standing in
  * for cluster-autoscaler (a budget of {@value #BUDGET} more nodes). Each gang's pods select nodes by a label no node
  * has yet ({@code pool}), so each needs nodes of its own; {@code provisioner: hold} makes a request that stays pending.
  */
@@ -40,7 +40,8 @@ class ProvisioningE2eTest {
         cp = ControlPlane.start(new ControlPlane.Options(env.binaries(), env.dataDir(), env.keepData(), List.of()));
         admin = new Kube(cp.adminClient());
         admin.crd(E2eCluster.REPO.resolve("e2e/src/test/resources/provisioning/autoscaling.x-k8s.io_provisioningrequests.yaml"));
-        MusterInstall install = MusterInstall.install(cp, E2eCluster.REPO.resolve("charts/muster"), Map.of("extender.provisioning.enabled", true));
+        MusterInstall install = MusterInstall.install(cp, E2eCluster.REPO.resolve("charts/muster"), Map.of("extender.provisioning.enabled", true,
+                "extender.queueGate.enabled", true));
         for (int i = 0; i < 2; i++) {
             nodes.add(HollowNode.start(cp, "hollow-" + i, Map.of()));
         }
@@ -49,7 +50,7 @@ class ProvisioningE2eTest {
             admin.untaint(n.name()); // no kube-controller-manager here: its node lifecycle controller would lift the not-ready taint
         }
         muster = MusterStack.start(E2eCluster.REPO, System.getProperty("muster.version", "0.1.0-SNAPSHOT"), cp, install,
-                List.of("--provisioning=true"), dir);
+                List.of("--provisioning=true", "--queue-admission-gate=true"), dir);
         provisioner = new TestProvisioner(cp, admin, BUDGET);
     }
 
@@ -123,6 +124,11 @@ class ProvisioningE2eTest {
         }
     }
 
+    private List<V1Pod> pods(String prefix) {
+        return Kube.call("list pods", () -> admin.core().listNamespacedPod(ns).execute()).getItems().stream()
+                .filter(p -> p.getMetadata().getName().startsWith(prefix)).toList();
+    }
+
     private long bound(String prefix) {
         return admin.bound(ns, prefix).size();
     }
@@ -132,6 +138,11 @@ class ProvisioningE2eTest {
     void aGangLargerThanTheClusterGetsOneRequestAndBindsWholeOnTheNodesProvisionedForIt() {
         namespace("larger");
         gang("train", 3, "600m", Map.of("pool", "a"));
+        Awaitility.await("train's PodGroup says it waits for the autoscaler").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                .until(() -> String.join("\n", Kube.conditionLines(admin.podGroupObject(ns, "train"))).contains("from the autoscaler"));
+        assertThat(pods("train-")).as("every member still behind Muster's gate while its nodes are bought: no autoscaler sees it")
+                .allSatisfy(p -> assertThat(p.getSpec().getSchedulingGates()).extracting(g -> g.getName()).containsExactly("muster.dev/queue-admission"));
+        assertThat(bound("train-")).isZero();
         Awaitility.await("one ProvisioningRequest for train, Provisioned").atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(200))
                 .until(() -> conditions("train-1").stream().anyMatch(c -> c.startsWith("Provisioned CapacityIsProvisioned")));
         assertThat(requestNames()).containsExactly("train-1");
@@ -149,6 +160,10 @@ class ProvisioningE2eTest {
                     + "\nkube-scheduler log: " + muster.scheduler().log(), e);
         }
         assertThat(admin.bound(ns, "train-").values()).allMatch(node -> node.startsWith("prov-")).doesNotHaveDuplicates();
+        assertThat(pods("train-")).as("lifted with the annotations that make cluster-autoscaler count them against the request")
+                .allSatisfy(p -> assertThat(p.getMetadata().getAnnotations()).containsEntry("autoscaling.x-k8s.io/consume-provisioning-request", "train-1")
+                        .containsEntry("autoscaling.x-k8s.io/provisioning-class-name", TestProvisioner.ATOMIC))
+                .allSatisfy(p -> assertThat(p.getSpec().getSchedulingGates()).isNullOrEmpty());
         assertThat(requestNames()).as("no second request").containsExactly("train-1");
         Awaitility.await("the request counted Done and timed").atMost(Duration.ofSeconds(30))
                 .until(() -> muster.extender().counter("muster_provisioning_requests", "phase", "Done") == 1

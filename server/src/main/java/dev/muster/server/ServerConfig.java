@@ -266,11 +266,16 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
             throw new IllegalArgumentException("--reclaim-band must be a fraction of fair share from 0 up to (not including) 1, e.g. 0.1, got "
                     + flags.string("reclaim-band", ""));
         }
+        dev.muster.server.provision.ProvisionFlags provisioning = dev.muster.server.provision.ProvisionFlags.parse(flags);
+        boolean queueGate = flags.bool("queue-admission-gate", false);
+        if (provisioning.enabled() && !queueGate) {
+            throw new IllegalArgumentException("--provisioning needs --queue-admission-gate=true: a gang waits for the autoscaler's "
+                    + "nodes behind Muster's scheduling gate, else the autoscaler would also scale up for its pods one by one");
+        }
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
                 pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, reclaimBand, CallerRoles.parse("tls-client-roles",
-                flags.optional("tls-client-roles")), dryRunLimit(flags), tlsSecret(flags, httpTls, grpcTls),
-                dev.muster.server.provision.ProvisionFlags.parse(flags), flags.bool("queue-admission-gate", false));
+                flags.optional("tls-client-roles")), dryRunLimit(flags), tlsSecret(flags, httpTls, grpcTls), provisioning, queueGate);
     }
 
     /** {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}. */

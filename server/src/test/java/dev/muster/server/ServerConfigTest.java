@@ -159,6 +159,8 @@ class ServerConfigTest {
     static Stream<Arguments> invalid() {
         return Stream.of(
                 Arguments.of("unknown flag", POD_ENV, new String[] {"--colour", "red"}, "unknown flag --colour"),
+                Arguments.of("provisioning without the gate", POD_ENV, new String[] {"--provisioning", "true"},
+                        "--provisioning needs --queue-admission-gate=true"),
                 Arguments.of("port not a number", POD_ENV, new String[] {"--http-port", "eighty"}, "--http-port"),
                 Arguments.of("port out of range", POD_ENV, new String[] {"--grpc-port", "70000"}, "--grpc-port: 70000 is not a port"),
                 Arguments.of("two flags on one port", POD_ENV, new String[] {"--ops-port", "8888"}, "--http-port and --ops-port are both 8888"),
