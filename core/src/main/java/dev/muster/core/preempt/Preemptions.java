@@ -60,6 +60,8 @@ import java.util.function.Consumer;
 public final class Preemptions {
     static final int TRIES_PER_TICK = 4;
     static final Duration RETRY_AFTER = Duration.ofSeconds(5);
+    /** How a waiting gang's reason says why it takes nobody's room. */
+    static final String CANNOT_PREEMPT = "; preempts nothing: ";
 
     private final Books books;
     private final Ledger ledger;
@@ -81,6 +83,7 @@ public final class Preemptions {
     private long priorityDecisions;
     private long reclaimDecisions;
     private final DecisionTimes times = new DecisionTimes();
+    private boolean tickHeldBack;
 
     /** {@code hold}: gang admission, held until the records of an earlier leader are read ({@link Handover}). */
     public Preemptions(Books books, GangAdmission admission, WaitingLine line, BindBarrier barrier, PreemptionSettings settings,
@@ -98,7 +101,9 @@ public final class Preemptions {
         this.synced = synced;
         this.handover = new Handover(books, evictor, underLock, hold, records -> {
             adopt(records, books.now());
-            tick(books.now()); // the tick the reading held back
+            if (tickHeldBack) { // a tick waited for them (a read asked for at sync or by a filter decides nothing)
+                tick(books.now());
+            }
         });
         this.evictions = new VictimEvictions(books, evictor, underLock, new VictimEvictions.Owner() {
             @Override
@@ -145,7 +150,8 @@ public final class Preemptions {
         if (!evictor.ready() || !synced.getAsBoolean()) {
             return; // a standby, or a leader that has not listed the cluster yet, decides nothing and evicts nothing
         }
-        if (!handover.adopted()) {
+        tickHeldBack = !handover.adopted(); // a tick that waits for the records runs once they are adopted
+        if (tickHeldBack) {
             handover.read();
             return; // first what an earlier leader left half done
         }
@@ -187,9 +193,6 @@ public final class Preemptions {
             }
         }
     }
-
-    /** How a waiting gang's reason says why it takes nobody's room. */
-    static final String CANNOT_PREEMPT = "; preempts nothing: ";
 
     /** Gangs that may preempt now, in line order. */
     private List<Gang> preemptors(long now) {
@@ -423,10 +426,7 @@ public final class Preemptions {
         return new PreemptionAdvice.Preempt(d.kind(), units, d.plan().plan().placements().size(), d.plan().victimNodes());
     }
 
-    /**
-     * kube-scheduler's preemption found no node for the single pod {@code p} whose victims would leave every gang whole:
-     * Muster decides for it ({@link SinglePodPreemptions}).
-     */
+    /** No node kube-scheduler's preemption found for the single pod {@code p} leaves every gang whole: Muster decides. */
     public void singlePodAsked(Pod p, long now) {
         if (settings.priority()) {
             singles.asked(p, now);
