@@ -98,8 +98,10 @@ public final class AdmissionPass {
 
     /** A full pass (see the class comment). */
     public void run(long now) {
-        if (hold.held()) {
-            return; // see AdmissionHold
+        if (hold.held()) { // see AdmissionHold: nothing is admitted, but fair shares stay current (Queue status, the dry run)
+            line.refresh(now);
+            reportShares();
+            return;
         }
         line.inPass(true);
         try {
@@ -117,9 +119,7 @@ public final class AdmissionPass {
         WaitingLine.Order order = line.refresh(now);
         books.releaseQuota();
         pass++;
-        for (AllocationEvent.QueueShareChanged changed : line.sharesToReport()) {
-            books.outbox().emit(changed); // the controller's Queues service shows them
-        }
+        reportShares();
         Resources free = ledger.freeRoom();
         Resources cluster = line.clusterTotal();
         boolean nextChosen = false;
@@ -217,6 +217,12 @@ public final class AdmissionPass {
      * Whether the gang's queue refuses what it needs now; if so the gang is told why, and the first in line for the
      * queue's capability (waited long enough) keeps the quota it needs.
      */
+    private void reportShares() {
+        for (AllocationEvent.QueueShareChanged changed : line.sharesToReport()) {
+            books.outbox().emit(changed); // the controller's Queues service shows them
+        }
+    }
+
     private boolean queueRefuses(Gang g, long now, Resources need) {
         if (!(books.queueVerdict(g.queue(), need, g.key()) instanceof QueueAdmission.Verdict.Refused refused)) {
             return false;

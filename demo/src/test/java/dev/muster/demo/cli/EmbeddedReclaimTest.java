@@ -74,7 +74,11 @@ class EmbeddedReclaimTest {
                      new EmbeddedMuster.Options(Duration.ofSeconds(60), Duration.ofMillis(100), Controller.Settings.DEFAULTS, Duration.ofSeconds(30),
                              PreemptionSettings.DEFAULT, new Gated(evictor, open)), null)) {
             String extender = "127.0.0.1:" + muster.extender().grpcPort();
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(ask(extender).out()).contains("would run by reclaiming"));
+            // polled no faster than the dry run's rate limit for one caller (--dry-run-rate 1)
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1100)).untilAsserted(() -> {
+                ConsoleRun r = ask(extender);
+                assertThat(r.out()).as(r.err()).contains("would run by reclaiming");
+            });
 
             ConsoleRun plan = ask(extender);
             assertThat(plan.exit()).as(plan.err()).isZero();
@@ -96,7 +100,8 @@ class EmbeddedReclaimTest {
                 assertThat(replacement.gang()).isEqualTo(victim);
             });
             assertThat(muster.extender().scheduler().stats().queueShares()).containsKeys("early", "late");
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(ask(extender).out()).contains("is admitted: its room is reserved"));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1100))
+                    .untilAsserted(() -> assertThat(ask(extender).out()).contains("is admitted: its room is reserved"));
         }
     }
 
