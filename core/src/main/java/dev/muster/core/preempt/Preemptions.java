@@ -80,8 +80,7 @@ public final class Preemptions {
     private final Map<GangKey, Long> retryAt = new HashMap<>(); // gangs that found nothing to take: not before
     private final Handover handover;
     // counters (read by stats())
-    private long priorityDecisions;
-    private long reclaimDecisions;
+    private long priorityDecisions, reclaimDecisions;
     private final DecisionTimes times = new DecisionTimes();
     private boolean tickHeldBack;
 
@@ -101,7 +100,7 @@ public final class Preemptions {
         this.synced = synced;
         this.handover = new Handover(books, evictor, underLock, hold, records -> {
             adopt(records, books.now());
-            if (tickHeldBack) { // a tick waited for them (a read asked for at sync or by a filter decides nothing)
+            if (tickHeldBack) { // a tick or a filter waited for them (a read asked for at sync decides at the next tick)
                 tick(books.now());
             }
         });
@@ -138,9 +137,10 @@ public final class Preemptions {
 
     // ---- the tick ---------------------------------------------------------------------------------------
 
-    /** Reads the records an earlier leader left, when this process leads and has listed the cluster ({@link Handover}). */
-    public void handOver() {
+    /** Reads an earlier leader's records ({@link Handover}); {@code thenTick}: a tick follows their adoption at once. */
+    public void handOver(boolean thenTick) {
         if (evictor.ready() && synced.getAsBoolean() && !handover.adopted()) {
+            tickHeldBack |= thenTick;
             handover.read();
         }
     }
@@ -150,8 +150,8 @@ public final class Preemptions {
         if (!evictor.ready() || !synced.getAsBoolean()) {
             return; // a standby, or a leader that has not listed the cluster yet, decides nothing and evicts nothing
         }
-        tickHeldBack = !handover.adopted(); // a tick that waits for the records runs once they are adopted
-        if (tickHeldBack) {
+        if (!handover.adopted()) {
+            tickHeldBack = true; // the tick that waits for the records runs once they are adopted
             handover.read();
             return; // first what an earlier leader left half done
         }

@@ -143,7 +143,7 @@ public final class GangScheduler implements ClusterSink {
         GangExpiry expiry = new GangExpiry(books, barrier, held, assumptions, pass, config.backoff());
         this.filtering = new Filtering(books, barrier, held, steering, admission, config.policy(), config.pickNode());
         ClusterIntake intake = new ClusterIntake(books, barrier, held, steering, pass);
-        this.guard = new VerbGuard(books, config.schedulerName(), hold, () -> synced, preemptions::handOver);
+        this.guard = new VerbGuard(books, config.schedulerName(), hold, () -> synced, () -> preemptions.handOver(true));
         this.feed = new ClusterFeed(books, outbox, intake, arrivals, guard, parked, waker);
         this.views = new SchedulerViews(books, line);
         this.admission = admission;
@@ -340,7 +340,7 @@ public final class GangScheduler implements ClusterSink {
     @Override
     public void markSynced() {
         synced = true;
-        run(preemptions::handOver); // a leader reads the preemption records at once: it admits nothing before
+        run(() -> preemptions.handOver(false)); // a leader reads the preemption records at once: it admits nothing before
     }
 
     /** Whether cluster sync has listed everything once; lock-free (checked on every request). */
