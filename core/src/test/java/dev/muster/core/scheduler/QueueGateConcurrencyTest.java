@@ -65,7 +65,10 @@ class QueueGateConcurrencyTest {
             requests.add(pod);
             return CompletableFuture.completedFuture(null);
         };
-        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withGangDeadline(Duration.ofHours(1))
+        // The tick thread moves the fake clock 50 ms per turn without pause, so an hour passes in seconds on a busy
+        // machine; a lifted gang past its deadline gives its quota back by design (its gate cannot be added again), so
+        // the deadline here is one no run reaches.
+        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withGangDeadline(Duration.ofDays(3650))
                 .withQueueGate(QueueGate.on(lifter)));
         for (int i = 0; i < 8; i++) {
             h.nodes(node("n" + i, "4", "16Gi"));
