@@ -20,6 +20,8 @@ final class Variants {
                 Named.of("no NetworkPolicy", Install.with("networkPolicy.enabled", false)),
                 Named.of("one replica each", Install.with(
                         "scheduler.replicas", 1, "extender.replicas", 1, "controller.replicas", 1)),
+                Named.of("one extender without leader election: it records preemptions for itself started again", Install.with(
+                        "extender.replicas", 1, "extender.leaderElection.enabled", false)),
                 Named.of("spread scoring", Install.with("extender.scoring", "spread")),
                 Named.of("kube-scheduler picks single pods' nodes", Install.with("extender.pickNode", false)),
                 Named.of("Muster's prioritize verb", Install.with("scheduler.extender.prioritize", true, "scheduler.extender.weight", 3)),

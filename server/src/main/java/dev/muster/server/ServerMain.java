@@ -136,9 +136,10 @@ public final class ServerMain {
         // when something may be evicted (the chart grants the RBAC for both)
         boolean preempting = schedulerConfig.preemption().any();
         // each decision is recorded before its first eviction in a Lease beside the election's, so that a next leader
-        // finishes or rolls back what this one half did
-        KubeEvictor evictor = !preempting ? null : new KubeEvictor(kube.requests(), leadership::leading, !cfg.leaderElect() ? null
-                : new LeasePreemptionRecords(kube.requests(), cfg.leaseNamespace(), cfg.leaseName() + "-preemptions", leadership::leading));
+        // finishes or rolls back what this one half did; without leader election the next leader is this process
+        // started again (after a kill, an eviction or an upgrade), so the decisions are recorded all the same
+        KubeEvictor evictor = !preempting ? null : new KubeEvictor(kube.requests(), leadership::leading,
+                new LeasePreemptionRecords(kube.requests(), cfg.leaseNamespace(), cfg.leaseName() + "-preemptions", leadership::leading));
         KubeDisruptionBudgets budgets = preempting ? new KubeDisruptionBudgets() : null;
         // --tls-secret: both ports read their material from the Secret through the API, so a rotation reaches them within
         // about a second of the API server having it (the Secret volume follows only on the kubelet's next sync)

@@ -41,13 +41,14 @@ public final class BindBarrier {
     /**
      * A member of a gang that is reserved or runs: claims its slot on {@code node} and waits at the barrier (a gang that
      * runs binds it at once). Returns false, with nothing changed, when the gang does not run and no slot can be claimed
-     * on {@code node} in Muster's view: the caller holds the bind (Muster's view may be behind kube-scheduler's).
+     * on {@code node} in Muster's view (Muster's view may be behind kube-scheduler's), or when the gang's run is being
+     * ended by a preemption ({@link Books#runEnding}): the caller holds the bind.
      */
     boolean join(Gang g, Pod p, String node, CompletableFuture<BindResult> caller) {
         Reservation r = ledger.reservation(g.key());
         Slot slot = r == null ? null : steering.claim(r, p.uid(), p.task(), p.request(), node);
         if (slot == null) {
-            if (!g.running()) {
+            if (!g.running() || books.runEnding(g)) {
                 return false;
             }
             if (books.queueVerdict(g.queue(), p.request(), g.key()) instanceof QueueAdmission.Verdict.Refused refused) {

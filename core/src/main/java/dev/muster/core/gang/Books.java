@@ -152,6 +152,29 @@ public final class Books {
         return g.running() || ledger.reservation(g.key()) != null;
     }
 
+    /**
+     * Whether the gang's run is over or being ended by a preemption: it runs, and either none of its members holds room
+     * any more (the run ends as soon as the last one's going is settled), or some are on their way out for a preemptor
+     * ({@link Ledger#markLeaving}) and those that stay are fewer than minMember. A new member (one its Job made again)
+     * does not join such a run as a single pod would: that would leave a part of the gang running once the evictions are
+     * over. It waits, and the gang assembles anew, whole, once its evicted members are gone.
+     */
+    public boolean runEnding(Gang g) {
+        if (!g.running() || g.spec() == null) {
+            return false;
+        }
+        if (g.bound() == 0) {
+            return true;
+        }
+        int leaving = 0;
+        for (Pod m : g.members()) {
+            if (ledger.isLeaving(m.uid())) {
+                leaving++;
+            }
+        }
+        return leaving > 0 && g.bound() - leaving < g.minMember();
+    }
+
     public Gang gang(GangKey key) {
         return gangs.get(key);
     }

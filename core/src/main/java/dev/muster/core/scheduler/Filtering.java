@@ -252,6 +252,10 @@ final class Filtering {
         }
         Reservation r = ledger.reservation(g.key());
         if (r == null && g.running()) {
+            if (books.runEnding(g)) {
+                return hold(p, candidates, "gang " + g.key() + ": its members are being evicted for a preemptor; it starts again,"
+                        + " whole, once they are gone");
+            }
             return single(p, candidates, g.queue(), pick); // the gang runs: further members bind like single pods
         }
         if (r == null) {

@@ -269,6 +269,41 @@ class PreemptionLeaderChangeTest {
         assertThat(h.invariantViolations()).isEmpty();
     }
 
+    @Test
+    void aVictimGangsRemadeMemberNeverJoinsWhatIsLeftOfItsRunSoNoPartOfItRunsAfterTheEvictions() {
+        // low (4 × 2 cpu) fills n0 and n1; n2 is free; big (4 × 2 cpu) needs n2 and half of low's room
+        SchedulerHarness h = leader(3, true);
+        List<Pod> low = running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
+        evictor.answer("low-2", DENIED).answerCheck("low-2", new EvictionOutcome.Evicted());
+        arrives(h, "big", "default", 4, 1000);
+        h.scheduler.expireDue();
+        assertThat(evictor.asked()).containsExactlyInAnyOrder("low-0", "low-1", "low-2", "low-3");
+        GangKey lowKey = new GangKey("default", "low");
+        for (int i : new int[] {0, 1, 3}) { // three of low's pods go; low-2's eviction is refused for now
+            h.scheduler.deletePod(low.get(i).uid());
+        }
+        assertThat(h.scheduler.gang(lowKey).bound()).as("low-2 still holds its room").isEqualTo(1);
+        assertThat(h.scheduler.ledger().nodes()).as("room beside big's reservation that a 2-cpu pod fits in")
+                .anyMatch(n -> n.allocatable().cpuMillis() - n.used().cpuMillis() - n.reserved().cpuMillis() >= 2_000);
+
+        // low's Job makes a lost pod again: it does not join low-2 as a single pod would join a running gang
+        Pod remade = h.seen(pod("low-4").gang("low").requests("2", "1Gi").build());
+        CompletableFuture<dev.muster.core.gang.BindResult> bind = h.schedule(remade);
+
+        assertThat(bind).as("its bind is held, not bound").isNotCompleted();
+        assertThat(h.binder.boundNode(remade.uid())).isNull();
+        assertThat(h.scheduler.gang(lowKey).bound()).isEqualTo(1);
+        assertThat(h.scheduler.gang(BIG).slotNodes()).as("big keeps its room").hasSize(4);
+
+        // low-2 goes at last: low's run is over, and low assembles anew, whole, like any gang
+        h.scheduler.deletePod(low.get(2).uid());
+        h.clock.advance(Duration.ofSeconds(1));
+        h.scheduler.expireDue();
+        assertThat(h.scheduler.gang(lowKey).bound()).isZero();
+        assertThat(h.binder.boundNode(remade.uid())).as("one member of four does not run alone").isNull();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
     private static long held(SchedulerHarness h) {
         var r = h.scheduler.ledger().heldByQueue().get("default");
         return r == null ? 0 : r.cpuMillis();
