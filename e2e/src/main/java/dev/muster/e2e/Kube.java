@@ -9,7 +9,6 @@ import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Namespace;
-import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodSpec;
@@ -17,7 +16,6 @@ import io.kubernetes.client.openapi.models.V1ResourceRequirements;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.util.PatchUtils;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +23,9 @@ import java.util.Map;
 /**
  * Set-up and observation against a real API server through client-java's typed and generic APIs: fake Ready
  * nodes, namespaces (with the {@code default} ServiceAccount no controller creates here), Volcano PodGroups and
- * Queues, gang member pods, statuses, events. Every failure names what was attempted and the server's answer.
+ * Queues, gang member pods, statuses, events. Every failure names what was attempted and the server's answer. Pods
+ * and namespaces are done here; each other kind by its own helper ({@link KubeNodes}, {@link KubeVolcano},
+ * {@link KubeGangApis}, {@link KubeCrds}), to which the methods of its section hand the call.
  */
 public final class Kube {
     public static final String GROUP = "scheduling.volcano.sh";
@@ -35,11 +35,19 @@ public final class Kube {
     private final ApiClient client;
     private final CoreV1Api core;
     private final CustomObjectsApi custom;
+    private final KubeNodes kubeNodes;
+    private final KubeVolcano volcano;
+    private final KubeGangApis gangApis;
+    private final KubeCrds crds;
 
     public Kube(ApiClient client) {
         this.client = client;
         this.core = new CoreV1Api(client);
         this.custom = new CustomObjectsApi(client);
+        this.kubeNodes = new KubeNodes(client, core);
+        this.volcano = new KubeVolcano(client, custom);
+        this.gangApis = new KubeGangApis(client, core, custom);
+        this.crds = new KubeCrds(client, custom);
     }
 
     public CoreV1Api core() {
@@ -64,53 +72,29 @@ public final class Kube {
         }
     }
 
-    // ---- nodes ----------------------------------------------------------------------------------------
+    // ---- nodes: KubeNodes -------------------------------------------------------------------------------
 
-    /** Creates a Ready node with {@code cpu}/{@code memory} allocatable (and 110 pods), without the not-ready taint. */
     public void node(String name, String cpu, String memory, Map<String, String> labels) {
-        Map<String, String> l = new HashMap<>(labels);
-        l.put("kubernetes.io/hostname", name);
-        call("create node " + name, () -> core.createNode(new V1Node().metadata(new V1ObjectMeta().name(name).labels(l))).execute());
-        String now = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
-        String status = "{\"status\":{\"capacity\":{\"cpu\":\"" + cpu + "\",\"memory\":\"" + memory + "\",\"pods\":\"110\"},"
-                + "\"allocatable\":{\"cpu\":\"" + cpu + "\",\"memory\":\"" + memory + "\",\"pods\":\"110\"},"
-                + "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"KubeletReady\",\"message\":\"fake\","
-                + "\"lastHeartbeatTime\":\"" + now + "\",\"lastTransitionTime\":\"" + now + "\"}]}}";
-        call("set status of node " + name, () -> PatchUtils.patch(V1Node.class,
-                () -> core.patchNodeStatus(name, new V1Patch(status)).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
-        // the API server taints new nodes not-ready; the node lifecycle controller (absent here) would lift it
-        call("untaint node " + name, () -> PatchUtils.patch(V1Node.class,
-                () -> core.patchNode(name, new V1Patch("{\"spec\":{\"taints\":null}}")).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+        kubeNodes.node(name, cpu, memory, labels);
     }
 
-    /** Removes a node's taints, as the node lifecycle controller lifts the not-ready taint once a kubelet's node is Ready. */
     public void untaint(String name) {
-        call("untaint node " + name, () -> PatchUtils.patch(V1Node.class,
-                () -> core.patchNode(name, new V1Patch("{\"spec\":{\"taints\":null}}")).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+        kubeNodes.untaint(name);
     }
 
-    /** Sets a node's allocatable (and capacity) cpu and memory, as a kubelet that reserved more or less would. */
     public void allocatable(String name, String cpu, String memory) {
-        String status = "{\"status\":{\"capacity\":{\"cpu\":\"" + cpu + "\",\"memory\":\"" + memory + "\"},"
-                + "\"allocatable\":{\"cpu\":\"" + cpu + "\",\"memory\":\"" + memory + "\"}}}";
-        call("set allocatable of node " + name, () -> PatchUtils.patch(V1Node.class,
-                () -> core.patchNodeStatus(name, new V1Patch(status)).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+        kubeNodes.allocatable(name, cpu, memory);
     }
 
-    /** Sets (or, with a null value, removes) one label of a node. */
     public void labelNode(String name, String key, String value) {
-        String patch = "{\"metadata\":{\"labels\":{\"" + key + "\":" + (value == null ? "null" : "\"" + value + "\"") + "}}}";
-        call("label node " + name, () -> PatchUtils.patch(V1Node.class,
-                () -> core.patchNode(name, new V1Patch(patch)).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+        kubeNodes.labelNode(name, key, value);
     }
 
     public void nodes(String prefix, int count, String cpu, String memory) {
-        for (int i = 0; i < count; i++) {
-            node(prefix + i, cpu, memory, Map.of());
-        }
+        kubeNodes.nodes(prefix, count, cpu, memory);
     }
 
-    // ---- namespaces, queues, podgroups -----------------------------------------------------------------
+    // ---- namespaces ----------------------------------------------------------------------------------
 
     /**
      * A namespace with its {@code default} ServiceAccount (pods are refused without it): created here unless
@@ -147,45 +131,30 @@ public final class Kube {
         }
     }
 
+    // ---- Volcano queues and podgroups: KubeVolcano ---------------------------------------------------
+
     public void queue(String name, Map<String, Object> spec) {
-        Map<String, Object> q = Map.of("apiVersion", GROUP + "/" + VERSION, "kind", "Queue", "metadata", Map.of("name", name), "spec", spec);
-        call("create queue " + name, () -> custom.createClusterCustomObject(GROUP, VERSION, "queues", q).execute());
+        volcano.queue(name, spec);
     }
 
-    /** Merge-patches a Queue's spec with {@code spec} (e.g. {@code {"state":"Open"}}), as a cluster admin edits it. */
     public void patchQueueSpec(String name, String specJson) {
-        var body = new io.kubernetes.client.custom.V1Patch("{\"spec\":" + specJson + "}");
-        call("patch queue " + name, () -> io.kubernetes.client.util.PatchUtils.patch(Object.class,
-                () -> custom.patchClusterCustomObject(GROUP, VERSION, "queues", name, body).buildCall(null),
-                io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+        volcano.patchQueueSpec(name, specJson);
     }
 
     public void podGroup(String ns, String name, int minMember, String queue, Map<String, String> annotations) {
-        podGroup(ns, name, minMember, queue, annotations, Map.of());
+        volcano.podGroup(ns, name, minMember, queue, annotations);
     }
 
-    /** A Volcano PodGroup with more spec fields ({@code moreSpec}, e.g. {@code networkTopology}). */
     public void podGroup(String ns, String name, int minMember, String queue, Map<String, String> annotations, Map<String, Object> moreSpec) {
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put("name", name);
-        meta.put("namespace", ns);
-        meta.put("annotations", annotations);
-        Map<String, Object> spec = new LinkedHashMap<>(moreSpec);
-        spec.put("minMember", minMember);
-        spec.put("queue", queue);
-        Map<String, Object> pg = Map.of("apiVersion", GROUP + "/" + VERSION, "kind", "PodGroup", "metadata", meta, "spec", spec);
-        call("create podgroup " + ns + "/" + name, () -> custom.createNamespacedCustomObject(GROUP, VERSION, ns, "podgroups", pg).execute());
+        volcano.podGroup(ns, name, minMember, queue, annotations, moreSpec);
     }
 
-    @SuppressWarnings("unchecked")
     public Map<String, Object> podGroupObject(String ns, String name) {
-        return (Map<String, Object>) call("get podgroup " + ns + "/" + name,
-                () -> custom.getNamespacedCustomObject(GROUP, VERSION, ns, "podgroups", name).execute());
+        return volcano.podGroupObject(ns, name);
     }
 
-    @SuppressWarnings("unchecked")
     public Map<String, Object> queueObject(String name) {
-        return (Map<String, Object>) call("get queue " + name, () -> custom.getClusterCustomObject(GROUP, VERSION, "queues", name).execute());
+        return volcano.queueObject(name);
     }
 
     /** The object's status.conditions as "Type=Status Reason: message" lines. */
@@ -319,6 +288,14 @@ public final class Kube {
                 V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
     }
 
+    /** Sets the pod's owner (a made-up Job: no controller runs here to act on it), as a job controller's pods have one. */
+    public void owner(String ns, String pod, String ownerName) {
+        var body = new io.kubernetes.client.custom.V1Patch("{\"metadata\":{\"ownerReferences\":[{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\","
+                + "\"name\":\"" + ownerName + "\",\"uid\":\"00000000-0000-0000-0000-000000000001\"}]}}");
+        call("set owner of pod " + ns + "/" + pod, () -> io.kubernetes.client.util.PatchUtils.patch(V1Pod.class,
+                () -> core.patchNamespacedPod(pod, ns, body).buildCall(null), io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    }
+
     /** Messages of the events about one object. */
     public List<String> events(String ns, String objectName) {
         List<String> out = new ArrayList<>();
@@ -339,125 +316,45 @@ public final class Kube {
     public static final String SP_VERSION = "v1alpha1";
     public static final String SP_LABEL = "scheduling.x-k8s.io/pod-group";
 
-    /** A Kubernetes PodGroup with {@code schedulingPolicy.gang.minCount} (or {@code basic} when minCount is 0). */
     public void kubernetesPodGroup(String ns, String name, int minCount, Map<String, String> labels) {
-        Map<String, Object> meta = new LinkedHashMap<>(Map.of("name", name, "namespace", ns, "labels", labels));
-        Map<String, Object> policy = minCount > 0 ? Map.of("gang", Map.of("minCount", minCount)) : Map.of("basic", Map.of());
-        Map<String, Object> pg = Map.of("apiVersion", K8S_GROUP + "/" + K8S_VERSION, "kind", "PodGroup", "metadata", meta,
-                "spec", Map.of("schedulingPolicy", policy));
-        call("create " + K8S_GROUP + " podgroup " + ns + "/" + name,
-                () -> custom.createNamespacedCustomObject(K8S_GROUP, K8S_VERSION, ns, "podgroups", pg).execute());
+        gangApis.kubernetesPodGroup(ns, name, minCount, labels);
     }
 
-    /** A Kubernetes Workload with one gang template {@code template} of {@code minCount}. */
     public void workload(String ns, String name, String template, int minCount) {
-        Map<String, Object> w = Map.of("apiVersion", K8S_GROUP + "/" + K8S_VERSION, "kind", "Workload",
-                "metadata", Map.of("name", name, "namespace", ns), "spec", Map.of("podGroupTemplates",
-                        List.of(Map.of("name", template, "schedulingPolicy", Map.of("gang", Map.of("minCount", minCount))))));
-        call("create workload " + ns + "/" + name, () -> custom.createNamespacedCustomObject(K8S_GROUP, K8S_VERSION, ns, "workloads", w).execute());
+        gangApis.workload(ns, name, template, minCount);
     }
 
     public void deleteWorkload(String ns, String name) {
-        call("delete workload " + ns + "/" + name,
-                () -> custom.deleteNamespacedCustomObject(K8S_GROUP, K8S_VERSION, ns, "workloads", name).execute());
+        gangApis.deleteWorkload(ns, name);
     }
 
-    /** A Kubernetes PodGroup made from Workload {@code workload}'s template {@code template}, as a job controller makes it. */
     public void kubernetesPodGroupFromTemplate(String ns, String name, int minCount, String workload, String template) {
-        Map<String, Object> pg = Map.of("apiVersion", K8S_GROUP + "/" + K8S_VERSION, "kind", "PodGroup",
-                "metadata", Map.of("name", name, "namespace", ns), "spec", Map.of(
-                        "podGroupTemplateRef", Map.of("workload", Map.of("workloadName", workload, "podGroupTemplateName", template)),
-                        "schedulingPolicy", Map.of("gang", Map.of("minCount", minCount))));
-        call("create " + K8S_GROUP + " podgroup " + ns + "/" + name,
-                () -> custom.createNamespacedCustomObject(K8S_GROUP, K8S_VERSION, ns, "podgroups", pg).execute());
+        gangApis.kubernetesPodGroupFromTemplate(ns, name, minCount, workload, template);
     }
 
-    /** Merge-patches a scheduler-plugins PodGroup's {@code spec.minMember} (mutable there). */
     public void patchSchedulerPluginsMinMember(String ns, String name, int minMember) {
-        var body = new io.kubernetes.client.custom.V1Patch("{\"spec\":{\"minMember\":" + minMember + "}}");
-        call("patch " + SP_GROUP + " podgroup " + ns + "/" + name, () -> io.kubernetes.client.util.PatchUtils.patch(Object.class,
-                () -> custom.patchNamespacedCustomObject(SP_GROUP, SP_VERSION, ns, "podgroups", name, body).buildCall(null),
-                io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+        gangApis.patchSchedulerPluginsMinMember(ns, name, minMember);
     }
 
-    /** Sets the pod's owner (a made-up Job: no controller runs here to act on it), as a job controller's pods have one. */
-    public void owner(String ns, String pod, String ownerName) {
-        var body = new io.kubernetes.client.custom.V1Patch("{\"metadata\":{\"ownerReferences\":[{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\","
-                + "\"name\":\"" + ownerName + "\",\"uid\":\"00000000-0000-0000-0000-000000000001\"}]}}");
-        call("set owner of pod " + ns + "/" + pod, () -> io.kubernetes.client.util.PatchUtils.patch(V1Pod.class,
-                () -> core.patchNamespacedPod(pod, ns, body).buildCall(null), io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
-    }
-
-    /** A scheduler-plugins PodGroup with {@code minMember} and further spec fields. */
     public void schedulerPluginsPodGroup(String ns, String name, int minMember, Map<String, Object> moreSpec) {
-        Map<String, Object> spec = new LinkedHashMap<>(moreSpec);
-        spec.put("minMember", minMember);
-        Map<String, Object> pg = Map.of("apiVersion", SP_GROUP + "/" + SP_VERSION, "kind", "PodGroup",
-                "metadata", Map.of("name", name, "namespace", ns), "spec", spec);
-        call("create " + SP_GROUP + " podgroup " + ns + "/" + name,
-                () -> custom.createNamespacedCustomObject(SP_GROUP, SP_VERSION, ns, "podgroups", pg).execute());
+        gangApis.schedulerPluginsPodGroup(ns, name, minMember, moreSpec);
     }
 
-    @SuppressWarnings("unchecked")
     public Map<String, Object> object(String group, String version, String ns, String plural, String name) {
-        return (Map<String, Object>) call("get " + plural + "." + group + " " + ns + "/" + name,
-                () -> custom.getNamespacedCustomObject(group, version, ns, plural, name).execute());
+        return gangApis.object(group, version, ns, plural, name);
     }
 
-    /**
-     * A pod for Muster's scheduler that names its gang in any of the three ways: {@code annotationGroup} (Volcano),
-     * {@code labelGroup} (scheduler-plugins), {@code schedulingGroup} (Kubernetes); null leaves a way out.
-     */
     public V1Pod podIn(String ns, String name, String annotationGroup, String labelGroup, String schedulingGroup, String cpu, String memory) {
-        V1ObjectMeta meta = new V1ObjectMeta().name(name).namespace(ns);
-        if (annotationGroup != null) {
-            meta.putAnnotationsItem("scheduling.k8s.io/group-name", annotationGroup);
-        }
-        if (labelGroup != null) {
-            meta.putLabelsItem(SP_LABEL, labelGroup);
-        }
-        V1PodSpec spec = new V1PodSpec().schedulerName(SCHEDULER_NAME).terminationGracePeriodSeconds(0L).overhead(null)
-                .containers(List.of(new V1Container().name("main").image("registry.example/job:1")
-                        .resources(new V1ResourceRequirements().requests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory))))));
-        if (schedulingGroup != null) {
-            spec.schedulingGroup(new io.kubernetes.client.openapi.models.V1PodSchedulingGroup().podGroupName(schedulingGroup));
-        }
-        V1Pod pod = new V1Pod().metadata(meta).spec(spec);
-        return call("create pod " + ns + "/" + name, () -> core.createNamespacedPod(ns, pod).execute());
+        return gangApis.podIn(ns, name, annotationGroup, labelGroup, schedulingGroup, cpu, memory);
     }
 
-    /** Creates the CustomResourceDefinition in {@code yaml} (sent as written: no typed model fills in empty fields) and waits until it is established. */
-    @SuppressWarnings("unchecked")
+    // ---- CustomResourceDefinitions: KubeCrds -----------------------------------------------------------
+
     public void crd(java.nio.file.Path yaml) {
-        try {
-            crd((Map<String, Object>) new org.yaml.snakeyaml.Yaml().load(java.nio.file.Files.readString(yaml)));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        crds.crd(yaml);
     }
 
-    /** Creates the CustomResourceDefinition {@code crd} (sent as given) and waits until it is established. */
-    @SuppressWarnings("unchecked")
     public void crd(Map<String, Object> crd) {
-        String name = String.valueOf(((Map<String, Object>) crd.get("metadata")).get("name"));
-        call("create crd " + name, () -> custom.createClusterCustomObject("apiextensions.k8s.io", "v1", "customresourcedefinitions", crd).execute());
-        var api = new io.kubernetes.client.openapi.apis.ApiextensionsV1Api(client);
-        long until = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
-        while (true) {
-            var c = call("read crd", () -> api.readCustomResourceDefinition(name).execute());
-            if (c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
-                    .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus()))) {
-                return;
-            }
-            if (System.nanoTime() - until > 0) {
-                throw new IllegalStateException("crd " + name + " not established after 30 s");
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
+        crds.crd(crd);
     }
 }

@@ -19,9 +19,9 @@ public final class KubeDisruptionBudget extends RawCustomObject {
     }
 
     /** {@code PodDisruptionBudgetList}. */
-    public static final class Items extends VolcanoList<KubeDisruptionBudget> {
+    public static final class Items extends RawCustomObjectList<KubeDisruptionBudget> {
         public Items() {
-            super("PodDisruptionBudget");
+            super(GROUP + "/" + VERSION, "PodDisruptionBudget");
         }
     }
 

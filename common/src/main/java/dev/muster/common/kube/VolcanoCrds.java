@@ -19,11 +19,25 @@ public final class VolcanoCrds {
 
     private VolcanoCrds() {}
 
-    public static GenericKubernetesApi<VolcanoPodGroup, VolcanoList.PodGroups> podGroups(ApiClient client) {
-        return new GenericKubernetesApi<>(VolcanoPodGroup.class, VolcanoList.PodGroups.class, GROUP, VERSION, PODGROUPS, client);
+    /** {@code PodGroupList}. */
+    public static final class PodGroupList extends RawCustomObjectList<VolcanoPodGroup> {
+        public PodGroupList() {
+            super(API_VERSION, PODGROUP_KIND);
+        }
     }
 
-    public static GenericKubernetesApi<VolcanoQueue, VolcanoList.Queues> queues(ApiClient client) {
-        return new GenericKubernetesApi<>(VolcanoQueue.class, VolcanoList.Queues.class, GROUP, VERSION, QUEUES, client);
+    /** {@code QueueList}. */
+    public static final class QueueList extends RawCustomObjectList<VolcanoQueue> {
+        public QueueList() {
+            super(API_VERSION, QUEUE_KIND);
+        }
+    }
+
+    public static GenericKubernetesApi<VolcanoPodGroup, PodGroupList> podGroups(ApiClient client) {
+        return new GenericKubernetesApi<>(VolcanoPodGroup.class, PodGroupList.class, GROUP, VERSION, PODGROUPS, client);
+    }
+
+    public static GenericKubernetesApi<VolcanoQueue, QueueList> queues(ApiClient client) {
+        return new GenericKubernetesApi<>(VolcanoQueue.class, QueueList.class, GROUP, VERSION, QUEUES, client);
     }
 }

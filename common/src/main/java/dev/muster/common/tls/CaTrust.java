@@ -49,6 +49,23 @@ final class CaTrust {
         return gone.isEmpty() || graceNanos <= 0 ? of(cas) : new CaTrust(cas, gone, now + graceNanos);
     }
 
+    /**
+     * What to trust once the CA file (or Secret key) was read as {@code read} at {@code now}. After {@code before} (the
+     * load it replaces; null at first): {@link #next}. At a first load made after a Secret changed
+     * ({@code replacedByChange}: its CAs before that change, at {@code changedAt}): the CAs it replaced stay trusted for
+     * what is left of their grace period. Else {@code read} alone.
+     */
+    static CaTrust afterRead(List<X509Certificate> read, CaTrust before, List<X509Certificate> replacedByChange, long changedAt, long now,
+            long graceNanos) throws GeneralSecurityException {
+        if (before != null) {
+            return before.next(read, now, graceNanos);
+        }
+        if (replacedByChange != null) {
+            return of(replacedByChange).next(read, changedAt, graceNanos).expire(now);
+        }
+        return of(read);
+    }
+
     /** This, or, once the grace period is over at {@code now}, the same without the replaced CAs. */
     CaTrust expire(long now) throws GeneralSecurityException {
         return replaced.isEmpty() || now - replacedUntil < 0 ? this : of(current);
@@ -57,6 +74,12 @@ final class CaTrust {
     /** The replaced CAs still trusted (empty when none). */
     List<X509Certificate> replaced() {
         return replaced;
+    }
+
+    /** The replaced CAs still trusted, for the log: each one's common name and serial number. */
+    String replacedNames() {
+        return replaced.stream().map(c -> "\"" + CallerRoles.commonName(c) + "\" (serial " + c.getSerialNumber().toString(16) + ")")
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     X509ExtendedTrustManager trust() {

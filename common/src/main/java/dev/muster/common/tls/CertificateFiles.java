@@ -9,7 +9,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.Principal;
 import java.security.PrivateKey;
-import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
@@ -164,7 +163,7 @@ public final class CertificateFiles {
         if (caFile == null) {
             throw new IllegalStateException("no CA file: peers cannot be checked against " + certFile + "'s CA");
         }
-        return new CurrentTrust(checkHostname, server -> true);
+        return new PeerTrust(() -> current().trust(), checkHostname, server -> true);
     }
 
     /** A TLS context presenting the certificate and, with a CA file, checking peers against it (servers: clients' certificates). */
@@ -179,7 +178,7 @@ public final class CertificateFiles {
     public SSLContext context(boolean checkHostname, Predicate<X509Certificate> server) {
         try {
             SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(new KeyManager[] {keyManager()}, caFile == null ? null : new TrustManager[] {new CurrentTrust(checkHostname, server)}, null);
+            ctx.init(new KeyManager[] {keyManager()}, caFile == null ? null : new TrustManager[] {new PeerTrust(() -> current().trust(), checkHostname, server)}, null);
             return ctx;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("TLS context: " + e.getMessage(), e);
@@ -225,7 +224,7 @@ public final class CertificateFiles {
                     + " (" + fresh.leaf().getSubjectX500Principal().getName() + ", valid until " + fresh.leaf().getNotAfter().toInstant() + ")"
                     + (caFile == null ? "" : " and checking peers against " + caFile) + " for new connections"
                     + (fresh.cas() == null || fresh.cas().replaced().isEmpty() ? ""
-                    : "; the replaced CA " + names(fresh.cas().replaced()) + " is still trusted for " + java.time.Duration.ofNanos(graceNanos)));
+                    : "; the replaced CA " + fresh.cas().replacedNames() + " is still trusted for " + java.time.Duration.ofNanos(graceNanos)));
         } catch (IllegalArgumentException e) {
             LOG.log(System.Logger.Level.WARNING, "TLS files changed but cannot be used (" + e.getMessage()
                     + "); still using the ones read before, trying again in a second");
@@ -243,16 +242,11 @@ public final class CertificateFiles {
             CaTrust after = cur.cas().expire(now);
             if (after != cur.cas()) {
                 loads = new Loads(new Loaded(cur.stamps(), cur.keys(), after, cur.chain(), cur.key(), cur.alias()), l.previous());
-                LOG.log(System.Logger.Level.INFO, "the replaced CA " + names(cur.cas().replaced()) + " is no longer trusted (" + this + ")");
+                LOG.log(System.Logger.Level.INFO, "the replaced CA " + cur.cas().replacedNames() + " is no longer trusted (" + this + ")");
             }
         } catch (GeneralSecurityException e) {
             LOG.log(System.Logger.Level.WARNING, "dropping the replaced CAs failed (" + e.getMessage() + "); tried again in a second");
         }
-    }
-
-    private static String names(List<X509Certificate> cas) {
-        return cas.stream().map(c -> "\"" + CallerRoles.commonName(c) + "\" (serial " + c.getSerialNumber().toString(16) + ")")
-                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private List<Object> stamps(TlsSource.Snapshot snapshot) {
@@ -306,15 +300,11 @@ public final class CertificateFiles {
             CaTrust cas = null;
             if (caFile != null) {
                 List<X509Certificate> read = PemTls.certificates(name(caFile, snapshot), bytes(caFile, snapshot));
-                if (before != null && before.cas() != null) {
-                    cas = before.cas().next(read, now, graceNanos);
-                } else if (snapshot != null && snapshot.replaced().get(caFile.getFileName().toString()) != null) {
-                    // made after the Secret changed: the CA it replaced stays trusted for what is left of its grace period
-                    cas = CaTrust.of(PemTls.certificates(source.describe() + " (before its change) key " + caFile.getFileName(),
-                            snapshot.replaced().get(caFile.getFileName().toString()))).next(read, snapshot.changedAtNanos(), graceNanos).expire(now);
-                } else {
-                    cas = CaTrust.of(read);
-                }
+                CaTrust trusted = before == null ? null : before.cas();
+                byte[] replaced = trusted != null || snapshot == null ? null : snapshot.replaced().get(caFile.getFileName().toString());
+                cas = CaTrust.afterRead(read, trusted, replaced == null ? null
+                        : PemTls.certificates(source.describe() + " (before its change) key " + caFile.getFileName(), replaced),
+                        snapshot == null ? 0 : snapshot.changedAtNanos(), now, graceNanos);
             }
             return new Loaded(stamps, keys, cas, chain, key, "muster-" + ++generations);
         } catch (GeneralSecurityException | IOException e) {
@@ -408,56 +398,6 @@ public final class CertificateFiles {
         public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
             Loaded l = current();
             return alias(l.keys().chooseEngineServerAlias(keyType, issuers, engine), l);
-        }
-    }
-
-    /** Delegates to the trust manager of the files as they are now; without {@code checkHostname}, chains only. */
-    private final class CurrentTrust extends DelegatingTrustManager {
-        private final boolean checkHostname;
-        private final Predicate<X509Certificate> server;
-
-        CurrentTrust(boolean checkHostname, Predicate<X509Certificate> server) {
-            this.checkHostname = checkHostname;
-            this.server = server;
-        }
-
-        /** A server chain the CA signed must also name an identity this client accepts. */
-        private void checkIdentity(X509Certificate[] chain) throws CertificateException {
-            if (chain.length == 0 || !server.test(chain[0])) {
-                throw new CertificateException("the server's certificate \"" + (chain.length == 0 ? "" : CallerRoles.commonName(chain[0]))
-                        + "\" is signed by the CA but is not the identity this client expects of the server");
-            }
-        }
-
-        @Override
-        X509ExtendedTrustManager trust() {
-            return current().trust();
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-            super.checkServerTrusted(chain, authType);
-            checkIdentity(chain);
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-            if (checkHostname) {
-                trust().checkServerTrusted(chain, authType, socket);
-            } else {
-                trust().checkServerTrusted(chain, authType);
-            }
-            checkIdentity(chain);
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-            if (checkHostname) {
-                trust().checkServerTrusted(chain, authType, engine);
-            } else {
-                trust().checkServerTrusted(chain, authType);
-            }
-            checkIdentity(chain);
         }
     }
 }

@@ -8,8 +8,9 @@ import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * A trust manager that checks every chain with the one {@link #trust()} returns at that moment: the base of the trust
- * managers that read their files again when they change ({@link TrustFiles}, {@link CertificateFiles}). A subclass may
- * add checks by overriding a method and calling it. Thread-safe when {@link #trust()} is.
+ * managers that read their files again when they change ({@link TrustFiles}, and {@link PeerTrust} for
+ * {@link CertificateFiles}). A subclass may add checks by overriding a method and calling it. Thread-safe when
+ * {@link #trust()} is.
  */
 abstract class DelegatingTrustManager extends X509ExtendedTrustManager {
 

@@ -54,7 +54,7 @@ class KubernetesPodGroupGoldenTest {
 
     @Test
     void v1beta1WorkloadRefIsResolvedAndTheTemplateFillsInWhatThePodGroupLeavesUnset() {
-        VolcanoList<KubePodGroup> list = golden("v1beta1-podgroup-list.json", GangApiLists.KubePodGroups.class);
+        RawCustomObjectList<KubePodGroup> list = golden("v1beta1-podgroup-list.json", GangApiLists.KubePodGroups.class);
         KubePodGroup big = list.getItems().getFirst();
         assertThat(big.getApiVersion()).as("the list's version, stamped on its item").isEqualTo("scheduling.k8s.io/v1beta1");
         PodGroupSpec spec = convert(big, workloads("v1beta1-workload.json"));

@@ -55,7 +55,7 @@ class VolcanoCrdsHttpTest {
         createPodGroup("team-a", "train", Map.of("minMember", 4, "queue", "research", "minResources", Map.of("cpu", 8, "memory", "16Gi")));
         createPodGroup("team-b", "infer", Map.of("minMember", 2));
 
-        KubernetesApiResponse<VolcanoList.PodGroups> list = VolcanoCrds.podGroups(api.clients().requests()).list();
+        KubernetesApiResponse<VolcanoCrds.PodGroupList> list = VolcanoCrds.podGroups(api.clients().requests()).list();
 
         assertThat(list.isSuccess()).as(String.valueOf(list.getStatus())).isTrue();
         assertThat(list.getObject().getItems()).extracting(PodGroupConverter::toCore).containsExactlyInAnyOrder(
@@ -81,7 +81,7 @@ class VolcanoCrdsHttpTest {
         createQueue("default", Map.of("weight", 1, "reclaimable", true), "Open");
         createQueue("research", Map.of("weight", 3, "capability", Map.of("cpu", "64", "nvidia.com/gpu", 8)), "Closed");
 
-        KubernetesApiResponse<VolcanoList.Queues> list = VolcanoCrds.queues(api.clients().requests()).list();
+        KubernetesApiResponse<VolcanoCrds.QueueList> list = VolcanoCrds.queues(api.clients().requests()).list();
 
         assertThat(list.isSuccess()).as(String.valueOf(list.getStatus())).isTrue();
         assertThat(list.getObject().getItems()).extracting(QueueConverter::toCore).containsExactlyInAnyOrder(

@@ -117,7 +117,7 @@ class GangSchedulerStressTest {
         for (int i = 0; i < 2_000 && !evictor.records.isEmpty(); i++) {
             clock.advance(Duration.ofSeconds(1));
             s.expireDue();
-            Thread.sleep(1);
+            evictor.awaitLastAnswer(); // the next tick sees the records this one asked for
         }
         assertThat(evictor.records).as("records of decisions that ended").isEmpty();
         List<String> after = s.checkInvariants();
@@ -294,9 +294,21 @@ class GangSchedulerStressTest {
             records.computeIfPresent(decision.preemptor(), (k, r) -> r.id().equals(decision.id()) ? null : r);
         }
 
+        /** The last read's answer, done once the core has handled it (on the answering thread). */
+        private volatile CompletableFuture<Void> lastAnswer = CompletableFuture.completedFuture(null);
+
         @Override
         public java.util.concurrent.CompletionStage<List<dev.muster.core.preempt.PreemptionRecord>> records() {
-            return CompletableFuture.supplyAsync(() -> List.copyOf(records.values())); // answered on another thread
+            CompletableFuture<List<dev.muster.core.preempt.PreemptionRecord>> answer = new CompletableFuture<>();
+            // answered on another thread, which also runs what the core does with the answer (or, had the answer come
+            // before the core asked for it, the core ran that on its own thread before its tick returned)
+            lastAnswer = CompletableFuture.runAsync(() -> answer.complete(List.copyOf(records.values())));
+            return answer;
+        }
+
+        /** Waits, without sleeping, until the last read was answered and the core has handled its answer. */
+        void awaitLastAnswer() {
+            lastAnswer.join();
         }
 
         @Override

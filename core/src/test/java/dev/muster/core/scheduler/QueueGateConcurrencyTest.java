@@ -52,6 +52,7 @@ class QueueGateConcurrencyTest {
         Set<String> everLifted = ConcurrentHashMap.newKeySet();
         List<String> overshoots = new java.util.concurrent.CopyOnWriteArrayList<>();
         Set<String> finished = ConcurrentHashMap.newKeySet();
+        CountDownLatch ended = new CountDownLatch(1); // every gang finished, or an overshoot seen
         GateLifter lifter = (pod, annotations) -> {
             String gang = gangOf(pod);
             if (finished.contains(gang)) {
@@ -61,6 +62,7 @@ class QueueGateConcurrencyTest {
             everLifted.add(gang);
             if (liveLifted.size() > 2) { // capability at most 8 cpu, each gang 4 cpu
                 overshoots.add(liveLifted.toString());
+                ended.countDown();
             }
             requests.add(pod);
             return CompletableFuture.completedFuture(null);
@@ -161,6 +163,9 @@ class QueueGateConcurrencyTest {
                     if (finished.add(name)) {
                         liveLifted.remove(name); // counted gone first: the core may lift the next one once it is deleted
                         gangs.get(name).forEach(m -> h.scheduler.deletePod(m.uid()));
+                        if (finished.size() == GANGS) {
+                            ended.countDown();
+                        }
                     }
                 }
                 Thread.onSpinWait();
@@ -169,10 +174,7 @@ class QueueGateConcurrencyTest {
         }));
 
         assertThat(created.await(60, TimeUnit.SECONDS)).isTrue();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (finished.size() < GANGS && System.nanoTime() < deadline && overshoots.isEmpty()) {
-            Thread.sleep(20);
-        }
+        ended.await(120, TimeUnit.SECONDS); // a timeout is shown by the assertions below, with what was left
         stop.set(true);
         for (Future<?> w : workers) {
             w.get(30, TimeUnit.SECONDS);

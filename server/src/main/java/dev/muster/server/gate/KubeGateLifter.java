@@ -9,15 +9,13 @@ import dev.muster.common.kube.KubeClients;
 import dev.muster.core.gang.GateLifter;
 import dev.muster.core.gang.QueueGate;
 import dev.muster.core.model.PodId;
+import dev.muster.server.patch.PacedPodPatches;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -44,18 +42,21 @@ import org.slf4j.LoggerFactory;
  * is kept. A pod that is gone, or no longer carries the gate (lifted by an earlier leader, say), is done: lifting is
  * idempotent. The chart's ValidatingAdmissionPolicy lets the extender's ServiceAccount make exactly this change.
  *
- * <p><b>Pacing.</b> Lifts are queued per pod and sent by one virtual thread, at most {@code perSecond} pods a second (each
+ * <p><b>Pacing.</b> Lifts are queued per pod ({@link PacedPodPatches}: a pod lifted again before it was sent keeps its
+ * place, and one patch answers both) and sent by one virtual thread, at most {@code perSecond} pods a second (each
  * a GET and a PATCH), like the pod waker's status patches: a gang of 1,000 lifted at once takes 1,000/{@code perSecond}
  * seconds, never a burst. <b>Leader only:</b> asked right before every lift; a standby drops it (the new leader's core
  * lifts whatever it sees still gated).
  *
- * <p>Thread-safe: {@code pending} is guarded by {@code this}; counters are atomic. {@link #close()} stops the sender.
+ * <p>Thread-safe: the lifts waiting are {@link PacedPodPatches}' (its lock); counters are atomic. {@link #close()} stops the
+ * sender and answers the lifts still waiting with "closed".
  */
 public final class KubeGateLifter implements GateLifter, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KubeGateLifter.class);
     static final String PATCH_TYPE = "application/json-patch+json";
     /** Reads and patches of one pod before a lift gives up (the core sends it again later). */
     static final int ATTEMPTS = 5;
+    private static final String CLOSED = "the gate lifter is closed";
 
     /** How each lift ended, for the metrics ({@code muster_gate_lifts_total{outcome}}). */
     public enum Outcome {
@@ -73,12 +74,8 @@ public final class KubeGateLifter implements GateLifter, AutoCloseable {
 
     private final ApiClient client;
     private final BooleanSupplier leading;
-    private final long nanosBetween;
     private final Map<Outcome, AtomicLong> outcomes = new EnumMap<>(Outcome.class);
-    private final Thread sender;
-    // ---- guarded by this ----
-    private final LinkedHashMap<String, Lift> pending = new LinkedHashMap<>();
-    private boolean closed;
+    private final PacedPodPatches<Lift> lifts;
 
     public KubeGateLifter(ApiClient client, BooleanSupplier leading, int perSecond) {
         this(client, leading, perSecond, true);
@@ -88,27 +85,22 @@ public final class KubeGateLifter implements GateLifter, AutoCloseable {
     KubeGateLifter(ApiClient client, BooleanSupplier leading, int perSecond, boolean startSender) {
         this.client = Objects.requireNonNull(client, "client");
         this.leading = Objects.requireNonNull(leading, "leading");
-        if (perSecond < 1) {
-            throw new IllegalArgumentException("perSecond must be at least 1, got " + perSecond);
-        }
-        this.nanosBetween = Duration.ofSeconds(1).toNanos() / perSecond;
         for (Outcome o : Outcome.values()) {
             outcomes.put(o, new AtomicLong());
         }
-        this.sender = startSender ? Thread.ofVirtual().name("gate-lifter").start(this::send) : null;
+        // unbounded but for the number of pods: a lift waits until it is sent, or replaced by a later one of its pod
+        this.lifts = new PacedPodPatches<>("gate-lifter", perSecond, Integer.MAX_VALUE, PacedPodPatches.Requeue.KEEP_PLACE,
+                l -> finish(l, liftNow(l)), startSender);
     }
 
     @Override
     public CompletionStage<String> lift(PodId pod, Map<String, String> annotations) {
         CompletableFuture<String> done = new CompletableFuture<>();
-        Lift replaced;
-        synchronized (this) {
-            if (closed) {
-                return CompletableFuture.completedFuture("the gate lifter is closed");
-            }
-            replaced = pending.put(pod.uid(), new Lift(pod, Map.copyOf(annotations), done));
-            notifyAll();
+        PacedPodPatches.Offered<Lift> offered = lifts.offer(pod.uid(), new Lift(pod, Map.copyOf(annotations), done));
+        if (!offered.accepted()) {
+            return CompletableFuture.completedFuture(CLOSED);
         }
+        Lift replaced = offered.replaced();
         if (replaced != null) {
             done.whenComplete((r, e) -> replaced.done().complete(r)); // one patch answers both
         }
@@ -124,65 +116,18 @@ public final class KubeGateLifter implements GateLifter, AutoCloseable {
         return outcomes.get(o).get();
     }
 
-    public synchronized int pending() {
-        return pending.size();
+    public int pending() {
+        return lifts.pending();
     }
 
     @Override
     public void close() {
-        synchronized (this) {
-            closed = true;
-            pending.values().forEach(l -> l.done().complete("the gate lifter is closed"));
-            pending.clear();
-            notifyAll();
-        }
-        if (sender != null) {
-            sender.interrupt();
-        }
+        lifts.close().forEach(l -> l.done().complete(CLOSED));
     }
 
     /** Sends every pending lift now, unpaced, on the caller's thread (tests). */
     void sendPending() {
-        Lift l;
-        while ((l = next()) != null) {
-            finish(l, liftNow(l));
-        }
-    }
-
-    private synchronized Lift next() {
-        if (pending.isEmpty()) {
-            return null;
-        }
-        Iterator<Lift> it = pending.values().iterator();
-        Lift l = it.next();
-        it.remove();
-        return l;
-    }
-
-    private void send() {
-        long next = System.nanoTime();
-        try {
-            while (true) {
-                Lift l;
-                synchronized (this) {
-                    while (pending.isEmpty() && !closed) {
-                        wait();
-                    }
-                    if (closed) {
-                        return;
-                    }
-                    l = next();
-                }
-                long wait = next - System.nanoTime();
-                if (wait > 0) {
-                    Thread.sleep(Duration.ofNanos(wait));
-                }
-                next = Math.max(next, System.nanoTime()) + nanosBetween;
-                finish(l, liftNow(l));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt(); // closed
-        }
+        lifts.sendPending();
     }
 
     private record Result(Outcome outcome, String why) {}

@@ -3,16 +3,14 @@ package dev.muster.server.wake;
 import dev.muster.common.kube.KubeClients;
 import dev.muster.core.model.PodId;
 import dev.muster.core.scheduler.PodWaker;
+import dev.muster.server.patch.PacedPodPatches;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,15 +40,16 @@ import org.slf4j.LoggerFactory;
  * number, so a second wake of the same pod within the same second is not a no-op the API server would drop.
  * {@code WakeE2eTest} shows it on the real control plane.
  *
- * <p><b>Pacing.</b> Wakes are queued per pod (a pod woken again before its patch was sent is patched once, with the latest
- * reason) and sent by one virtual thread, at most {@code perSecond} a second: a Queue edit that wakes 1,000 parked pods
- * costs 1,000 patches spread over 1,000/{@code perSecond} seconds, never a burst. At most {@code maxPending} pods wait;
+ * <p><b>Pacing.</b> Wakes are queued per pod ({@link PacedPodPatches}: a pod woken again before its patch was sent is
+ * patched once, with the latest reason, at the back of the line) and sent by one virtual thread, at most
+ * {@code perSecond} a second: a Queue edit that wakes 1,000 parked pods costs 1,000 patches spread over 1,000/{@code perSecond} seconds, never a burst. At most {@code maxPending} pods wait;
  * beyond that the oldest is dropped (it comes back on the next cluster event, or kube-scheduler's 5-minute flush).
  *
  * <p><b>Leader only.</b> Asked right before every patch: a process that does not hold its Lease drops the wake (the
  * leader's filter refused the pod and remembers it; only it wakes it).
  *
- * <p>Thread-safe: {@code pending} is guarded by {@code this}; the counters are atomic. {@link #close()} stops the sender.
+ * <p>Thread-safe: the wakes waiting are {@link PacedPodPatches}' (its lock); the counters are atomic. {@link #close()}
+ * stops the sender.
  */
 public final class KubePodWaker implements PodWaker, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KubePodWaker.class);
@@ -74,14 +73,10 @@ public final class KubePodWaker implements PodWaker, AutoCloseable {
 
     private final ApiClient client;
     private final BooleanSupplier leading;
-    private final long nanosBetween;
-    private final int maxPending;
     private final Map<Outcome, AtomicLong> outcomes = new java.util.EnumMap<>(Outcome.class);
     private final AtomicLong sequence = new AtomicLong();
-    private final Thread sender;
-    // ---- guarded by this ----
-    private final LinkedHashMap<String, Wake> pending = new LinkedHashMap<>();
-    private boolean closed;
+    private final int maxPending;
+    private final PacedPodPatches<Wake> wakes;
 
     /**
      * @param leading    asked right before every patch: false drops the wake
@@ -96,34 +91,23 @@ public final class KubePodWaker implements PodWaker, AutoCloseable {
     KubePodWaker(ApiClient client, BooleanSupplier leading, int perSecond, int maxPending, boolean startSender) {
         this.client = Objects.requireNonNull(client, "client");
         this.leading = Objects.requireNonNull(leading, "leading");
-        if (perSecond < 1 || maxPending < 1) {
-            throw new IllegalArgumentException("perSecond and maxPending must be at least 1, got " + perSecond + " and " + maxPending);
-        }
-        this.nanosBetween = Duration.ofSeconds(1).toNanos() / perSecond;
         this.maxPending = maxPending;
         for (Outcome o : Outcome.values()) {
             outcomes.put(o, new AtomicLong());
         }
-        this.sender = startSender ? Thread.ofVirtual().name("pod-waker").start(this::send) : null;
+        this.wakes = new PacedPodPatches<>("pod-waker", perSecond, maxPending, PacedPodPatches.Requeue.TO_THE_BACK,
+                w -> outcomes.get(patch(w)).incrementAndGet(), startSender);
     }
 
     @Override
     public void wake(List<PodId> pods, String why) {
         int dropped = 0;
-        synchronized (this) {
-            if (closed) {
+        for (PodId p : pods) {
+            PacedPodPatches.Offered<Wake> offered = wakes.offer(p.uid(), new Wake(p, why));
+            if (!offered.accepted()) {
                 return;
             }
-            for (PodId p : pods) {
-                pending.remove(p.uid());
-                pending.put(p.uid(), new Wake(p, why));
-            }
-            for (Iterator<String> it = pending.keySet().iterator(); pending.size() > maxPending && it.hasNext(); ) {
-                it.next();
-                it.remove();
-                dropped++;
-            }
-            notifyAll();
+            dropped += offered.dropped().size();
         }
         if (dropped > 0) {
             outcomes.get(Outcome.DROPPED).addAndGet(dropped);
@@ -137,64 +121,18 @@ public final class KubePodWaker implements PodWaker, AutoCloseable {
     }
 
     /** Pods waiting to be patched. */
-    public synchronized int pending() {
-        return pending.size();
+    public int pending() {
+        return wakes.pending();
     }
 
     @Override
     public void close() {
-        synchronized (this) {
-            closed = true;
-            pending.clear();
-            notifyAll();
-        }
-        if (sender != null) {
-            sender.interrupt();
-        }
+        wakes.close();
     }
 
     /** Sends every pending wake now, unpaced, on the caller's thread (tests). */
     void sendPending() {
-        Wake w;
-        while ((w = next()) != null) {
-            outcomes.get(patch(w)).incrementAndGet();
-        }
-    }
-
-    private synchronized Wake next() {
-        if (pending.isEmpty()) {
-            return null;
-        }
-        Iterator<Wake> it = pending.values().iterator();
-        Wake w = it.next();
-        it.remove();
-        return w;
-    }
-
-    private void send() {
-        long next = System.nanoTime();
-        try {
-            while (true) {
-                Wake w;
-                synchronized (this) {
-                    while (pending.isEmpty() && !closed) {
-                        wait();
-                    }
-                    if (closed) {
-                        return;
-                    }
-                    w = next();
-                }
-                long wait = next - System.nanoTime();
-                if (wait > 0) {
-                    Thread.sleep(Duration.ofNanos(wait));
-                }
-                next = Math.max(next, System.nanoTime()) + nanosBetween;
-                outcomes.get(patch(w)).incrementAndGet();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt(); // closed
-        }
+        wakes.sendPending();
     }
 
     private Outcome patch(Wake w) {

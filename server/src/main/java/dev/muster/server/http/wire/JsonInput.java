@@ -1,7 +1,5 @@
 package dev.muster.server.http.wire;
 
-import dev.muster.core.ledger.NodeList;
-import dev.muster.core.ledger.NodeNames;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -180,94 +178,11 @@ final class JsonInput implements AutoCloseable {
     }
 
     /**
-     * On a value: adds a node name to {@code names}, by its {@link NodeNames} id when the shared table knows it; false
-     * for null, anything else is an error. The path for lists {@link #addAsciiNodeNames} does not take (escapes,
-     * non-ASCII names), so it builds the name's String.
-     */
-    boolean addNodeName(NodeList.Builder names) throws IOException {
-        JsonToken t = parser.currentToken();
-        if (t == JsonToken.VALUE_STRING) {
-            String name = parser.getText();
-            int id = NodeNames.shared().find(name);
-            if (id == NodeNames.NONE) {
-                names.add(name);
-            } else {
-                names.add(id);
-            }
-            return true;
-        }
-        if (t == JsonToken.VALUE_NULL) {
-            return false;
-        }
-        throw typeError("a string", t);
-    }
-
-    /**
-     * On the START_ARRAY of a list of names: when every element is a string of ASCII characters without escapes (as
-     * kube-scheduler sends node names), adds them all to {@code names}, each by its {@link NodeNames} id found straight
-     * in the body's bytes (no character is decoded, no String built for a known name), moves the parser to the
-     * END_ARRAY and returns true. Otherwise returns false with {@code names} part-filled and the parser still on the
-     * START_ARRAY: the caller then discards {@code names} and reads the array token by token, with its errors.
-     * When the array ends the body, the parser never reads it at all ({@link #passArray}).
-     */
-    boolean addAsciiNodeNames(NodeList.Builder names) throws IOException {
-        int at = tokenStart() + 1;
-        boolean first = true;
-        int previous = NodeNames.NONE;
-        while (true) {
-            at = skipWhitespace(at);
-            if (at >= end) {
-                return false;
-            }
-            byte b = body[at];
-            if (b == ']') {
-                passArray(at + 1);
-                return true;
-            }
-            if (!first) {
-                if (b != ',') {
-                    return false;
-                }
-                at = skipWhitespace(at + 1);
-                if (at >= end) {
-                    return false;
-                }
-                b = body[at];
-            }
-            if (b != '"') {
-                return false;
-            }
-            int start = at + 1;
-            NodeNames table = NodeNames.shared();
-            int id = table.follower(previous, body, start, end); // usually the name that followed last time: one pass
-            int i;
-            if (id != NodeNames.NONE) {
-                i = start + table.length(id);
-            } else {
-                for (i = start; i < end && body[i] != '"'; i++) {
-                    byte c = body[i];
-                    if (c == '\\' || c < 0x20) { // an escape, a control character, or (negative) a non-ASCII byte
-                        return false;
-                    }
-                }
-                if (i >= end) {
-                    return false;
-                }
-                id = table.findAsciiAfter(previous, body, start, i - start);
-            }
-            previous = id;
-            names.addAscii(id, body, start, i - start);
-            at = i + 1;
-            first = false;
-        }
-    }
-
-    /**
      * After a scanned array whose {@code ]} ends before {@code after}: when the array is a key of the root object and
      * only that object's {@code }} and whitespace follow (kube-scheduler sends {@code NodeNames} last), the body is
      * read to its end without the parser; otherwise the parser passes the array itself.
      */
-    private void passArray(int after) throws IOException {
+    void passArray(int after) throws IOException {
         int close = skipWhitespace(after);
         JsonStreamContext object = parser.getParsingContext().getParent();
         if (close < end && body[close] == '}' && skipWhitespace(close + 1) == end && object != null && object.getParent() != null
@@ -279,7 +194,8 @@ final class JsonInput implements AutoCloseable {
         }
     }
 
-    private int skipWhitespace(int at) {
+    /** The first index from {@code at} that is not JSON whitespace, or the body's end. */
+    int skipWhitespace(int at) {
         while (at < end && isWhitespace(body[at])) {
             at++;
         }
@@ -358,6 +274,11 @@ final class JsonInput implements AutoCloseable {
 
     byte[] body() {
         return body;
+    }
+
+    /** The index in {@link #body()} just after the body. */
+    int end() {
+        return end;
     }
 
     /** After the root object: anything but the end of input is an error. */

@@ -1,6 +1,5 @@
 package dev.muster.server.http.wire;
 
-import dev.muster.core.ledger.NodeList;
 import dev.muster.core.scheduler.Victims;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
@@ -101,7 +100,7 @@ public final class WireDecoder {
                 case NODES -> nodes = NodeListReader.read(in);
                 case NODE_NAMES -> {
                     int start = in.tokenStart();
-                    nodeNames = readNodeNames(in);
+                    nodeNames = NodeNamesReader.read(in);
                     namesJson = nodeNames == null ? null : new RawJson(in.body(), start, in.valueEnd());
                 }
                 default -> throw new IllegalStateException("unhandled key " + key);
@@ -170,37 +169,6 @@ public final class WireDecoder {
         if (pod == null) {
             throw in.error("missing \"Pod\"");
         }
-    }
-
-    /**
-     * How many node names the last request carried: the next list starts with room for as many (kube-scheduler sends
-     * lists of about the same length every time), so it never grows by copying. A hint only: read and written by any
-     * decoding thread without a lock, any value is correct.
-     */
-    private static volatile int lastNodeNameCount = 16;
-
-    private static List<String> readNodeNames(JsonInput in) throws IOException {
-        if (!in.arrayOrNull("an array of strings")) {
-            return null;
-        }
-        NodeList.Builder names = new NodeList.Builder(lastNodeNameCount);
-        if (!in.addAsciiNodeNames(names)) {
-            names = readNodeNamesByToken(in);
-        }
-        NodeList list = names.build();
-        lastNodeNameCount = Math.max(16, list.size());
-        return list;
-    }
-
-    /** The general path (escapes, non-ASCII, errors): each element through the parser. */
-    private static NodeList.Builder readNodeNamesByToken(JsonInput in) throws IOException {
-        NodeList.Builder names = new NodeList.Builder(lastNodeNameCount);
-        while (in.nextElement()) {
-            if (!in.addNodeName(names)) {
-                throw in.typeError("a string", JsonToken.VALUE_NULL);
-            }
-        }
-        return names;
     }
 
     private static int indexOf(ExtenderKey key, ExtenderKey[] keys) {

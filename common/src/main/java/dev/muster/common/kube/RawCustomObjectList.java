@@ -6,33 +6,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A list of Volcano custom objects as the API returns it. One generic type for every CRD; the nested subclasses
- * exist only because client-java's {@code GenericKubernetesApi} takes the list type as a {@code Class} and
- * deserializes with Gson: a raw {@code VolcanoList.class} would lose {@code T} to erasure, while a subclass that
- * fixes {@code T} lets Gson build typed items. Not thread-safe.
+ * A list of {@link RawCustomObject}s as the API returns it. One generic type for every such kind; each kind has a
+ * subclass only because client-java's {@code GenericKubernetesApi} takes the list type as a {@code Class} and
+ * deserializes with Gson: a raw {@code RawCustomObjectList.class} would lose {@code T} to erasure, while a subclass
+ * that fixes {@code T} lets Gson build typed items. Not thread-safe.
  */
-public class VolcanoList<T extends RawCustomObject> implements KubernetesListObject {
-    private String apiVersion = VolcanoCrds.API_VERSION;
+public abstract class RawCustomObjectList<T extends RawCustomObject> implements KubernetesListObject {
+    private String apiVersion;
     private String kind;
     private V1ListMeta metadata;
     private List<T> items = new ArrayList<>();
 
-    VolcanoList(String itemKind) {
+    /**
+     * @param apiVersion the list's until the API names it (null for a kind read in several versions)
+     * @param itemKind   the kind of its items ({@code PodGroup} for a {@code PodGroupList})
+     */
+    protected RawCustomObjectList(String apiVersion, String itemKind) {
+        this.apiVersion = apiVersion;
         this.kind = itemKind + "List";
-    }
-
-    /** {@code PodGroupList}. */
-    public static final class PodGroups extends VolcanoList<VolcanoPodGroup> {
-        public PodGroups() {
-            super(VolcanoCrds.PODGROUP_KIND);
-        }
-    }
-
-    /** {@code QueueList}. */
-    public static final class Queues extends VolcanoList<VolcanoQueue> {
-        public Queues() {
-            super(VolcanoCrds.QUEUE_KIND);
-        }
     }
 
     @Override
