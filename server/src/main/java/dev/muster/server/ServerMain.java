@@ -143,6 +143,9 @@ public final class ServerMain {
         // --tls-secret: both ports read their material from the Secret through the API, so a rotation reaches them within
         // about a second of the API server having it (the Secret volume follows only on the kubelet's next sync)
         TlsSecretWatch tlsSecret = cfg.tlsSecret() == null ? null : TlsSecretWatch.start(kube.requests(), kube.watches(), cfg.tlsSecret());
+        // --scheduler-deployment: kube-scheduler reads its extender CA only at start; the leader restarts it when the CA changes
+        dev.muster.server.rollout.SchedulerRollout rollout = cfg.schedulerDeployment() == null ? null
+                : new dev.muster.server.rollout.SchedulerRollout(kube.requests(), tlsSecret, cfg.schedulerDeployment(), leadership::leading);
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),
                 cfg.httpTls() == null ? null : new CertificateFiles(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile(), tlsSecret),
                 cfg.opsPort(), cfg.grpcPort(),
@@ -191,6 +194,9 @@ public final class ServerMain {
         if (provisioning != null) {
             provisioning.start();
         }
+        if (rollout != null) {
+            rollout.start();
+        }
         if (elector != null) {
             elector.start();
         }
@@ -211,6 +217,9 @@ public final class ServerMain {
                 evictor.close();
             }
             waker.close();
+            if (rollout != null) {
+                rollout.close();
+            }
             stopped.countDown();
         }, "muster-shutdown"));
         stopped.await();
