@@ -303,7 +303,9 @@ class CaRotationE2eTest extends RealClusterTest {
             background.shutdownNow();
             if (controller != null) {
                 controller.close();
-                c.controller.thaw();
+            }
+            if (controllerProcess) {
+                c.controller.thaw(); // frozen by startController (a process that was not frozen goes on as it was)
             }
             if (controllerSecret != null) {
                 controllerSecret.close();
@@ -377,7 +379,7 @@ class CaRotationE2eTest extends RealClusterTest {
      * frozen until this one stops.
      */
     private MusterProcess startController(ChartTls chart, int grpc) throws java.io.IOException {
-        Path hosts = Files.writeString(dir.resolve("hosts"), "127.0.0.1 " + ChartTls.SERVICE + "\n");
+        Path hosts = Files.writeString(dir.resolve("hosts"), "127.0.0.1 " + ChartTls.SERVICE + " localhost\n");
         Path absent = dir.resolve("no-such-volume");
         c.controller.freeze();
         MusterProcess p = MusterProcess.start("controller-rotation", MusterProcess.jar(c.repo, "controller", c.version),
