@@ -374,13 +374,16 @@ class CaRotationE2eTest extends RealClusterTest {
     /**
      * The controller from its jar with the chart's flags for {@code tls.readFromApi}, its stream to this test's extender
      * (the Service name the extender's certificate names resolves to 127.0.0.1 in its JVM). Its {@code --extender-tls-*}
-     * files do not exist: with {@code --extender-tls-secret} their names are keys of its Secret, read through the API
-     * with its ServiceAccount's token, so a stream that connects shows that wiring. The cluster's own controller is
+     * files are empty: with {@code --extender-tls-secret} their names are keys of its Secret, read through the API
+     * with its ServiceAccount's token, so a controller that starts and writes status shows that wiring. The cluster's own controller is
      * frozen until this one stops.
      */
     private MusterProcess startController(ChartTls chart, int grpc) throws java.io.IOException {
         Path hosts = Files.writeString(dir.resolve("hosts"), "127.0.0.1 " + ChartTls.SERVICE + " localhost\n");
-        Path absent = dir.resolve("no-such-volume");
+        Path absent = Files.createDirectories(dir.resolve("empty-volume"));
+        for (String f : List.of("ca.crt", "tls.crt", "tls.key")) {
+            Files.writeString(absent.resolve(f), ""); // no PEM in them: whatever the stream uses came from the Secret
+        }
         c.controller.freeze();
         MusterProcess p = MusterProcess.start("controller-rotation", MusterProcess.jar(c.repo, "controller", c.version),
                 List.of("-Djdk.net.hosts.file=" + hosts), List.of("--kubeconfig=" + c.install.kubeconfigFor("controller"),

@@ -70,7 +70,7 @@ final class TestIssuer {
             X509Certificate leaf = sign(new X500Name(old.getSubjectX500Principal().getName()), keys, false, sans(old), usages(old));
             Map<String, byte[]> data = new HashMap<>(s.getData());
             data.put("tls.crt", pem(leaf).getBytes(StandardCharsets.US_ASCII));
-            data.put("tls.key", pem(keys.getPrivate()).getBytes(StandardCharsets.US_ASCII));
+            data.put("tls.key", sec1(keys).getBytes(StandardCharsets.US_ASCII));
             data.put("ca.crt", caPem().getBytes(StandardCharsets.US_ASCII));
             s.setData(data);
             Kube.call("re-issue " + name, () -> c.admin.core().replaceNamespacedSecret(name, namespace, s).execute());
@@ -121,7 +121,23 @@ final class TestIssuer {
         return g.generateKeyPair();
     }
 
-    /** PEM as cert-manager writes it: a certificate, or an EC key in SEC1 ({@code EC PRIVATE KEY}). */
+    /**
+     * The key as cert-manager (Go's x509.MarshalECPrivateKey) writes it: SEC1 {@code EC PRIVATE KEY} naming its curve
+     * and holding the public key.
+     */
+    private static String sec1(KeyPair keys) throws IOException {
+        var pkcs8 = org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(keys.getPrivate().getEncoded());
+        var spki = org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(keys.getPublic().getEncoded());
+        var ec = new org.bouncycastle.asn1.sec.ECPrivateKey(256, ((java.security.interfaces.ECPrivateKey) keys.getPrivate()).getS(),
+                spki.getPublicKeyData(), pkcs8.getPrivateKeyAlgorithm().getParameters());
+        StringWriter out = new StringWriter();
+        try (JcaPEMWriter w = new JcaPEMWriter(out)) {
+            w.writeObject(new org.bouncycastle.util.io.pem.PemObject("EC PRIVATE KEY", ec.getEncoded()));
+        }
+        return out.toString();
+    }
+
+    /** A certificate in PEM. */
     private static String pem(Object o) throws IOException {
         StringWriter out = new StringWriter();
         try (JcaPEMWriter w = new JcaPEMWriter(out)) {

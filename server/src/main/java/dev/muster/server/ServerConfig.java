@@ -282,7 +282,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
                 pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, reclaimBand, CallerRoles.parse("tls-client-roles",
                 flags.optional("tls-client-roles")), dryRunLimit(flags), tlsSecret(flags, httpTls, grpcTls), provisioning, queueGate,
-                schedulerDeployment(flags, tlsSecret(flags, httpTls, grpcTls)));
+                schedulerDeployment(flags, tlsSecret(flags, httpTls, grpcTls), httpTls));
     }
 
     /** {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}. */
@@ -358,7 +358,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         return v.strip();
     }
 
-    private static String schedulerDeployment(Flags flags, String tlsSecret) {
+    private static String schedulerDeployment(Flags flags, String tlsSecret, TlsFiles httpTls) {
         String v = flags.optional("scheduler-deployment");
         if (v == null || v.isBlank()) {
             return null;
@@ -366,6 +366,9 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         dev.muster.common.kube.TlsSecretWatch.parse("scheduler-deployment", v);
         if (tlsSecret == null) {
             throw new IllegalArgumentException("--scheduler-deployment restarts kube-scheduler when the CA of --tls-secret changes, but no --tls-secret is given");
+        }
+        if (httpTls == null) {
+            throw new IllegalArgumentException("--scheduler-deployment restarts kube-scheduler when the certificate it is served changes, but no --tls-cert-file is given");
         }
         return v.strip();
     }

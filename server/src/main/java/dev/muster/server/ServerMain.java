@@ -144,10 +144,14 @@ public final class ServerMain {
         // about a second of the API server having it (the Secret volume follows only on the kubelet's next sync)
         TlsSecretWatch tlsSecret = cfg.tlsSecret() == null ? null : TlsSecretWatch.start(kube.requests(), kube.watches(), cfg.tlsSecret());
         // --scheduler-deployment: kube-scheduler reads its extender CA only at start; the leader restarts it when the CA changes
+        // (once this process presents the new certificate)
+        CertificateFiles httpFiles = cfg.httpTls() == null ? null
+                : new CertificateFiles(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile(), tlsSecret);
         dev.muster.server.rollout.SchedulerRollout rollout = cfg.schedulerDeployment() == null ? null
-                : new dev.muster.server.rollout.SchedulerRollout(kube.requests(), tlsSecret, cfg.schedulerDeployment(), leadership::leading);
+                : new dev.muster.server.rollout.SchedulerRollout(kube.requests(), tlsSecret, cfg.schedulerDeployment(), leadership::leading,
+                        httpFiles::certificate);
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),
-                cfg.httpTls() == null ? null : new CertificateFiles(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile(), tlsSecret),
+                httpFiles,
                 cfg.opsPort(), cfg.grpcPort(),
                 cfg.grpcTls() == null ? Optional.empty()
                         : Optional.of(new ServerTls(cfg.grpcTls().certFile(), cfg.grpcTls().keyFile(), cfg.grpcTls().clientCaFile(), tlsSecret)),

@@ -23,7 +23,10 @@ import okhttp3.Response;
  * replaced by hand) it would refuse the extender's new certificate until someone restarted it. The leader sets the pod
  * template annotation {@value #ANNOTATION} of kube-scheduler's Deployment to a checksum of the Secret's {@code ca.crt}
  * (a merge patch of that one annotation); a new value rolls the Deployment, whose new pods mount the Secrets as they are
- * then. The same value again changes nothing, so every leader sets it at start and after each change.
+ * then. The same value again changes nothing, so every leader sets it at start and after each change. It sets it only
+ * once this process presents the Secret's certificate ({@code serving}): a Secret whose material cannot be used (a key
+ * or certificate that does not parse) keeps the old certificate in use, and a kube-scheduler restarted to trust only
+ * the new CA would then refuse it.
  *
  * <p>The checksum is the one the chart's Helm route writes into the same annotation (SHA-256 of the base64 text of
  * {@code ca.crt}, Helm's {@code sha256sum} of the Secret's data): after a {@code helm upgrade} that changed the CA,
@@ -47,21 +50,26 @@ public final class SchedulerRollout implements AutoCloseable {
     private final String namespace;
     private final String name;
     private final BooleanSupplier leading;
+    private final java.util.function.Supplier<java.security.cert.X509Certificate> serving;
     private final Thread thread;
+    private String waitedFor; // the checksum last said to wait for this process's certificate; owned by the thread
     private volatile boolean closed;
     private String patched; // the checksum this leader last set; owned by the thread
 
     /**
      * @param deployment {@code NAMESPACE/NAME} of kube-scheduler's Deployment
      * @param leading    asked right before every patch: a process that does not lead patches nothing
+     * @param serving    the certificate this process presents to kube-scheduler now
      */
-    public SchedulerRollout(ApiClient client, TlsSource secret, String deployment, BooleanSupplier leading) {
+    public SchedulerRollout(ApiClient client, TlsSource secret, String deployment, BooleanSupplier leading,
+                            java.util.function.Supplier<java.security.cert.X509Certificate> serving) {
         String[] nn = TlsSecretWatch.parse("scheduler-deployment", deployment);
         this.client = client;
         this.secret = secret;
         this.namespace = nn[0];
         this.name = nn[1];
         this.leading = leading;
+        this.serving = serving;
         this.thread = Thread.ofPlatform().daemon().name("scheduler-rollout").unstarted(this::run);
     }
 
@@ -90,7 +98,7 @@ public final class SchedulerRollout implements AutoCloseable {
                 byte[] ca = s == null ? null : s.data().get("ca.crt");
                 if (ca != null) {
                     String sum = checksum(ca);
-                    if (!sum.equals(patched)) {
+                    if (!sum.equals(patched) && presents(s.data().get("tls.crt"), sum)) {
                         if (patch(sum)) {
                             patched = sum;
                         } else {
@@ -105,6 +113,23 @@ public final class SchedulerRollout implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    /** Whether this process presents the first certificate of {@code crt} (said once per checksum when it does not). */
+    private boolean presents(byte[] crt, String sum) {
+        boolean yes;
+        try {
+            yes = crt != null && java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new java.io.ByteArrayInputStream(crt)).equals(serving.get());
+        } catch (java.security.GeneralSecurityException | RuntimeException e) {
+            yes = false;
+        }
+        if (!yes && !sum.equals(waitedFor)) {
+            waitedFor = sum;
+            LOG.log(System.Logger.Level.WARNING, "the CA in " + secret.describe() + " changed, but this process does not present that Secret's"
+                    + " certificate (yet, or it cannot be used: see the TLS log lines); kube-scheduler is restarted once it does");
+        }
+        return yes;
     }
 
     /** Sets the annotation to {@code sum}; false (logged) when the API server did not. */

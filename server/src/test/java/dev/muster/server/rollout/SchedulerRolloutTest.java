@@ -21,15 +21,29 @@ import org.junit.jupiter.api.Test;
 class SchedulerRolloutTest {
     private static final String DEPLOYMENT = "/apis/apps/v1/namespaces/muster-system/deployments/muster-scheduler";
 
+    @org.junit.jupiter.api.io.TempDir
+    static java.nio.file.Path dir;
+    private static byte[] certA;
+    private static byte[] certB;
+
     private MockKubeApi api;
-    private final AtomicReference<TlsSource.Snapshot> secret = new AtomicReference<>(snapshot("1", "CA-A"));
+    private AtomicReference<TlsSource.Snapshot> secret;
+    /** What the process presents: the certificate of the Secret as last read, unless a test says otherwise. */
+    private final AtomicReference<byte[]> serving = new AtomicReference<>();
     private final AtomicBoolean leading = new AtomicBoolean(true);
     private final List<String> sent = new ArrayList<>();
     private SchedulerRollout rollout;
 
+    @org.junit.jupiter.api.BeforeAll
+    static void certificates() throws Exception {
+        certA = java.nio.file.Files.readAllBytes(new dev.muster.common.rpc.TestPki(dir, "a").server("muster-extender").cert());
+        certB = java.nio.file.Files.readAllBytes(new dev.muster.common.rpc.TestPki(dir, "b").server("muster-extender").cert());
+    }
+
     @BeforeEach
     void setUp() {
         api = MockKubeApi.expectations();
+        secret = new AtomicReference<>(snapshot("1", "CA-A"));
     }
 
     @AfterEach
@@ -40,8 +54,20 @@ class SchedulerRolloutTest {
         api.close();
     }
 
+    /** A Secret version: ca.crt {@code ca}, tls.crt a certificate of that CA. */
     private static TlsSource.Snapshot snapshot(String version, String ca) {
-        return new TlsSource.Snapshot(version, Map.of("tls.crt", new byte[] {1}, "tls.key", new byte[] {2}, "ca.crt", ca.getBytes(StandardCharsets.US_ASCII)));
+        return new TlsSource.Snapshot(version, Map.of("tls.crt", ca.endsWith("A") ? certA : certB, "tls.key", new byte[] {2},
+                "ca.crt", ca.getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    private java.security.cert.X509Certificate presented() {
+        byte[] crt = serving.get() != null ? serving.get() : secret.get().data().get("tls.crt");
+        try {
+            return (java.security.cert.X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new java.io.ByteArrayInputStream(crt));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private void start() {
@@ -56,7 +82,7 @@ class SchedulerRolloutTest {
                 return "Secret muster-system/muster-extender-tls";
             }
         };
-        rollout = new SchedulerRollout(api.clients().requests(), source, "muster-system/muster-scheduler", leading::get).start();
+        rollout = new SchedulerRollout(api.clients().requests(), source, "muster-system/muster-scheduler", leading::get, this::presented).start();
     }
 
     /** The checksums set so far, in order (each request the mock server received is a patch of the Deployment). */
@@ -113,6 +139,23 @@ class SchedulerRolloutTest {
         leading.set(true);
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 1);
         assertThat(checksums()).containsExactly(SchedulerRollout.checksum("CA-B".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    @Test
+    void aNewCaIsAnnouncedOnlyOnceThisProcessPresentsTheSecretsCertificate() throws Exception {
+        api.server().expect().patch().withPath(DEPLOYMENT).andReturn(200, "{}").always();
+        start();
+        String a = SchedulerRollout.checksum("CA-A".getBytes(StandardCharsets.US_ASCII));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 1);
+
+        serving.set(certA); // the new material cannot be used (say, a key that does not parse): the old certificate stays
+        secret.set(snapshot("2", "CA-B"));
+        Thread.sleep(5 * SchedulerRollout.LOOK_EVERY_MILLIS);
+        assertThat(checksums()).as("kube-scheduler would trust only the new CA, which nobody presents yet").containsExactly(a);
+
+        serving.set(certB);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 2);
+        assertThat(checksums()).containsExactly(a, SchedulerRollout.checksum("CA-B".getBytes(StandardCharsets.US_ASCII)));
     }
 
     @Test
