@@ -41,7 +41,9 @@ import org.junit.jupiter.api.Test;
  *
  * <p>In stages ({@code tls.rotation}: trust, use, done) every gang binds whole, kube-scheduler logs no failed extender
  * call and no connection is refused. In one step (what a renderer without lookup does) the same checks see the
- * failures: filters fail until the extender's volume has the new files, then scheduling goes on by itself.
+ * failures: filters fail until the extender's volume has the new files, then scheduling goes on by itself. A re-issue
+ * from a new CA that no render announces (cert-manager, Secrets replaced by hand) restarts kube-scheduler through the
+ * extender: its leader sets the same pod template annotation.
  */
 class CaRotationE2eTest extends RealClusterTest {
     private static final String SCHEDULER = "muster-rotation";
