@@ -24,9 +24,11 @@ final class AllowedRbac {
      * Permissions granted by roles the chart renders, for {@code component} holding Lease {@code lease}; {@code evicts}:
      * preemption or reclaim is on (the extender alone may then evict, after reading the disruption budgets); {@code gates}:
      * the queue-admission gate is on (the extender alone may then patch pods, to lift its gate); {@code tlsSecret}: the
-     * Secret the component reads its TLS material from through the API, or null.
+     * Secret the component reads its TLS material from through the API, or null; {@code schedulerDeployment}: the chart's
+     * kube-scheduler Deployment, which the extender restarts when the CA of that Secret changes.
      */
-    static Set<Permission> renderedRoles(String component, String lease, boolean evicts, boolean gates, String tlsSecret) {
+    static Set<Permission> renderedRoles(String component, String lease, boolean evicts, boolean gates, String tlsSecret,
+                                         String schedulerDeployment) {
         Set<Permission> allowed = new HashSet<>(leaseOwner(lease));
         if (tlsSecret != null) { // its own TLS Secret only, read and watched by name
             for (String verb : List.of("get", "list", "watch")) {
@@ -43,6 +45,10 @@ final class AllowedRbac {
                 allowed.add(Permission.of(CORE, "pods/binding", "create"));
                 // wakes a pod kube-scheduler parked: its own condition only, enforced by the chart's ValidatingAdmissionPolicy
                 allowed.add(Permission.of(CORE, "pods/status", "patch"));
+                if (tlsSecret != null) {
+                    // restarts kube-scheduler (one pod template annotation) when the CA of its TLS Secret changes
+                    allowed.add(Permission.named("apps", "deployments", "patch", schedulerDeployment));
+                }
                 if (gates) {
                     // lifts its queue-admission gate: that gate alone, enforced by the chart's ValidatingAdmissionPolicy
                     allowed.add(Permission.of(CORE, "pods", "patch"));

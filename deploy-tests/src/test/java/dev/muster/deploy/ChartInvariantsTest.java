@@ -61,7 +61,7 @@ class ChartInvariantsTest {
             String lease = leaseName(install, component);
             assertThat(granted).as("permissions of the %s ServiceAccount %s", component, serviceAccount)
                     .containsExactlyInAnyOrderElementsOf(AllowedRbac.renderedRoles(component, lease, evicts(install), gates(install),
-                            tlsSecretReadThroughTheApi(install, chart, component)));
+                            tlsSecretReadThroughTheApi(install, chart, component), chart.deployment("scheduler").name()));
             assertThat(systemRoles).as("ClusterRoles outside the chart bound to the %s", component)
                     .containsExactlyInAnyOrderElementsOf(AllowedRbac.systemRoles(component));
         }

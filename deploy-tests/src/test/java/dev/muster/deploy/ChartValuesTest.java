@@ -66,7 +66,8 @@ class ChartValuesTest {
                 "--grpc-tls-cert-file=/etc/muster/tls/tls.crt", "--grpc-tls-key-file=/etc/muster/tls/tls.key",
                 "--grpc-tls-client-ca-file=/etc/muster/tls/ca.crt",
                 "--tls-client-roles=scheduler=muster-scheduler,extender=muster-extender.muster-system.svc,controller=muster-controller,"
-                        + "operator=muster-operator", "--tls-secret=muster-system/muster-extender-tls");
+                        + "operator=muster-operator", "--tls-secret=muster-system/muster-extender-tls",
+                "--scheduler-deployment=muster-system/muster-scheduler");
         assertThat(Tree.strings(chart.deployment("controller").container(), "args")).containsExactly(
                 "--extender-address=muster-extender.muster-system.svc:9090", "--ops-port=8080", "--grpc-port=9091",
                 "--flush-interval=1s", "--api-qps=20", "--api-burst=40", "--leader-elect=true",

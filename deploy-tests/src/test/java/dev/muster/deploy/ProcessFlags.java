@@ -13,7 +13,7 @@ final class ProcessFlags {
             "tls-key-file", "grpc-tls-cert-file", "grpc-tls-key-file", "grpc-tls-client-ca-file", "max-body-bytes",
             "journal-window", "topology-levels", "pick-node", "gang-marker", "queue-admission-gate", "tls-client-ca-file", "insecure-unauthenticated-verbs",
             "preemption", "reclaim", "victim-min-runtime", "reclaim-band", "dry-run-rate", "dry-run-burst", "dry-run-process-rate",
-            "tls-client-roles", "tls-secret", "provisioning", "provisioning-class", "provisioning-parameters");
+            "tls-client-roles", "tls-secret", "scheduler-deployment", "provisioning", "provisioning-class", "provisioning-parameters");
     static final Set<String> CONTROLLER = Set.of("kubeconfig", "extender-address", "ops-port", "grpc-port",
             "flush-interval", "api-qps", "api-burst", "leader-elect", "lease-name", "lease-namespace",
             "grpc-tls-cert-file", "grpc-tls-key-file", "grpc-tls-client-ca-file", "extender-tls-ca-file",

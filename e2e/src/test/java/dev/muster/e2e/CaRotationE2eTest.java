@@ -41,7 +41,9 @@ import org.junit.jupiter.api.Test;
  *
  * <p>In stages ({@code tls.rotation}: trust, use, done) every gang binds whole, kube-scheduler logs no failed extender
  * call and no connection is refused. In one step (what a renderer without lookup does) the same checks see the
- * failures: filters fail until the extender's volume has the new files, then scheduling goes on by itself.
+ * failures: filters fail until the extender's volume has the new files, then scheduling goes on by itself. A re-issue
+ * from a new CA that no render announces (cert-manager, Secrets replaced by hand) restarts kube-scheduler through the
+ * extender: its leader sets the same pod template annotation.
  */
 class CaRotationE2eTest extends RealClusterTest {
     private static final String SCHEDULER = "muster-rotation";
@@ -135,6 +137,63 @@ class CaRotationE2eTest extends RealClusterTest {
         assertThat(o.gangs()).hasSizeGreaterThan(10);
     }
 
+    /**
+     * A CA change that no Helm render announces: cert-manager re-issuing every certificate from a new CA (here a test
+     * issuer writing the chart's four Secrets as cert-manager does: a new CA, new keys, {@code ca.crt} = the new CA
+     * alone), or Secrets replaced by hand. The extender runs with the chart's flags, {@code --scheduler-deployment}
+     * included: its leader sets the pod template annotation {@code checksum/extender-ca} of the chart's kube-scheduler
+     * Deployment to the new CA's checksum. Nobody restarts anything by hand: the test plays the Deployment controller and
+     * the kubelet of a Recreate rollout (hollow kubelets run no kube-scheduler): it watches that annotation and, when it
+     * changes, stops the old kube-scheduler {@link #SCHEDULER_STOP} later and starts a new one with the Secret as it is
+     * then. Every gang binds whole, only the old kube-scheduler's calls may fail (while it stops), the allocation stream
+     * keeps delivering.
+     */
+    @Test
+    void aCertManagerStyleReissueFromANewCaRestartsKubeSchedulerThroughTheExtender() throws Exception {
+        ChartTls chart = new ChartTls(c);
+        fromApi = true;
+        rolloutByExtender = true;
+        controllerProcess = true;
+        schedulerStop = SCHEDULER_STOP;
+        TestIssuer issuer = new TestIssuer(c, "muster-reissued-ca-" + System.currentTimeMillis());
+        long[] streamedBefore = new long[1];
+        long[] reissued = new long[2];
+        Outcome o = rotate(chart, () -> {
+            streamedBefore[0] = streamed.get();
+            reissued[0] = System.nanoTime();
+            issuer.reissue(MusterInstall.NAMESPACE, ChartTls.SECRETS); // the extender's first: the worst order for kube-scheduler
+            reissued[1] = System.nanoTime();
+            Thread.sleep(EXTENDER_LAG.plusSeconds(25)); // past every volume's lag: nothing may depend on them
+        });
+        int oldSchedulers = schedulers.size() - 1;
+        List<String> failedByOld = new ArrayList<>();
+        for (KubeScheduler s : schedulers.subList(0, oldSchedulers)) {
+            Files.readAllLines(s.log()).stream().filter(l -> FAILED_EXTENDER_CALL.matcher(l).find()).forEach(failedByOld::add);
+        }
+        String newSum = dev.muster.server.rollout.SchedulerRollout.checksum(issuer.caPem().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        System.out.printf("e2e: cert-manager-style re-issue from a new CA: %d failed extender calls (by the old kube-scheduler, from %s to %s,"
+                        + " stopped %d s after the annotation changed), kube-scheduler restarted %.1f s after the Secrets were written,"
+                        + " %d refused controller connections, %d events streamed after the re-issue%n",
+                o.failedCalls().size(), failedByOld.isEmpty() ? "-" : klogTime(failedByOld.getFirst()),
+                failedByOld.isEmpty() ? "-" : klogTime(failedByOld.getLast()), SCHEDULER_STOP.toSeconds(),
+                restartedAt.isEmpty() ? -1.0 : (restartedAt.getFirst() - reissued[1]) / 1e9, o.refusedConnections().size(),
+                streamed.get() - streamedBefore[0]);
+        o.refusedConnections().forEach(r -> System.out.printf("e2e: refused: %s%n", r));
+        assertThat(chart.schedulerPodAnnotation(ANNOTATION)).as("the extender set the new CA's checksum on kube-scheduler's pod template")
+                .isEqualTo(newSum);
+        assertThat(extenderLog).contains(ANNOTATION + " set to " + newSum);
+        assertThat(restartedAt).as("kube-scheduler restarted once, by the extender's annotation (not at the extender's start)").hasSize(1);
+        assertThat(chart.secret("muster-scheduler-client-tls").get("ca.crt")).isEqualTo(issuer.caPem());
+        assertThat(o.failedCalls()).as("kube-scheduler's failed calls: only the old one's, while it stopped").containsExactlyInAnyOrderElementsOf(failedByOld);
+        assertThat(streamed.get()).as("the allocation stream kept delivering after the re-issue").isGreaterThan(streamedBefore[0]);
+        assertThat(o.gangs()).hasSizeGreaterThan(10);
+        List<String> queueAfter = queueAllocated.stream().filter(e -> e.getKey() - reissued[1] > 0).map(Map.Entry::getValue).toList();
+        System.out.printf("e2e: Queue default's status.allocated, as the controller process wrote it, changed %d times after the re-issue: %s%n",
+                queueAfter.size(), queueAfter);
+        assertThat(queueAfter).as("Queue status written by the controller process kept moving after the re-issue").hasSizeGreaterThan(2);
+        assertThat(controllerLog).as("the controller process started with --extender-tls-secret and no TLS files").contains("muster-controller started");
+    }
+
     /** What a rotation left: the gangs submitted, kube-scheduler's failed calls to the extender, refused controller connections. */
     private record Outcome(List<String> gangs, List<String> failedCalls, List<String> refusedConnections) {}
 
@@ -144,12 +203,27 @@ class CaRotationE2eTest extends RealClusterTest {
     }
 
     private final AtomicLong streamed = new AtomicLong();
-    private final List<KubeScheduler> schedulers = new ArrayList<>();
+    private final List<KubeScheduler> schedulers = new CopyOnWriteArrayList<>();
+    /** When kube-scheduler was restarted by the annotation the extender sets ({@link System#nanoTime()}). */
+    private final List<Long> restartedAt = new CopyOnWriteArrayList<>();
+    /** The pod template annotation both Helm and the extender set to the CA's checksum. */
+    private static final String ANNOTATION = "checksum/extender-ca";
+    /** The extender restarts kube-scheduler itself (--scheduler-deployment): the test rolls it when the annotation changes. */
+    private boolean rolloutByExtender;
+    /**
+     * A controller process from its jar with the chart's flags writes Queue status from the rotating extender's stream
+     * (the cluster's own controller is frozen meanwhile, so it is the only writer).
+     */
+    private boolean controllerProcess;
+    /** Queue default's status.allocated each time it changed while the rotation ran, with when ({@link System#nanoTime()}). */
+    private final List<Map.Entry<Long, String>> queueAllocated = new CopyOnWriteArrayList<>();
+    /** The controller process's log once the rotation is over. */
+    private String controllerLog;
     private final List<SecretVolume> volumes = new ArrayList<>();
     private Path dir;
     private Path chartConfig;
     private int http;
-    private String checksum;
+    private volatile String checksum;
     /** The extender and the controller read their Secrets through the API (the chart's tls.readFromApi). */
     private boolean fromApi;
     /** How long an old kube-scheduler runs on after the upgrade that changed its checksum. */
@@ -168,7 +242,7 @@ class CaRotationE2eTest extends RealClusterTest {
         chartConfig = chart.schedulerConfig(dir.resolve("chart-scheduler-config.yaml"));
         http = ControlPlane.freePort();
         int grpc = ControlPlane.freePort();
-        ScheduledExecutorService background = Executors.newScheduledThreadPool(2);
+        ScheduledExecutorService background = Executors.newScheduledThreadPool(4);
         List<String> refusedConnections = new CopyOnWriteArrayList<>();
         List<String> gangs = new CopyOnWriteArrayList<>();
         SecretVolume ext = mount("muster-extender-tls", dir.resolve("extender"), EXTENDER_LAG);
@@ -176,17 +250,31 @@ class CaRotationE2eTest extends RealClusterTest {
         List<String> extenderArgs = new ArrayList<>(chart.extenderArgs(ext.dir(), http, grpc, SCHEDULER));
         if (fromApi) { // the chart's flags: the extender's and the controller's own Secrets, with their ServiceAccounts' tokens
             extenderArgs.add(chart.extenderFlag("--tls-secret="));
+            if (rolloutByExtender) {
+                extenderArgs.add(chart.extenderFlag("--scheduler-deployment="));
+            }
             KubeClients controller = KubeClients.fromKubeconfig(c.install.kubeconfigFor("controller"));
             controllerSecret = TlsSecretWatch.start(controller.requests(), controller.watches(), CONTROLLER_SECRET);
         }
+        MusterProcess controller = null;
         try (MusterProcess extender = MusterProcess.start("extender-rotation", MusterProcess.jar(c.repo, "server", c.version),
                 extenderArgs, dir, ControlPlane.freePort());
              AllocationStreamClient stream = new AllocationStreamClient("127.0.0.1:" + grpc,
                      target -> GrpcChannels.open(target, Optional.of(controllerTls(ctl)), ChartTls.SERVICE), counting(streamed),
                      new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2)))) {
-            checksum = chart.schedulerPodAnnotation("checksum/extender-ca");
+            checksum = chart.schedulerPodAnnotation(ANNOTATION);
             schedulers.add(startScheduler(chart));
+            if (rolloutByExtender) { // the extender sets the annotation at start: to what Helm wrote for the same CA
+                Awaitility.await("the extender set " + ANNOTATION).atMost(Duration.ofSeconds(60))
+                        .until(() -> Files.readString(extender.log()).contains(ANNOTATION + " set to "));
+                assertThat(chart.schedulerPodAnnotation(ANNOTATION)).as("the extender's checksum of the CA Helm wrote is Helm's").isEqualTo(checksum);
+                background.scheduleWithFixedDelay(() -> rollOnAnnotation(chart), 0, 200, TimeUnit.MILLISECONDS);
+            }
             stream.start();
+            if (controllerProcess) {
+                controller = startController(chart, grpc);
+                background.scheduleWithFixedDelay(this::sampleQueue, 0, 500, TimeUnit.MILLISECONDS);
+            }
             // a gang of two every 2 s, each deleted once bound; a new connection with the controller's files every second
             background.scheduleWithFixedDelay(() -> submitGang(gangs), 0, 2, TimeUnit.SECONDS);
             background.scheduleWithFixedDelay(() -> connectAsTheController(grpc, ctl, refusedConnections), 1, 1, TimeUnit.SECONDS);
@@ -196,6 +284,7 @@ class CaRotationE2eTest extends RealClusterTest {
             rotation.run();
 
             extenderLog = Files.readString(extender.log());
+            controllerLog = controller == null ? null : Files.readString(controller.log());
             assertThat(extenderLog).contains("TLS files changed");
             background.shutdownNow();
             background.awaitTermination(30, TimeUnit.SECONDS);
@@ -214,6 +303,12 @@ class CaRotationE2eTest extends RealClusterTest {
             return new Outcome(List.copyOf(gangs), failed, List.copyOf(refusedConnections));
         } finally {
             background.shutdownNow();
+            if (controller != null) {
+                controller.close();
+            }
+            if (controllerProcess) {
+                c.controller.thaw(); // frozen by startController (a process that was not frozen goes on as it was)
+            }
             if (controllerSecret != null) {
                 controllerSecret.close();
             }
@@ -252,6 +347,64 @@ class CaRotationE2eTest extends RealClusterTest {
             schedulers.getLast().close();
             schedulers.add(startScheduler(chart));
             System.out.printf("e2e: %s: kube-scheduler restarted by its checksum%n", stage);
+        }
+    }
+
+    /**
+     * The Deployment controller and kubelet of a Recreate rollout: when the pod template annotation changed, the old
+     * kube-scheduler stops {@link #schedulerStop} later and a new one starts with the Secret as it is then.
+     */
+    private void rollOnAnnotation(ChartTls chart) {
+        try {
+            String now = chart.schedulerPodAnnotation(ANNOTATION);
+            if (now == null || now.equals(checksum)) {
+                return;
+            }
+            checksum = now;
+            Thread.sleep(schedulerStop);
+            schedulers.getLast().close();
+            schedulers.add(startScheduler(chart));
+            restartedAt.add(System.nanoTime());
+            System.out.printf("e2e: kube-scheduler restarted by the annotation the extender set (%s)%n", now);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            System.out.printf("e2e: rolling kube-scheduler: %s%n", e);
+        }
+    }
+
+    /**
+     * The controller from its jar with the chart's flags for {@code tls.readFromApi}, its stream to this test's extender
+     * (the Service name the extender's certificate names resolves to 127.0.0.1 in its JVM). Its {@code --extender-tls-*}
+     * files are empty: with {@code --extender-tls-secret} their names are keys of its Secret, read through the API
+     * with its ServiceAccount's token, so a controller that starts and writes status shows that wiring. The cluster's own controller is
+     * frozen until this one stops.
+     */
+    private MusterProcess startController(ChartTls chart, int grpc) throws java.io.IOException {
+        Path hosts = Files.writeString(dir.resolve("hosts"), "127.0.0.1 " + ChartTls.SERVICE + " localhost\n");
+        Path absent = Files.createDirectories(dir.resolve("empty-volume"));
+        for (String f : List.of("ca.crt", "tls.crt", "tls.key")) {
+            Files.writeString(absent.resolve(f), ""); // no PEM in them: whatever the stream uses came from the Secret
+        }
+        c.controller.freeze();
+        MusterProcess p = MusterProcess.start("controller-rotation", MusterProcess.jar(c.repo, "controller", c.version),
+                List.of("-Djdk.net.hosts.file=" + hosts), List.of("--kubeconfig=" + c.install.kubeconfigFor("controller"),
+                        "--extender-address=" + ChartTls.SERVICE + ":" + grpc, "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false",
+                        "--extender-tls-ca-file=" + absent.resolve("ca.crt"), "--extender-tls-cert-file=" + absent.resolve("tls.crt"),
+                        "--extender-tls-key-file=" + absent.resolve("tls.key"), chart.flag("controller", "--extender-tls-secret=")),
+                dir, ControlPlane.freePort());
+        return p;
+    }
+
+    /** Records Queue default's status.allocated when it changed. */
+    private void sampleQueue() {
+        try {
+            String now = String.valueOf(Kube.status(c.admin.queueObject("default")).get("allocated"));
+            if (queueAllocated.isEmpty() || !queueAllocated.getLast().getValue().equals(now)) {
+                queueAllocated.add(Map.entry(System.nanoTime(), now));
+            }
+        } catch (RuntimeException e) {
+            System.out.printf("e2e: reading Queue default: %s%n", e);
         }
     }
 

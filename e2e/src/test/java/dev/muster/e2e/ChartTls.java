@@ -92,8 +92,13 @@ final class ChartTls {
 
     /** The chart's extender Deployment's argument that starts with {@code prefix}, whole. */
     String extenderFlag(String prefix) {
+        return flag("extender", prefix);
+    }
+
+    /** The argument of the chart's Deployment of {@code component} that starts with {@code prefix}, whole. */
+    String flag(String component, String prefix) {
         var deployments = Kube.call("list deployments", () -> new io.kubernetes.client.openapi.apis.AppsV1Api(c.cp.adminClient())
-                .listNamespacedDeployment(MusterInstall.NAMESPACE).labelSelector("app.kubernetes.io/component=extender").execute()).getItems();
+                .listNamespacedDeployment(MusterInstall.NAMESPACE).labelSelector("app.kubernetes.io/component=" + component).execute()).getItems();
         return deployments.getFirst().getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs().stream()
                 .filter(a -> a.startsWith(prefix)).findFirst().orElseThrow(() -> new IllegalStateException("the chart passes no " + prefix));
     }

@@ -72,6 +72,8 @@ import java.util.Objects;
  *                       scale-up through cluster-autoscaler's ProvisioningRequest
  * @param queueGate      {@code --queue-admission-gate}: Muster lifts its scheduling gate {@code muster.dev/queue-admission}
  *                       (added to gang members by the chart's admission policy) once a gang's queue admits it
+ * @param schedulerDeployment {@code --scheduler-deployment}: {@code NAMESPACE/NAME} of kube-scheduler's Deployment, which
+ *                       the leader restarts when the CA of {@code tlsSecret} changes; null for none
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
@@ -79,7 +81,8 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                            int journalWindow, String podName, String podIp, List<String> topologyLevels, Duration setAsideAfter,
                            boolean pickNode, boolean gangMarker, boolean insecure, boolean preemption, boolean reclaim,
                            Duration victimMinRuntime, double reclaimBand, CallerRoles callers, DryRunLimiter.Limit dryRunLimit,
-                           String tlsSecret, dev.muster.server.provision.ProvisionFlags provisioning, boolean queueGate) {
+                           String tlsSecret, dev.muster.server.provision.ProvisionFlags provisioning, boolean queueGate,
+                           String schedulerDeployment) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -155,6 +158,9 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         f.put("tls-secret", "NAMESPACE/NAME: read the TLS certificate, key and CA of both ports from this Secret through the API"
                 + " (the files' names are its keys: .../tls.crt is the key tls.crt) and watch it, so a rotation is taken up within about"
                 + " a second, not when the kubelet updates the Secret volume; needs get, list and watch on that Secret (default: read the files)");
+        f.put("scheduler-deployment", "NAMESPACE/NAME of kube-scheduler's Deployment: when the CA (ca.crt) of --tls-secret changes, the"
+                + " leader sets its pod template annotation checksum/extender-ca to the new CA's checksum, which restarts kube-scheduler"
+                + " (it reads its extender caFile only at start); needs patch on that Deployment (default: none)");
         f.put("tls-client-roles", "which client certificate (by its subject common name) may call what, as role=CN,...: the "
                 + "verbs (HTTP and gRPC) only role scheduler (kube-scheduler), a verb another replica forwarded only role extender, "
                 + "the allocation stream only role controller, the dry run (WhatWouldItTake) only role operator; e.g. "
@@ -275,7 +281,8 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         return new ServerConfig(schedulerName, kubeconfig, httpPort, opsPort, grpcPort, gangDeadline, admissionHold, scoring, leaderElect,
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
                 pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, reclaimBand, CallerRoles.parse("tls-client-roles",
-                flags.optional("tls-client-roles")), dryRunLimit(flags), tlsSecret(flags, httpTls, grpcTls), provisioning, queueGate);
+                flags.optional("tls-client-roles")), dryRunLimit(flags), tlsSecret(flags, httpTls, grpcTls), provisioning, queueGate,
+                schedulerDeployment(flags, tlsSecret(flags, httpTls, grpcTls), httpTls));
     }
 
     /** {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}. */
@@ -347,6 +354,21 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
         dev.muster.common.kube.TlsSecretWatch.parse("tls-secret", v);
         if (httpTls == null && grpcTls == null) {
             throw new IllegalArgumentException("--tls-secret names where the TLS files are read from, but no --tls-cert-file or --grpc-tls-cert-file is given");
+        }
+        return v.strip();
+    }
+
+    private static String schedulerDeployment(Flags flags, String tlsSecret, TlsFiles httpTls) {
+        String v = flags.optional("scheduler-deployment");
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        dev.muster.common.kube.TlsSecretWatch.parse("scheduler-deployment", v);
+        if (tlsSecret == null) {
+            throw new IllegalArgumentException("--scheduler-deployment restarts kube-scheduler when the CA of --tls-secret changes, but no --tls-secret is given");
+        }
+        if (httpTls == null) {
+            throw new IllegalArgumentException("--scheduler-deployment restarts kube-scheduler when the certificate it is served changes, but no --tls-cert-file is given");
         }
         return v.strip();
     }

@@ -144,8 +144,15 @@ public final class ServerMain {
         // --tls-secret: both ports read their material from the Secret through the API, so a rotation reaches them within
         // about a second of the API server having it (the Secret volume follows only on the kubelet's next sync)
         TlsSecretWatch tlsSecret = cfg.tlsSecret() == null ? null : TlsSecretWatch.start(kube.requests(), kube.watches(), cfg.tlsSecret());
+        // --scheduler-deployment: kube-scheduler reads its extender CA only at start; the leader restarts it when the CA changes
+        // (once this process presents the new certificate)
+        CertificateFiles httpFiles = cfg.httpTls() == null ? null
+                : new CertificateFiles(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile(), tlsSecret);
+        dev.muster.server.rollout.SchedulerRollout rollout = cfg.schedulerDeployment() == null ? null
+                : new dev.muster.server.rollout.SchedulerRollout(kube.requests(), tlsSecret, cfg.schedulerDeployment(), leadership::leading,
+                        httpFiles::certificate);
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),
-                cfg.httpTls() == null ? null : new CertificateFiles(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile(), tlsSecret),
+                httpFiles,
                 cfg.opsPort(), cfg.grpcPort(),
                 cfg.grpcTls() == null ? Optional.empty()
                         : Optional.of(new ServerTls(cfg.grpcTls().certFile(), cfg.grpcTls().keyFile(), cfg.grpcTls().clientCaFile(), tlsSecret)),
@@ -192,6 +199,9 @@ public final class ServerMain {
         if (provisioning != null) {
             provisioning.start();
         }
+        if (rollout != null) {
+            rollout.start();
+        }
         if (elector != null) {
             elector.start();
         }
@@ -212,6 +222,9 @@ public final class ServerMain {
                 evictor.close();
             }
             waker.close();
+            if (rollout != null) {
+                rollout.close();
+            }
             stopped.countDown();
         }, "muster-shutdown"));
         stopped.await();

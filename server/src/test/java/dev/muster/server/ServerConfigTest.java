@@ -106,6 +106,20 @@ class ServerConfigTest {
     }
 
     @Test
+    void schedulerDeploymentNamesTheDeploymentToRestartAndNeedsTheTlsSecret() {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(),
+                "--tls-client-ca-file", ca.toString(), "--grpc-tls-cert-file", cert.toString(), "--grpc-tls-key-file", key.toString(),
+                "--grpc-tls-client-ca-file", ca.toString(), "--scheduler-deployment=muster-system/muster-scheduler"));
+        assertThatThrownBy(() -> parseSecure(POD_ENV, args.toArray(String[]::new))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--scheduler-deployment").hasMessageContaining("no --tls-secret");
+        args.add("--tls-secret=muster-system/muster-extender-tls");
+        assertThat(parseSecure(POD_ENV, args.toArray(String[]::new)).schedulerDeployment()).isEqualTo("muster-system/muster-scheduler");
+        args.set(args.size() - 2, "--scheduler-deployment=muster-scheduler");
+        assertThatThrownBy(() -> parseSecure(POD_ENV, args.toArray(String[]::new))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--scheduler-deployment").hasMessageContaining("NAMESPACE/NAME");
+    }
+
+    @Test
     void environmentFillsInAndTheCommandLineWins() {
         Map<String, String> env = new HashMap<>(POD_ENV);
         env.put("MUSTER_GANG_DEADLINE", "2m");
@@ -204,7 +218,7 @@ class ServerConfigTest {
     @Test
     void usageListsEveryFlag() {
         assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--gang-marker", "--queue-admission-gate", "--grpc-tls-client-ca-file", "--tls-secret", "MUSTER_GANG_DEADLINE", "POD_IP");
-        assertThat(ServerConfig.FLAGS).hasSize(37);
+        assertThat(ServerConfig.FLAGS).hasSize(38);
         assertThat(ServerConfig.usage()).contains("--provisioning", "--provisioning-class", "--provisioning-parameters");
     }
 

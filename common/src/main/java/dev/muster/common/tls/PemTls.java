@@ -78,8 +78,12 @@ public final class PemTls {
     /** The certificates in {@code pem}; {@code source} names it in errors (a file, or a Secret's key). */
     static List<X509Certificate> certificates(String source, byte[] pem) throws GeneralSecurityException {
         List<X509Certificate> certs = new ArrayList<>();
-        for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem))) {
-            certs.add((X509Certificate) c);
+        try {
+            for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem))) {
+                certs.add((X509Certificate) c);
+            }
+        } catch (java.security.cert.CertificateException e) {
+            throw new IllegalArgumentException(source + " holds no valid PEM certificate: " + e.getMessage(), e);
         }
         if (certs.isEmpty()) {
             throw new IllegalArgumentException(source + " holds no PEM certificate");

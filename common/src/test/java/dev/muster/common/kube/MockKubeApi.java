@@ -65,6 +65,11 @@ public final class MockKubeApi implements AutoCloseable {
         return "{\"type\":\"BOOKMARK\",\"object\":{\"metadata\":{\"resourceVersion\":\"" + resourceVersion + "\"}}}";
     }
 
+    /** Every request answered by {@code dispatcher} (e.g. a list, then a watch's events one request at a time). */
+    public static MockKubeApi dispatching(io.fabric8.mockwebserver.http.Dispatcher dispatcher) {
+        return new MockKubeApi(new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false));
+    }
+
     /** Expectations mode: only scripted responses. */
     public static MockKubeApi expectations() {
         return new MockKubeApi(new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), false));

@@ -1,0 +1,171 @@
+package dev.muster.server.rollout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonParser;
+import dev.muster.common.kube.MockKubeApi;
+import dev.muster.common.tls.TlsSource;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class SchedulerRolloutTest {
+    private static final String DEPLOYMENT = "/apis/apps/v1/namespaces/muster-system/deployments/muster-scheduler";
+
+    @org.junit.jupiter.api.io.TempDir
+    static java.nio.file.Path dir;
+    private static byte[] certA;
+    private static byte[] certB;
+
+    private MockKubeApi api;
+    private AtomicReference<TlsSource.Snapshot> secret;
+    /** What the process presents: the certificate of the Secret as last read, unless a test says otherwise. */
+    private final AtomicReference<byte[]> serving = new AtomicReference<>();
+    private final AtomicBoolean leading = new AtomicBoolean(true);
+    private final List<String> sent = new ArrayList<>();
+    private SchedulerRollout rollout;
+
+    @org.junit.jupiter.api.BeforeAll
+    static void certificates() throws Exception {
+        certA = java.nio.file.Files.readAllBytes(new dev.muster.common.rpc.TestPki(dir, "a").server("muster-extender").cert());
+        certB = java.nio.file.Files.readAllBytes(new dev.muster.common.rpc.TestPki(dir, "b").server("muster-extender").cert());
+    }
+
+    @BeforeEach
+    void setUp() {
+        api = MockKubeApi.expectations();
+        secret = new AtomicReference<>(snapshot("1", "CA-A"));
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (rollout != null) {
+            rollout.close();
+        }
+        api.close();
+    }
+
+    /** A Secret version: ca.crt {@code ca}, tls.crt a certificate of that CA. */
+    private static TlsSource.Snapshot snapshot(String version, String ca) {
+        return new TlsSource.Snapshot(version, Map.of("tls.crt", ca.endsWith("A") ? certA : certB, "tls.key", new byte[] {2},
+                "ca.crt", ca.getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    private java.security.cert.X509Certificate presented() {
+        byte[] crt = serving.get() != null ? serving.get() : secret.get().data().get("tls.crt");
+        try {
+            return (java.security.cert.X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new java.io.ByteArrayInputStream(crt));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void start() {
+        TlsSource source = new TlsSource() {
+            @Override
+            public Snapshot current() {
+                return secret.get();
+            }
+
+            @Override
+            public String describe() {
+                return "Secret muster-system/muster-extender-tls";
+            }
+        };
+        rollout = new SchedulerRollout(api.clients().requests(), source, "muster-system/muster-scheduler", leading::get, this::presented).start();
+    }
+
+    /** The checksums set so far, in order (each request the mock server received is a patch of the Deployment). */
+    private List<String> checksums() throws InterruptedException {
+        for (RecordedRequest r : api.takeRequests()) {
+            assertThat(r.getMethod()).isEqualTo("PATCH");
+            assertThat(r.getPath()).isEqualTo(DEPLOYMENT);
+            assertThat(r.getHeader("Content-Type")).startsWith("application/merge-patch+json");
+            var body = JsonParser.parseString(r.getBody().readUtf8()).getAsJsonObject();
+            // the one annotation of the pod template, nothing else
+            assertThat(body.keySet()).containsExactly("spec");
+            assertThat(body.getAsJsonObject("spec").keySet()).containsExactly("template");
+            var annotations = body.getAsJsonObject("spec").getAsJsonObject("template").getAsJsonObject("metadata").getAsJsonObject("annotations");
+            assertThat(annotations.keySet()).containsExactly(SchedulerRollout.ANNOTATION);
+            sent.add(annotations.get(SchedulerRollout.ANNOTATION).getAsString());
+        }
+        return List.copyOf(sent);
+    }
+
+    @Test
+    void theChecksumIsHelmsSha256sumOfTheBase64Data() {
+        // printf '%s' "$(printf 'abc\n' | base64)" | sha256sum: what the chart's checksum/extender-ca takes of the same ca.crt
+        assertThat(SchedulerRollout.checksum("abc\n".getBytes(StandardCharsets.US_ASCII)))
+                .isEqualTo("0e81ca55405cb0f7bfd46e7dc10cbc2fe3420595512a32f9eb8232f756823f93");
+    }
+
+    @Test
+    void theLeaderSetsTheChecksumAtStartAndAgainOnlyWhenTheCaChanges() throws Exception {
+        api.server().expect().patch().withPath(DEPLOYMENT).andReturn(200, "{}").always();
+        start();
+        String a = SchedulerRollout.checksum("CA-A".getBytes(StandardCharsets.US_ASCII));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 1);
+        assertThat(checksums()).containsExactly(a);
+
+        secret.set(snapshot("2", "CA-A")); // a new resource version with the same CA (a leaf renewed): no restart
+        Thread.sleep(5 * SchedulerRollout.LOOK_EVERY_MILLIS);
+        assertThat(checksums()).containsExactly(a);
+
+        secret.set(snapshot("3", "CA-B"));
+        String b = SchedulerRollout.checksum("CA-B".getBytes(StandardCharsets.US_ASCII));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 2);
+        assertThat(checksums()).containsExactly(a, b);
+    }
+
+    @Test
+    void aStandbyPatchesNothingAndSetsTheChecksumOnceItLeads() throws Exception {
+        api.server().expect().patch().withPath(DEPLOYMENT).andReturn(200, "{}").always();
+        leading.set(false);
+        start();
+        secret.set(snapshot("2", "CA-B"));
+        Thread.sleep(5 * SchedulerRollout.LOOK_EVERY_MILLIS);
+        assertThat(checksums()).isEmpty();
+
+        leading.set(true);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 1);
+        assertThat(checksums()).containsExactly(SchedulerRollout.checksum("CA-B".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    @Test
+    void aNewCaIsAnnouncedOnlyOnceThisProcessPresentsTheSecretsCertificate() throws Exception {
+        api.server().expect().patch().withPath(DEPLOYMENT).andReturn(200, "{}").always();
+        start();
+        String a = SchedulerRollout.checksum("CA-A".getBytes(StandardCharsets.US_ASCII));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 1);
+
+        serving.set(certA); // the new material cannot be used (say, a key that does not parse): the old certificate stays
+        secret.set(snapshot("2", "CA-B"));
+        Thread.sleep(5 * SchedulerRollout.LOOK_EVERY_MILLIS);
+        assertThat(checksums()).as("kube-scheduler would trust only the new CA, which nobody presents yet").containsExactly(a);
+
+        serving.set(certB);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 2);
+        assertThat(checksums()).containsExactly(a, SchedulerRollout.checksum("CA-B".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    @Test
+    void aRefusedPatchIsTriedAgain() throws Exception {
+        api.server().expect().patch().withPath(DEPLOYMENT).andReturn(403, "{\"kind\":\"Status\",\"code\":403}").once();
+        api.server().expect().patch().withPath(DEPLOYMENT).andReturn(200, "{}").always();
+        start();
+        String a = SchedulerRollout.checksum("CA-A".getBytes(StandardCharsets.US_ASCII));
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> checksums().size() == 2);
+        Thread.sleep(5 * SchedulerRollout.LOOK_EVERY_MILLIS);
+        assertThat(checksums()).as("the refused patch and the one that passed, then nothing: the CA did not change").containsExactly(a, a);
+    }
+}
