@@ -46,7 +46,7 @@ class QueueGateTest {
     }
 
     /** Records every lift; {@link #apply} shows the pods ungated, as the API server and the informer would. */
-    static final class Lifts implements GateLifter {
+    static class Lifts implements GateLifter {
         final List<PodId> lifted = new CopyOnWriteArrayList<>();
         final List<Map<String, String>> annotations = new CopyOnWriteArrayList<>();
 
@@ -62,7 +62,7 @@ class QueueGateTest {
         }
     }
 
-    private static SchedulerHarness cluster(QueueGate gate, Evictor evictor, int nodes) {
+    static SchedulerHarness cluster(QueueGate gate, Evictor evictor, int nodes) {
         SchedulerConfig config = SchedulerConfig.DEFAULT.withQueueGate(gate);
         SchedulerHarness h = evictor == null ? new SchedulerHarness(config) : new SchedulerHarness(config, evictor, DisruptionBudgets.NONE);
         for (int i = 0; i < nodes; i++) {
