@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 class QueueGateE2eTest {
     private static final String GATE = "muster.dev/queue-admission";
     private static final String FOREIGN = "example.com/hold";
+    private static final String EXTENDER = "muster.dev/extender";
 
     @Test
     void aGangHeldByItsQueueStaysGatedUntilTheQueueAdmitsItThenBindsWhole() throws Exception {
@@ -68,6 +69,13 @@ class QueueGateE2eTest {
                     .until(() -> List.of("second-0", "second-1").stream().map(n -> admin.readPod(ns, n))
                             .allMatch(p -> gates(p).equals(List.of(GATE)) && !reportedUnschedulable(p) && p.getSpec().getNodeName() == null));
             assertThat(muster.extender().counter("muster_gangs_gated", "cause", "queue")).as("muster_gangs_gated{cause=queue}").isEqualTo(1);
+            // and each of its pods is told so by an Event from the extender (its ServiceAccount's token)
+            for (String pod : List.of("second-0", "second-1")) {
+                Awaitility.await(pod + " gets an Event saying it waits for its queue").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                        .until(() -> admin.eventsFrom(ns, pod, EXTENDER).stream()
+                                .anyMatch(e -> e.startsWith("GangWaiting: gang " + ns + "/second: waiting for queue research: ")));
+            }
+            System.out.println("e2e: second-0's events from the extender: " + admin.eventsFrom(ns, "second-0", EXTENDER));
             System.out.println("e2e: second's PodGroup: " + Kube.conditionLines(admin.podGroupObject(ns, "second"))
                     + "; second-0 PodScheduled: " + scheduledCondition(admin.readPod(ns, "second-0")));
 
@@ -100,6 +108,11 @@ class QueueGateE2eTest {
                     .until(() -> admin.bound(ns, "second-").size() == 2);
             double seconds = (System.nanoTime() - raised) / 1e9;
             System.out.printf("e2e: queue capability raised -> gang of 2 lifted and bound whole in %.2f s%n", seconds);
+            Awaitility.await("second-0 is told its gate was lifted").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> admin.eventsFrom(ns, "second-0", EXTENDER).contains("GateLifted: gang " + ns
+                            + "/second: admitted by queue research; scheduling gate " + GATE + " lifted"));
+            assertThat(admin.eventsFrom(ns, "second-0", EXTENDER)).as("told once while it waited, once when lifted").hasSize(2);
+            assertThat(admin.eventsFrom(ns, "foreign-0", EXTENDER)).as("a gang Muster does not lift is told nothing").isEmpty();
             assertThat(gates(admin.readPod(ns, "foreign-0"))).as("still behind both gates").containsExactlyInAnyOrder(FOREIGN, GATE);
             assertThat(admin.readPod(ns, "foreign-0").getSpec().getNodeName()).isNull();
             assertThat(muster.extender().counter("muster_gangs_gated", "cause", "foreign-gate")).isEqualTo(1);
