@@ -16,9 +16,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
- * Gated pods are told what their gang waits for: once per reason (not every tick), a changed reason no sooner than
- * {@code GateTold.RETELL_AFTER_NANOS} after the last, each pod once more when its gate is lifted; nothing while the
- * lifter is not ready (a standby).
+ * Gated pods are told what their gang waits for: once per reason (not every tick), a new kind of reason at once, the
+ * same reason with other numbers no sooner than {@code GateTold.RETELL_AFTER_NANOS} after the last, each pod once more
+ * when its gate is lifted; nothing while the lifter is not ready (a standby).
  */
 class GateEventsTest {
     record Told(String pod, String note, boolean lifted) {}
@@ -51,17 +51,22 @@ class GateEventsTest {
         assertThat(events.told).allSatisfy(t -> assertThat(t.note()).startsWith("gang default/train: waiting for queue research: ")
                 .contains("capability"));
 
-        h.scheduler.upsertQueue(new QueueSpec("research", QueueState.CLOSED, 1, res("2", "64Gi"), null, null, true)); // another reason
+        h.scheduler.upsertQueue(queue("research", res("3", "64Gi"))); // the same reason with other numbers
         h.ticks(5, Duration.ofSeconds(1));
-        assertThat(events.told).as("a changed reason waits out the pace").hasSize(2);
+        assertThat(events.told).as("other numbers alone wait out the pace").hasSize(2);
         h.ticks(30, Duration.ofSeconds(1));
         assertThat(events.told).hasSize(4);
-        assertThat(events.told.subList(2, 4)).allSatisfy(t -> assertThat(t.note()).contains("waiting for queue research", "is Closed"));
+        assertThat(events.told.subList(2, 4)).allSatisfy(t -> assertThat(t.note()).contains("waiting for queue research", "capability 3 cpu"));
+
+        h.scheduler.upsertQueue(new QueueSpec("research", QueueState.CLOSED, 1, res("3", "64Gi"), null, null, true)); // another kind
+        h.ticks(1, Duration.ofMillis(200));
+        assertThat(events.told).as("a new kind of reason is told at once").hasSize(6);
+        assertThat(events.told.subList(4, 6)).allSatisfy(t -> assertThat(t.note()).contains("waiting for queue research", "is Closed"));
 
         h.scheduler.upsertQueue(queue("research", res("8", "64Gi")));
-        h.ticks(1, Duration.ofMillis(200));
+        h.ticks(2, Duration.ofMillis(200));
         assertThat(lifts.names()).containsExactlyInAnyOrder("train-0", "train-1");
-        assertThat(events.told.subList(4, events.told.size())).hasSize(2).allSatisfy(t -> {
+        assertThat(events.told.subList(6, events.told.size())).hasSize(2).allSatisfy(t -> {
             assertThat(t.lifted()).isTrue();
             assertThat(t.note()).isEqualTo("gang default/train: admitted by queue research; scheduling gate muster.dev/queue-admission lifted");
         });

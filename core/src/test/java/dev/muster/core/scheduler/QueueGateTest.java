@@ -222,6 +222,21 @@ class QueueGateTest {
     }
 
     @Test
+    void aGangBehindAGateOfSomeoneElseHoldsNoRoomThatAnotherGangNeeds() {
+        Lifts lifts = new Lifts();
+        SchedulerHarness h = cluster(QueueGate.on(lifts), null, 2);
+        gated(h, "foreign", "default", 1, 0, gates(QueueGate.NAME, "example.com/quota")); // first in line, 2 cpu
+        h.ticks(20, Duration.ofSeconds(1)); // waits long enough to be next in line
+        List<Pod> train = gated(h, "train", "default", 4, 0, MUSTERS); // 8 cpu: the whole cluster
+        h.ticks(3, Duration.ofMillis(200));
+
+        assertThat(lifts.names()).containsExactlyInAnyOrder("train-0", "train-1", "train-2", "train-3");
+        scheduleAll(h, ungated(h, train));
+        assertThat(h.scheduler.gang(new GangKey("default", "train")).state()).isEqualTo(GangState.BOUND);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
     void withTheGateOffMustersGateIsLeftAloneAndTakesNobodysRoom() {
         Victims evictor = new Victims();
         SchedulerHarness h = cluster(QueueGate.OFF, evictor, 2);
