@@ -136,7 +136,7 @@ class QueueGateE2eTest {
                 }
                 why.append("\nsecond's PodGroup: ").append(Kube.conditionLines(admin.podGroupObject(ns, "second")));
                 why.append("\nextender:\n").append(muster.extender().logTail(80));
-                throw new AssertionError(why, e);
+                throw new AssertionError(why.toString(), e);
             }
             double seconds = (System.nanoTime() - raised) / 1e9;
             Awaitility.await("second Running on the kubelets").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))

@@ -226,7 +226,7 @@ class QueueGateTest {
         Lifts lifts = new Lifts();
         SchedulerHarness h = cluster(QueueGate.on(lifts), null, 2);
         gated(h, "foreign", "default", 1, 0, gates(QueueGate.NAME, "example.com/quota")); // first in line, 2 cpu
-        h.ticks(20, Duration.ofSeconds(1)); // waits long enough to be next in line
+        h.ticks(90, Duration.ofSeconds(1)); // waits long enough to be next in line
         List<Pod> train = gated(h, "train", "default", 4, 0, MUSTERS); // 8 cpu: the whole cluster
         h.ticks(3, Duration.ofMillis(200));
 
