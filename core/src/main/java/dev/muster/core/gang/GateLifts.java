@@ -80,6 +80,27 @@ public final class GateLifts {
         return musters ? Gating.MUSTER : Gating.NONE;
     }
 
+    /**
+     * The scheduling gates Muster does not lift on members of {@code g} waiting to be bound (any gate but Muster's own
+     * when the gate is on, every gate when it is off), sorted; empty when none. Such members cannot reach kube-scheduler
+     * until someone else removes those gates, so the gang takes no room meanwhile ({@link AdmissionPass}).
+     */
+    public static java.util.SortedSet<String> othersGates(Books books, Gang g) {
+        java.util.SortedSet<String> out = new java.util.TreeSet<>();
+        boolean lifts = books.queueGate().enabled();
+        for (Pod m : g.members()) {
+            if (m.isBound() || m.terminating()) {
+                continue;
+            }
+            for (String gate : m.constraints().schedulingGates()) {
+                if (!lifts || !QueueGate.NAME.equals(gate)) {
+                    out.add(gate);
+                }
+            }
+        }
+        return out;
+    }
+
     /** Whether {@code g} is gated by Muster alone and Muster lifts its gate (so its gated members will reach kube-scheduler). */
     public static boolean gatedByMuster(Books books, Gang g) {
         return books.queueGate().enabled() && gatingOf(g) == Gating.MUSTER;

@@ -75,6 +75,11 @@ final class ProvisioningGate implements GateHold {
     }
 
     @Override
+    public boolean claimsRoom(Gang gang) {
+        return hold != null && hold.claimsRoom(gang);
+    }
+
+    @Override
     public Map<String, String> annotations(Gang gang) {
         return hold == null ? Map.of() : hold.annotations(gang);
     }

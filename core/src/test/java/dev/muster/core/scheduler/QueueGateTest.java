@@ -231,7 +231,11 @@ class QueueGateTest {
         h.ticks(3, Duration.ofMillis(200));
 
         assertThat(lifts.names()).containsExactlyInAnyOrder("train-0", "train-1", "train-2", "train-3");
-        scheduleAll(h, ungated(h, train));
+        List<Pod> ungated = ungated(h, train);
+        h.ticks(60, Duration.ofSeconds(1)); // kube-scheduler takes its time (its backoff, say): passes run meanwhile
+        assertThat(h.scheduler.gang(new GangKey("default", "foreign")).why().text())
+                .isEqualTo("gang default/foreign: waiting for the scheduling gates [example.com/quota] to be removed");
+        scheduleAll(h, ungated);
         assertThat(h.scheduler.gang(new GangKey("default", "train")).state()).isEqualTo(GangState.BOUND);
         assertThat(h.invariantViolations()).isEmpty();
     }
