@@ -187,9 +187,9 @@ class ProvisioningE2eTest {
         long bound = System.nanoTime();
         assertThat(admin.bound(ns, "train-").values()).allMatch(node -> node.startsWith("prov-")).doesNotHaveDuplicates();
         Long provisioned = provisioner.provisionedAt(ns, "train-1");
-        System.out.printf("e2e: request -> Provisioned %.2f s (the test provisioner starting 3 hollow kubelets), Provisioned -> gate lifted"
-                        + " %.2f s, lifted -> gang of 3 bound %.2f s (polled every 50 ms)%n", provisioner.nodeStartNanos(ns, "train-1") / 1e9,
-                (lifted[0] - provisioned) / 1e9, (bound - lifted[0]) / 1e9);
+        System.out.printf("e2e: request seen -> Provisioned %.2f s; -> its 3 hollow kubelets Ready %.2f s; Provisioned -> gate lifted %.2f s;"
+                        + " lifted -> gang of 3 bound %.2f s (polled every 50 ms)%n", provisioner.provisionedAfter(ns, "train-1") / 1e9,
+                provisioner.nodeStartNanos(ns, "train-1") / 1e9, (lifted[0] - provisioned) / 1e9, (bound - lifted[0]) / 1e9);
         assertThat(pods("train-")).as("lifted with the annotations that make cluster-autoscaler count them against the request")
                 .allSatisfy(p -> assertThat(p.getMetadata().getAnnotations()).containsEntry("autoscaling.x-k8s.io/consume-provisioning-request", "train-1")
                         .containsEntry("autoscaling.x-k8s.io/provisioning-class-name", TestProvisioner.ATOMIC))

@@ -23,7 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * {@value #ATOMIC}, starts hollow kubelets for all of a request's pods (one 1-cpu node per pod, labelled with the first
  * PodTemplate's nodeSelector) only when it can start all of them within its node budget, else none. It writes the
  * conditions as cluster-autoscaler does: {@code Accepted}, then {@code Provisioned} (reason {@code CapacityIsProvisioned})
- * once the nodes are Ready, or {@code Failed} (reason {@code CapacityIsNotFound}) for a request that asks for too much.
+ * once it has started the nodes (they register and become Ready after), or {@code Failed} (reason {@code CapacityIsNotFound}) for a request that asks for too much.
  * A request whose template's nodeSelector has {@code provisioner: hold} is only accepted (a request that stays pending).
  * Other classes are left alone. Uses admin credentials, as an autoscaler has its own. Without kube-controller-manager it
  * lifts the not-ready taint of its nodes itself once they are Ready, as the node lifecycle controller would.
@@ -44,6 +44,7 @@ final class TestProvisioner implements AutoCloseable {
     private final Thread loop;
     private final Map<String, Long> provisioned = new java.util.concurrent.ConcurrentHashMap<>(); // namespace/name → System.nanoTime()
     private final Map<String, Long> nodeStartNanos = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Long> provisionedAfter = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean stop;
     private volatile Throwable failure;
 
@@ -64,6 +65,11 @@ final class TestProvisioner implements AutoCloseable {
     /** When it marked request {@code namespace/name} Provisioned ({@link System#nanoTime()}), or null. */
     Long provisionedAt(String ns, String name) {
         return provisioned.get(ns + "/" + name);
+    }
+
+    /** How long after it saw request {@code namespace/name} it said Provisioned (nanoseconds), or null. */
+    Long provisionedAfter(String ns, String name) {
+        return provisionedAfter.get(ns + "/" + name);
     }
 
     /** How long it took to start request {@code namespace/name}'s nodes and see them Ready (nanoseconds), or null. */
@@ -164,13 +170,15 @@ final class TestProvisioner implements AutoCloseable {
             started.add(n);
             mine.add(n);
         }
+        // Provisioned once the scale-up has started, as cluster-autoscaler says it: the nodes register after
+        conditions(ns, name, Map.of("Accepted", new String[]{"Accepted", "ProvisioningRequest is accepted by ClusterAutoscaler"},
+                "Provisioned", new String[]{"CapacityIsProvisioned", "Capacity is found in the cluster"}));
+        provisioned.put(ns + "/" + name, System.nanoTime());
+        provisionedAfter.put(ns + "/" + name, System.nanoTime() - asked);
         for (HollowNode n : mine) {
             n.awaitReady(admin, Duration.ofSeconds(120));
             admin.untaint(n.name()); // no node lifecycle controller runs here to lift the not-ready taint
         }
-        conditions(ns, name, Map.of("Accepted", new String[]{"Accepted", "ProvisioningRequest is accepted by ClusterAutoscaler"},
-                "Provisioned", new String[]{"CapacityIsProvisioned", "Capacity is found in the cluster"}));
-        provisioned.put(ns + "/" + name, System.nanoTime());
         nodeStartNanos.put(ns + "/" + name, System.nanoTime() - asked);
     }
 

@@ -93,7 +93,10 @@ public final class ProvisionHold implements GateHold {
         return provisioning.need(key, waiting, now).text();
     }
 
-    /** Its request is {@code Provisioned} and its room not reserved yet: the nodes bought for it are coming. */
+    /**
+     * Its request is {@code Provisioned} and its room not reserved yet: the nodes bought for it are coming
+     * (cluster-autoscaler says {@code Provisioned} once its scale-up succeeded; the nodes register after).
+     */
     @Override
     public boolean claimsRoom(Gang g) {
         Provisioning.Answer a = provisioning.answer(g.key(), 0);

@@ -69,7 +69,7 @@ class GatedProvisioningTest {
         assertThat(h.invariantViolations()).isEmpty();
     }
     @Test
-    void noOtherPodTakesANodeProvisionedForTheGangWhileTheRestOfItsNodesRegister() {
+    void noOtherPodTakesANodeBoughtForTheGangWhileItsNodesRegister() {
         QueueGateTest.Lifts lifts = new QueueGateTest.Lifts();
         SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(PreemptionSettings.DEFAULT)
                 .withQueueGate(QueueGate.on(lifts)), new RecordingEvictor(), DisruptionBudgets.NONE);
@@ -87,7 +87,7 @@ class GatedProvisioningTest {
         }
         h.ticks(3, Duration.ofMillis(500));
         assertThat(provisioning.drain()).hasSize(1);
-        provisioning.observed(BIG, "big-1", new RequestStatus(true, true, false, false, false, "", ""), 0);
+        provisioning.observed(BIG, "big-1", new RequestStatus(true, true, false, false, false, "", ""), 0); // its nodes come after
         h.ticks(2, Duration.ofMillis(500));
 
         h.nodes(node("n2", "4", "16Gi")); // the first of its nodes registers; a rival that fits it is filtered at once
@@ -99,6 +99,7 @@ class GatedProvisioningTest {
 
         h.nodes(node("n3", "4", "16Gi"));
         h.ticks(2, Duration.ofMillis(500));
+        assertThat(h.scheduler.filter(rival, List.of("n2", "n3")).feasible()).as("reserved for big").isEmpty();
         assertThat(lifts.names()).containsExactlyInAnyOrder("big-0", "big-1", "big-2", "big-3");
         QueueGateTest.scheduleAll(h, QueueGateTest.ungated(h, big));
         assertThat(h.scheduler.gang(BIG).state()).isEqualTo(GangState.BOUND);
