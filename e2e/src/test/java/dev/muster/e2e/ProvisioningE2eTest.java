@@ -139,8 +139,13 @@ class ProvisioningE2eTest {
     void aGangLargerThanTheClusterGetsOneRequestAndBindsWholeOnTheNodesProvisionedForIt() {
         namespace("larger");
         gang("train", 3, "600m", Map.of("pool", "a"));
-        Awaitility.await("train's PodGroup says it waits for the autoscaler").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
-                .until(() -> String.join("\n", Kube.conditionLines(admin.podGroupObject(ns, "train"))).contains("from the autoscaler"));
+        try {
+            Awaitility.await("train's PodGroup says it waits for the autoscaler").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> String.join("\n", Kube.conditionLines(admin.podGroupObject(ns, "train"))).contains("from the autoscaler"));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "; PodGroup: " + Kube.conditionLines(admin.podGroupObject(ns, "train")) + "; requests: "
+                    + requestNames() + "; extender:\n" + muster.extender().logTail(60), e);
+        }
         assertThat(pods("train-")).as("every member still behind Muster's gate while its nodes are bought: no autoscaler sees it")
                 .allSatisfy(p -> assertThat(p.getSpec().getSchedulingGates()).extracting(g -> g.getName()).containsExactly("muster.dev/queue-admission"));
         assertThat(bound("train-")).isZero();
