@@ -139,9 +139,14 @@ public final class AdmissionPass {
             if (GateLifts.gatedByMuster(books, g) && (queueRefuses(g, now, need) || heldBehindGate(g, now))) {
                 if (!nextChosen && claimsRoom(g)) {
                     // room was bought for it and is coming: next in line, so each new node's room is set aside for it as
-                    // the node registers (roomFreed), and no other pod's filter takes it first
+                    // the node registers (roomFreed), and no other pod's filter takes it first; it keeps saying what it
+                    // waits for (the hold's reason: the autoscaler's nodes)
+                    Refusal told = g.why();
                     free = admit(g, now, need, free, true);
                     nextChosen = line.next() != null;
+                    if (ledger.reservation(g.key()) == null && told != null && !told.equals(g.why())) {
+                        books.state(g, GangState.UNSCHEDULABLE, told);
+                    }
                 }
                 continue; // held back by its queue, or by a hold, behind Muster's gate, wherever it stands in line: told so
             }

@@ -90,6 +90,8 @@ class GatedProvisioningTest {
         provisioning.observed(BIG, "big-1", new RequestStatus(true, true, false, false, false, "", ""), 0); // its nodes come after
         h.ticks(2, Duration.ofMillis(500));
 
+        assertThat(h.scheduler.gang(BIG).why().text()).as("it keeps saying what it waits for")
+                .contains("waiting for 4 nodes from the autoscaler (ProvisioningRequest default/big-1: Provisioned)");
         h.nodes(node("n2", "4", "16Gi")); // the first of its nodes registers; a rival that fits it is filtered at once
         Pod rival = h.seen(dev.muster.core.testing.Fixtures.pod("rival").requests("3", "1Gi").build());
         assertThat(h.scheduler.filter(rival, List.of("n2")).feasible()).as("n2 is set aside for big").isEmpty();
