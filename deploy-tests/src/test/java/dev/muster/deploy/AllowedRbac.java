@@ -23,9 +23,10 @@ final class AllowedRbac {
     /**
      * Permissions granted by roles the chart renders, for {@code component} holding Lease {@code lease}; {@code evicts}:
      * preemption or reclaim is on (the extender alone may then evict, after reading the disruption budgets); {@code gates}:
-     * the queue-admission gate is on (the extender alone may then patch pods, to lift its gate); {@code tlsSecret}: the
-     * Secret the component reads its TLS material from through the API, or null; {@code schedulerDeployment}: the chart's
-     * kube-scheduler Deployment, which the extender restarts when the CA of that Secret changes.
+     * the queue-admission gate is on (the extender alone may then patch pods, to lift its gate, and create Events about
+     * them); {@code tlsSecret}: the Secret the component reads its TLS material from through the API, or null;
+     * {@code schedulerDeployment}: the chart's kube-scheduler Deployment, which the extender restarts when the CA of that
+     * Secret changes.
      */
     static Set<Permission> renderedRoles(String component, String lease, boolean evicts, boolean gates, String tlsSecret,
                                          String schedulerDeployment) {
@@ -52,6 +53,8 @@ final class AllowedRbac {
                 if (gates) {
                     // lifts its queue-admission gate: that gate alone, enforced by the chart's ValidatingAdmissionPolicy
                     allowed.add(Permission.of(CORE, "pods", "patch"));
+                    // tells gated pods what their gang waits for: Events regarding the pod, created, never patched
+                    allowed.add(Permission.of("events.k8s.io", "events", "create"));
                 }
                 if (evicts) {
                     allowed.add(Permission.of(CORE, "pods/eviction", "create"));

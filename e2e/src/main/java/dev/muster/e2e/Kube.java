@@ -306,6 +306,18 @@ public final class Kube {
         return out;
     }
 
+    /** {@code reason: note} of the events about one object that {@code reportingController} reported. */
+    public List<String> eventsFrom(String ns, String objectName, String reportingController) {
+        List<String> out = new ArrayList<>();
+        for (CoreV1Event e : call("list events in " + ns, () -> core.listNamespacedEvent(ns)
+                .fieldSelector("involvedObject.name=" + objectName).execute()).getItems()) {
+            if (reportingController.equals(e.getReportingComponent())) {
+                out.add(e.getReason() + ": " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
     // ---- the other two gang APIs -------------------------------------------------------------------------
 
     /** Kubernetes' own PodGroup API in 1.36 (with the GenericWorkload gate and the API enabled). */

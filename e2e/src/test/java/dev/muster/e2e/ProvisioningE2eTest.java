@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 @RealControlPlane
 class ProvisioningE2eTest {
     static final int BUDGET = 3;
+    private static final String EXTENDER = "muster.dev/extender";
     private static ControlPlane cp;
     private static Kube admin;
     private static final List<HollowNode> nodes = new java.util.ArrayList<>();
@@ -138,11 +139,26 @@ class ProvisioningE2eTest {
     void aGangLargerThanTheClusterGetsOneRequestAndBindsWholeOnTheNodesProvisionedForIt() {
         namespace("larger");
         gang("train", 3, "600m", Map.of("pool", "a"));
-        Awaitility.await("train's PodGroup says it waits for the autoscaler").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
-                .until(() -> String.join("\n", Kube.conditionLines(admin.podGroupObject(ns, "train"))).contains("from the autoscaler"));
+        try {
+            Awaitility.await("train's PodGroup says it waits for the autoscaler").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> String.join("\n", Kube.conditionLines(admin.podGroupObject(ns, "train"))).contains("from the autoscaler"));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "; PodGroup: " + Kube.conditionLines(admin.podGroupObject(ns, "train")) + "; requests: "
+                    + requestNames() + "; extender:\n" + muster.extender().logTail(60), e);
+        }
         assertThat(pods("train-")).as("every member still behind Muster's gate while its nodes are bought: no autoscaler sees it")
                 .allSatisfy(p -> assertThat(p.getSpec().getSchedulingGates()).extracting(g -> g.getName()).containsExactly("muster.dev/queue-admission"));
         assertThat(bound("train-")).isZero();
+        for (int i = 0; i < 3; i++) {
+            String pod = "train-" + i;
+            Awaitility.await(pod + " gets an Event saying it waits for the autoscaler").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> admin.eventsFrom(ns, pod, EXTENDER).stream().anyMatch(e -> e.startsWith("GangWaiting: gang " + ns
+                            + "/train: waiting for 3 nodes from the autoscaler (ProvisioningRequest " + ns + "/train-1: ")));
+        }
+        // a rival of Muster's scheduler that would fit one of the new nodes, created while the request is pending
+        V1Pod rival = Kube.podObject(ns, "rival", null, "600m", "64Mi", Kube.SCHEDULER_NAME, null);
+        rival.getSpec().nodeSelector(Map.of("pool", "a"));
+        Kube.call("create rival", () -> admin.core().createNamespacedPod(ns, rival).execute());
         Awaitility.await("one ProvisioningRequest for train, Provisioned").atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(200))
                 .until(() -> conditions("train-1").stream().anyMatch(c -> c.startsWith("Provisioned CapacityIsProvisioned")));
         assertThat(requestNames()).containsExactly("train-1");
@@ -152,19 +168,43 @@ class ProvisioningE2eTest {
                 .satisfies(set -> assertThat(((Number) set.get("count")).intValue()).isEqualTo(3))
                 .satisfies(set -> assertThat(set.get("podTemplateRef")).isEqualTo(Map.of("name", "train-1-0")));
         assertThat(templates()).containsExactly("train-1-0");
+        long[] lifted = {0};
         try {
-            Awaitility.await("the gang bound whole on the new nodes").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> bound("train-") == 3);
+            Awaitility.await("the gang bound whole on the new nodes, the rival on none of them before").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(50)).until(() -> {
+                        String rivalNode = admin.readPod(ns, "rival").getSpec().getNodeName();
+                        List<V1Pod> members = pods("train-");
+                        if (lifted[0] == 0 && members.stream().allMatch(p -> p.getSpec().getSchedulingGates() == null
+                                || p.getSpec().getSchedulingGates().isEmpty())) {
+                            lifted[0] = System.nanoTime();
+                        }
+                        long train = members.stream().filter(p -> p.getSpec().getNodeName() != null).count();
+                        if (rivalNode != null && rivalNode.startsWith("prov-") && train < 3) {
+                            throw new AssertionError("the rival took " + rivalNode + ", one of the nodes bought for train, before train bound whole ("
+                                    + admin.bound(ns, "train-") + ")");
+                        }
+                        return train == 3;
+                    });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             throw new AssertionError(e.getMessage() + "; bound: " + admin.bound(ns, "train-") + "; extender:\n" + muster.extender().logTail(60)
                     + "\nkube-scheduler log: " + muster.scheduler().log(), e);
         }
+        long bound = System.nanoTime();
         assertThat(admin.bound(ns, "train-").values()).allMatch(node -> node.startsWith("prov-")).doesNotHaveDuplicates();
+        Long provisioned = provisioner.provisionedAt(ns, "train-1");
+        System.out.printf("e2e: request seen -> Provisioned %.2f s; -> its 3 hollow kubelets Ready %.2f s; Provisioned -> gate lifted %.2f s;"
+                        + " lifted -> gang of 3 bound %.2f s (polled every 50 ms)%n", provisioner.provisionedAfter(ns, "train-1") / 1e9,
+                provisioner.nodeStartNanos(ns, "train-1") / 1e9, (lifted[0] - provisioned) / 1e9, (bound - lifted[0]) / 1e9);
         assertThat(pods("train-")).as("lifted with the annotations that make cluster-autoscaler count them against the request")
                 .allSatisfy(p -> assertThat(p.getMetadata().getAnnotations()).containsEntry("autoscaling.x-k8s.io/consume-provisioning-request", "train-1")
                         .containsEntry("autoscaling.x-k8s.io/provisioning-class-name", TestProvisioner.ATOMIC))
                 .allSatisfy(p -> assertThat(p.getSpec().getSchedulingGates()).isNullOrEmpty());
         assertThat(requestNames()).as("no second request").containsExactly("train-1");
+        assertThat(admin.readPod(ns, "rival").getSpec().getNodeName()).as("no room is left for the rival on train's nodes").isNull();
+        Awaitility.await("train-0 is told its gate was lifted").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> admin.eventsFrom(ns, "train-0", EXTENDER).contains("GateLifted: gang " + ns + "/train: admitted by queue default,"
+                        + " on the nodes of ProvisioningRequest " + ns + "/train-1; scheduling gate muster.dev/queue-admission lifted"));
+        System.out.println("e2e: train-0's events from the extender: " + admin.eventsFrom(ns, "train-0", EXTENDER));
         Awaitility.await("the request counted Done and timed").atMost(Duration.ofSeconds(30))
                 .until(() -> muster.extender().counter("muster_provisioning_requests", "phase", "Done") == 1
                         && muster.extender().gauge("muster_provisioning_seconds_count") >= 1);

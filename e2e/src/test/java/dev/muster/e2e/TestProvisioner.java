@@ -1,6 +1,10 @@
 package dev.muster.e2e;
 
+import com.google.gson.reflect.TypeToken;
+import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.util.Watch;
+import java.lang.reflect.Type;
 import io.kubernetes.client.openapi.models.V1PodTemplate;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,11 +18,12 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Stands in for cluster-autoscaler in the e2e tests: watches ProvisioningRequests (every 200 ms) and, for the class
+ * Stands in for cluster-autoscaler in the e2e tests: watches ProvisioningRequests (a list, then a watch from it, listed
+ * again whenever the watch ends) and, for the class
  * {@value #ATOMIC}, starts hollow kubelets for all of a request's pods (one 1-cpu node per pod, labelled with the first
  * PodTemplate's nodeSelector) only when it can start all of them within its node budget, else none. It writes the
  * conditions as cluster-autoscaler does: {@code Accepted}, then {@code Provisioned} (reason {@code CapacityIsProvisioned})
- * once the nodes are Ready, or {@code Failed} (reason {@code CapacityIsNotFound}) for a request that asks for too much.
+ * once it has started the nodes (they register and become Ready after), or {@code Failed} (reason {@code CapacityIsNotFound}) for a request that asks for too much.
  * A request whose template's nodeSelector has {@code provisioner: hold} is only accepted (a request that stays pending).
  * Other classes are left alone. Uses admin credentials, as an autoscaler has its own. Without kube-controller-manager it
  * lifts the not-ready taint of its nodes itself once they are Ready, as the node lifecycle controller would.
@@ -34,7 +39,12 @@ final class TestProvisioner implements AutoCloseable {
     private final int budget;
     private final List<HollowNode> started = new CopyOnWriteArrayList<>();
     private final Set<String> handled = new HashSet<>(); // namespace/name (loop thread only)
+    private final ApiClient watches;
+    private volatile Watch<?> current;
     private final Thread loop;
+    private final Map<String, Long> provisioned = new java.util.concurrent.ConcurrentHashMap<>(); // namespace/name → System.nanoTime()
+    private final Map<String, Long> nodeStartNanos = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Long> provisionedAfter = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean stop;
     private volatile Throwable failure;
 
@@ -43,12 +53,28 @@ final class TestProvisioner implements AutoCloseable {
         this.cp = cp;
         this.admin = admin;
         this.budget = budget;
+        this.watches = cp.adminClient(); // its own client: a watch holds a connection open
         this.loop = Thread.ofPlatform().daemon().name("test-provisioner").start(this::run);
     }
 
     /** The nodes it started. */
     List<HollowNode> nodes() {
         return List.copyOf(started);
+    }
+
+    /** When it marked request {@code namespace/name} Provisioned ({@link System#nanoTime()}), or null. */
+    Long provisionedAt(String ns, String name) {
+        return provisioned.get(ns + "/" + name);
+    }
+
+    /** How long after it saw request {@code namespace/name} it said Provisioned (nanoseconds), or null. */
+    Long provisionedAfter(String ns, String name) {
+        return provisionedAfter.get(ns + "/" + name);
+    }
+
+    /** How long it took to start request {@code namespace/name}'s nodes and see them Ready (nanoseconds), or null. */
+    Long nodeStartNanos(String ns, String name) {
+        return nodeStartNanos.get(ns + "/" + name);
     }
 
     /** What went wrong in its loop, or null. */
@@ -59,14 +85,14 @@ final class TestProvisioner implements AutoCloseable {
     private void run() {
         while (!stop) {
             try {
-                step();
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException | ApiException e) {
+                watch(handleAll());
+            } catch (RuntimeException | ApiException | java.io.IOException e) {
+                if (stop) {
+                    return;
+                }
                 failure = e;
                 try {
-                    Thread.sleep(500);
+                    Thread.sleep(500); // a backoff before the next list, after a failure only
                 } catch (InterruptedException ie) {
                     return;
                 }
@@ -74,55 +100,86 @@ final class TestProvisioner implements AutoCloseable {
         }
     }
 
+    /** Lists the requests, handles those not handled yet, and returns the list's resourceVersion to watch from. */
     @SuppressWarnings("unchecked")
-    private void step() throws ApiException {
+    private String handleAll() throws ApiException {
         Map<String, Object> list = (Map<String, Object>) admin.custom().listClusterCustomObject(GROUP, "v1", PLURAL).execute();
         for (Object o : (List<Object>) list.getOrDefault("items", List.of())) {
-            Map<String, Object> pr = (Map<String, Object>) o;
-            Map<String, Object> meta = (Map<String, Object>) pr.get("metadata");
-            String ns = (String) meta.get("namespace");
-            String name = (String) meta.get("name");
-            if (!handled.add(ns + "/" + name)) {
-                continue;
-            }
-            Map<String, Object> spec = (Map<String, Object>) pr.get("spec");
-            if (!ATOMIC.equals(spec.get("provisioningClassName"))) {
-                continue;
-            }
-            int pods = 0;
-            Map<String, String> labels = Map.of();
-            for (Object s : (List<Object>) spec.get("podSets")) {
-                Map<String, Object> set = (Map<String, Object>) s;
-                pods += ((Number) set.get("count")).intValue();
-                if (labels.isEmpty()) {
-                    String template = (String) ((Map<String, Object>) set.get("podTemplateRef")).get("name");
-                    V1PodTemplate t = admin.core().readNamespacedPodTemplate(template, ns).execute();
-                    Map<String, String> selector = t.getTemplate().getSpec().getNodeSelector();
-                    labels = selector == null ? Map.of() : selector;
+            handle((Map<String, Object>) o);
+        }
+        return (String) ((Map<String, Object>) list.get("metadata")).get("resourceVersion");
+    }
+
+    /** Handles each request added from {@code resourceVersion} on, until the watch ends (within 30 s: then it lists again). */
+    @SuppressWarnings("unchecked")
+    private void watch(String resourceVersion) throws ApiException, java.io.IOException {
+        Type type = new TypeToken<Watch.Response<Map<String, Object>>>() {}.getType();
+        try (Watch<Map<String, Object>> w = Watch.createWatch(watches, admin.custom().listClusterCustomObject(GROUP, "v1", PLURAL)
+                .resourceVersion(resourceVersion).timeoutSeconds(30).watch(true).buildCall(null), type)) {
+            current = w;
+            for (Watch.Response<Map<String, Object>> e : w) {
+                if (stop) {
+                    return;
+                }
+                if ("ADDED".equals(e.type) && e.object != null) {
+                    handle(e.object);
+                } else if ("ERROR".equals(e.type)) {
+                    return; // too old a resourceVersion, say: list again
                 }
             }
-            conditions(ns, name, Map.of("Accepted", new String[]{"Accepted", "ProvisioningRequest is accepted by ClusterAutoscaler"}));
-            if (labels.equals(HOLD)) {
-                continue;
-            }
-            if (started.size() + pods > budget) {
-                conditions(ns, name, Map.of("Accepted", new String[]{"Accepted", "ProvisioningRequest is accepted by ClusterAutoscaler"},
-                        "Failed", new String[]{"CapacityIsNotFound", "cannot start " + pods + " nodes: at most " + (budget - started.size()) + " more"}));
-                continue;
-            }
-            List<HollowNode> mine = new ArrayList<>();
-            for (int i = 0; i < pods; i++) {
-                HollowNode n = HollowNode.start(cp, "prov-" + started.size(), labels);
-                started.add(n);
-                mine.add(n);
-            }
-            for (HollowNode n : mine) {
-                n.awaitReady(admin, Duration.ofSeconds(120));
-                admin.untaint(n.name()); // no node lifecycle controller runs here to lift the not-ready taint
-            }
-            conditions(ns, name, Map.of("Accepted", new String[]{"Accepted", "ProvisioningRequest is accepted by ClusterAutoscaler"},
-                    "Provisioned", new String[]{"CapacityIsProvisioned", "Capacity is found in the cluster"}));
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void handle(Map<String, Object> pr) throws ApiException {
+        Map<String, Object> meta = (Map<String, Object>) pr.get("metadata");
+        String ns = (String) meta.get("namespace");
+        String name = (String) meta.get("name");
+        if (!handled.add(ns + "/" + name)) {
+            return;
+        }
+        Map<String, Object> spec = (Map<String, Object>) pr.get("spec");
+        if (!ATOMIC.equals(spec.get("provisioningClassName"))) {
+            return;
+        }
+        int pods = 0;
+        Map<String, String> labels = Map.of();
+        for (Object s : (List<Object>) spec.get("podSets")) {
+            Map<String, Object> set = (Map<String, Object>) s;
+            pods += ((Number) set.get("count")).intValue();
+            if (labels.isEmpty()) {
+                String template = (String) ((Map<String, Object>) set.get("podTemplateRef")).get("name");
+                V1PodTemplate t = admin.core().readNamespacedPodTemplate(template, ns).execute();
+                Map<String, String> selector = t.getTemplate().getSpec().getNodeSelector();
+                labels = selector == null ? Map.of() : selector;
+            }
+        }
+        conditions(ns, name, Map.of("Accepted", new String[]{"Accepted", "ProvisioningRequest is accepted by ClusterAutoscaler"}));
+        if (labels.equals(HOLD)) {
+            return;
+        }
+        if (started.size() + pods > budget) {
+            conditions(ns, name, Map.of("Accepted", new String[]{"Accepted", "ProvisioningRequest is accepted by ClusterAutoscaler"},
+                    "Failed", new String[]{"CapacityIsNotFound", "cannot start " + pods + " nodes: at most " + (budget - started.size()) + " more"}));
+            return;
+        }
+        long asked = System.nanoTime();
+        List<HollowNode> mine = new ArrayList<>();
+        for (int i = 0; i < pods; i++) {
+            HollowNode n = HollowNode.start(cp, "prov-" + started.size(), labels);
+            started.add(n);
+            mine.add(n);
+        }
+        // Provisioned once the scale-up has started, as cluster-autoscaler says it: the nodes register after
+        conditions(ns, name, Map.of("Accepted", new String[]{"Accepted", "ProvisioningRequest is accepted by ClusterAutoscaler"},
+                "Provisioned", new String[]{"CapacityIsProvisioned", "Capacity is found in the cluster"}));
+        provisioned.put(ns + "/" + name, System.nanoTime());
+        provisionedAfter.put(ns + "/" + name, System.nanoTime() - asked);
+        for (HollowNode n : mine) {
+            n.awaitReady(admin, Duration.ofSeconds(120));
+            admin.untaint(n.name()); // no node lifecycle controller runs here to lift the not-ready taint
+        }
+        nodeStartNanos.put(ns + "/" + name, System.nanoTime() - asked);
     }
 
     /** Replaces the request's status conditions with {@code conditions} (type → reason, message), all True. */
@@ -148,6 +205,14 @@ final class TestProvisioner implements AutoCloseable {
     public void close() {
         stop = true;
         loop.interrupt();
+        Watch<?> w = current;
+        if (w != null) {
+            try {
+                w.close(); // ends the open watch
+            } catch (java.io.IOException e) {
+                // closing anyway
+            }
+        }
         started.forEach(HollowNode::close);
     }
 }

@@ -26,6 +26,8 @@ public final class ServerDefaults {
     public static final int WAKES_PER_SECOND = 50;
     /** Pods whose queue-admission gate is lifted per second at most (each a GET and a JSON patch). */
     public static final int LIFTS_PER_SECOND = 100;
+    /** Events telling gated pods what their gang waits for, sent per second at most (like kube-scheduler's recorder, paced). */
+    public static final int GATE_EVENTS_PER_SECOND = 20;
     /** At most this many pod wakes wait to be sent (the oldest is dropped beyond). */
     public static final int WAKES_PENDING = 10_000;
 

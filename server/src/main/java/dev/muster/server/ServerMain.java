@@ -22,6 +22,7 @@ import dev.muster.server.leader.Leadership;
 import dev.muster.server.sync.ClusterSync;
 import dev.muster.server.wake.KubePodWaker;
 import dev.muster.server.gate.GateCollector;
+import dev.muster.server.gate.KubeGateEvents;
 import dev.muster.server.gate.KubeGateLifter;
 import dev.muster.core.gang.QueueGate;
 import dev.muster.server.wake.WakeCollector;
@@ -129,8 +130,10 @@ public final class ServerMain {
         // (QueueGate#withHold) when something else must keep an admitted gang gated
         if (cfg.queueGate()) {
             KubeGateLifter lifter = new KubeGateLifter(kube.requests(), leadership::leading, ServerDefaults.LIFTS_PER_SECOND);
-            new GateCollector(lifter).register(registry);
-            schedulerConfig = schedulerConfig.withQueueGate(QueueGate.on(lifter));
+            // gated pods are told what their gang waits for, and when their gate is lifted (Events regarding the pod)
+            KubeGateEvents events = new KubeGateEvents(kube.requests(), leadership::leading, cfg.podName(), ServerDefaults.GATE_EVENTS_PER_SECOND);
+            new GateCollector(lifter, events).register(registry);
+            schedulerConfig = schedulerConfig.withQueueGate(QueueGate.on(lifter).withEvents(events));
         }
         // victims are evicted through the Eviction API, fenced like the binder; PodDisruptionBudgets are watched only
         // when something may be evicted (the chart grants the RBAC for both)

@@ -36,7 +36,9 @@ import java.util.List;
  * No pass runs while admission is held ({@link AdmissionHold}: a new leader has not read the preemption records yet).
  * Gangs behind Muster's queue-admission gate are in line like the others; each of them the pass reaches is checked
  * against its queue first, and told {@code waiting for queue <name>} while the queue refuses it ({@link GateLifts}
- * lifts the gate after the pass). It evicts nothing itself: after each pass {@link dev.muster.core.preempt.Preemptions} lets gangs it could not admit for
+ * lifts the gate after the pass). A gang with a member behind a scheduling gate Muster does not lift takes no room at
+ * all: its pods cannot reach kube-scheduler, so room kept for it would sit idle; it is told which gates it waits for.
+ * It evicts nothing itself: after each pass {@link dev.muster.core.preempt.Preemptions} lets gangs it could not admit for
  * want of room take room back.
  */
 public final class AdmissionPass {
@@ -131,7 +133,21 @@ public final class AdmissionPass {
             g.place.pass = pass;
             Resources need = line.needOf(g);
             boolean atHand = held.holds(g); // kube-scheduler is waiting on it: its binds are held
+            if (gatedByOthers(g)) {
+                continue; // its gated members cannot reach kube-scheduler: it takes no room, is never next in line, blocks nobody
+            }
             if (GateLifts.gatedByMuster(books, g) && (queueRefuses(g, now, need) || heldBehindGate(g, now))) {
+                if (!nextChosen && claimsRoom(g)) {
+                    // room was bought for it and is coming: next in line, so each new node's room is set aside for it as
+                    // the node registers (roomFreed), and no other pod's filter takes it first; it keeps saying what it
+                    // waits for (the hold's reason: the autoscaler's nodes)
+                    Refusal told = g.why();
+                    free = admit(g, now, need, free, true);
+                    nextChosen = line.next() != null;
+                    if (ledger.reservation(g.key()) == null && told != null && !told.equals(g.why())) {
+                        books.state(g, GangState.UNSCHEDULABLE, told);
+                    }
+                }
                 continue; // held back by its queue, or by a hold, behind Muster's gate, wherever it stands in line: told so
             }
             if ((nextChosen || blocked) && (!atHand || !need.fitsIn(free))) {
@@ -260,6 +276,32 @@ public final class AdmissionPass {
             }
         }
         return false;
+    }
+
+    /** Whether a {@link GateHold} says room was bought for {@code g} and is coming. */
+    private boolean claimsRoom(Gang g) {
+        for (GateHold hold : books.queueGate().holds()) {
+            if (hold.claimsRoom(g)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a member of {@code g} carries a scheduling gate Muster does not lift ({@link GateLifts#othersGates}); if so
+     * the gang is told it waits for those gates to be removed.
+     */
+    private boolean gatedByOthers(Gang g) {
+        java.util.SortedSet<String> gates = GateLifts.othersGates(books, g);
+        if (gates.isEmpty()) {
+            return false;
+        }
+        Refusal why = Refusal.of(Refusal.Cause.MEMBERS_MISSING, "gang " + g.key() + ": waiting for the scheduling gates " + gates + " to be removed");
+        if (!why.equals(g.why()) || g.state() != GangState.UNSCHEDULABLE) {
+            books.state(g, GangState.UNSCHEDULABLE, why);
+        }
+        return true;
     }
 
     private void tellBehind(Gang g, Resources need, boolean retell) {

@@ -10,6 +10,15 @@ public interface GateHold {
     /** Why {@code gang} must stay gated at {@code now} (millis), or {@code null} when this hold lets it go. */
     String reason(Gang gang, long now);
 
+    /**
+     * Whether room was bought for {@code gang} and is coming (nodes an autoscaler provisioned for it, say): the admission
+     * pass makes it the gang next in line, so the room is set aside for it as each node registers and nothing else is
+     * admitted onto it meanwhile (false by default).
+     */
+    default boolean claimsRoom(Gang gang) {
+        return false;
+    }
+
     /** Annotations the lift adds to every member of {@code gang} in the same patch (empty when none). */
     default Map<String, String> annotations(Gang gang) {
         return Map.of();

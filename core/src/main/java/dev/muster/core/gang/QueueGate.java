@@ -13,28 +13,35 @@ import java.util.Objects;
  * @param enabled whether Muster lifts its gate
  * @param holds   further reasons to keep an admitted gang gated (none by default)
  * @param lifter  the port that removes the gate from a pod
+ * @param events  the port that tells gated pods what their gang waits for, and that their gate was lifted
  */
-public record QueueGate(boolean enabled, List<GateHold> holds, GateLifter lifter) {
+public record QueueGate(boolean enabled, List<GateHold> holds, GateLifter lifter, GateEvents events) {
     /** The scheduling gate's name. */
     public static final String NAME = "muster.dev/queue-admission";
     /** Muster lifts nothing. */
-    public static final QueueGate OFF = new QueueGate(false, List.of(), GateLifter.NONE);
+    public static final QueueGate OFF = new QueueGate(false, List.of(), GateLifter.NONE, GateEvents.NONE);
 
     public QueueGate {
         holds = List.copyOf(holds);
         Objects.requireNonNull(lifter, "lifter");
+        Objects.requireNonNull(events, "events");
     }
 
     /** The gate on, lifting through {@code lifter}, with no holds. */
     public static QueueGate on(GateLifter lifter) {
-        return new QueueGate(true, List.of(), lifter);
+        return new QueueGate(true, List.of(), lifter, GateEvents.NONE);
+    }
+
+    /** The same gate, telling gated pods through {@code events}. */
+    public QueueGate withEvents(GateEvents events) {
+        return new QueueGate(enabled, holds, lifter, events);
     }
 
     /** The same gate with {@code hold} consulted too. */
     public QueueGate withHold(GateHold hold) {
         List<GateHold> more = new java.util.ArrayList<>(holds);
         more.add(Objects.requireNonNull(hold, "hold"));
-        return new QueueGate(enabled, more, lifter);
+        return new QueueGate(enabled, more, lifter, events);
     }
 
     /** Whether {@code p} carries Muster's gate. */

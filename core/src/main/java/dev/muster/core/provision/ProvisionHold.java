@@ -11,7 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Keeps an admitted gang behind the gate while it needs nodes that are not there yet. Asked by the gate's lift for a
+ * Keeps an admitted gang behind the gate while it needs nodes that are not there yet. Once its request is
+ * {@code Provisioned} it {@linkplain #claimsRoom claims} the room that comes: the admission pass makes it next in line,
+ * so each new node's room is set aside for it as the node registers, before any other pod's filter may take it. Asked by the gate's lift for a
  * gang its queue admits:
  * <ul>
  *   <li>the gang runs or holds a reservation: let go (a request not provisioned yet is withdrawn);</li>
@@ -89,6 +91,16 @@ public final class ProvisionHold implements GateHold {
             }
         }
         return provisioning.need(key, waiting, now).text();
+    }
+
+    /**
+     * Its request is {@code Provisioned} and its room not reserved yet: the nodes bought for it are coming
+     * (cluster-autoscaler says {@code Provisioned} once its scale-up succeeded; the nodes register after).
+     */
+    @Override
+    public boolean claimsRoom(Gang g) {
+        Provisioning.Answer a = provisioning.answer(g.key(), 0);
+        return a != null && (a.phase() == Phase.PROVISIONED || a.phase() == Phase.DONE) && !g.running() && !room.admitted(g);
     }
 
     @Override

@@ -276,7 +276,11 @@ public final class GangScheduler implements ClusterSink {
      * one failed (the first failure is rethrown after all ran). Call it periodically.
      */
     public void expireDue() {
-        run(() -> housekeeping.tick(nanoTime.getAsLong()));
+        run(() -> {
+            long now = nanoTime.getAsLong();
+            boolean mayAsk = synced && books.queueGate().lifter().ready(); // the requests are made by the leader alone
+            provisionGate.tick(() -> housekeeping.tick(now), mayAsk, books, line, feed, now); // one hold answer per gang per tick
+        });
     }
 
     /**
@@ -372,16 +376,23 @@ public final class GangScheduler implements ClusterSink {
      * core's books, whose requests {@code provisioning} keeps.
      */
     public void provisioning(dev.muster.core.provision.Provisioning provisioning) {
-        locked(() -> {
-            provisionGate.turnOn(new dev.muster.core.provision.ProvisionHold(provisioning,
-                    new dev.muster.core.provision.ClusterRoom(books, admission, preemptions)));
-            return null;
-        });
+        run(() -> provisionGate.turnOn(new dev.muster.core.provision.ProvisionHold(provisioning,
+                new dev.muster.core.provision.ClusterRoom(books, admission, preemptions))));
     }
 
-    /** {@link ProvisioningGate#ask}: returns the reason each gang the provisioning hold keeps is held for. */
+    /** Turns all-or-nothing scale-up on with {@code hold} judging the gangs (tests). */
+    void provisioningHold(dev.muster.core.gang.GateHold hold) {
+        run(() -> provisionGate.turnOn(hold));
+    }
+
+    /** {@link ProvisioningGate#ask} now: returns the reason each gang the provisioning hold keeps is held for. */
     public Map<GangKey, String> askProvisioning() {
         return locked(() -> provisionGate.ask(books, line, feed, nanoTime.getAsLong()));
+    }
+
+    /** What the last tick's {@link ProvisioningGate#ask} found: the reason each gang held for nodes is held for. */
+    public Map<GangKey, String> heldForNodes() {
+        return locked(provisionGate::held);
     }
 
     /** What preemption has done since start. */

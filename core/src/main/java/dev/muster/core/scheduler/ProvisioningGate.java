@@ -7,6 +7,7 @@ import dev.muster.core.gang.WaitingLine;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.provision.ProvisionHold;
 import dev.muster.core.queue.QueueAdmission;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,17 +18,65 @@ import java.util.concurrent.TimeUnit;
  * turned on, then keeps a gang gated while it waits for the autoscaler's nodes ({@link ProvisionHold}) and gives the
  * lift the pods' annotations. Confined to the core's lock (every method is called under it, the hold is written under
  * it).
+ *
+ * <p><b>One answer per tick.</b> During a tick ({@link #tick}) the admission pass, the gate's sweep and {@link #ask}
+ * each want the hold's reason for a gang; the first answer is kept and serves the others, so the hold (which may reserve
+ * room, make or withdraw a request) is asked once per gang per tick. The answers are dropped when the tick ends; outside
+ * a tick (a pass run because room came free, say) every call asks.
  */
 final class ProvisioningGate implements GateHold {
-    private ProvisionHold hold; // null: all-or-nothing scale-up is off
+    private GateHold hold; // null: all-or-nothing scale-up is off
+    private boolean ticking;
+    private final Map<GangKey, String> answers = new HashMap<>(); // this tick's answers (null values: let go)
+    private Map<GangKey, String> held = Map.of(); // the gangs the last tick's ask found held, and why
 
-    void turnOn(ProvisionHold hold) {
+    void turnOn(GateHold hold) {
         this.hold = hold;
     }
 
     @Override
     public String reason(Gang gang, long now) {
-        return hold == null ? null : hold.reason(gang, now);
+        if (hold == null) {
+            return null;
+        }
+        if (!ticking) {
+            return hold.reason(gang, now);
+        }
+        if (answers.containsKey(gang.key())) {
+            return answers.get(gang.key());
+        }
+        String why = hold.reason(gang, now);
+        answers.put(gang.key(), why);
+        return why;
+    }
+
+    /**
+     * Runs {@code tick} with one answer per gang, then, if {@code mayAsk} (synced and leading, as the gate's lift is),
+     * {@link #ask}s with the same answers and keeps what it found.
+     */
+    void tick(Runnable tick, boolean mayAsk, Books books, WaitingLine line, ClusterFeed feed, long now) {
+        answers.clear();
+        ticking = true;
+        try {
+            tick.run();
+        } finally {
+            try {
+                held = hold != null && mayAsk ? Map.copyOf(ask(books, line, feed, now)) : Map.of();
+            } finally {
+                ticking = false;
+                answers.clear();
+            }
+        }
+    }
+
+    /** The gangs the last tick found held for nodes, and why. */
+    Map<GangKey, String> held() {
+        return held;
+    }
+
+    @Override
+    public boolean claimsRoom(Gang gang) {
+        return hold != null && hold.claimsRoom(gang);
     }
 
     @Override
@@ -49,7 +98,7 @@ final class ProvisioningGate implements GateHold {
             boolean asked = g.spec() != null && (g.running() || line.waiting(g, now)
                     && books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof QueueAdmission.Verdict.Admitted);
             boolean admitted = books.admitted(g);
-            String why = asked ? hold.reason(g, millis) : null;
+            String why = asked ? reason(g, millis) : null;
             if (why != null) {
                 out.put(g.key(), why);
             } else if (asked && !admitted && books.admitted(g)) {

@@ -68,4 +68,44 @@ class GatedProvisioningTest {
         assertThat(h.binder.bound().values()).containsExactlyInAnyOrder("n0", "n1", "n2", "n3");
         assertThat(h.invariantViolations()).isEmpty();
     }
+    @Test
+    void noOtherPodTakesANodeBoughtForTheGangWhileItsNodesRegister() {
+        QueueGateTest.Lifts lifts = new QueueGateTest.Lifts();
+        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(PreemptionSettings.DEFAULT)
+                .withQueueGate(QueueGate.on(lifts)), new RecordingEvictor(), DisruptionBudgets.NONE);
+        h.nodes(node("n0", "4", "16Gi"), node("n1", "4", "16Gi"));
+        h.scheduler.upsertQueue(queue("default"));
+        h.scheduler.markSynced();
+        Provisioning provisioning = new Provisioning(Provisioning.Settings.atomic());
+        provisioning.listed();
+        h.scheduler.provisioning(provisioning);
+        h.scheduler.upsertPodGroup(podGroup("default", "big", 4, "default"));
+        List<Pod> big = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            big.add(h.seen(dev.muster.core.testing.Fixtures.pod("big-" + i).gang("big").requests("3", "1Gi")
+                    .constraints(QueueGateTest.MUSTERS).build()));
+        }
+        h.ticks(3, Duration.ofMillis(500));
+        assertThat(provisioning.drain()).hasSize(1);
+        provisioning.observed(BIG, "big-1", new RequestStatus(true, true, false, false, false, "", ""), 0); // its nodes come after
+        h.ticks(2, Duration.ofMillis(500));
+
+        assertThat(h.scheduler.gang(BIG).why().text()).as("it keeps saying what it waits for")
+                .contains("waiting for 4 nodes from the autoscaler (ProvisioningRequest default/big-1: Provisioned)");
+        h.nodes(node("n2", "4", "16Gi")); // the first of its nodes registers; a rival that fits it is filtered at once
+        Pod rival = h.seen(dev.muster.core.testing.Fixtures.pod("rival").requests("3", "1Gi").build());
+        assertThat(h.scheduler.filter(rival, List.of("n2")).feasible()).as("n2 is set aside for big").isEmpty();
+        h.ticks(2, Duration.ofMillis(500));
+        assertThat(h.scheduler.filter(rival, List.of("n2")).feasible()).as("and stays so at the next passes").isEmpty();
+        assertThat(lifts.lifted).isEmpty();
+
+        h.nodes(node("n3", "4", "16Gi"));
+        h.ticks(2, Duration.ofMillis(500));
+        assertThat(h.scheduler.filter(rival, List.of("n2", "n3")).feasible()).as("reserved for big").isEmpty();
+        assertThat(lifts.names()).containsExactlyInAnyOrder("big-0", "big-1", "big-2", "big-3");
+        QueueGateTest.scheduleAll(h, QueueGateTest.ungated(h, big));
+        assertThat(h.scheduler.gang(BIG).state()).isEqualTo(GangState.BOUND);
+        assertThat(h.binder.bound().values()).containsExactlyInAnyOrder("n0", "n1", "n2", "n3");
+        assertThat(h.invariantViolations()).isEmpty();
+    }
 }

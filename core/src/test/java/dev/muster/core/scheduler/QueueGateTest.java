@@ -46,7 +46,7 @@ class QueueGateTest {
     }
 
     /** Records every lift; {@link #apply} shows the pods ungated, as the API server and the informer would. */
-    static final class Lifts implements GateLifter {
+    static class Lifts implements GateLifter {
         final List<PodId> lifted = new CopyOnWriteArrayList<>();
         final List<Map<String, String>> annotations = new CopyOnWriteArrayList<>();
 
@@ -62,7 +62,7 @@ class QueueGateTest {
         }
     }
 
-    private static SchedulerHarness cluster(QueueGate gate, Evictor evictor, int nodes) {
+    static SchedulerHarness cluster(QueueGate gate, Evictor evictor, int nodes) {
         SchedulerConfig config = SchedulerConfig.DEFAULT.withQueueGate(gate);
         SchedulerHarness h = evictor == null ? new SchedulerHarness(config) : new SchedulerHarness(config, evictor, DisruptionBudgets.NONE);
         for (int i = 0; i < nodes; i++) {
@@ -219,6 +219,25 @@ class QueueGateTest {
         assertThat(lifts.lifted).isEmpty();
         assertThat(evictor.evicted).isEmpty();
         assertThat(h.scheduler.stats().gangsGated()).containsExactly(Map.entry("foreign-gate", 1));
+    }
+
+    @Test
+    void aGangBehindAGateOfSomeoneElseHoldsNoRoomThatAnotherGangNeeds() {
+        Lifts lifts = new Lifts();
+        SchedulerHarness h = cluster(QueueGate.on(lifts), null, 2);
+        gated(h, "foreign", "default", 1, 0, gates(QueueGate.NAME, "example.com/quota")); // first in line, 2 cpu
+        h.ticks(90, Duration.ofSeconds(1)); // waits long enough to be next in line
+        List<Pod> train = gated(h, "train", "default", 4, 0, MUSTERS); // 8 cpu: the whole cluster
+        h.ticks(3, Duration.ofMillis(200));
+
+        assertThat(lifts.names()).containsExactlyInAnyOrder("train-0", "train-1", "train-2", "train-3");
+        List<Pod> ungated = ungated(h, train);
+        h.ticks(60, Duration.ofSeconds(1)); // kube-scheduler takes its time (its backoff, say): passes run meanwhile
+        assertThat(h.scheduler.gang(new GangKey("default", "foreign")).why().text())
+                .isEqualTo("gang default/foreign: waiting for the scheduling gates [example.com/quota] to be removed");
+        scheduleAll(h, ungated);
+        assertThat(h.scheduler.gang(new GangKey("default", "train")).state()).isEqualTo(GangState.BOUND);
+        assertThat(h.invariantViolations()).isEmpty();
     }
 
     @Test

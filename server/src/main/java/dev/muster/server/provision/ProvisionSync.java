@@ -35,7 +35,7 @@ import java.util.function.BooleanSupplier;
  * Runs all-or-nothing scale-up against the API: finds whether the ProvisioningRequest API is served (asking again every
  * {@link #RECHECK} until it is), watches Muster's requests (label {@value RequestObjects#MANAGED_BY}={@value
  * RequestObjects#MUSTER}) and tells {@link Provisioning} what they say, and every {@link #PERIOD}, while this process
- * leads and its first sync is done: asks the core about its gangs ({@link GangScheduler#askProvisioning}), tells
+ * leads and its first sync is done: logs what the core's tick found about its gangs ({@link GangScheduler#heldForNodes}), tells
  * {@link Provisioning} which gangs are gone (their PodGroup is no longer known), and creates and deletes what it hands out.
  *
  * <p>A restarted (or newly leading) extender makes no second request: the informer's first list, which adopts the
@@ -126,7 +126,7 @@ public final class ProvisionSync implements AutoCloseable {
             if (!leading.getAsBoolean() || !scheduler.isSynced()) {
                 return;
             }
-            report(scheduler.askProvisioning());
+            report(scheduler.heldForNodes()); // the core's tick asks about its gangs (GangScheduler#heldForNodes)
             for (GangKey g : provisioning.gangs()) {
                 GangView v = scheduler.gang(g);
                 if (v == null || v.queue() == null) {
