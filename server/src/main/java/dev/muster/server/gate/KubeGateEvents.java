@@ -5,19 +5,17 @@ import dev.muster.common.kube.KubeClients;
 import dev.muster.core.gang.GateEvents;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.PodId;
+import dev.muster.server.patch.PacedPodPatches;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -40,12 +38,13 @@ import org.slf4j.LoggerFactory;
  * Reason {@code GangWaiting} while the gang is kept gated, {@code GateLifted} when the pod's gate was lifted. The core
  * decides when a pod is told (on a change of reason, paced per pod); this class only sends.
  *
- * <p><b>Never blocks, bounded.</b> Calls queue the Event and return. At most one Event per pod and reason waits (a newer
- * note replaces the one not sent yet), and at most {@link #MAX_PENDING} in all: beyond that new ones are dropped and
- * counted. One virtual thread sends them, at most {@code perSecond} a second. <b>Leader only:</b> asked right before
- * each send; a standby drops it.
+ * <p><b>Never blocks, bounded.</b> Calls queue the Event and return ({@link PacedPodPatches}, keyed by pod and reason).
+ * At most one Event per pod and reason waits (a newer note replaces the one not sent yet, in its place), and at most
+ * {@link #MAX_PENDING} in all: beyond that the oldest are dropped and counted. One virtual thread sends them, at most
+ * {@code perSecond} a second. <b>Leader only:</b> asked right before each send; a standby drops it.
  *
- * <p>Thread-safe: {@code pending} is guarded by {@code this}; counters are atomic. {@link #close()} stops the sender.
+ * <p>Thread-safe: the Events waiting are {@link PacedPodPatches}' (its lock); counters are atomic. {@link #close()}
+ * stops the sender.
  */
 public final class KubeGateEvents implements GateEvents, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KubeGateEvents.class);
@@ -74,12 +73,8 @@ public final class KubeGateEvents implements GateEvents, AutoCloseable {
     private final BooleanSupplier leading;
     private final InstantSource clock;
     private final String instance;
-    private final long nanosBetween;
     private final Map<Outcome, AtomicLong> outcomes = new EnumMap<>(Outcome.class);
-    private final Thread sender;
-    // ---- guarded by this ----
-    private final LinkedHashMap<String, Pending> pending = new LinkedHashMap<>();
-    private boolean closed;
+    private final PacedPodPatches<Pending> pending;
 
     /** @param instance this replica's identity (its pod name) */
     public KubeGateEvents(ApiClient client, BooleanSupplier leading, String instance, int perSecond) {
@@ -92,14 +87,11 @@ public final class KubeGateEvents implements GateEvents, AutoCloseable {
         this.leading = Objects.requireNonNull(leading, "leading");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.instance = instance == null || instance.isBlank() ? "muster-extender" : instance;
-        if (perSecond < 1) {
-            throw new IllegalArgumentException("perSecond must be at least 1, got " + perSecond);
-        }
-        this.nanosBetween = Duration.ofSeconds(1).toNanos() / perSecond;
         for (Outcome o : Outcome.values()) {
             outcomes.put(o, new AtomicLong());
         }
-        this.sender = startSender ? Thread.ofVirtual().name("gate-events").start(this::send) : null;
+        this.pending = new PacedPodPatches<>("gate-events", perSecond, MAX_PENDING, PacedPodPatches.Requeue.KEEP_PLACE,
+                e -> outcomes.get(sendNow(e)).incrementAndGet(), startSender);
     }
 
     @Override
@@ -115,79 +107,26 @@ public final class KubeGateEvents implements GateEvents, AutoCloseable {
     }
 
     private void offer(Pending e) {
-        String key = e.pod().uid() + "/" + e.reason();
-        synchronized (this) {
-            if (!closed && (pending.containsKey(key) || pending.size() < MAX_PENDING)) {
-                pending.put(key, e);
-                notifyAll();
-                return;
-            }
-        }
-        outcomes.get(Outcome.DROPPED).incrementAndGet();
+        PacedPodPatches.Offered<Pending> o = pending.offer(e.pod().uid() + "/" + e.reason(), e);
+        outcomes.get(Outcome.DROPPED).addAndGet((o.accepted() ? 0 : 1) + o.dropped().size());
     }
 
     public long count(Outcome o) {
         return outcomes.get(o).get();
     }
 
-    public synchronized int pending() {
-        return pending.size();
+    public int pending() {
+        return pending.pending();
     }
 
     @Override
     public void close() {
-        synchronized (this) {
-            closed = true;
-            pending.clear();
-            notifyAll();
-        }
-        if (sender != null) {
-            sender.interrupt();
-        }
+        pending.close();
     }
 
     /** Sends every pending Event now, unpaced, on the caller's thread (tests). */
     void sendPending() {
-        Pending e;
-        while ((e = next()) != null) {
-            outcomes.get(sendNow(e)).incrementAndGet();
-        }
-    }
-
-    private synchronized Pending next() {
-        if (pending.isEmpty()) {
-            return null;
-        }
-        Iterator<Pending> it = pending.values().iterator();
-        Pending e = it.next();
-        it.remove();
-        return e;
-    }
-
-    private void send() {
-        long next = System.nanoTime();
-        try {
-            while (true) {
-                Pending e;
-                synchronized (this) {
-                    while (pending.isEmpty() && !closed) {
-                        wait();
-                    }
-                    if (closed) {
-                        return;
-                    }
-                    e = next();
-                }
-                long wait = next - System.nanoTime();
-                if (wait > 0) {
-                    Thread.sleep(Duration.ofNanos(wait));
-                }
-                next = Math.max(next, System.nanoTime()) + nanosBetween;
-                outcomes.get(sendNow(e)).incrementAndGet();
-            }
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt(); // closed
-        }
+        pending.sendPending();
     }
 
     private Outcome sendNow(Pending e) {
