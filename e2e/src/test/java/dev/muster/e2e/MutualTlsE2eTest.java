@@ -147,8 +147,11 @@ class MutualTlsE2eTest extends RealClusterTest {
                 double renewed = c.awaitBound(ns, "h-", 2, t);
                 System.out.printf("e2e: after the CA was renewed (extender not restarted) a gang of 2 bound %.2f s after it was created%n", renewed);
                 assertThat(extender.pid()).isEqualTo(pid);
-                // the old kube-scheduler certificate is refused now
-                assertThatThrownBy(() -> post(http, sched, ext.resolve("ca.crt"))).isInstanceOf(IOException.class);
+                // a client certificate of the replaced CA is still accepted for a grace period
+                // (CertificateFiles.PREVIOUS_CA_GRACE, 10 minutes), so a client whose Secret volume lags keeps working, and
+                // the extender's log says so; that it is refused once the period is over is CaTrust's unit tests' to show
+                assertThat(post(http, sched, ext.resolve("ca.crt"))).isLessThan(500);
+                assertThat(Files.readString(extender.log())).contains("is still trusted for");
             } finally {
                 scheduler.close();
             }
