@@ -90,29 +90,37 @@ public final class SchedulerRollout implements AutoCloseable {
 
     private void run() {
         while (!closed) {
-            long sleep = LOOK_EVERY_MILLIS;
-            if (!leading.getAsBoolean()) {
-                patched = null; // a next term sets it again
-            } else {
-                TlsSource.Snapshot s = secret.current();
-                byte[] ca = s == null ? null : s.data().get("ca.crt");
-                if (ca != null) {
-                    String sum = checksum(ca);
-                    if (!sum.equals(patched) && presents(s.data().get("tls.crt"), sum)) {
-                        if (patch(sum)) {
-                            patched = sum;
-                        } else {
-                            sleep = RETRY_MILLIS;
-                        }
-                    }
-                }
-            }
             try {
-                Thread.sleep(sleep);
+                Thread.sleep(look());
             } catch (InterruptedException e) {
                 return;
             }
         }
+    }
+
+    /**
+     * One look (on the rollout's thread, or a test's): patches the annotation when this leader has not set the Secret's
+     * CA's checksum yet and presents its certificate. Returns how long to wait before the next look, in milliseconds.
+     */
+    long look() {
+        if (!leading.getAsBoolean()) {
+            patched = null; // a next term sets it again
+            return LOOK_EVERY_MILLIS;
+        }
+        TlsSource.Snapshot s = secret.current();
+        byte[] ca = s == null ? null : s.data().get("ca.crt");
+        if (ca == null) {
+            return LOOK_EVERY_MILLIS;
+        }
+        String sum = checksum(ca);
+        if (sum.equals(patched) || !presents(s.data().get("tls.crt"), sum)) {
+            return LOOK_EVERY_MILLIS;
+        }
+        if (!patch(sum)) {
+            return RETRY_MILLIS;
+        }
+        patched = sum;
+        return LOOK_EVERY_MILLIS;
     }
 
     /** Whether this process presents the first certificate of {@code crt} (said once per checksum when it does not). */

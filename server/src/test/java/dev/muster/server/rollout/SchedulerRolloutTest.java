@@ -7,13 +7,11 @@ import dev.muster.common.kube.MockKubeApi;
 import dev.muster.common.tls.TlsSource;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,7 +80,7 @@ class SchedulerRolloutTest {
                 return "Secret muster-system/muster-extender-tls";
             }
         };
-        rollout = new SchedulerRollout(api.clients().requests(), source, "muster-system/muster-scheduler", leading::get, this::presented).start();
+        rollout = new SchedulerRollout(api.clients().requests(), source, "muster-system/muster-scheduler", leading::get, this::presented); // looks are taken by the test, one at a time
     }
 
     /** The checksums set so far, in order (each request the mock server received is a patch of the Deployment). */
@@ -114,16 +112,18 @@ class SchedulerRolloutTest {
         api.server().expect().patch().withPath(DEPLOYMENT).andReturn(200, "{}").always();
         start();
         String a = SchedulerRollout.checksum("CA-A".getBytes(StandardCharsets.US_ASCII));
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 1);
+        rollout.look();
+        assertThat(checksums()).hasSize(1);
         assertThat(checksums()).containsExactly(a);
 
         secret.set(snapshot("2", "CA-A")); // a new resource version with the same CA (a leaf renewed): no restart
-        Thread.sleep(5 * SchedulerRollout.LOOK_EVERY_MILLIS);
+        rollout.look();
         assertThat(checksums()).containsExactly(a);
 
         secret.set(snapshot("3", "CA-B"));
         String b = SchedulerRollout.checksum("CA-B".getBytes(StandardCharsets.US_ASCII));
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 2);
+        rollout.look();
+        assertThat(checksums()).hasSize(2);
         assertThat(checksums()).containsExactly(a, b);
     }
 
@@ -133,11 +133,12 @@ class SchedulerRolloutTest {
         leading.set(false);
         start();
         secret.set(snapshot("2", "CA-B"));
-        Thread.sleep(5 * SchedulerRollout.LOOK_EVERY_MILLIS);
+        rollout.look();
         assertThat(checksums()).isEmpty();
 
         leading.set(true);
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 1);
+        rollout.look();
+        assertThat(checksums()).hasSize(1);
         assertThat(checksums()).containsExactly(SchedulerRollout.checksum("CA-B".getBytes(StandardCharsets.US_ASCII)));
     }
 
@@ -146,15 +147,17 @@ class SchedulerRolloutTest {
         api.server().expect().patch().withPath(DEPLOYMENT).andReturn(200, "{}").always();
         start();
         String a = SchedulerRollout.checksum("CA-A".getBytes(StandardCharsets.US_ASCII));
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 1);
+        rollout.look();
+        assertThat(checksums()).hasSize(1);
 
         serving.set(certA); // the new material cannot be used (say, a key that does not parse): the old certificate stays
         secret.set(snapshot("2", "CA-B"));
-        Thread.sleep(5 * SchedulerRollout.LOOK_EVERY_MILLIS);
+        rollout.look();
         assertThat(checksums()).as("kube-scheduler would trust only the new CA, which nobody presents yet").containsExactly(a);
 
         serving.set(certB);
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> checksums().size() == 2);
+        rollout.look();
+        assertThat(checksums()).hasSize(2);
         assertThat(checksums()).containsExactly(a, SchedulerRollout.checksum("CA-B".getBytes(StandardCharsets.US_ASCII)));
     }
 
@@ -164,8 +167,10 @@ class SchedulerRolloutTest {
         api.server().expect().patch().withPath(DEPLOYMENT).andReturn(200, "{}").always();
         start();
         String a = SchedulerRollout.checksum("CA-A".getBytes(StandardCharsets.US_ASCII));
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> checksums().size() == 2);
-        Thread.sleep(5 * SchedulerRollout.LOOK_EVERY_MILLIS);
+        assertThat(rollout.look()).as("refused: the next look waits for the retry").isEqualTo(SchedulerRollout.RETRY_MILLIS);
+        rollout.look();
+        assertThat(checksums()).hasSize(2);
+        rollout.look();
         assertThat(checksums()).as("the refused patch and the one that passed, then nothing: the CA did not change").containsExactly(a, a);
     }
 }
