@@ -33,4 +33,19 @@ public interface TlsSource {
 
     /** For logs and errors, e.g. {@code Secret muster-system/muster-extender-tls}. */
     String describe();
+
+    /** A source named {@code describe} whose data is what {@code current} gives at each read. */
+    static TlsSource of(String describe, java.util.function.Supplier<Snapshot> current) {
+        return new TlsSource() {
+            @Override
+            public Snapshot current() {
+                return current.get();
+            }
+
+            @Override
+            public String describe() {
+                return describe;
+            }
+        };
+    }
 }

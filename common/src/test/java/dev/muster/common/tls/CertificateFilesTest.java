@@ -120,17 +120,7 @@ class CertificateFilesTest {
         X509Certificate[] newClient = chain(fresh.client("muster-scheduler").cert());
         java.util.concurrent.atomic.AtomicReference<TlsSource.Snapshot> secret = new java.util.concurrent.atomic.AtomicReference<>(
                 snapshot("1", oldServer, old.caFile()));
-        TlsSource source = new TlsSource() {
-            @Override
-            public Snapshot current() {
-                return secret.get();
-            }
-
-            @Override
-            public String describe() {
-                return "Secret test/extender-tls";
-            }
-        };
+        TlsSource source = TlsSource.of("Secret test/extender-tls", () -> secret.get());
         AtomicLong clock = new AtomicLong();
         long grace = 60 * CertificateFiles.CHECK_EVERY_NANOS;
         Path mount = Path.of("/etc/muster/tls");
@@ -158,17 +148,7 @@ class CertificateFilesTest {
         TestPki.Issued server = pki.server("extender");
         TlsSource.Snapshot noCa = new TlsSource.Snapshot("1", java.util.Map.of("tls.crt", Files.readAllBytes(server.cert()),
                 "tls.key", Files.readAllBytes(server.key())));
-        TlsSource source = new TlsSource() {
-            @Override
-            public Snapshot current() {
-                return noCa;
-            }
-
-            @Override
-            public String describe() {
-                return "Secret test/extender-tls";
-            }
-        };
+        TlsSource source = TlsSource.of("Secret test/extender-tls", () -> noCa);
         Path mount = Path.of("/etc/muster/tls");
         assertThatThrownBy(() -> new CertificateFiles(mount.resolve("tls.crt"), mount.resolve("tls.key"), mount.resolve("ca.crt"), source))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Secret test/extender-tls has no key ca.crt");

@@ -69,17 +69,7 @@ class SchedulerRolloutTest {
     }
 
     private void start() {
-        TlsSource source = new TlsSource() {
-            @Override
-            public Snapshot current() {
-                return secret.get();
-            }
-
-            @Override
-            public String describe() {
-                return "Secret muster-system/muster-extender-tls";
-            }
-        };
+        TlsSource source = TlsSource.of("Secret muster-system/muster-extender-tls", () -> secret.get());
         rollout = new SchedulerRollout(api.clients().requests(), source, "muster-system/muster-scheduler", leading::get, this::presented); // looks are taken by the test, one at a time
     }
 
