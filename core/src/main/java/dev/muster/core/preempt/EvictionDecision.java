@@ -4,9 +4,11 @@ import dev.muster.core.model.GangKey;
 import dev.muster.core.model.PodId;
 import dev.muster.core.preempt.PreemptionPlanner.Unit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One preemption decision's evictions, as {@link VictimEvictions} carries them out. Confined to the core's lock; only
@@ -23,6 +25,7 @@ final class EvictionDecision {
     boolean committed; // recorded, and its first evictions sent
     boolean ended;
     PreemptionRecord stored; // the record last stored, null while none is
+    final Set<Unit> startedEarlier = new HashSet<>(); // units an earlier leader began to evict (adopted decisions only)
 
     EvictionDecision(GangKey preemptor, String why, String id) {
         this.preemptor = preemptor;
@@ -39,8 +42,11 @@ final class EvictionDecision {
         return new PreemptionRecord(preemptor, id, new ArrayList<>(units.values()));
     }
 
-    /** Whether an eviction of this decision was accepted: it may not be abandoned. */
+    /** Whether an eviction of this decision was accepted (here or by an earlier leader): it may not be abandoned. */
     boolean started() {
+        if (!startedEarlier.isEmpty()) {
+            return true;
+        }
         for (Eviction e : evictions) {
             if (e.accepted) {
                 return true;
@@ -85,8 +91,14 @@ final class EvictionDecision {
             this.decision = decision;
         }
 
-        /** Whether any pod of this eviction's unit was evicted. */
+        /**
+         * Whether any pod of this eviction's unit was evicted: here, or by an earlier leader (those pods may be gone
+         * already, and then no eviction of this decision stands for them).
+         */
         boolean unitStarted() {
+            if (decision.startedEarlier.contains(unit)) {
+                return true;
+            }
             for (Eviction x : decision.evictions) {
                 if (x.unit == unit && x.accepted) {
                     return true;

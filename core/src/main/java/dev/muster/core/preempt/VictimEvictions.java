@@ -374,6 +374,7 @@ final class VictimEvictions {
             Unit u = new Unit(first.gang(), first.queue(), first.priority(), first.gang() == null ? Part.SINGLE : Part.WHOLE, present,
                     books.now());
             kept.add(u);
+            d.startedEarlier.add(u);
             for (int i = 0; i < present.size(); i++) {
                 Victim v = present.get(i);
                 ledger.markLeaving(v.pod().uid());

@@ -119,6 +119,54 @@ class PreemptionLeaderChangeTest {
     }
 
     @Test
+    void theNextLeaderFinishesAUnitWhoseEvictedPodsAreAllGoneEvenAfterThePreemptorRuns() {
+        SchedulerHarness old = leader(2, true);
+        List<Pod> low = running(old, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
+        evictor.answer("low-3", DENIED).answerCheck("low-3", new EvictionOutcome.Evicted());
+        arrives(old, "big", "default", 3, 1000); // 3 × 2 cpu: the room of three of low's four pods
+        old.scheduler.expireDue();
+        assertThat(evictor.asked()).containsExactlyInAnyOrder("low-0", "low-1", "low-2", "low-3");
+        old.scheduler.leadershipLost("lost the Lease");
+
+        // the next leader takes over once low-0..2 are gone altogether (none of them is seen, not even terminating);
+        // low-3 still runs and its eviction is still refused
+        SchedulerHarness next = leader(2, false);
+        next.scheduler.upsertPodGroup(dev.muster.core.testing.Fixtures.podGroup("default", "low", 4, "default"));
+        next.scheduler.upsertPod(low.get(3));
+        List<Pod> big = arrives(next, "big", "default", 3, 1000);
+        next.scheduler.markSynced();
+        next.clock.advance(Duration.ofSeconds(1));
+        next.scheduler.expireDue();
+        assertThat(asks("low-3")).as("the unit is finished: its last pod's eviction is sent").isEqualTo(2);
+
+        // big runs on the room low-0..2 left before low-3 goes
+        for (Pod m : big) {
+            next.schedule(m);
+        }
+        for (Pod m : big) {
+            next.scheduler.ledger().pods().stream().filter(r -> r.pod().uid().equals(m.uid())).findFirst().ifPresent(r ->
+                    next.scheduler.upsertPod(m.withNode(r.node())));
+        }
+        assertThat(next.scheduler.gang(BIG).bound()).isEqualTo(3);
+        next.clock.advance(Duration.ofSeconds(1));
+        next.scheduler.expireDue();
+
+        // the refusal ends: low-3 is evicted, so low does not run one pod of its four
+        evictor.answer("low-3", new EvictionOutcome.Evicted());
+        for (int i = 0; i < 4; i++) {
+            next.clock.advance(Duration.ofSeconds(60)); // the longest wait between tries
+            next.scheduler.expireDue();
+        }
+        assertThat(asks("low-3")).as("retried until accepted").isEqualTo(3);
+        next.scheduler.deletePod(low.get(3).uid());
+        next.clock.advance(Duration.ofSeconds(1));
+        next.scheduler.expireDue();
+        assertThat(evictor.stored()).as("the record goes once nothing is left to evict").isEmpty();
+        assertThat(next.scheduler.preemptionStats().wastedEvictions()).isZero();
+        assertThat(next.invariantViolations()).isEmpty();
+    }
+
+    @Test
     void aNewLeaderAdmitsNothingBeforeItHasReadTheRecordsSoAVictimsRecreatedPodsNeverTakeThePreemptorsRoom() {
         // an earlier leader evicted low-0 and low-1 for big and died; low-2 and low-3 still run, and low's Job made its
         // two lost pods again: they wait, like big, for the room low-0 and low-1 left on n0
