@@ -153,6 +153,10 @@ public final class Kube {
         return volcano.podGroupObject(ns, name);
     }
 
+    public List<Map<String, Object>> podGroupObjects(String ns) {
+        return volcano.podGroupObjects(ns);
+    }
+
     public Map<String, Object> queueObject(String name) {
         return volcano.queueObject(name);
     }

@@ -7,6 +7,7 @@ import static dev.muster.e2e.Kube.call;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -56,6 +57,14 @@ final class KubeVolcano {
     public Map<String, Object> podGroupObject(String ns, String name) {
         return (Map<String, Object>) call("get podgroup " + ns + "/" + name,
                 () -> custom.getNamespacedCustomObject(GROUP, VERSION, ns, "podgroups", name).execute());
+    }
+
+    /** The namespace's Volcano PodGroups, as the API server returns them. */
+    @SuppressWarnings("unchecked")
+    public List<Map<String, Object>> podGroupObjects(String ns) {
+        Map<String, Object> list = (Map<String, Object>) call("list podgroups in " + ns,
+                () -> custom.listNamespacedCustomObject(GROUP, VERSION, ns, "podgroups").execute());
+        return (List<Map<String, Object>>) list.getOrDefault("items", List.of());
     }
 
     @SuppressWarnings("unchecked")

@@ -49,6 +49,15 @@ abstract class ControllersClusterTest {
             System.out.printf("e2e: last %d lines of the controller's log:%n%s%n", LINES, c.muster.controller().logTail(LINES));
             System.out.printf("e2e: the extender's metrics:%n%s%n", c.muster.extender().metrics().lines()
                     .filter(l -> l.startsWith("muster_")).reduce("", (a, b) -> a + b + "\n"));
+            if (context.getTestInstance().orElse(null) instanceof ControllersClusterTest t && t.ns != null) {
+                try {
+                    for (Map<String, Object> pg : c.admin.podGroupObjects(t.ns)) {
+                        System.out.printf("e2e: PodGroup %s/%s: %s%n", t.ns, ((Map<?, ?>) pg.get("metadata")).get("name"), Kube.conditionLines(pg));
+                    }
+                } catch (RuntimeException e) {
+                    System.out.printf("e2e: PodGroups of %s not listed: %s%n", t.ns, e);
+                }
+            }
             System.out.printf("e2e: last %d lines of %s%n", LINES, c.diagnosis(LINES));
         }
     }

@@ -10,9 +10,10 @@ import java.util.Set;
 /**
  * The nodes kube-scheduler last offered a pod — the candidates of its filter (those that passed its own filters), or of
  * its preemption (those where its filters pass once lower-priority pods are gone) — kept only for
- * pods with constraints Muster does not judge itself ({@link dev.muster.core.model.NodeConstraints#undecided()}:
- * inter-pod affinity, topology spread, volumes, resource claims). Preemption places such a pod only on nodes offered
- * here: only kube-scheduler knows where those constraints let it run. A pod never offered a node is placed nowhere.
+ * pods with constraints Muster does not judge itself ({@link dev.muster.core.model.NodeConstraints#undecided()}: host
+ * ports, inter-pod affinity, topology spread, volumes, resource claims), and for pods offered nodes before Muster saw
+ * them (their constraints were not known yet). Preemption places such a pod only on nodes offered here: only
+ * kube-scheduler knows where those constraints let it run. A pod never offered a node is placed nowhere.
  *
  * <p>Part of the {@link Books}: confined to the core's lock. A pod's entry is replaced by its next filter and dropped
  * when the pod is deleted; at most {@link #MAX_NAMES} node names are kept in all (the oldest pods' offers are forgotten
@@ -27,12 +28,24 @@ public final class OfferedNodes {
 
     /** kube-scheduler offered {@code pod} these {@code candidates}: remembered when the pod has undecided constraints. */
     public void offered(Pod pod, List<String> candidates) {
-        if (!pod.constraints().hasUndecided()) {
-            return;
+        if (pod.constraints().hasUndecided()) {
+            keep(pod.uid(), candidates);
         }
-        forget(pod.uid());
+    }
+
+    /**
+     * kube-scheduler offered these {@code candidates} to the pod {@code uid} before Muster saw it (kube-scheduler's
+     * informer was first; the verb's copy of the pod does not tell its constraints): remembered, since kube-scheduler
+     * may not offer it again until a cluster event, and read only if the pod turns out to have undecided constraints.
+     */
+    public void offeredBeforeSeen(String uid, List<String> candidates) {
+        keep(uid, candidates);
+    }
+
+    private void keep(String uid, List<String> candidates) {
+        forget(uid);
         Set<String> nodes = Set.copyOf(candidates); // the latest offer: where its constraints passed most recently
-        offered.put(pod.uid(), nodes);
+        offered.put(uid, nodes);
         names += nodes.size();
         for (Iterator<Set<String>> it = offered.values().iterator(); names > MAX_NAMES && it.hasNext(); ) {
             names -= it.next().size();

@@ -35,7 +35,11 @@ final class PreemptVerb {
     Map<String, Victims> answer(Pod preemptor, Map<String, Victims> candidates, long now) {
         Pod known = books.pod(preemptor.uid());
         Pod p = known != null ? known : preemptor;
-        books.offered().offered(p, List.copyOf(candidates.keySet())); // where kube-scheduler's filters would pass it
+        if (known != null) {
+            books.offered().offered(p, List.copyOf(candidates.keySet())); // where kube-scheduler's filters would pass it
+        } else {
+            books.offered().offeredBeforeSeen(p.uid(), List.copyOf(candidates.keySet()));
+        }
         if (p.gang() != null || preemptions.preemptingForPod(p.uid())) {
             return Map.of();
         }

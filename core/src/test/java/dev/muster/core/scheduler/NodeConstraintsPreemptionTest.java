@@ -188,6 +188,29 @@ class NodeConstraintsPreemptionTest {
     }
 
     @Test
+    void nodesKubeSchedulerOffersBeforeMusterHasSeenThePodStillCountOnceItIsSeen() {
+        SchedulerHarness h = fullCluster(List.of());
+        NodeConstraints ports = new NodeConstraints(Map.of(), null, List.of(), List.of(), "host ports");
+        h.scheduler.upsertPodGroup(podGroup("default", "big", 2, "default"));
+        List<Pod> big = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Pod seen = pod("big-" + i).gang("big").requests("2", "1Gi").priority(1000).constraints(ports).build();
+            // kube-scheduler's informer was first: the preempt verb comes before Muster's informer saw the pod, and
+            // the pod in its request tells nothing of its constraints (the wire carries requests and metadata only)
+            Pod onTheWire = pod("big-" + i).uid(seen.uid()).gang("big").requests("2", "1Gi").priority(1000).build();
+            assertThat(h.scheduler.preempt(onTheWire, Map.of("n0", new Victims(List.of(), 0), "n1", new Victims(List.of(), 0)))).isEmpty();
+            big.add(seen);
+        }
+        for (Pod m : big) {
+            h.scheduler.upsertPod(m);
+        }
+        h.clock.advance(Duration.ofSeconds(10));
+        h.scheduler.expireDue();
+
+        assertThat(evicted()).as(h.scheduler.preemptionAdvice(new GangKey("default", "big")).toString()).containsExactlyInAnyOrderElementsOf(OLD);
+    }
+
+    @Test
     void aGangPlacesEachMemberOnlyWhereItsConstraintsAdmit() {
         SchedulerHarness h = cluster(List.of(new NodeTaint("dedicated", "batch", NodeTaint.NO_SCHEDULE)));
         h.scheduler.upsertPodGroup(podGroup("default", "g", 2, "default"));
