@@ -62,7 +62,7 @@ public final class KubeEventRecorder implements EventRecorder {
         try {
             api.createNamespacedCustomObject("events.k8s.io", "v1", gang.namespace(), "events", body).execute();
         } catch (ApiException e) {
-            throw KubeStatusPatcher.failure("event " + change.reason() + " for podgroup " + gang,
+            throw KubeStatusPatcher.failure("POST", "event " + change.reason() + " for podgroup " + gang,
                     "/apis/events.k8s.io/v1/namespaces/" + gang.namespace() + "/events", e);
         }
     }

@@ -115,7 +115,7 @@ public final class KubeStatusPatcher implements StatusPatcher {
             if (e.getCode() == 404) {
                 subresources = null; // maybe the CRD changed: discover again on the next write
             }
-            throw failure(key, path, e);
+            throw failure("PATCH", key, path, e);
         }
     }
 
@@ -165,7 +165,7 @@ public final class KubeStatusPatcher implements StatusPatcher {
                     : api.patchNamespacedCustomObject(group, version, ns, GangApiGroups.PODGROUPS, name, body).fieldManager(FIELD_MANAGER).buildCall(null);
             PatchUtils.patch(Object.class, call, MERGE_PATCH, client);
         } catch (ApiException e) {
-            throw failure(key, path, e);
+            throw failure("PATCH", key, path, e);
         }
     }
 
@@ -207,7 +207,7 @@ public final class KubeStatusPatcher implements StatusPatcher {
         }
     }
 
-    static StatusPatchException failure(Object key, String path, ApiException e) {
+    static StatusPatchException failure(String method, Object key, String path, ApiException e) {
         int code = e.getCode();
         Kind kind;
         if (code == 0) {
@@ -216,7 +216,7 @@ public final class KubeStatusPatcher implements StatusPatcher {
             kind = Kind.ofHttpStatus(code);
         }
         return new StatusPatchException(kind, code, retryAfter(e.getResponseHeaders()),
-                "PATCH " + path + " for " + key + ": " + (code == 0 ? String.valueOf(e.getCause()) : "HTTP " + code + " " + abbreviate(e.getResponseBody())), e);
+                method + " " + path + " for " + key + ": " + (code == 0 ? String.valueOf(e.getCause()) : "HTTP " + code + " " + abbreviate(e.getResponseBody())), e);
     }
 
     private static Duration retryAfter(Map<String, List<String>> headers) {
