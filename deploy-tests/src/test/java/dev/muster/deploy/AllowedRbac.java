@@ -47,8 +47,10 @@ final class AllowedRbac {
                 // wakes a pod kube-scheduler parked: its own condition only, enforced by the chart's ValidatingAdmissionPolicy
                 allowed.add(Permission.of(CORE, "pods/status", "patch"));
                 if (tlsSecret != null) {
-                    // restarts kube-scheduler (one pod template annotation) when the CA of its TLS Secret changes
+                    // restarts kube-scheduler (one pod template annotation) when the CA of its TLS Secret changes, and reads
+                    // that Deployment's selector to present the old CA's certificate until no pod of the old CA is left
                     allowed.add(Permission.named("apps", "deployments", "patch", schedulerDeployment));
+                    allowed.add(Permission.named("apps", "deployments", "get", schedulerDeployment));
                 }
                 if (gates) {
                     // lifts its queue-admission gate: that gate alone, enforced by the chart's ValidatingAdmissionPolicy

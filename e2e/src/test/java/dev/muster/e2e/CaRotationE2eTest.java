@@ -102,20 +102,24 @@ class CaRotationE2eTest extends RealClusterTest {
     /**
      * A render without lookup again, with the chart's default {@code tls.readFromApi}: the extender and the controller
      * read their Secrets through the API ({@code --tls-secret}, {@code --extender-tls-secret}, their ServiceAccounts'
-     * tokens) while their volumes still lag 30 s and 15 s. kube-scheduler is rolled by its checksum as the chart's
-     * Recreate strategy does it: the old pod stops {@link #SCHEDULER_STOP} after the apply (the Deployment controller and
-     * the kubelet's SIGTERM), the new one then starts with the Secret as it is. Every gang binds whole, the new
-     * kube-scheduler logs no failed call (the old one's fail only while it stops), the allocation stream keeps
-     * delivering, and nobody restarts anything by hand. The failures are counted and printed.
+     * tokens) while their volumes still lag 30 s and 15 s, and the extender has {@code --scheduler-deployment}.
+     * kube-scheduler is rolled by its checksum as the chart's Recreate strategy does it: the old pod stops
+     * {@link #SCHEDULER_STOP} after the apply (the Deployment controller and the kubelet's SIGTERM), the new one then
+     * starts with the Secret as it is; a stand-in pod object of the Deployment's labels and checksum lives as long as each
+     * kube-scheduler process. The extender presents the old CA's certificate until the old pod is gone, so no call of
+     * either kube-scheduler fails; every gang binds whole, the allocation stream keeps delivering, and nobody restarts
+     * anything by hand.
      */
     @Test
-    void aLookupLessRenderReadThroughTheApiFailsFiltersOnlyUntilTheOldKubeSchedulerStops() throws Exception {
+    void aLookupLessRenderReadThroughTheApiFailsNoCallTheOldKubeSchedulerIsPresentedTheOldCertificate() throws Exception {
         ChartTls chart = new ChartTls(c);
         fromApi = true;
+        schedulerPods = true;
         schedulerStop = SCHEDULER_STOP;
         long[] streamedBefore = new long[1];
         Outcome o = rotate(chart, () -> {
             streamedBefore[0] = streamed.get();
+            changeStarted = true;
             upgradeAndRollOut(chart, "one step, read through the API", "tls.keepGenerated", "false");
             Thread.sleep(EXTENDER_LAG.plusSeconds(25)); // past every volume's lag: nothing may depend on them
         });
@@ -124,7 +128,7 @@ class CaRotationE2eTest extends RealClusterTest {
         for (KubeScheduler s : schedulers.subList(0, oldSchedulers)) {
             Files.readAllLines(s.log()).stream().filter(l -> FAILED_EXTENDER_CALL.matcher(l).find()).forEach(failedByOld::add);
         }
-        System.out.printf("e2e: lookup-less render read through the API: %d failed extender calls (all by the old kube-scheduler, from %s to %s,"
+        System.out.printf("e2e: lookup-less render read through the API: %d failed extender calls (by the old kube-scheduler, from %s to %s,"
                         + " stopped %d s after the apply), %d refused controller connections, %d events streamed after the apply%n",
                 o.failedCalls().size(), failedByOld.isEmpty() ? "-" : klogTime(failedByOld.getFirst()),
                 failedByOld.isEmpty() ? "-" : klogTime(failedByOld.getLast()), SCHEDULER_STOP.toSeconds(), o.refusedConnections().size(),
@@ -132,7 +136,8 @@ class CaRotationE2eTest extends RealClusterTest {
         o.refusedConnections().forEach(r -> System.out.printf("e2e: refused: %s%n", r));
         assertThat(extenderLog).as("the extender took the new certificate from the API, not from its volume")
                 .contains("TLS files changed (Secret muster-system/muster-extender-tls, read through the API)");
-        assertThat(o.failedCalls()).as("kube-scheduler's failed calls: only the old one's, while it stopped").containsExactlyInAnyOrderElementsOf(failedByOld);
+        assertPresentedTheOldCertificateUntilTheOldPodWasGone();
+        assertThat(o.failedCalls()).as("kube-scheduler's failed calls to the extender, the old one's included").isEmpty();
         assertThat(streamed.get()).as("the allocation stream kept delivering after the apply").isGreaterThan(streamedBefore[0]);
         assertThat(o.gangs()).hasSizeGreaterThan(10);
     }
@@ -145,14 +150,16 @@ class CaRotationE2eTest extends RealClusterTest {
      * Deployment to the new CA's checksum. Nobody restarts anything by hand: the test plays the Deployment controller and
      * the kubelet of a Recreate rollout (hollow kubelets run no kube-scheduler): it watches that annotation and, when it
      * changes, stops the old kube-scheduler {@link #SCHEDULER_STOP} later and starts a new one with the Secret as it is
-     * then. Every gang binds whole, only the old kube-scheduler's calls may fail (while it stops), the allocation stream
-     * keeps delivering.
+     * then (a stand-in pod object of the Deployment's labels and checksum lives as long as each kube-scheduler process).
+     * The extender presents the old CA's certificate until the old pod is gone: no call of either kube-scheduler fails,
+     * every gang binds whole, the allocation stream keeps delivering.
      */
     @Test
     void aCertManagerStyleReissueFromANewCaRestartsKubeSchedulerThroughTheExtender() throws Exception {
         ChartTls chart = new ChartTls(c);
         fromApi = true;
         rolloutByExtender = true;
+        schedulerPods = true;
         controllerProcess = true;
         schedulerStop = SCHEDULER_STOP;
         TestIssuer issuer = new TestIssuer(c, "muster-reissued-ca-" + System.currentTimeMillis());
@@ -163,6 +170,7 @@ class CaRotationE2eTest extends RealClusterTest {
             streamedBefore[0] = streamed.get();
             queueWrites[0] = queueStatusWrites();
             reissued[0] = System.nanoTime();
+            changeStarted = true;
             issuer.reissue(MusterInstall.NAMESPACE, ChartTls.SECRETS); // the extender's first: the worst order for kube-scheduler
             reissued[1] = System.nanoTime();
             Thread.sleep(EXTENDER_LAG.plusSeconds(25)); // past every volume's lag: nothing may depend on them
@@ -187,7 +195,8 @@ class CaRotationE2eTest extends RealClusterTest {
         assertThat(extenderLog).contains(ANNOTATION + " set to " + newSum);
         assertThat(restartedAt).as("kube-scheduler restarted once, by the extender's annotation (not at the extender's start)").hasSize(1);
         assertThat(chart.secret("muster-scheduler-client-tls").get("ca.crt")).isEqualTo(issuer.caPem());
-        assertThat(o.failedCalls()).as("kube-scheduler's failed calls: only the old one's, while it stopped").containsExactlyInAnyOrderElementsOf(failedByOld);
+        assertPresentedTheOldCertificateUntilTheOldPodWasGone();
+        assertThat(o.failedCalls()).as("kube-scheduler's failed calls to the extender, the old one's included").isEmpty();
         assertThat(streamed.get()).as("the allocation stream kept delivering after the re-issue").isGreaterThan(streamedBefore[0]);
         assertThat(o.gangs()).hasSizeGreaterThan(10);
         List<String> queueAfter = queueAllocated.stream().filter(e -> e.getKey() - reissued[1] > 0).map(Map.Entry::getValue).toList();
@@ -214,6 +223,25 @@ class CaRotationE2eTest extends RealClusterTest {
     private static final String ANNOTATION = "checksum/extender-ca";
     /** The extender restarts kube-scheduler itself (--scheduler-deployment): the test rolls it when the annotation changes. */
     private boolean rolloutByExtender;
+    /**
+     * The extender has --scheduler-deployment, and each kube-scheduler process has a stand-in pod object of the chart's
+     * Deployment (its labels, the checksum it started with), made before the process starts and deleted once it stopped,
+     * as a Recreate rollout's pods are: the extender tells from them when no kube-scheduler of the old CA is left.
+     */
+    private boolean schedulerPods;
+    /** The stand-in pod of each kube-scheduler in {@link #schedulers}, in the same order. */
+    private final List<String> standIns = new CopyOnWriteArrayList<>();
+    /** The test's rotation began (Secrets written or a render applied). */
+    private volatile boolean changeStarted;
+    /** The first kube-scheduler stopped (set before its stand-in pod is deleted). */
+    private volatile boolean firstSchedulerGone;
+    /**
+     * New TLS connections opened as the first kube-scheduler would open them (its certificate and CA file as they were at
+     * its start) every 250 ms: refused while it still ran, after the rotation began, accepted then, refused once it was gone.
+     */
+    private final List<String> oldTrustRefusedWhileItRan = new CopyOnWriteArrayList<>();
+    private final AtomicLong oldTrustAcceptedAfterTheChange = new AtomicLong();
+    private final AtomicLong oldTrustRefusedOnceGone = new AtomicLong();
     /**
      * A controller process from its jar with the chart's flags writes Queue status from the rotating extender's stream
      * (the cluster's own controller is frozen meanwhile, so it is the only writer).
@@ -255,7 +283,7 @@ class CaRotationE2eTest extends RealClusterTest {
         List<String> extenderArgs = new ArrayList<>(chart.extenderArgs(ext.dir(), http, grpc, SCHEDULER));
         if (fromApi) { // the chart's flags: the extender's and the controller's own Secrets, with their ServiceAccounts' tokens
             extenderArgs.add(chart.extenderFlag("--tls-secret="));
-            if (rolloutByExtender) {
+            if (rolloutByExtender || schedulerPods) {
                 extenderArgs.add(chart.extenderFlag("--scheduler-deployment="));
             }
             KubeClients controller = KubeClients.fromKubeconfig(c.install.kubeconfigFor("controller"));
@@ -269,6 +297,15 @@ class CaRotationE2eTest extends RealClusterTest {
                      new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2)))) {
             checksum = chart.schedulerPodAnnotation(ANNOTATION);
             schedulers.add(startScheduler(chart));
+            if (schedulerPods) { // the files the first kube-scheduler started with, kept as they are
+                Path old = Files.createDirectories(dir.resolve("first-scheduler-files"));
+                for (String f : List.of("ca.crt", "tls.crt", "tls.key")) {
+                    Files.copy(dir.resolve("scheduler-0").resolve(f), old.resolve(f));
+                }
+                javax.net.ssl.SSLContext asTheFirst = new dev.muster.common.tls.CertificateFiles(old.resolve("tls.crt"), old.resolve("tls.key"),
+                        old.resolve("ca.crt")).context(false);
+                background.scheduleWithFixedDelay(() -> connectAsTheFirstScheduler(asTheFirst), 0, 250, TimeUnit.MILLISECONDS);
+            }
             if (rolloutByExtender) { // the extender sets the annotation at start: to what Helm wrote for the same CA
                 Awaitility.await("the extender set " + ANNOTATION).atMost(Duration.ofSeconds(60))
                         .until(() -> Files.readString(extender.log()).contains(ANNOTATION + " set to "));
@@ -292,7 +329,7 @@ class CaRotationE2eTest extends RealClusterTest {
             extenderLog = Files.readString(extender.log());
             controllerLog = controller == null ? null : Files.readString(controller.log());
             assertThat(extenderLog).contains("TLS files changed");
-            background.shutdownNow();
+            background.shutdown(); // what runs finishes (a gang half deleted would never be whole), nothing starts again
             background.awaitTermination(30, TimeUnit.SECONDS);
             for (String g : gangs) {
                 Awaitility.await("gang " + g + " bound whole").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
@@ -321,6 +358,7 @@ class CaRotationE2eTest extends RealClusterTest {
             for (KubeScheduler s : schedulers) {
                 s.close();
             }
+            standIns.forEach(this::deleteStandIn);
             volumes.forEach(SecretVolume::close);
             if (!Boolean.getBoolean("muster.e2e.keep")) {
                 for (SecretVolume v : volumes) {
@@ -345,13 +383,11 @@ class CaRotationE2eTest extends RealClusterTest {
         if (!now.equals(checksum)) { // the new pod mounts the Secret as it is now
             checksum = now;
             try {
-                Thread.sleep(schedulerStop); // a Recreate rollout: the old pod stops, then the new one starts
+                rollScheduler(chart);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
-            schedulers.getLast().close();
-            schedulers.add(startScheduler(chart));
             System.out.printf("e2e: %s: kube-scheduler restarted by its checksum%n", stage);
         }
     }
@@ -367,9 +403,7 @@ class CaRotationE2eTest extends RealClusterTest {
                 return;
             }
             checksum = now;
-            Thread.sleep(schedulerStop);
-            schedulers.getLast().close();
-            schedulers.add(startScheduler(chart));
+            rollScheduler(chart);
             restartedAt.add(System.nanoTime());
             System.out.printf("e2e: kube-scheduler restarted by the annotation the extender set (%s)%n", now);
         } catch (InterruptedException e) {
@@ -432,9 +466,92 @@ class CaRotationE2eTest extends RealClusterTest {
         return v;
     }
 
-    /** A kube-scheduler pod: its own volume of the scheduler's Secret, mounted as it is now. */
+    /**
+     * A Recreate rollout of kube-scheduler: the old pod runs on for {@link #schedulerStop}, stops and is gone (its
+     * stand-in deleted), then the new one starts with the Secret as it is.
+     */
+    private void rollScheduler(ChartTls chart) throws java.io.IOException, InterruptedException {
+        Thread.sleep(schedulerStop);
+        schedulers.getLast().close();
+        if (schedulerPods) {
+            firstSchedulerGone = true;
+            deleteStandIn(standIns.getLast());
+        }
+        schedulers.add(startScheduler(chart));
+    }
+
+    /** A new TLS connection to the extender's HTTPS port with the first kube-scheduler's files as they were at its start. */
+    private void connectAsTheFirstScheduler(javax.net.ssl.SSLContext ctx) {
+        if (!changeStarted) {
+            return;
+        }
+        String refused = null;
+        try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) ctx.getSocketFactory().createSocket("127.0.0.1", http)) {
+            socket.setSoTimeout(5000);
+            socket.startHandshake();
+        } catch (java.io.IOException e) {
+            refused = e.toString();
+        }
+        boolean gone = firstSchedulerGone;
+        if (refused == null) {
+            oldTrustAcceptedAfterTheChange.incrementAndGet();
+        } else if (gone) {
+            oldTrustRefusedOnceGone.incrementAndGet();
+        } else {
+            oldTrustRefusedWhileItRan.add(refused);
+        }
+    }
+
+    /**
+     * The extender said it kept the old CA's certificate for kube-scheduler and switched once the old pod was gone; a
+     * new connection the old kube-scheduler would have opened meanwhile was accepted, one with the same files after it
+     * was gone was refused (the extender then presents the new CA's certificate).
+     */
+    private void assertPresentedTheOldCertificateUntilTheOldPodWasGone() {
+        System.out.printf("e2e: new connections with the first kube-scheduler's files: %d accepted after the change, %d refused while it ran,"
+                + " %d refused once it was gone%n", oldTrustAcceptedAfterTheChange.get(), oldTrustRefusedWhileItRan.size(), oldTrustRefusedOnceGone.get());
+        assertThat(oldTrustRefusedWhileItRan).as("new connections of the old kube-scheduler refused while it ran").isEmpty();
+        assertThat(oldTrustAcceptedAfterTheChange.get()).isPositive();
+        assertThat(oldTrustRefusedOnceGone.get()).as("the old CA's certificate is no longer presented once it is gone").isPositive();
+        assertThat(extenderLog).contains("servers keep presenting certificate serial")
+                .contains("of the new CA to new connections").contains("no pod of kube-scheduler's Deployment " + MusterInstall.NAMESPACE
+                        + "/muster-scheduler started before the CA change any more");
+    }
+
+    /** A pod object standing in for kube-scheduler process {@code n}: the Deployment's labels, the checksum it starts with, never scheduled. */
+    private void createStandIn(int n) {
+        var d = Kube.call("read the scheduler Deployment", () -> new io.kubernetes.client.openapi.apis.AppsV1Api(c.cp.adminClient())
+                .readNamespacedDeployment("muster-scheduler", MusterInstall.NAMESPACE).execute());
+        String name = "muster-scheduler-stand-in-" + dir.getFileName().toString().replaceAll("[^a-z0-9]", "") + "-" + n;
+        var pod = new io.kubernetes.client.openapi.models.V1Pod()
+                .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().name(name).namespace(MusterInstall.NAMESPACE)
+                        .labels(d.getSpec().getSelector().getMatchLabels()).annotations(Map.of(ANNOTATION, checksum)))
+                .spec(new io.kubernetes.client.openapi.models.V1PodSpec()
+                        .serviceAccountName(d.getSpec().getTemplate().getSpec().getServiceAccountName()).automountServiceAccountToken(false).overhead(null)
+                        .schedulingGates(List.of(new io.kubernetes.client.openapi.models.V1PodSchedulingGate().name("e2e.muster.dev/stand-in")))
+                        .containers(List.of(new io.kubernetes.client.openapi.models.V1Container().name("kube-scheduler").image("kube-scheduler"))));
+        Kube.call("create " + name, () -> new io.kubernetes.client.openapi.apis.CoreV1Api(c.cp.adminClient())
+                .createNamespacedPod(MusterInstall.NAMESPACE, pod).execute());
+        standIns.add(name);
+    }
+
+    private void deleteStandIn(String name) {
+        try {
+            new io.kubernetes.client.openapi.apis.CoreV1Api(c.cp.adminClient()).deleteNamespacedPod(name, MusterInstall.NAMESPACE)
+                    .gracePeriodSeconds(0).execute();
+        } catch (io.kubernetes.client.openapi.ApiException e) {
+            if (e.getCode() != 404) {
+                throw new IllegalStateException("delete " + name + ": HTTP " + e.getCode() + " " + e.getResponseBody(), e);
+            }
+        }
+    }
+
+    /** A kube-scheduler pod: its own volume of the scheduler's Secret, mounted as it is now (and its stand-in pod object). */
     private KubeScheduler startScheduler(ChartTls chart) throws java.io.IOException {
         int n = schedulers.size();
+        if (schedulerPods) {
+            createStandIn(n);
+        }
         SecretVolume v = mount("muster-scheduler-client-tls", dir.resolve("scheduler-" + n), SCHEDULER_LAG);
         return chart.kubeScheduler(chartConfig, http, v.dir(), SCHEDULER, "kube-scheduler-" + dir.getFileName() + "-" + n);
     }

@@ -73,7 +73,8 @@ import java.util.Objects;
  * @param queueGate      {@code --queue-admission-gate}: Muster lifts its scheduling gate {@code muster.dev/queue-admission}
  *                       (added to gang members by the chart's admission policy) once a gang's queue admits it
  * @param schedulerDeployment {@code --scheduler-deployment}: {@code NAMESPACE/NAME} of kube-scheduler's Deployment, which
- *                       the leader restarts when the CA of {@code tlsSecret} changes; null for none
+ *                       the leader restarts when the CA of {@code tlsSecret} changes (its old pods are presented the
+ *                       old CA's certificate until they are gone); null for none
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
@@ -160,7 +161,9 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                 + " a second, not when the kubelet updates the Secret volume; needs get, list and watch on that Secret (default: read the files)");
         f.put("scheduler-deployment", "NAMESPACE/NAME of kube-scheduler's Deployment: when the CA (ca.crt) of --tls-secret changes, the"
                 + " leader sets its pod template annotation checksum/extender-ca to the new CA's checksum, which restarts kube-scheduler"
-                + " (it reads its extender caFile only at start); needs patch on that Deployment (default: none)");
+                + " (it reads its extender caFile only at start); until no pod of it that started before the change is left (at most 5 min),"
+                + " the HTTPS port keeps presenting the old CA's certificate; needs get and patch on that Deployment and list on pods"
+                + " (default: none)");
         f.put("tls-client-roles", "which client certificate (by its subject common name) may call what, as role=CN,...: the "
                 + "verbs (HTTP and gRPC) only role scheduler (kube-scheduler), a verb another replica forwarded only role extender, "
                 + "the allocation stream only role controller, the dry run (WhatWouldItTake) only role operator; e.g. "

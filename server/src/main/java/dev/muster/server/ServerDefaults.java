@@ -15,6 +15,12 @@ public final class ServerDefaults {
     public static final Duration GANG_DEADLINE = Duration.ofSeconds(60);
     /** How long a gang member's bind is held while its gang cannot be admitted (then kube-scheduler retries it). */
     public static final Duration ADMISSION_HOLD = Duration.ofSeconds(5);
+    /**
+     * After a CA change, how long the extender presents the old CA's certificate to kube-scheduler at most while a pod of
+     * kube-scheduler that trusts only the old CA is left: a Recreate rollout with kube-scheduler's grace period takes
+     * well under it, and it is shorter than the time the replaced CA stays trusted ({@code PREVIOUS_CA_GRACE}, 10 min).
+     */
+    public static final Duration SCHEDULER_CA_HOLD = Duration.ofMinutes(5);
     public static final String SCORING = "binpack";
     public static final String LEASE_NAME = "muster-extender";
     public static final long MAX_BODY_BYTES = 64L * 1024 * 1024;

@@ -148,12 +148,16 @@ public final class ServerMain {
         // about a second of the API server having it (the Secret volume follows only on the kubelet's next sync)
         TlsSecretWatch tlsSecret = cfg.tlsSecret() == null ? null : TlsSecretWatch.start(kube.requests(), kube.watches(), cfg.tlsSecret());
         // --scheduler-deployment: kube-scheduler reads its extender CA only at start; the leader restarts it when the CA changes
-        // (once this process presents the new certificate)
+        // (once this process has loaded the new certificate), and every replica presents the old CA's certificate to
+        // kube-scheduler until no pod of it started before the change is left
         CertificateFiles httpFiles = cfg.httpTls() == null ? null
                 : new CertificateFiles(cfg.httpTls().certFile(), cfg.httpTls().keyFile(), cfg.httpTls().clientCaFile(), tlsSecret);
+        if (cfg.schedulerDeployment() != null) {
+            httpFiles.holdOnCaChange(ServerDefaults.SCHEDULER_CA_HOLD);
+        }
         dev.muster.server.rollout.SchedulerRollout rollout = cfg.schedulerDeployment() == null ? null
                 : new dev.muster.server.rollout.SchedulerRollout(kube.requests(), tlsSecret, cfg.schedulerDeployment(), leadership::leading,
-                        httpFiles::certificate);
+                        dev.muster.server.rollout.SchedulerRollout.Serving.of(httpFiles));
         ExtenderProcess.Settings settings = new ExtenderProcess.Settings("0.0.0.0", cfg.httpPort(),
                 httpFiles,
                 cfg.opsPort(), cfg.grpcPort(),

@@ -71,6 +71,30 @@ final class CaTrust {
         return replaced.isEmpty() || now - replacedUntil < 0 ? this : of(current);
     }
 
+    /**
+     * Whether one of the CAs of the file as read (not the replaced ones) issued a certificate of {@code chain}: a peer
+     * that trusts that file accepts the chain. Checked by name and signature, not by dates.
+     */
+    boolean signsAny(X509Certificate[] chain) {
+        for (X509Certificate c : chain) {
+            for (X509Certificate ca : current) {
+                if (ca.getSubjectX500Principal().equals(c.getIssuerX500Principal()) && signed(c, ca)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean signed(X509Certificate c, X509Certificate by) {
+        try {
+            c.verify(by.getPublicKey());
+            return true;
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
     /** The replaced CAs still trusted (empty when none). */
     List<X509Certificate> replaced() {
         return replaced;

@@ -44,8 +44,15 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * <p>When the CA changes, the CAs it replaced are still trusted for {@link #PREVIOUS_CA_GRACE} ({@link CaTrust}): a
  * peer whose own copy of the Secret has not changed yet (a volume that lags) keeps being accepted meanwhile.
  *
- * <p>Thread-safe: the loaded material (the current load and the one before) is one immutable value behind a volatile
- * field; a reload is serialized on this object, and a handshake never waits for one (it uses what was loaded before).
+ * <p>A server whose peers read their CA only when they start (kube-scheduler reads its extender {@code caFile} once) can
+ * {@linkplain #holdOnCaChange hold} its certificate across a CA change: when the files change to a certificate that no
+ * CA trusted before signs, the server goes on presenting the certificate it presented before, until {@link #release}
+ * (the peers that trust only the old CA are gone) or for at most the hold's longest. Clients present the files as they
+ * are now whatever the hold; the CAs trusted are always the files' (with the replaced ones' grace period).
+ *
+ * <p>Thread-safe: the loaded material (the current load, the one before and the one presented to clients) is one
+ * immutable value behind a volatile field; a reload or a release is serialized on this object, and a handshake never
+ * waits for one (it uses what was loaded before).
  */
 public final class CertificateFiles {
     private static final System.Logger LOG = System.getLogger(CertificateFiles.class.getName());
@@ -63,6 +70,7 @@ public final class CertificateFiles {
     private final TlsSource source;
     private final long graceNanos;
     private final LongSupplier nanoTime;
+    private volatile long holdNanos; // 0: a CA change is presented at once (no hold)
     private volatile Loads loads;
     private volatile long nextCheck;
     private long generations; // guarded by this
@@ -82,13 +90,26 @@ public final class CertificateFiles {
         }
     }
 
-    /** The load in use and the one before it (null at first), swapped together. */
-    private record Loads(Loaded current, Loaded previous) {
+    /**
+     * The load in use, the one before it (null at first) and the one a server presents ({@code current} unless a CA
+     * change is {@linkplain #holdOnCaChange held}, since {@code heldSince}), swapped together.
+     */
+    private record Loads(Loaded current, Loaded previous, Loaded presented, long heldSince) {
+        Loads(Loaded current, Loaded previous) {
+            this(current, previous, current, 0);
+        }
+
+        boolean holding() {
+            return presented != current;
+        }
+
         Loaded byAlias(String alias) {
-            if (current.alias().equals(alias)) {
-                return current;
+            for (Loaded l : new Loaded[] {current, presented, previous}) {
+                if (l != null && l.alias().equals(alias)) {
+                    return l;
+                }
             }
-            return previous != null && previous.alias().equals(alias) ? previous : null;
+            return null;
         }
     }
 
@@ -142,9 +163,41 @@ public final class CertificateFiles {
         return caFile;
     }
 
-    /** The certificate presented now (tests and logs: its serial number changes with a rotation). */
+    /** The certificate a server presents now (tests and logs: its serial number changes with a rotation). */
     public X509Certificate certificate() {
+        current();
+        return loads.presented().leaf();
+    }
+
+    /** The certificate of the files as they are now: {@link #certificate()} unless a CA change is held. */
+    public X509Certificate loaded() {
         return current().leaf();
+    }
+
+    /**
+     * From now on, when the files change to a certificate that none of the CAs trusted before signs, a server keeps
+     * presenting its certificate from before until {@link #release} or for at most {@code longest}.
+     */
+    public CertificateFiles holdOnCaChange(java.time.Duration longest) {
+        this.holdNanos = longest.toNanos();
+        return this;
+    }
+
+    /** Whether a server presents a certificate from before a CA change ({@link #holdOnCaChange}). */
+    public boolean holding() {
+        current();
+        return loads.holding();
+    }
+
+    /** Ends a hold: servers present the files' certificate from now on; {@code why} goes into the log. */
+    public synchronized void release(String why) {
+        Loads l = loads;
+        if (!l.holding()) {
+            return;
+        }
+        loads = new Loads(l.current(), l.previous());
+        LOG.log(System.Logger.Level.INFO, "now presenting certificate serial " + l.current().leaf().getSerialNumber().toString(16)
+                + " of the new CA to new connections (" + this + "): " + why);
     }
 
     /** Presents the certificate of the files as they are now. */
@@ -190,6 +243,12 @@ public final class CertificateFiles {
         return (source == null ? "" : source.describe() + ": ") + "certificate " + certFile + ", key " + keyFile + (caFile == null ? "" : ", CA " + caFile);
     }
 
+    /** What a server presents now: the current load, or the one from before a held CA change. */
+    private Loaded presented() {
+        current();
+        return loads.presented();
+    }
+
     private Loaded current() {
         long now = nanoTime.getAsLong();
         if (now - nextCheck >= 0) {
@@ -204,6 +263,10 @@ public final class CertificateFiles {
         }
         nextCheck = now + CHECK_EVERY_NANOS;
         expireReplacedCas(now);
+        Loads held = loads;
+        if (held.holding() && now - held.heldSince() - holdNanos >= 0) {
+            release("held for the longest, " + java.time.Duration.ofNanos(holdNanos).toSeconds() + " s");
+        }
         List<Object> stamps;
         TlsSource.Snapshot snapshot = source == null ? null : source.current();
         try {
@@ -218,9 +281,14 @@ public final class CertificateFiles {
         }
         try {
             Loaded fresh = load(stamps, snapshot, before.current(), now);
-            loads = new Loads(fresh, before.current());
+            Loaded shown = before.presented();
+            boolean hold = holdNanos > 0 && shown.cas() != null && !shown.cas().signsAny(fresh.chain());
+            loads = hold ? new Loads(fresh, before.current(), shown, before.holding() ? before.heldSince() : now) : new Loads(fresh, before.current());
             LOG.log(System.Logger.Level.INFO, "TLS files changed" + (source == null ? "" : " (" + source.describe() + ", read through the API)")
-                    + ": now presenting certificate serial " + fresh.leaf().getSerialNumber().toString(16)
+                    + (hold ? ": a certificate of a CA not trusted before; servers keep presenting certificate serial "
+                    + shown.leaf().getSerialNumber().toString(16) + " to peers that trust only the old CA until they are gone (at most "
+                    + java.time.Duration.ofNanos(holdNanos).toSeconds() + " s), then certificate serial " : ": now presenting certificate serial ")
+                    + fresh.leaf().getSerialNumber().toString(16)
                     + " (" + fresh.leaf().getSubjectX500Principal().getName() + ", valid until " + fresh.leaf().getNotAfter().toInstant() + ")"
                     + (caFile == null ? "" : " and checking peers against " + caFile) + " for new connections"
                     + (fresh.cas() == null || fresh.cas().replaced().isEmpty() ? ""
@@ -241,7 +309,8 @@ public final class CertificateFiles {
         try {
             CaTrust after = cur.cas().expire(now);
             if (after != cur.cas()) {
-                loads = new Loads(new Loaded(cur.stamps(), cur.keys(), after, cur.chain(), cur.key(), cur.alias()), l.previous());
+                Loaded expired = new Loaded(cur.stamps(), cur.keys(), after, cur.chain(), cur.key(), cur.alias());
+                loads = new Loads(expired, l.previous(), l.holding() ? l.presented() : expired, l.heldSince());
                 LOG.log(System.Logger.Level.INFO, "the replaced CA " + cur.cas().replacedNames() + " is no longer trusted (" + this + ")");
             }
         } catch (GeneralSecurityException e) {
@@ -366,13 +435,13 @@ public final class CertificateFiles {
 
         @Override
         public String[] getServerAliases(String keyType, Principal[] issuers) {
-            Loaded l = current();
+            Loaded l = presented();
             return aliases(l.keys().getServerAliases(keyType, issuers), l);
         }
 
         @Override
         public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
-            Loaded l = current();
+            Loaded l = presented();
             return alias(l.keys().chooseServerAlias(keyType, issuers, socket), l);
         }
 
@@ -396,7 +465,7 @@ public final class CertificateFiles {
 
         @Override
         public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
-            Loaded l = current();
+            Loaded l = presented();
             return alias(l.keys().chooseEngineServerAlias(keyType, issuers, engine), l);
         }
     }

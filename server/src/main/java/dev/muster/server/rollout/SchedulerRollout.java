@@ -12,6 +12,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import okhttp3.Call;
@@ -24,19 +25,28 @@ import okhttp3.Response;
  * template annotation {@value #ANNOTATION} of kube-scheduler's Deployment to a checksum of the Secret's {@code ca.crt}
  * (a merge patch of that one annotation); a new value rolls the Deployment, whose new pods mount the Secrets as they are
  * then. The same value again changes nothing, so every leader sets it at start and after each change. It sets it only
- * once this process presents the Secret's certificate ({@code serving}): a Secret whose material cannot be used (a key
- * or certificate that does not parse) keeps the old certificate in use, and a kube-scheduler restarted to trust only
- * the new CA would then refuse it.
+ * once this process has loaded the Secret's certificate ({@link Serving#loaded}): a Secret whose material cannot be
+ * used (a key or certificate that does not parse) keeps the old certificate in use, and a kube-scheduler restarted to
+ * trust only the new CA would then refuse it.
+ *
+ * <p>Until the old kube-scheduler is gone, the extender keeps presenting the certificate of the old CA to it
+ * ({@link dev.muster.common.tls.CertificateFiles#holdOnCaChange}): the old process trusts only that CA. Every replica
+ * (the leader or not: kube-scheduler's Service reaches any of them) looks at the Deployment's pods while it holds
+ * ({@link SchedulerPods}) and {@linkplain Serving#release releases} the hold once no pod of it carries another checksum
+ * than the new CA's; with the chart's {@code Recreate} strategy the new kube-scheduler starts after that, trusting the
+ * new CA, and is presented the new certificate.
  *
  * <p>The checksum is the one the chart's Helm route writes into the same annotation (SHA-256 of the base64 text of
  * {@code ca.crt}, Helm's {@code sha256sum} of the Secret's data): after a {@code helm upgrade} that changed the CA,
  * Helm and the extender set the same value and kube-scheduler rolls once.
  *
- * <p>RBAC: {@code patch} on that one Deployment ({@code resourceNames}). A failed patch is said in the log and tried
- * again every {@link #RETRY_MILLIS} ms.
+ * <p>RBAC: {@code get} and {@code patch} on that one Deployment ({@code resourceNames}), {@code list} on pods. A
+ * failed patch is said in the log and tried again every {@link #RETRY_MILLIS} ms; pods that cannot be listed keep the
+ * hold (it ends by itself after its longest).
  *
- * <p>Threading: one daemon thread owns {@code patched}; it looks at the Secret's snapshot (a volatile read) every
- * {@link #LOOK_EVERY_MILLIS} ms and asks {@code leading} right before each patch.
+ * <p>Threading: one daemon thread owns {@code patched}, {@code waitedFor}, {@code unreadSaid} and the {@link SchedulerPods};
+ * it looks at the Secret's snapshot (a volatile read) every {@link #LOOK_EVERY_MILLIS} ms and asks {@code leading}
+ * right before each patch.
  */
 public final class SchedulerRollout implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SchedulerRollout.class.getName());
@@ -50,19 +60,31 @@ public final class SchedulerRollout implements AutoCloseable {
     private final String namespace;
     private final String name;
     private final BooleanSupplier leading;
-    private final java.util.function.Supplier<java.security.cert.X509Certificate> serving;
+    private final Serving serving;
+    private final SchedulerPods pods;
     private final Thread thread;
     private String waitedFor; // the checksum last said to wait for this process's certificate; owned by the thread
+    private boolean unreadSaid; // that the Deployment's pods could not be read was said during this hold; owned by the thread
     private volatile boolean closed;
     private String patched; // the checksum this leader last set; owned by the thread
 
     /**
+     * The certificate this process presents to kube-scheduler: what it has loaded, whether it still presents the one
+     * from before a CA change, and ending that.
+     */
+    public record Serving(java.util.function.Supplier<java.security.cert.X509Certificate> loaded, BooleanSupplier holding,
+                          java.util.function.Consumer<String> release) {
+        public static Serving of(dev.muster.common.tls.CertificateFiles files) {
+            return new Serving(files::loaded, files::holding, files::release);
+        }
+    }
+
+    /**
      * @param deployment {@code NAMESPACE/NAME} of kube-scheduler's Deployment
      * @param leading    asked right before every patch: a process that does not lead patches nothing
-     * @param serving    the certificate this process presents to kube-scheduler now
+     * @param serving    the certificate this process presents to kube-scheduler
      */
-    public SchedulerRollout(ApiClient client, TlsSource secret, String deployment, BooleanSupplier leading,
-                            java.util.function.Supplier<java.security.cert.X509Certificate> serving) {
+    public SchedulerRollout(ApiClient client, TlsSource secret, String deployment, BooleanSupplier leading, Serving serving) {
         String[] nn = TlsSecretWatch.parse("scheduler-deployment", deployment);
         this.client = client;
         this.secret = secret;
@@ -70,6 +92,7 @@ public final class SchedulerRollout implements AutoCloseable {
         this.name = nn[1];
         this.leading = leading;
         this.serving = serving;
+        this.pods = new SchedulerPods(client, nn[0], nn[1]);
         this.thread = Thread.ofPlatform().daemon().name("scheduler-rollout").unstarted(this::run);
     }
 
@@ -99,21 +122,27 @@ public final class SchedulerRollout implements AutoCloseable {
     }
 
     /**
-     * One look (on the rollout's thread, or a test's): patches the annotation when this leader has not set the Secret's
-     * CA's checksum yet and presents its certificate. Returns how long to wait before the next look, in milliseconds.
+     * One look (on the rollout's thread, or a test's): ends a hold of the old certificate once no kube-scheduler pod of
+     * the old CA is left, and patches the annotation when this leader has not set the Secret's CA's checksum yet and has
+     * loaded its certificate. Returns how long to wait before the next look, in milliseconds.
      */
     long look() {
+        TlsSource.Snapshot s = secret.current();
+        byte[] ca = s == null ? null : s.data().get("ca.crt");
+        String sum = ca == null ? null : checksum(ca);
+        if (sum != null && serving.holding().getAsBoolean()) {
+            releaseOnceTheOldPodsAreGone(sum);
+        } else {
+            unreadSaid = false;
+        }
         if (!leading.getAsBoolean()) {
             patched = null; // a next term sets it again
             return LOOK_EVERY_MILLIS;
         }
-        TlsSource.Snapshot s = secret.current();
-        byte[] ca = s == null ? null : s.data().get("ca.crt");
-        if (ca == null) {
+        if (sum == null) {
             return LOOK_EVERY_MILLIS;
         }
-        String sum = checksum(ca);
-        if (sum.equals(patched) || !presents(s.data().get("tls.crt"), sum)) {
+        if (sum.equals(patched) || !loaded(s.data().get("tls.crt"), sum)) {
             return LOOK_EVERY_MILLIS;
         }
         if (!patch(sum)) {
@@ -123,19 +152,37 @@ public final class SchedulerRollout implements AutoCloseable {
         return LOOK_EVERY_MILLIS;
     }
 
-    /** Whether this process presents the first certificate of {@code crt} (said once per checksum when it does not). */
-    private boolean presents(byte[] crt, String sum) {
+    /** Ends the hold when no pod of kube-scheduler's Deployment carries another checksum than {@code sum}. */
+    private void releaseOnceTheOldPodsAreGone(String sum) {
+        List<String> older;
+        try {
+            older = pods.olderThan(sum);
+        } catch (IOException | RuntimeException e) {
+            if (!unreadSaid) {
+                unreadSaid = true;
+                LOG.log(System.Logger.Level.WARNING, "the pods of kube-scheduler's Deployment " + namespace + "/" + name + " cannot be read ("
+                        + e.getMessage() + "); the old certificate is presented until they can, or for the hold's longest");
+            }
+            return;
+        }
+        if (older.isEmpty()) {
+            serving.release().accept("no pod of kube-scheduler's Deployment " + namespace + "/" + name + " started before the CA change any more");
+        }
+    }
+
+    /** Whether this process has loaded the first certificate of {@code crt} (said once per checksum when it has not). */
+    private boolean loaded(byte[] crt, String sum) {
         boolean yes;
         try {
             yes = crt != null && java.security.cert.CertificateFactory.getInstance("X.509")
-                    .generateCertificate(new java.io.ByteArrayInputStream(crt)).equals(serving.get());
+                    .generateCertificate(new java.io.ByteArrayInputStream(crt)).equals(serving.loaded().get());
         } catch (java.security.GeneralSecurityException | RuntimeException e) {
             yes = false;
         }
         if (!yes && !sum.equals(waitedFor)) {
             waitedFor = sum;
-            LOG.log(System.Logger.Level.WARNING, "the CA in " + secret.describe() + " changed, but this process does not present that Secret's"
-                    + " certificate (yet, or it cannot be used: see the TLS log lines); kube-scheduler is restarted once it does");
+            LOG.log(System.Logger.Level.WARNING, "the CA in " + secret.describe() + " changed, but this process has not loaded that Secret's"
+                    + " certificate (yet, or it cannot be used: see the TLS log lines); kube-scheduler is restarted once it has");
         }
         return yes;
     }

@@ -26,9 +26,12 @@ class SchedulerRolloutTest {
 
     private MockKubeApi api;
     private AtomicReference<TlsSource.Snapshot> secret;
-    /** What the process presents: the certificate of the Secret as last read, unless a test says otherwise. */
+    /** What the process has loaded: the certificate of the Secret as last read, unless a test says otherwise. */
     private final AtomicReference<byte[]> serving = new AtomicReference<>();
     private final AtomicBoolean leading = new AtomicBoolean(true);
+    /** Whether the process still presents the certificate from before a CA change; the release says why. */
+    private final AtomicBoolean holding = new AtomicBoolean();
+    private final List<String> released = new ArrayList<>();
     private final List<String> sent = new ArrayList<>();
     private SchedulerRollout rollout;
 
@@ -70,12 +73,19 @@ class SchedulerRolloutTest {
 
     private void start() {
         TlsSource source = TlsSource.of("Secret muster-system/muster-extender-tls", () -> secret.get());
-        rollout = new SchedulerRollout(api.clients().requests(), source, "muster-system/muster-scheduler", leading::get, this::presented); // looks are taken by the test, one at a time
+        SchedulerRollout.Serving serving = new SchedulerRollout.Serving(this::presented, holding::get, why -> {
+            holding.set(false);
+            released.add(why);
+        });
+        rollout = new SchedulerRollout(api.clients().requests(), source, "muster-system/muster-scheduler", leading::get, serving); // looks are taken by the test, one at a time
     }
 
     /** The checksums set so far, in order (each request the mock server received is a patch of the Deployment). */
     private List<String> checksums() throws InterruptedException {
         for (RecordedRequest r : api.takeRequests()) {
+            if (r.getMethod().equals("GET")) {
+                continue; // the hold's reads of the Deployment and its pods
+            }
             assertThat(r.getMethod()).isEqualTo("PATCH");
             assertThat(r.getPath()).isEqualTo(DEPLOYMENT);
             assertThat(r.getHeader("Content-Type")).startsWith("application/merge-patch+json");
@@ -133,7 +143,7 @@ class SchedulerRolloutTest {
     }
 
     @Test
-    void aNewCaIsAnnouncedOnlyOnceThisProcessPresentsTheSecretsCertificate() throws Exception {
+    void aNewCaIsAnnouncedOnlyOnceThisProcessHasLoadedTheSecretsCertificate() throws Exception {
         api.server().expect().patch().withPath(DEPLOYMENT).andReturn(200, "{}").always();
         start();
         String a = SchedulerRollout.checksum("CA-A".getBytes(StandardCharsets.US_ASCII));
@@ -149,6 +159,84 @@ class SchedulerRolloutTest {
         rollout.look();
         assertThat(checksums()).hasSize(2);
         assertThat(checksums()).containsExactly(a, SchedulerRollout.checksum("CA-B".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    private static final String PODS = "/api/v1/namespaces/muster-system/pods?labelSelector=app.kubernetes.io%2Fcomponent%3Dscheduler%2Capp.kubernetes.io%2Fname%3Dmuster";
+
+    private void deploymentSelectsItsPods() {
+        api.server().expect().get().withPath(DEPLOYMENT).andReturn(200, "{\"spec\":{\"selector\":{\"matchLabels\":"
+                + "{\"app.kubernetes.io/name\":\"muster\",\"app.kubernetes.io/component\":\"scheduler\"}}}}").once();
+    }
+
+    /** The Deployment's pods, each {@code name=checksum} (an empty checksum: no annotation), phase Running. */
+    private void schedulerPods(String... pods) {
+        StringBuilder items = new StringBuilder();
+        for (String p : pods) {
+            String[] nv = p.split("=", 2);
+            String annotations = nv[1].isEmpty() ? "{}" : "{\"" + SchedulerRollout.ANNOTATION + "\":\"" + nv[1] + "\"}";
+            items.append(items.isEmpty() ? "" : ",").append("{\"metadata\":{\"name\":\"").append(nv[0]).append("\",\"annotations\":")
+                    .append(annotations).append("},\"status\":{\"phase\":\"Running\"}}");
+        }
+        api.server().expect().get().withPath(PODS).andReturn(200, "{\"items\":[" + items + "]}").once();
+    }
+
+    /**
+     * After a CA change the old certificate is presented until no kube-scheduler pod that started before the change is
+     * left: a pod with the old checksum or none keeps the hold, a pod of the new checksum alone ends it; the Deployment's
+     * selector is read once; a standby replica ends its hold as well.
+     */
+    @Test
+    void theOldCertificateIsPresentedUntilNoSchedulerPodOfTheOldCaIsLeftOnEveryReplica() throws Exception {
+        api.server().expect().patch().withPath(DEPLOYMENT).andReturn(200, "{}").always();
+        leading.set(false);
+        start();
+        String a = SchedulerRollout.checksum("CA-A".getBytes(StandardCharsets.US_ASCII));
+        String b = SchedulerRollout.checksum("CA-B".getBytes(StandardCharsets.US_ASCII));
+        secret.set(snapshot("2", "CA-B"));
+        holding.set(true);
+        deploymentSelectsItsPods();
+        schedulerPods("muster-scheduler-old=" + a);
+        rollout.look();
+        schedulerPods("muster-scheduler-unannotated=");
+        rollout.look();
+        assertThat(released).as("pods that trust only the old CA").isEmpty();
+
+        schedulerPods("muster-scheduler-new=" + b);
+        rollout.look();
+        assertThat(released).singleElement().asString().contains("no pod of kube-scheduler's Deployment muster-system/muster-scheduler");
+        List<String> gets = api.takeRequests().stream().filter(r -> r.getMethod().equals("GET")).map(RecordedRequest::getPath).toList();
+        assertThat(gets).as("the selector read once, the pods at each look").containsExactly(DEPLOYMENT, PODS, PODS, PODS);
+    }
+
+    @Test
+    void aHoldEndsAtOnceWhenThereIsNoSuchDeploymentAndIsKeptWhenItCannotBeRead() throws Exception {
+        start();
+        secret.set(snapshot("2", "CA-B"));
+        holding.set(true);
+        api.server().expect().get().withPath(DEPLOYMENT).andReturn(403, "{\"kind\":\"Status\",\"code\":403}").once();
+        api.server().expect().patch().withPath(DEPLOYMENT).andReturn(200, "{}").always();
+        rollout.look();
+        assertThat(released).as("cannot tell whether an old kube-scheduler runs").isEmpty();
+        assertThat(holding).isTrue();
+
+        api.server().expect().get().withPath(DEPLOYMENT).andReturn(404, "{\"kind\":\"Status\",\"code\":404}").once();
+        rollout.look();
+        assertThat(released).hasSize(1);
+    }
+
+    /** The leader announces a new CA once it has loaded its certificate, while it still presents the old one. */
+    @Test
+    void aNewCaIsAnnouncedWhileTheOldCertificateIsStillPresented() throws Exception {
+        api.server().expect().patch().withPath(DEPLOYMENT).andReturn(200, "{}").always();
+        start();
+        rollout.look();
+        secret.set(snapshot("2", "CA-B"));
+        holding.set(true);
+        deploymentSelectsItsPods();
+        schedulerPods("muster-scheduler-old=" + SchedulerRollout.checksum("CA-A".getBytes(StandardCharsets.US_ASCII)));
+        rollout.look();
+        assertThat(checksums()).endsWith(SchedulerRollout.checksum("CA-B".getBytes(StandardCharsets.US_ASCII)));
+        assertThat(holding).as("the old kube-scheduler still runs").isTrue();
     }
 
     @Test
