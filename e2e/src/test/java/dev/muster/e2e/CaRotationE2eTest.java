@@ -107,7 +107,8 @@ class CaRotationE2eTest extends RealClusterTest {
      * {@link #SCHEDULER_STOP} after the apply (the Deployment controller and the kubelet's SIGTERM), the new one then
      * starts with the Secret as it is; a stand-in pod object of the Deployment's labels and checksum lives as long as each
      * kube-scheduler process. The extender presents the old CA's certificate until the old pod is gone, so no call of
-     * either kube-scheduler fails; every gang binds whole, the allocation stream keeps delivering, and nobody restarts
+     * either kube-scheduler fails; every gang binds whole, the allocation stream keeps delivering, a controller process
+     * with the chart's flags keeps writing Queue status, and nobody restarts
      * anything by hand.
      */
     @Test
@@ -115,13 +116,17 @@ class CaRotationE2eTest extends RealClusterTest {
         ChartTls chart = new ChartTls(c);
         fromApi = true;
         schedulerPods = true;
+        controllerProcess = true;
         schedulerStop = SCHEDULER_STOP;
         long[] streamedBefore = new long[1];
+        double[] queueWrites = new double[2];
         Outcome o = rotate(chart, () -> {
             streamedBefore[0] = streamed.get();
+            queueWrites[0] = queueStatusWrites();
             changeStarted = true;
             upgradeAndRollOut(chart, "one step, read through the API", "tls.keepGenerated", "false");
             Thread.sleep(EXTENDER_LAG.plusSeconds(25)); // past every volume's lag: nothing may depend on them
+            queueWrites[1] = queueStatusWrites();
         });
         int oldSchedulers = schedulers.size() - 1;
         List<String> failedByOld = new ArrayList<>();
@@ -140,6 +145,8 @@ class CaRotationE2eTest extends RealClusterTest {
         assertThat(o.failedCalls()).as("kube-scheduler's failed calls to the extender, the old one's included").isEmpty();
         assertThat(streamed.get()).as("the allocation stream kept delivering after the apply").isGreaterThan(streamedBefore[0]);
         assertThat(o.gangs()).hasSizeGreaterThan(10);
+        System.out.printf("e2e: the controller process wrote Queue status %.0f times after the apply%n", queueWrites[1] - queueWrites[0]);
+        assertThat(queueWrites[1] - queueWrites[0]).as("Queue status written by the controller process after the apply").isGreaterThan(2);
     }
 
     /**
