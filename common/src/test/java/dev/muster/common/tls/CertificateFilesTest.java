@@ -120,7 +120,7 @@ class CertificateFilesTest {
         X509Certificate[] newClient = chain(fresh.client("muster-scheduler").cert());
         java.util.concurrent.atomic.AtomicReference<TlsSource.Snapshot> secret = new java.util.concurrent.atomic.AtomicReference<>(
                 snapshot("1", oldServer, old.caFile()));
-        TlsSource source = TlsSource.of("Secret test/extender-tls", () -> secret.get());
+        TlsSource source = TlsSource.of("Secret test/extender-tls", secret::get);
         AtomicLong clock = new AtomicLong();
         long grace = 60 * CertificateFiles.CHECK_EVERY_NANOS;
         Path mount = Path.of("/etc/muster/tls");

@@ -52,7 +52,7 @@ class CertificateHoldTest {
         newServer = fresh.server("extender");
         secret.set(snapshot("1", oldServer, Files.readAllBytes(old.caFile())));
         files = new CertificateFiles(MOUNT.resolve("tls.crt"), MOUNT.resolve("tls.key"), MOUNT.resolve("ca.crt"),
-                TlsSource.of("Secret test/extender-tls", () -> secret.get()), Duration.ofMinutes(10).toNanos(), clock::get)
+                TlsSource.of("Secret test/extender-tls", secret::get), Duration.ofMinutes(10).toNanos(), clock::get)
                 .holdOnCaChange(LONGEST);
     }
 
@@ -122,7 +122,7 @@ class CertificateHoldTest {
     @Test
     void withoutAHoldACaChangeIsPresentedAtOnce() throws Exception {
         CertificateFiles plain = new CertificateFiles(MOUNT.resolve("tls.crt"), MOUNT.resolve("tls.key"), MOUNT.resolve("ca.crt"),
-                TlsSource.of("Secret test/extender-tls", () -> secret.get()), Duration.ofMinutes(10).toNanos(), clock::get);
+                TlsSource.of("Secret test/extender-tls", secret::get), Duration.ofMinutes(10).toNanos(), clock::get);
         change("2", newServer, Files.readAllBytes(fresh.caFile()));
         assertThat(plain.holding()).isFalse();
         assertThat(issuer(plain.certificate())).isEqualTo("CN=new-ca");

@@ -4,7 +4,6 @@ import dev.muster.core.model.GangKey;
 import dev.muster.core.model.PodId;
 import dev.muster.core.preempt.PreemptionPlanner.Unit;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +24,8 @@ final class EvictionDecision {
     boolean committed; // recorded, and its first evictions sent
     boolean ended;
     PreemptionRecord stored; // the record last stored, null while none is
-    final Set<Unit> startedEarlier = new HashSet<>(); // units an earlier leader began to evict (adopted decisions only)
+    // units an earlier leader began to evict (adopted decisions only); by identity: a Unit's equality hashes its pod list
+    final Set<Unit> startedEarlier = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     EvictionDecision(GangKey preemptor, String why, String id) {
         this.preemptor = preemptor;

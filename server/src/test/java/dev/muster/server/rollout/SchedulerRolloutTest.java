@@ -72,7 +72,7 @@ class SchedulerRolloutTest {
     }
 
     private void start() {
-        TlsSource source = TlsSource.of("Secret muster-system/muster-extender-tls", () -> secret.get());
+        TlsSource source = TlsSource.of("Secret muster-system/muster-extender-tls", secret::get);
         SchedulerRollout.Serving serving = new SchedulerRollout.Serving(this::presented, holding::get, why -> {
             holding.set(false);
             released.add(why);
