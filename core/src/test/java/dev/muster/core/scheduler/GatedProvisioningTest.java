@@ -108,4 +108,56 @@ class GatedProvisioningTest {
         assertThat(h.binder.bound().values()).containsExactlyInAnyOrder("n0", "n1", "n2", "n3");
         assertThat(h.invariantViolations()).isEmpty();
     }
+
+    /**
+     * The nodes bought for a gang are its own even when another gang stands ahead of it in line waiting for room (here
+     * one whose pods carry no gate, so it is not held back by Muster): the gang with the Provisioned request claims them
+     * first, each as it registers, and the other goes on waiting.
+     */
+    @Test
+    void aGangAheadInLineDoesNotTakeTheNodesBoughtForAnother() {
+        QueueGateTest.Lifts lifts = new QueueGateTest.Lifts();
+        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(PreemptionSettings.DEFAULT)
+                .withQueueGate(QueueGate.on(lifts)), new RecordingEvictor(), DisruptionBudgets.NONE);
+        h.nodes(node("n0", "4", "16Gi"), node("n1", "4", "16Gi"));
+        h.scheduler.upsertQueue(queue("default"));
+        h.scheduler.markSynced();
+        Provisioning provisioning = new Provisioning(Provisioning.Settings.atomic());
+        provisioning.listed();
+        h.scheduler.provisioning(provisioning);
+        QueueGateTest.scheduleAll(h, List.of(h.seen(dev.muster.core.testing.Fixtures.pod("fill-0").requests("3", "1Gi").build()),
+                h.seen(dev.muster.core.testing.Fixtures.pod("fill-1").requests("3", "1Gi").build())));
+
+        h.scheduler.upsertPodGroup(podGroup("default", "early", 2, "default"));
+        List<Pod> early = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) { // no gate: made before the gate was on, say
+            early.add(h.seen(dev.muster.core.testing.Fixtures.pod("early-" + i).gang("early").requests("3", "1Gi").build()));
+        }
+        h.ticks(3, Duration.ofMillis(500));
+        h.scheduler.upsertPodGroup(podGroup("default", "big", 2, "default"));
+        List<Pod> big = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            big.add(h.seen(dev.muster.core.testing.Fixtures.pod("big-" + i).gang("big").requests("3", "1Gi")
+                    .constraints(QueueGateTest.MUSTERS).build()));
+        }
+        h.ticks(3, Duration.ofMillis(500));
+        h.scheduler.askProvisioning();
+        assertThat(provisioning.drain()).as("early asks for its own nodes too; only big's come")
+                .extracting(w -> ((Provisioning.Work.Create) w).gang()).contains(BIG);
+        provisioning.observed(BIG, "big-1", new RequestStatus(true, true, false, false, false, "", ""), 0);
+        h.ticks(2, Duration.ofMillis(500));
+
+        h.nodes(node("n2", "4", "16Gi"));
+        h.ticks(2, Duration.ofMillis(500));
+        h.nodes(node("n3", "4", "16Gi"));
+        h.ticks(2, Duration.ofMillis(500));
+        assertThat(lifts.names()).as("its nodes came: big is lifted").containsExactlyInAnyOrder("big-0", "big-1");
+        for (Pod p : early) {
+            assertThat(h.scheduler.filter(p, List.of("n2", "n3")).feasible()).as(p.id() + " may not take big's nodes").isEmpty();
+        }
+        QueueGateTest.scheduleAll(h, QueueGateTest.ungated(h, big));
+        assertThat(h.scheduler.gang(BIG).state()).isEqualTo(GangState.BOUND);
+        assertThat(h.scheduler.gang(new GangKey("default", "early")).state()).isNotEqualTo(GangState.BOUND);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
 }
