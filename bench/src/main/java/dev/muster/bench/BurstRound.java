@@ -46,7 +46,7 @@ final class BurstRound {
     }
 
     /** What one round measured; latencies in ms. */
-    record Result(String mode, int pods, double p50, double p90, double p99, double max, int overOneSecond, double allBoundSeconds,
+    record Result(String mode, int round, int pods, double p50, double p90, double p99, double max, int overOneSecond, double allBoundSeconds,
                   String attempts, String muster) {
         @Override
         public String toString() {
@@ -76,7 +76,7 @@ final class BurstRound {
      *
      * @param muster the warm Muster and its URL for mode {@code burst}; null for {@code burst-alone}
      */
-    Result round(String name, String mode, int pods, MusterProcess muster, String musterUrl) throws Exception {
+    Result round(String name, String mode, int benchRound, int pods, MusterProcess muster, String musterUrl) throws Exception {
         String ns = admin.namespace("burst-" + (++round));
         KubeScheduler s = KubeScheduler.start(cp, config, muster == null ? null : musterUrl, qps);
         long[] created = new long[pods];
@@ -87,6 +87,7 @@ final class BurstRound {
         }
         CountDownLatch allBound = new CountDownLatch(pods);
         AtomicReference<Throwable> watchFailed = new AtomicReference<>();
+        AtomicReference<Watch<V1Pod>> current = new AtomicReference<>();
         Thread watcher = null;
         try {
             awaitReady(s);
@@ -94,10 +95,10 @@ final class BurstRound {
             String resourceVersion = admin.core().listNamespacedPod(ns).execute().getMetadata().getResourceVersion();
             ApiClient client = cp.adminClient();
             client.setReadTimeout(0); // a watch is quiet between events
-            Watch<V1Pod> first = open(client, ns, resourceVersion); // established before the first pod is created
+            current.set(open(client, ns, resourceVersion)); // established before the first pod is created
             watcher = Thread.ofPlatform().name("burst-watch").daemon().start(() -> {
                 try {
-                    watch(client, ns, first, index, bound, allBound);
+                    watch(client, ns, current, index, bound, allBound);
                 } catch (Throwable t) {
                     watchFailed.set(t);
                 }
@@ -120,12 +121,17 @@ final class BurstRound {
             }
             String attempts = attempts(schedulerBefore, s.metrics(cp.adminToken()));
             String musterDelta = muster == null ? "" : musterDelta(musterBefore, muster.metrics());
-            Result r = result(mode, created, bound, attempts, musterDelta);
+            Result r = result(mode, benchRound, created, bound, attempts, musterDelta);
             System.out.println(name + " " + r);
             return r;
         } finally {
             if (watcher != null) {
                 watcher.interrupt();
+                try {
+                    current.get().close(); // ends a watch still waiting (a failed round)
+                } catch (java.io.IOException ignored) {
+                    // the round's outcome is already decided
+                }
             }
             s.close();
             RealLoopBench.deleteAll(admin, ns);
@@ -148,12 +154,11 @@ final class BurstRound {
     }
 
     /** Stamps each pod's first event with spec.nodeName; reopens the watch at the last version seen if the server ends it. */
-    private static void watch(ApiClient client, String ns, Watch<V1Pod> first, Map<String, Integer> index, long[] bound,
+    private static void watch(ApiClient client, String ns, AtomicReference<Watch<V1Pod>> current, Map<String, Integer> index, long[] bound,
                               CountDownLatch allBound) throws Exception {
-        Watch<V1Pod> w = first;
         String resourceVersion = null;
         while (allBound.getCount() > 0 && !Thread.currentThread().isInterrupted()) {
-            try (Watch<V1Pod> open = w) {
+            try (Watch<V1Pod> open = current.get()) {
                 for (Watch.Response<V1Pod> e : open) {
                     if (e.object == null || e.object.getMetadata() == null) {
                         continue;
@@ -169,11 +174,11 @@ final class BurstRound {
                     }
                 }
             }
-            w = open(client, ns, resourceVersion);
+            current.set(open(client, ns, resourceVersion));
         }
     }
 
-    private static Result result(String mode, long[] created, long[] bound, String attempts, String muster) {
+    private static Result result(String mode, int round, long[] created, long[] bound, String attempts, String muster) {
         int n = created.length;
         double[] ms = new double[n];
         long firstCreated = Long.MAX_VALUE;
@@ -186,7 +191,7 @@ final class BurstRound {
             lastBound = Math.max(lastBound, bound[i]);
         }
         Arrays.sort(ms);
-        return new Result(mode, n, rank(ms, 0.50), rank(ms, 0.90), rank(ms, 0.99), ms[n - 1], over, (lastBound - firstCreated) / 1e9, attempts, muster);
+        return new Result(mode, round, n, rank(ms, 0.50), rank(ms, 0.90), rank(ms, 0.99), ms[n - 1], over, (lastBound - firstCreated) / 1e9, attempts, muster);
     }
 
     /** The nearest-rank percentile of sorted {@code ms}. */
@@ -235,11 +240,11 @@ final class BurstRound {
             System.out.println(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %d | %.2f |", r.mode(), r.p50(), r.p99(), r.max(),
                     r.overOneSecond(), r.allBoundSeconds()));
         }
-        List<Result> alone = results.stream().filter(r -> r.mode().equals(ALONE)).toList();
-        List<Result> muster = results.stream().filter(r -> r.mode().equals(MUSTER)).toList();
-        for (int i = 0; i < Math.min(alone.size(), muster.size()); i++) {
-            System.out.println(String.format(Locale.ROOT, "pair %d: p99 burst / burst-alone = %.0f / %.0f ms = %.2f", i + 1,
-                    muster.get(i).p99(), alone.get(i).p99(), muster.get(i).p99() / alone.get(i).p99()));
+        // a pair: the two modes of one round (a failed round has no pair)
+        for (Result m : results) {
+            results.stream().filter(a -> m.mode().equals(MUSTER) && a.mode().equals(ALONE) && a.round() == m.round()).findFirst()
+                    .ifPresent(a -> System.out.println(String.format(Locale.ROOT, "round %d: p99 burst / burst-alone = %.0f / %.0f ms = %.2f",
+                            m.round(), m.p99(), a.p99(), m.p99() / a.p99())));
         }
     }
 }

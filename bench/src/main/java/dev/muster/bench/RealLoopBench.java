@@ -232,7 +232,11 @@ public final class RealLoopBench {
                         burst = new BurstRound(cp, admin, config, this::schedulerQps, (ns, i) -> createPod(ns, "p" + i, null));
                     }
                     MusterProcess m = mode.equals(BurstRound.MUSTER) ? warm : null;
-                    bursts.add(burst.round(mode + r, mode, pods, m, m == null ? null : launcher.url(m)));
+                    try {
+                        bursts.add(burst.round(mode + r, mode, r, pods, m, m == null ? null : launcher.url(m)));
+                    } catch (RuntimeException e) {
+                        System.out.println(mode + r + " failed: " + e); // reported; the rounds go on
+                    }
                     continue;
                 }
                 boolean isFresh = base.equals("fresh") || base.equals(FRESH_AFTER_PODS);
