@@ -23,6 +23,16 @@ final class PromText {
         return sum;
     }
 
+    /** A labelled counter's samples added up by the value of label {@code labelName} (e.g. a cause or an outcome). */
+    static Map<String, Double> byLabel(String text, String name, String labelName) {
+        Map<String, Double> out = new TreeMap<>();
+        Matcher m = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE).matcher(text);
+        while (m.find()) {
+            out.merge(label(m.group(1), labelName), Double.parseDouble(m.group(2)), Double::sum);
+        }
+        return out;
+    }
+
     /** An unlabelled sample's value ({@code labelPart} empty), else 0. */
     static double plain(String text, String name, String labelPart) {
         if (!labelPart.isEmpty()) {

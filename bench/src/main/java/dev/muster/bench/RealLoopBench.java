@@ -38,7 +38,7 @@ import java.util.function.Supplier;
  *   -Dbench.main=dev.muster.bench.RealLoopBench -Dbench.args="--nodes 1000 --pods 2000 --gang 0 --rounds 3"
  * </pre>
  * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config-insecure.yaml; {@code --scheduler-qps}
- * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,idle,start,fresh-after-pods (fresh-after-pods: the fresh
+ * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,idle,start,fresh-after-pods,burst-alone,burst (fresh-after-pods: the fresh
  * Muster is started once the batch's pods exist, just before kube-scheduler, so its first sync lists them; start: a fresh Muster started and stopped, its ready time and CPU at readiness; idle: kube-scheduler alone while the warm Muster
  * watches the same pods without being asked anything — what its informers cost),
  * {@code --muster-jvm "FLAG;FLAG"} extra JVM flags for Muster, separated by semicolons (e.g. {@code -XX:StartFlightRecording=filename=/tmp/m.jfr};
@@ -49,7 +49,11 @@ import java.util.function.Supplier;
  * {@code --baseline-jar PATH} another build's server jar (its lib/ beside it) that modes ending in {@code -baseline}
  * start instead of this build's (e.g. {@code --modes start,start-baseline}: this build, then the other, alternated),
  * mode {@code restart-gang}: a gang of 8 created just after a restarted extender is ready, creation → all bound
- * ({@link RestartGang}), {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
+ * ({@link RestartGang}), modes {@code burst-alone} and {@code burst}: {@code --pods} single pods created by 8 threads into a
+ * running, settled kube-scheduler, alone or with the warm Muster (after its warm-up), creation → bound p50/p90/p99/max,
+ * the pods over 1 s, kube-scheduler's attempts by result, Muster's filter errors and waits for unseen pods, and a summary
+ * with p99(burst)/p99(burst-alone) per round ({@link BurstRound}; e.g.
+ * {@code --nodes 1000 --pods 1000 --gang 0 --rounds 3 --modes burst-alone,burst}), {@code --muster-args "FLAG;FLAG"} extra Muster flags (e.g. {@code --pick-node=false}), {@code --warmup N}
  * batches the warm Muster schedules before it is measured (default 6). A fresh Muster maps the class data its image
  * maps; a mode's suffix picks another ({@link MusterLauncher.ClassData}): {@code -plain} none, {@code -unlinked} the
  * class list's archive without ahead-of-time linking, {@code -trained} an ahead-of-time cache recorded by a training
@@ -173,6 +177,7 @@ public final class RealLoopBench {
     }
 
     private RestartGang restartGang;
+    private BurstRound burst;
 
     /** {@code rounds} rounds of {@code modes}, with {@code boundPods} bound pods in the cluster. */
     private void rounds(int rounds, List<String> modes, int boundPods) throws Exception {
@@ -189,6 +194,7 @@ public final class RealLoopBench {
         List<Result> results = new ArrayList<>();
         Map<String, List<MusterLauncher.Start>> starts = new LinkedHashMap<>();
         Map<String, List<RestartGang.Result>> gangs = new LinkedHashMap<>();
+        List<BurstRound.Result> bursts = new ArrayList<>();
         for (int r = 0; r < rounds; r++) {
             for (String mode : modes) {
                 boolean baseline = mode.endsWith(MusterLauncher.BASELINE);
@@ -215,11 +221,23 @@ public final class RealLoopBench {
                     }
                     continue;
                 }
-                if ((mode.equals("warm") || mode.equals("idle")) && warm == null) {
+                if ((mode.equals("warm") || mode.equals("idle") || mode.equals(BurstRound.MUSTER)) && warm == null) {
                     warm = launcher.start("warm", MusterLauncher.ClassData.IMAGE);
                     for (int w = 0; w < warmupBatches; w++) {
                         measure("warm-up", warm, null); // batches to warm the JIT, not reported
                     }
+                }
+                if (mode.equals(BurstRound.ALONE) || mode.equals(BurstRound.MUSTER)) {
+                    if (burst == null) {
+                        burst = new BurstRound(cp, admin, config, this::schedulerQps, (ns, i) -> createPod(ns, "p" + i, null));
+                    }
+                    MusterProcess m = mode.equals(BurstRound.MUSTER) ? warm : null;
+                    try {
+                        bursts.add(burst.round(mode + r, mode, r, pods, m, m == null ? null : launcher.url(m)));
+                    } catch (RuntimeException e) {
+                        System.out.println(mode + r + " failed: " + e); // reported; the rounds go on
+                    }
+                    continue;
                 }
                 boolean isFresh = base.equals("fresh") || base.equals(FRESH_AFTER_PODS);
                 MusterProcess[] fresh = new MusterProcess[1];
@@ -250,6 +268,10 @@ public final class RealLoopBench {
             System.out.println(mode + ":");
             list.forEach(st -> System.out.println("  " + st));
         });
+        BurstRound.summary(bursts);
+        if (results.isEmpty()) {
+            return;
+        }
         System.out.println("| mode | pods/s | s | algorithm ms (mean) | in-tree Filter ms (mean) | CPU s: apiserver / etcd / scheduler / muster | muster verbs ms (mean) |");
         System.out.println("|---|---|---|---|---|---|---|");
         for (Result r : results) {
@@ -291,12 +313,7 @@ public final class RealLoopBench {
         Map<String, Double> requestsBefore = apiserverRequests();
         // kube-scheduler's client defaults (50 QPS) would cap "alone" at ~50 Bindings/s, while Muster's binds are not
         // throttled: both modes get the same, higher client budget so the comparison is of scheduling, not throttling
-        java.util.function.Consumer<Map<String, Object>> qps = cfg -> {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> cc = (Map<String, Object>) cfg.get("clientConnection");
-            cc.put("qps", schedulerQps);
-            cc.put("burst", schedulerQps);
-        };
+        java.util.function.Consumer<Map<String, Object>> qps = this::schedulerQps;
         String musterBefore = muster != null ? muster.metrics() : "";
         KubeScheduler s = KubeScheduler.start(cp, config, asked ? launcher.url(muster) : null, qps);
         try {
@@ -360,6 +377,14 @@ public final class RealLoopBench {
         }
     }
 
+    /** kube-scheduler's client budget ({@code --scheduler-qps}) set in its configuration. */
+    private void schedulerQps(Map<String, Object> cfg) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> cc = (Map<String, Object>) cfg.get("clientConnection");
+        cc.put("qps", schedulerQps);
+        cc.put("burst", schedulerQps);
+    }
+
     private void createPod(String ns, int i) {
         Map<String, String> ann = gang > 0 ? Map.of("scheduling.k8s.io/group-name", "g" + (i / gang)) : Map.of();
         createPod(ns, "p" + i, null, ann);
@@ -378,6 +403,11 @@ public final class RealLoopBench {
     }
 
     private void deleteAll(String ns) throws Exception {
+        deleteAll(admin, ns);
+    }
+
+    /** Deletes every pod of {@code ns} now and waits until they are gone. */
+    static void deleteAll(Kube admin, String ns) throws Exception {
         Kube.call("delete pods", () -> admin.core().deleteCollectionNamespacedPod(ns).gracePeriodSeconds(0).execute());
         while (!admin.pods(ns).isEmpty()) {
             Thread.sleep(500);
@@ -415,7 +445,8 @@ public final class RealLoopBench {
         void run(int i) throws Exception;
     }
 
-    private static void parallel(int n, IntTask task) throws Exception {
+    /** Runs {@code task} for 0..n-1 on 8 threads; returns when all have, rethrowing the first failure. */
+    static void parallel(int n, IntTask task) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             List<Future<?>> fs = new ArrayList<>();

@@ -95,6 +95,11 @@ public final class KubeScheduler implements AutoCloseable {
         return Http.get("https://127.0.0.1:" + port + "/metrics", adminToken).body();
     }
 
+    /** Whether kube-scheduler's /readyz answers OK (its informers have synced; always allowed without a token). */
+    public boolean ready() {
+        return Http.ok("https://127.0.0.1:" + port + "/readyz", null);
+    }
+
     public Path log() {
         return proc.log();
     }
