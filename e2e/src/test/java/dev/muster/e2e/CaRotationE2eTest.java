@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,6 +59,16 @@ class CaRotationE2eTest extends RealClusterTest {
     private static final String CONTROLLER_SECRET = MusterInstall.NAMESPACE + "/muster-controller-client-tls";
     /** What kube-scheduler logs when a call to its extender fails (a refused certificate included). */
     private static final Pattern FAILED_EXTENDER_CALL = Pattern.compile("Error scheduling pod|Failed to bind|x509: |remote error: tls|tls: ");
+
+    /**
+     * The release's values back to the chart's defaults: an upgrade given no values reuses the last release's (Helm's
+     * rule), so a later test's plain upgrade would otherwise render with this test's {@code tls.keepGenerated=false} and
+     * make a new CA.
+     */
+    @AfterEach
+    void chartDefaultsAgain() {
+        new ChartTls(c).upgrade("tls.keepGenerated", "true");
+    }
 
     @Test
     void aHelmCaRotationInStagesFailsNoFilterAndNoConnection() throws Exception {
