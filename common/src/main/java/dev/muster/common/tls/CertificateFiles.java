@@ -50,7 +50,7 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * (the peers that trust only the old CA are gone) or for at most the hold's longest. Clients present the files as they
  * are now whatever the hold; the CAs trusted are always the files' (with the replaced ones' grace period).
  *
- * <p>Thread-safe: the loaded material (the current load, the one before and the one presented to clients) is one
+ * <p>Thread-safe: the loaded material (the current load, the one before and the one a server presents) is one
  * immutable value behind a volatile field; a reload or a release is serialized on this object, and a handshake never
  * waits for one (it uses what was loaded before).
  */
@@ -200,7 +200,10 @@ public final class CertificateFiles {
                 + " of the new CA to new connections (" + this + "): " + why);
     }
 
-    /** Presents the certificate of the files as they are now. */
+    /**
+     * Presents the certificate of the files as they are now: as a client always, as a server unless a CA change is held
+     * ({@link #holdOnCaChange}), when it presents the certificate from before the change.
+     */
     public X509ExtendedKeyManager keyManager() {
         return new CurrentKeys();
     }
