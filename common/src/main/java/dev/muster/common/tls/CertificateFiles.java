@@ -1,13 +1,11 @@
 package dev.muster.common.tls;
 
 import java.io.IOException;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -18,7 +16,6 @@ import java.util.function.Predicate;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedKeyManager;
 import javax.net.ssl.X509ExtendedTrustManager;
@@ -50,7 +47,7 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * (the peers that trust only the old CA are gone) or for at most the hold's longest. Clients present the files as they
  * are now whatever the hold; the CAs trusted are always the files' (with the replaced ones' grace period).
  *
- * <p>Thread-safe: the loaded material (the current load, the one before and the one a server presents) is one
+ * <p>Thread-safe: the loaded material (the current load, the one before and the one a server presents: {@link CertificateLoads}) is one
  * immutable value behind a volatile field; a reload or a release is serialized on this object, and a handshake never
  * waits for one (it uses what was loaded before).
  */
@@ -71,47 +68,9 @@ public final class CertificateFiles {
     private final long graceNanos;
     private final LongSupplier nanoTime;
     private volatile long holdNanos; // 0: a CA change is presented at once (no hold)
-    private volatile Loads loads;
+    private volatile CertificateLoads loads;
     private volatile long nextCheck;
     private long generations; // guarded by this
-
-    /**
-     * What one read of the files gave, and the stamps of the files it was read from; {@code alias} names this load to
-     * the JDK's TLS ({@link CurrentKeys}).
-     */
-    private record Loaded(List<Object> stamps, X509ExtendedKeyManager keys, CaTrust cas, X509Certificate[] chain,
-                          PrivateKey key, String alias) {
-        X509Certificate leaf() {
-            return chain[0];
-        }
-
-        X509ExtendedTrustManager trust() {
-            return cas == null ? null : cas.trust();
-        }
-    }
-
-    /**
-     * The load in use, the one before it (null at first) and the one a server presents ({@code current} unless a CA
-     * change is {@linkplain #holdOnCaChange held}, since {@code heldSince}), swapped together.
-     */
-    private record Loads(Loaded current, Loaded previous, Loaded presented, long heldSince) {
-        Loads(Loaded current, Loaded previous) {
-            this(current, previous, current, 0);
-        }
-
-        boolean holding() {
-            return presented != current;
-        }
-
-        Loaded byAlias(String alias) {
-            for (Loaded l : new Loaded[] {current, presented, previous}) {
-                if (l != null && l.alias().equals(alias)) {
-                    return l;
-                }
-            }
-            return null;
-        }
-    }
 
     /**
      * Reads the files now: a bad file fails here, at start-up, with its name.
@@ -146,7 +105,7 @@ public final class CertificateFiles {
         this.graceNanos = graceNanos;
         this.nanoTime = nanoTime;
         TlsSource.Snapshot snapshot = source == null ? null : source.current();
-        this.loads = new Loads(load(stamps(snapshot), snapshot, null, nanoTime.getAsLong()), null);
+        this.loads = CertificateLoads.first(load(stamps(snapshot), snapshot, null, nanoTime.getAsLong()));
         this.nextCheck = nanoTime.getAsLong() + CHECK_EVERY_NANOS;
     }
 
@@ -191,11 +150,11 @@ public final class CertificateFiles {
 
     /** Ends a hold: servers present the files' certificate from now on; {@code why} goes into the log. */
     public synchronized void release(String why) {
-        Loads l = loads;
+        CertificateLoads l = loads;
         if (!l.holding()) {
             return;
         }
-        loads = new Loads(l.current(), l.previous());
+        loads = l.released();
         LOG.log(System.Logger.Level.INFO, "now presenting certificate serial " + l.current().leaf().getSerialNumber().toString(16)
                 + " of the new CA to new connections (" + this + "): " + why);
     }
@@ -205,7 +164,7 @@ public final class CertificateFiles {
      * ({@link #holdOnCaChange}), when it presents the certificate from before the change.
      */
     public X509ExtendedKeyManager keyManager() {
-        return new CurrentKeys();
+        return new CurrentKeys(this::current, this::presented, alias -> loads.byAlias(alias));
     }
 
     /**
@@ -247,12 +206,12 @@ public final class CertificateFiles {
     }
 
     /** What a server presents now: the current load, or the one from before a held CA change. */
-    private Loaded presented() {
+    private CertificateLoad presented() {
         current();
         return loads.presented();
     }
 
-    private Loaded current() {
+    private CertificateLoad current() {
         long now = nanoTime.getAsLong();
         if (now - nextCheck >= 0) {
             reloadIfChanged(now);
@@ -266,8 +225,7 @@ public final class CertificateFiles {
         }
         nextCheck = now + CHECK_EVERY_NANOS;
         expireReplacedCas(now);
-        Loads held = loads;
-        if (held.holding() && now - held.heldSince() - holdNanos >= 0) {
+        if (loads.heldFor(holdNanos, now)) {
             release("held for the longest, " + java.time.Duration.ofNanos(holdNanos).toSeconds() + " s");
         }
         List<Object> stamps;
@@ -278,15 +236,15 @@ public final class CertificateFiles {
             LOG.log(System.Logger.Level.WARNING, "TLS files cannot be read (" + e.getMessage() + "); still using the ones read before");
             return;
         }
-        Loads before = loads;
+        CertificateLoads before = loads;
         if (stamps.equals(before.current().stamps())) {
             return;
         }
         try {
-            Loaded fresh = load(stamps, snapshot, before.current(), now);
-            Loaded shown = before.presented();
-            boolean hold = holdNanos > 0 && shown.cas() != null && !shown.cas().signsAny(fresh.chain());
-            loads = hold ? new Loads(fresh, before.current(), shown, before.holding() ? before.heldSince() : now) : new Loads(fresh, before.current());
+            CertificateLoad fresh = load(stamps, snapshot, before.current(), now);
+            CertificateLoad shown = before.presented();
+            loads = before.changedTo(fresh, holdNanos > 0, now);
+            boolean hold = loads.holding();
             LOG.log(System.Logger.Level.INFO, "TLS files changed" + (source == null ? "" : " (" + source.describe() + ", read through the API)")
                     + (hold ? ": a certificate of a CA not trusted before; servers keep presenting certificate serial "
                     + shown.leaf().getSerialNumber().toString(16) + " to peers that trust only the old CA until they are gone (at most "
@@ -304,16 +262,15 @@ public final class CertificateFiles {
 
     /** Once their grace period is over, the replaced CAs are no longer trusted (the keys stay as they are). */
     private void expireReplacedCas(long now) {
-        Loads l = loads;
-        Loaded cur = l.current();
+        CertificateLoads l = loads;
+        CertificateLoad cur = l.current();
         if (cur.cas() == null || cur.cas().replaced().isEmpty()) {
             return;
         }
         try {
             CaTrust after = cur.cas().expire(now);
             if (after != cur.cas()) {
-                Loaded expired = new Loaded(cur.stamps(), cur.keys(), after, cur.chain(), cur.key(), cur.alias());
-                loads = new Loads(expired, l.previous(), l.holding() ? l.presented() : expired, l.heldSince());
+                loads = l.currentTrusting(after);
                 LOG.log(System.Logger.Level.INFO, "the replaced CA " + cur.cas().replacedNames() + " is no longer trusted (" + this + ")");
             }
         } catch (GeneralSecurityException e) {
@@ -356,7 +313,7 @@ public final class CertificateFiles {
     }
 
     /** Reads the material; {@code before} (null at start) is the load it replaces, whose CAs stay trusted for a while. */
-    private synchronized Loaded load(List<Object> stamps, TlsSource.Snapshot snapshot, Loaded before, long now) {
+    private synchronized CertificateLoad load(List<Object> stamps, TlsSource.Snapshot snapshot, CertificateLoad before, long now) {
         try {
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
@@ -378,7 +335,7 @@ public final class CertificateFiles {
                         : PemTls.certificates(source.describe() + " (before its change) key " + caFile.getFileName(), replaced),
                         snapshot == null ? 0 : snapshot.changedAtNanos(), now, graceNanos);
             }
-            return new Loaded(stamps, keys, cas, chain, key, "muster-" + ++generations);
+            return new CertificateLoad(stamps, keys, cas, chain, key, "muster-" + ++generations);
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalArgumentException("TLS from " + this + ": " + e.getMessage(), e);
         }
@@ -403,73 +360,5 @@ public final class CertificateFiles {
         v.initVerify(cert.getPublicKey());
         v.update(probe);
         return v.verify(sig) ? cert.getPublicKey() : null;
-    }
-
-    /**
-     * Chooses from the key manager of the files as they are now, under an alias naming that load; the chain and the key
-     * of an alias come from the load it names.
-     */
-    private final class CurrentKeys extends X509ExtendedKeyManager {
-        private String[] aliases(String[] chosen, Loaded from) {
-            return chosen == null ? null : new String[] {from.alias()};
-        }
-
-        private String alias(String chosen, Loaded from) {
-            return chosen == null ? null : from.alias();
-        }
-
-        /*
-         * A client presents its one certificate whatever CAs the server's request names (as Go's clients do): a server
-         * may name the CAs it trusted when it started (netty's OpenSSL server takes the list once), so after a CA
-         * rotation a client whose certificate comes from the new CA would otherwise send none and be refused, though
-         * the server's own check of the chain, made against its files as they are now, accepts it.
-         */
-        @Override
-        public String[] getClientAliases(String keyType, Principal[] issuers) {
-            Loaded l = current();
-            return aliases(l.keys().getClientAliases(keyType, null), l);
-        }
-
-        @Override
-        public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
-            Loaded l = current();
-            return alias(l.keys().chooseClientAlias(keyType, null, socket), l);
-        }
-
-        @Override
-        public String[] getServerAliases(String keyType, Principal[] issuers) {
-            Loaded l = presented();
-            return aliases(l.keys().getServerAliases(keyType, issuers), l);
-        }
-
-        @Override
-        public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
-            Loaded l = presented();
-            return alias(l.keys().chooseServerAlias(keyType, issuers, socket), l);
-        }
-
-        @Override
-        public X509Certificate[] getCertificateChain(String alias) {
-            Loaded l = loads.byAlias(alias);
-            return l == null ? null : l.chain().clone();
-        }
-
-        @Override
-        public PrivateKey getPrivateKey(String alias) {
-            Loaded l = loads.byAlias(alias);
-            return l == null ? null : l.key();
-        }
-
-        @Override
-        public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine engine) {
-            Loaded l = current();
-            return alias(l.keys().chooseEngineClientAlias(keyType, null, engine), l);
-        }
-
-        @Override
-        public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
-            Loaded l = presented();
-            return alias(l.keys().chooseEngineServerAlias(keyType, issuers, engine), l);
-        }
     }
 }

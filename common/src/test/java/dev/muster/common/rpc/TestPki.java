@@ -2,12 +2,14 @@ package dev.muster.common.rpc;
 
 import java.io.IOException;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
+import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -87,6 +89,19 @@ public final class TestPki {
         write(certFile, pem("CERTIFICATE", cert.getEncoded()));
         write(keyFile, pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
         return new Issued(certFile, keyFile);
+    }
+
+    /** Whether {@code key} is the private half of {@code cert}'s key: signs a probe with it and verifies with the certificate. */
+    public static boolean pairs(X509Certificate cert, PrivateKey key) throws GeneralSecurityException {
+        byte[] probe = "probe".getBytes(StandardCharsets.US_ASCII);
+        Signature s = Signature.getInstance("SHA256withECDSA");
+        s.initSign(key);
+        s.update(probe);
+        byte[] sig = s.sign();
+        Signature v = Signature.getInstance("SHA256withECDSA");
+        v.initVerify(cert.getPublicKey());
+        v.update(probe);
+        return v.verify(sig);
     }
 
     private static X509Certificate sign(X500Name subject, KeyPair subjectKeys, PrivateKey issuerKey, X500Name issuer, boolean ca, KeyPurposeId[] purpose,

@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.muster.common.rpc.TestPki;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
-import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.ECPrivateKey;
 import java.security.spec.PKCS8EncodedKeySpec;
@@ -80,12 +78,12 @@ class CertificateFilesTest {
         X509Certificate[] chain = keys.getCertificateChain(alias);
         PrivateKey oldKey = keys.getPrivateKey(alias);
         assertThat(chain[0].getSubjectX500Principal().getName()).isEqualTo("CN=first");
-        assertThat(pairs(chain[0], oldKey)).as("the first load's chain with the first load's key").isTrue();
+        assertThat(TestPki.pairs(chain[0], oldKey)).as("the first load's chain with the first load's key").isTrue();
 
         String next = keys.chooseServerAlias("EC", null, null);
         assertThat(next).isNotEqualTo(alias);
         assertThat(keys.getCertificateChain(next)[0].getSubjectX500Principal().getName()).isEqualTo("CN=second");
-        assertThat(pairs(keys.getCertificateChain(next)[0], keys.getPrivateKey(next))).isTrue();
+        assertThat(TestPki.pairs(keys.getCertificateChain(next)[0], keys.getPrivateKey(next))).isTrue();
         assertThat(keys.getCertificateChain("no-such-alias")).isNull();
     }
 
@@ -168,17 +166,6 @@ class CertificateFilesTest {
         Files.setLastModifiedTime(to, FileTime.from(Instant.now().plusSeconds(5))); // a new stamp even within one tick
     }
 
-    private static boolean pairs(X509Certificate cert, PrivateKey key) throws Exception {
-        byte[] probe = "probe".getBytes(StandardCharsets.US_ASCII);
-        Signature s = Signature.getInstance("SHA256withECDSA");
-        s.initSign(key);
-        s.update(probe);
-        byte[] sig = s.sign();
-        Signature v = Signature.getInstance("SHA256withECDSA");
-        v.initVerify(cert.getPublicKey());
-        v.update(probe);
-        return v.verify(sig);
-    }
 
     /** The PKCS#8 EC key in {@code pkcs8Pem} as a SEC1 ECPrivateKey, with or without its named curve. */
     private static byte[] sec1(Path pkcs8Pem, boolean withCurve) throws Exception {

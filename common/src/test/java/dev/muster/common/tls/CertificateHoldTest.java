@@ -3,11 +3,9 @@ package dev.muster.common.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.muster.common.rpc.TestPki;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PrivateKey;
-import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,7 +70,7 @@ class CertificateHoldTest {
         assertThat(issuer(files.loaded())).as("the files as they are now").isEqualTo("CN=new-ca");
         String server = keys.chooseEngineServerAlias("EC", null, null);
         assertThat(issuer(keys.getCertificateChain(server)[0])).isEqualTo("CN=old-ca");
-        assertThat(pairs(keys.getCertificateChain(server)[0], keys.getPrivateKey(server))).isTrue();
+        assertThat(TestPki.pairs(keys.getCertificateChain(server)[0], keys.getPrivateKey(server))).isTrue();
         String client = keys.chooseEngineClientAlias(new String[] {"EC"}, null, null);
         assertThat(issuer(keys.getCertificateChain(client)[0])).as("a client presents the files as they are now").isEqualTo("CN=new-ca");
         files.trustManager(true).checkClientTrusted(chain(fresh.client("peer").cert()), "EC"); // the new CA is trusted at once
@@ -83,7 +81,7 @@ class CertificateHoldTest {
         assertThat(issuer(files.certificate())).isEqualTo("CN=new-ca");
         String next = keys.chooseServerAlias("EC", null, null);
         assertThat(issuer(keys.getCertificateChain(next)[0])).isEqualTo("CN=new-ca");
-        assertThat(pairs(keys.getCertificateChain(next)[0], keys.getPrivateKey(next))).isTrue();
+        assertThat(TestPki.pairs(keys.getCertificateChain(next)[0], keys.getPrivateKey(next))).isTrue();
         assertThat(keys.getCertificateChain(server)).as("a handshake begun before the release finishes with the old pair").isNotNull();
     }
 
@@ -165,7 +163,7 @@ class CertificateHoldTest {
                     X509Certificate[] c = keys.getCertificateChain(alias);
                     PrivateKey k = keys.getPrivateKey(alias);
                     if (c != null && k != null) {
-                        if (!pairs(c[0], k)) {
+                        if (!TestPki.pairs(c[0], k)) {
                             throw new AssertionError("handshake " + n + " got a chain with another load's key (alias " + alias + ")");
                         }
                         n++;
@@ -214,15 +212,4 @@ class CertificateHoldTest {
         return out;
     }
 
-    private static boolean pairs(X509Certificate cert, PrivateKey key) throws Exception {
-        byte[] probe = "probe".getBytes(StandardCharsets.US_ASCII);
-        Signature s = Signature.getInstance("SHA256withECDSA");
-        s.initSign(key);
-        s.update(probe);
-        byte[] sig = s.sign();
-        Signature v = Signature.getInstance("SHA256withECDSA");
-        v.initVerify(cert.getPublicKey());
-        v.update(probe);
-        return v.verify(sig);
-    }
 }

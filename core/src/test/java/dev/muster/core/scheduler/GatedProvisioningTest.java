@@ -1,6 +1,7 @@
 package dev.muster.core.scheduler;
 
 import static dev.muster.core.testing.Fixtures.node;
+import static dev.muster.core.testing.Fixtures.pod;
 import static dev.muster.core.testing.Fixtures.podGroup;
 import static dev.muster.core.testing.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,7 +17,10 @@ import dev.muster.core.provision.Provisioning;
 import dev.muster.core.provision.RequestStatus;
 import dev.muster.core.testing.RecordingEvictor;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,30 +32,43 @@ import org.junit.jupiter.api.Test;
 class GatedProvisioningTest {
     private static final GangKey BIG = new GangKey("default", "big");
 
-    @Test
-    void aGatedGangLargerThanTheClusterIsLiftedOnlyOnceItsProvisionedRoomIsThereAndBindsWholeOnIt() {
-        QueueGateTest.Lifts lifts = new QueueGateTest.Lifts();
-        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(PreemptionSettings.DEFAULT)
-                .withQueueGate(QueueGate.on(lifts)), new RecordingEvictor(), DisruptionBudgets.NONE);
+    /** The pods the scheduler lifted its gate from. */
+    private final QueueGateTest.Lifts lifts = new QueueGateTest.Lifts();
+    /** Preemption on and Muster's gate on. */
+    private final SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(PreemptionSettings.DEFAULT)
+            .withQueueGate(QueueGate.on(lifts)), new RecordingEvictor(), DisruptionBudgets.NONE);
+    /** All-or-nothing scale-up. */
+    private final Provisioning provisioning = new Provisioning(Provisioning.Settings.atomic());
+
+    @BeforeEach
+    void twoNodesTheDefaultQueueAndProvisioning() {
         h.nodes(node("n0", "4", "16Gi"), node("n1", "4", "16Gi"));
         h.scheduler.upsertQueue(queue("default"));
         h.scheduler.markSynced();
-        Provisioning provisioning = new Provisioning(Provisioning.Settings.atomic());
         provisioning.listed();
         h.scheduler.provisioning(provisioning);
+    }
 
-        h.scheduler.upsertPodGroup(podGroup("default", "big", 4, "default"));
-        List<Pod> big = new java.util.ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            big.add(h.seen(dev.muster.core.testing.Fixtures.pod("big-" + i).gang("big").requests("3", "1Gi")
-                    .constraints(QueueGateTest.MUSTERS).build()));
+    /** A PodGroup of {@code size} in the queue {@code default} and its members of 3 cpu, seen; {@code gated}: Muster's gate on them. */
+    private List<Pod> gang(String name, int size, boolean gated) {
+        h.scheduler.upsertPodGroup(podGroup("default", name, size, "default"));
+        List<Pod> members = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            var member = pod(name + "-" + i).gang(name).requests("3", "1Gi");
+            members.add(h.seen((gated ? member.constraints(QueueGateTest.MUSTERS) : member).build()));
         }
+        return members;
+    }
+
+    @Test
+    void aGatedGangLargerThanTheClusterIsLiftedOnlyOnceItsProvisionedRoomIsThereAndBindsWholeOnIt() {
+        List<Pod> big = gang("big", 4, true);
         h.ticks(3, Duration.ofMillis(500));
         h.scheduler.askProvisioning();
 
         assertThat(lifts.lifted).as("its queue admits it, but the nodes it needs are not there: it stays gated").isEmpty();
         assertThat(h.scheduler.gang(BIG).why().text()).contains("waiting for 4 nodes from the autoscaler (ProvisioningRequest default/big-1");
-        assertThat(h.scheduler.stats().gangsGated()).containsExactly(java.util.Map.entry("hold", 1));
+        assertThat(h.scheduler.stats().gangsGated()).containsExactly(Map.entry("hold", 1));
         assertThat(provisioning.drain()).containsExactly(new Provisioning.Work.Create(BIG, "big-1", 1, List.of("big-0", "big-1", "big-2", "big-3")));
 
         provisioning.observed(BIG, "big-1", new RequestStatus(true, true, false, false, false, "", ""), 0);
@@ -68,23 +85,10 @@ class GatedProvisioningTest {
         assertThat(h.binder.bound().values()).containsExactlyInAnyOrder("n0", "n1", "n2", "n3");
         assertThat(h.invariantViolations()).isEmpty();
     }
+
     @Test
     void noOtherPodTakesANodeBoughtForTheGangWhileItsNodesRegister() {
-        QueueGateTest.Lifts lifts = new QueueGateTest.Lifts();
-        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(PreemptionSettings.DEFAULT)
-                .withQueueGate(QueueGate.on(lifts)), new RecordingEvictor(), DisruptionBudgets.NONE);
-        h.nodes(node("n0", "4", "16Gi"), node("n1", "4", "16Gi"));
-        h.scheduler.upsertQueue(queue("default"));
-        h.scheduler.markSynced();
-        Provisioning provisioning = new Provisioning(Provisioning.Settings.atomic());
-        provisioning.listed();
-        h.scheduler.provisioning(provisioning);
-        h.scheduler.upsertPodGroup(podGroup("default", "big", 4, "default"));
-        List<Pod> big = new java.util.ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            big.add(h.seen(dev.muster.core.testing.Fixtures.pod("big-" + i).gang("big").requests("3", "1Gi")
-                    .constraints(QueueGateTest.MUSTERS).build()));
-        }
+        List<Pod> big = gang("big", 4, true);
         h.ticks(3, Duration.ofMillis(500));
         assertThat(provisioning.drain()).hasSize(1);
         provisioning.observed(BIG, "big-1", new RequestStatus(true, true, false, false, false, "", ""), 0); // its nodes come after
@@ -93,7 +97,7 @@ class GatedProvisioningTest {
         assertThat(h.scheduler.gang(BIG).why().text()).as("it keeps saying what it waits for")
                 .contains("waiting for 4 nodes from the autoscaler (ProvisioningRequest default/big-1: Provisioned)");
         h.nodes(node("n2", "4", "16Gi")); // the first of its nodes registers; a rival that fits it is filtered at once
-        Pod rival = h.seen(dev.muster.core.testing.Fixtures.pod("rival").requests("3", "1Gi").build());
+        Pod rival = h.seen(pod("rival").requests("3", "1Gi").build());
         assertThat(h.scheduler.filter(rival, List.of("n2")).feasible()).as("n2 is set aside for big").isEmpty();
         h.ticks(2, Duration.ofMillis(500));
         assertThat(h.scheduler.filter(rival, List.of("n2")).feasible()).as("and stays so at the next passes").isEmpty();
@@ -116,30 +120,12 @@ class GatedProvisioningTest {
      */
     @Test
     void aGangAheadInLineDoesNotTakeTheNodesBoughtForAnother() {
-        QueueGateTest.Lifts lifts = new QueueGateTest.Lifts();
-        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(PreemptionSettings.DEFAULT)
-                .withQueueGate(QueueGate.on(lifts)), new RecordingEvictor(), DisruptionBudgets.NONE);
-        h.nodes(node("n0", "4", "16Gi"), node("n1", "4", "16Gi"));
-        h.scheduler.upsertQueue(queue("default"));
-        h.scheduler.markSynced();
-        Provisioning provisioning = new Provisioning(Provisioning.Settings.atomic());
-        provisioning.listed();
-        h.scheduler.provisioning(provisioning);
-        QueueGateTest.scheduleAll(h, List.of(h.seen(dev.muster.core.testing.Fixtures.pod("fill-0").requests("3", "1Gi").build()),
-                h.seen(dev.muster.core.testing.Fixtures.pod("fill-1").requests("3", "1Gi").build())));
+        QueueGateTest.scheduleAll(h, List.of(h.seen(pod("fill-0").requests("3", "1Gi").build()),
+                h.seen(pod("fill-1").requests("3", "1Gi").build())));
 
-        h.scheduler.upsertPodGroup(podGroup("default", "early", 2, "default"));
-        List<Pod> early = new java.util.ArrayList<>();
-        for (int i = 0; i < 2; i++) { // no gate: made before the gate was on, say
-            early.add(h.seen(dev.muster.core.testing.Fixtures.pod("early-" + i).gang("early").requests("3", "1Gi").build()));
-        }
+        List<Pod> early = gang("early", 2, false); // no gate: made before the gate was on, say
         h.ticks(3, Duration.ofMillis(500));
-        h.scheduler.upsertPodGroup(podGroup("default", "big", 2, "default"));
-        List<Pod> big = new java.util.ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            big.add(h.seen(dev.muster.core.testing.Fixtures.pod("big-" + i).gang("big").requests("3", "1Gi")
-                    .constraints(QueueGateTest.MUSTERS).build()));
-        }
+        List<Pod> big = gang("big", 2, true);
         h.ticks(3, Duration.ofMillis(500));
         h.scheduler.askProvisioning();
         assertThat(provisioning.drain()).as("early asks for its own nodes too; only big's come")
