@@ -1,5 +1,6 @@
 package dev.muster.common.http;
 
+import dev.muster.common.tls.CipherOrder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -70,6 +71,8 @@ public final class Http1Server implements AutoCloseable {
     private final int maxConnections;
     private final long headTimeoutNanos;
     private final SSLContext tls;
+    /** The cipher a TLS client is given first: ChaCha20-Poly1305 when this JVM runs without C2 ({@link CipherOrder}). */
+    private final CipherOrder ciphers = CipherOrder.forThisJvm();
     private final boolean requireClientCertificates;
     /** Connections accepted and not yet ended: counted by the accepting thread, uncounted by the connection's or an eviction. */
     private final AtomicInteger open = new AtomicInteger();
@@ -282,6 +285,7 @@ public final class Http1Server implements AutoCloseable {
         SSLSocket secure = (SSLSocket) tls.getSocketFactory().createSocket(raw, null, raw.getPort(), true);
         secure.setUseClientMode(false);
         secure.setNeedClientAuth(requireClientCertificates);
+        ciphers.apply(secure);
         return secure;
     }
 

@@ -1,0 +1,81 @@
+package dev.muster.common.tls;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import javax.net.ssl.SSLSocket;
+import okhttp3.CipherSuite;
+import okhttp3.ConnectionSpec;
+
+/**
+ * Which cipher a TLS connection of Muster's asks for first, chosen by the JVM's JIT. The JDK encrypts AES-GCM fast only
+ * with the C2 compiler's intrinsics; with C1 alone ({@code -XX:CompilationMode=quick-only}, the chart's default for a
+ * quick start) its AES-GCM runs as plain Java, about 40 MB/s on the machine of docs/benchmarks.md against 200 MB/s for
+ * ChaCha20-Poly1305, and the extender's profile in the real loop spent a fifth of its samples in it (the pod watch's
+ * decryption). Without C2, Muster's connections put ChaCha20-Poly1305 first: its clients (the API server, which
+ * honours a client's first choice when that is not AES-GCM) and its HTTPS server (which picks by its own order). With
+ * C2, the JDK's order (AES-GCM first) stays. Every suite the JDK enables stays enabled; only the order changes.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public enum CipherOrder {
+    /** The JDK's order (AES-GCM first): with C2. */
+    JDK,
+    /** ChaCha20-Poly1305 first, then the JDK's order: with C1 alone. */
+    CHACHA_FIRST;
+
+    /** The order for this JVM: {@link #CHACHA_FIRST} when it runs without C2, else {@link #JDK}. */
+    public static CipherOrder forThisJvm() {
+        return withoutC2() ? CHACHA_FIRST : JDK;
+    }
+
+    /** Whether this JVM compiles with C1 alone: {@code -XX:CompilationMode=quick-only}, or tiers stopped below C2's. */
+    static boolean withoutC2() {
+        try {
+            HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            if ("quick-only".equals(vm.getVMOption("CompilationMode").getValue())) {
+                return true;
+            }
+            return Integer.parseInt(vm.getVMOption("TieredStopAtLevel").getValue()) < 4
+                    && Boolean.parseBoolean(vm.getVMOption("TieredCompilation").getValue());
+        } catch (RuntimeException e) {
+            return false; // not HotSpot, or the options are unknown: keep the JDK's order
+        }
+    }
+
+    /** {@code suites} in this order: with {@link #CHACHA_FIRST}, the ChaCha20-Poly1305 ones moved to the front. */
+    public String[] order(String[] suites) {
+        if (this == JDK) {
+            return suites;
+        }
+        List<String> first = new ArrayList<>();
+        List<String> rest = new ArrayList<>();
+        for (String s : suites) {
+            (s.contains("CHACHA20") ? first : rest).add(s);
+        }
+        first.addAll(rest);
+        return first.toArray(String[]::new);
+    }
+
+    /** Orders the suites {@code socket} enables (a server's own order picks its cipher: the JDK's default). */
+    public void apply(SSLSocket socket) {
+        if (this != JDK) {
+            socket.setEnabledCipherSuites(order(socket.getEnabledCipherSuites()));
+        }
+    }
+
+    /**
+     * okhttp's modern TLS spec in this order. okhttp sends the suites of its spec in the spec's order (the socket's
+     * enabled ones), so the order is the spec's.
+     */
+    public ConnectionSpec okhttpSpec() {
+        ConnectionSpec modern = ConnectionSpec.MODERN_TLS;
+        if (this == JDK) {
+            return modern;
+        }
+        List<CipherSuite> suites = modern.cipherSuites();
+        String[] ordered = order(suites.stream().map(CipherSuite::javaName).toArray(String[]::new));
+        return new ConnectionSpec.Builder(modern).cipherSuites(ordered).build();
+    }
+}
