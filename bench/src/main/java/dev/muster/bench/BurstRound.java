@@ -40,11 +40,6 @@ final class BurstRound {
     /** Every pod bound within this, or the round fails. */
     private static final long BOUND_CAP_NANOS = TimeUnit.MINUTES.toNanos(10);
 
-    /** Creates pod {@code i} (a single pod, no gang) in namespace {@code ns}. */
-    interface PodCreator {
-        void create(String ns, int i);
-    }
-
     /** What one round measured; latencies in ms. */
     record Result(String mode, int round, int pods, double p50, double p90, double p99, double max, int overOneSecond, double allBoundSeconds,
                   String attempts, String muster) {

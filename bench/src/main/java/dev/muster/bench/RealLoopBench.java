@@ -46,7 +46,9 @@ import java.util.function.Supplier;
  * {@code -XX:CompilationMode=default} for the JVM's tiered C1 + C2 instead of the chart's C1 alone),
  * {@code --bound N} pods created bound before the rounds (a restart's first list holds them; e.g.
  * {@code --nodes 5000 --bound 100000 --modes start}; {@code --bound 100000,200000} runs the rounds at each step),
- * {@code --histogram true} the heap and its largest classes of each {@code start} extender at ready (jcmd),
+ * {@code --queue-order true} kube-scheduler logs each attempt ({@code -v=3}) and each gang batch prints when its gangs
+ * were whole in kube-scheduler's queue ({@link QueueOrder}; the log costs kube-scheduler CPU, so timings of such a run are
+ * not compared), {@code --histogram true} the heap and its largest classes of each {@code start} extender at ready (jcmd),
  * {@code --baseline-jar PATH} another build's server jar (its lib/ beside it) that modes ending in {@code -baseline}
  * start instead of this build's (e.g. {@code --modes start,start-baseline}: this build, then the other, alternated),
  * mode {@code restart-gang}: a gang of 8 created just after a restarted extender is ready, creation → all bound
@@ -72,7 +74,9 @@ public final class RealLoopBench {
     private ControlPlane cp;
     private Kube admin;
     private MusterInstall install;
-    private int round;
+    private SchedulerBatch batches;
+    /** Batches print kube-scheduler's queue order ({@link QueueOrder}; it then logs at -v=3). */
+    private boolean queueOrder;
     private MusterLauncher launcher;
 
     private final Path config;
@@ -118,6 +122,7 @@ public final class RealLoopBench {
         defaults.put("bound", "0");
         defaults.put("histogram", "false");
         defaults.put("baseline-jar", "");
+        defaults.put("queue-order", "false");
         Map<String, String> a = BenchArgs.parse(defaults, args);
         Path repo = Path.of(a.get("repo")).toAbsolutePath().normalize();
         RealLoopBench b = new RealLoopBench(repo, a.get("version"), Integer.parseInt(a.get("nodes")), Integer.parseInt(a.get("pods")),
@@ -131,19 +136,12 @@ public final class RealLoopBench {
         b.warmupBatches = Integer.parseInt(a.get("warmup"));
         b.bound = java.util.Arrays.stream(a.get("bound").split(",")).map(String::trim).map(Integer::parseInt).toList();
         b.histogram = Boolean.parseBoolean(a.get("histogram"));
+        b.queueOrder = Boolean.parseBoolean(a.get("queue-order"));
         if (!a.get("baseline-jar").isBlank()) {
             b.baselineJar = Path.of(a.get("baseline-jar")).toAbsolutePath();
         }
         b.run(Integer.parseInt(a.get("rounds")), List.of(a.get("modes").split(",")));
     }
-
-    /**
-     * One batch: pods/s and seconds from the first to the last pod scheduled; {@code fromStartSeconds} from
-     * kube-scheduler's start (its process launched) to the last pod scheduled, which also counts its start, its first
-     * list and the first calls to the extender.
-     */
-    record Result(String mode, double podsPerSecond, double seconds, double fromStartSeconds, double algorithmMs, double extenderFilterMs,
-                  Map<String, Double> cpuSeconds, Map<String, Double> musterVerbMs) {}
 
     private void run(int rounds, List<String> modes) throws Exception {
         Path dir = Files.createTempDirectory("muster-realloop-");
@@ -155,6 +153,7 @@ public final class RealLoopBench {
             launcher.jvm.addAll(musterJvm);
             launcher.args.addAll(musterArgs);
             launcher.baselineJar = baselineJar;
+            batches = new SchedulerBatch(cp, admin, install, launcher, config, this::schedulerQps, pods, gang, this::createPod, queueOrder);
             long t = System.nanoTime();
             parallel(nodes, i -> admin.node("node-" + i, "32", "128Gi", Map.of()));
             System.out.printf(Locale.ROOT, "%d nodes in %.1f s%n", nodes, (System.nanoTime() - t) / 1e9);
@@ -190,14 +189,14 @@ public final class RealLoopBench {
         if (modes.stream().anyMatch(m -> MusterLauncher.ClassData.of(m) == MusterLauncher.ClassData.TRAINED)) {
             launcher.train(m -> {
                 try {
-                    measure("training", m, null); // the training run's workload: one batch, not reported
+                    batches.measure("training", m, null); // the training run's workload: one batch, not reported
                 } catch (Exception e) {
                     throw new IllegalStateException("the training batch failed", e);
                 }
             });
         }
         MusterProcess warm = null;
-        List<Result> results = new ArrayList<>();
+        List<SchedulerBatch.Result> results = new ArrayList<>();
         Map<String, List<MusterLauncher.Start>> starts = new LinkedHashMap<>();
         Map<String, List<RestartGang.Result>> gangs = new LinkedHashMap<>();
         List<BurstRound.Result> bursts = new ArrayList<>();
@@ -230,7 +229,7 @@ public final class RealLoopBench {
                 if ((mode.equals("warm") || mode.equals("idle") || mode.equals(BurstRound.MUSTER)) && warm == null) {
                     warm = launcher.start("warm", MusterLauncher.ClassData.IMAGE);
                     for (int w = 0; w < warmupBatches; w++) {
-                        measure("warm-up", warm, null); // batches to warm the JIT, not reported
+                        batches.measure("warm-up", warm, null); // batches to warm the JIT, not reported
                     }
                 }
                 if (mode.equals(BurstRound.ALONE) || mode.equals(BurstRound.MUSTER)) {
@@ -252,10 +251,10 @@ public final class RealLoopBench {
                 if (isFresh && !base.equals(FRESH_AFTER_PODS)) {
                     startFresh.get();
                 }
-                Result res = measure(mode, mode.equals("alone") ? null : isFresh ? fresh[0] : warm,
+                SchedulerBatch.Result res = batches.measure(mode, mode.equals("alone") ? null : isFresh ? fresh[0] : warm,
                         base.equals(FRESH_AFTER_PODS) ? startFresh : null);
                 results.add(res);
-                print(res);
+                SchedulerBatch.print(res);
                 if (fresh[0] != null) {
                     launcher.stop(fresh[0]);
                 }
@@ -280,107 +279,12 @@ public final class RealLoopBench {
         }
         System.out.println("| mode | pods/s | s | from kube-scheduler's start, s | algorithm ms (mean) | in-tree Filter ms (mean) | CPU s: apiserver / etcd / scheduler / muster | muster verbs ms (mean) |");
         System.out.println("|---|---|---|---|---|---|---|---|");
-        for (Result r : results) {
+        for (SchedulerBatch.Result r : results) {
             System.out.println(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %.2f | %.2f | %.1f / %.1f / %.1f / %.1f | %s |", r.mode(), r.podsPerSecond(),
                     r.seconds(), r.fromStartSeconds(), r.algorithmMs(), r.extenderFilterMs(), r.cpuSeconds().getOrDefault("kube-apiserver", 0.0),
                     r.cpuSeconds().getOrDefault("etcd", 0.0), r.cpuSeconds().getOrDefault("kube-scheduler", 0.0),
                     r.cpuSeconds().getOrDefault("muster", 0.0), r.musterVerbMs()));
             // muster-sys (kernel share of muster's CPU) is in the per-run line above
-        }
-    }
-
-    /**
-     * One batch: the pods created, then kube-scheduler started and timed. {@code startAfterPods}, when given, starts the
-     * Muster of this run once the pods exist, just before kube-scheduler (as after a failover: its first sync lists them).
-     */
-    private Result measure(String mode, MusterProcess muster, Supplier<MusterProcess> startAfterPods) throws Exception {
-        String ns = admin.namespace("bench-" + (++round));
-        if (gang > 0) {
-            for (int g = 0; g < pods / gang; g++) {
-                admin.podGroup(ns, "g" + g, gang, "default", Map.of());
-            }
-        }
-        boolean asked = (muster != null || startAfterPods != null) && !mode.equals("idle"); // idle: the warm Muster only watches (its informers' cost)
-        if (gang > 0 && !asked) {
-            // kube-scheduler alone is compared as on a cluster without Muster: the members carry no gang marker
-            install.removeGangMarker();
-            try {
-                parallel(pods, i -> createPod(ns, i));
-            } finally {
-                install.restoreGangMarker();
-            }
-        } else {
-            parallel(pods, i -> createPod(ns, i));
-        }
-        if (startAfterPods != null) {
-            muster = startAfterPods.get();
-        }
-        Map<String, Double> before = cpu(muster, null);
-        Map<String, Double> requestsBefore = apiserverRequests();
-        // kube-scheduler's client defaults (50 QPS) would cap "alone" at ~50 Bindings/s, while Muster's binds are not
-        // throttled: both modes get the same, higher client budget so the comparison is of scheduling, not throttling
-        java.util.function.Consumer<Map<String, Object>> qps = this::schedulerQps;
-        String musterBefore = muster != null ? muster.metrics() : "";
-        long started = System.nanoTime();
-        KubeScheduler s = KubeScheduler.start(cp, config, asked ? launcher.url(muster) : null, qps);
-        try {
-            Map<String, Double> base = cpu(muster, s);
-            long first = 0;
-            long last;
-            double scheduled;
-            while (true) {
-                scheduled = PromText.counter(s.metrics(cp.adminToken()), "scheduler_schedule_attempts_total", "result=\"scheduled\"");
-                long now = System.nanoTime();
-                if (first == 0 && scheduled > 0) {
-                    first = now;
-                }
-                if (scheduled >= pods) {
-                    last = now;
-                    break;
-                }
-                if (first != 0 && now - first > 600_000_000_000L) {
-                    throw new IllegalStateException(mode + ": only " + scheduled + " of " + pods + " scheduled after 10 minutes");
-                }
-                Thread.sleep(100);
-            }
-            Map<String, Double> after = cpu(muster, s);
-            String m = s.metrics(cp.adminToken());
-            double algorithm = PromText.mean(m, "scheduler_scheduling_algorithm_duration_seconds", "") * 1000;
-            double extender = PromText.mean(m, "scheduler_framework_extension_point_duration_seconds", "extension_point=\"Filter\"") * 1000;
-            System.out.println(mode + "    kube-scheduler plugins, mean µs per call (sampled): " + PromText.pluginMeans(m));
-            Map<String, Double> cpu = new LinkedHashMap<>();
-            for (String k : after.keySet()) {
-                double spent = after.get(k) - base.getOrDefault(k, before.getOrDefault(k, 0.0));
-                if (!k.startsWith("muster/") || spent >= 0.05) {
-                    cpu.put(k, Math.round(spent * 100) / 100.0);
-                }
-            }
-            Map<String, Double> verbs = new LinkedHashMap<>();
-            if (asked) {
-                String mm = muster.metrics();
-                for (String verb : List.of("filter", "prioritize", "bind")) {
-                    verbs.put(verb, Math.round(PromText.mean(mm, "muster_extender_request_seconds", "verb=\"" + verb + "\"") * 1e5) / 100.0);
-                }
-                // the scheduler's lock: how often a caller found it held, and the mean wait of those callers
-                double contended = PromText.plain(mm, "muster_scheduler_lock_contended_total", "") - PromText.plain(musterBefore, "muster_scheduler_lock_contended_total", "");
-                double waited = PromText.plain(mm, "muster_scheduler_lock_wait_seconds_total", "") - PromText.plain(musterBefore, "muster_scheduler_lock_wait_seconds_total", "");
-                verbs.put("lock-waits", contended);
-                verbs.put("lock-wait-mean-ms", contended == 0 ? 0 : Math.round(waited / contended * 1e5) / 100.0);
-            }
-            double seconds = (last - first) / 1e9;
-            Map<String, Double> requests = apiserverRequests();
-            StringBuilder added = new StringBuilder();
-            requests.forEach((k, v) -> {
-                double n = v - requestsBefore.getOrDefault(k, 0.0);
-                if (n >= 20) {
-                    added.append(added.isEmpty() ? "" : ", ").append(k).append('=').append(Math.round(n));
-                }
-            });
-            System.out.printf(Locale.ROOT, "%-8s API server requests while scheduling: %s%n", mode, added);
-            return new Result(mode, pods / Math.max(seconds, 1e-3), seconds, (last - started) / 1e9, algorithm, extender, cpu, verbs);
-        } finally {
-            s.close();
-            deleteAll(ns);
         }
     }
 
@@ -419,33 +323,6 @@ public final class RealLoopBench {
         while (!admin.pods(ns).isEmpty()) {
             Thread.sleep(500);
         }
-    }
-
-    /** What the API server has been asked so far ({@link PromText#apiserverRequests}). */
-    private Map<String, Double> apiserverRequests() {
-        return PromText.apiserverRequests(Http.get(cp.url() + "/metrics", cp.adminToken()).body());
-    }
-
-    /** CPU seconds (user + system) of the control plane, kube-scheduler and Muster processes so far. */
-    private Map<String, Double> cpu(MusterProcess muster, KubeScheduler s) throws IOException {
-        Map<String, Double> out = new LinkedHashMap<>();
-        for (Map.Entry<String, Long> e : cp.pids().entrySet()) {
-            out.put(e.getKey(), ProcCpu.total(e.getValue()));
-        }
-        if (s != null) {
-            out.put("kube-scheduler", ProcCpu.total(s.pid()));
-        }
-        if (muster != null) {
-            out.put("muster", ProcCpu.total(muster.pid()));
-            out.put("muster-sys", ProcCpu.system(muster.pid()));
-            ProcCpu.byThread(muster.pid()).forEach((group, seconds) -> out.put("muster/" + group, seconds));
-        }
-        return out;
-    }
-
-    private static void print(Result r) {
-        System.out.printf(Locale.ROOT, "%-8s %7.0f pods/s  %6.1f s  %6.1f s from kube-scheduler's start  algorithm %.2f ms  cpu %s  muster verbs %s%n",
-                r.mode(), r.podsPerSecond(), r.seconds(), r.fromStartSeconds(), r.algorithmMs(), r.cpuSeconds(), r.musterVerbMs());
     }
 
     interface IntTask {
