@@ -34,8 +34,16 @@ public final class MusterProcess implements AutoCloseable {
         return jar;
     }
 
+    /**
+     * As {@link #start(String, Path, List, List, Path, int)} with a small heap; the extender's jar runs with the JIT the
+     * chart gives it (C1 alone, {@code extender.compilationMode}), so its TLS is the chart's too
+     * ({@link dev.muster.common.tls.CipherOrder}).
+     */
     public static MusterProcess start(String name, Path jar, List<String> args, Path logDir, int opsPort) {
-        return start(name, jar, List.of("-Xmx512m", "-XX:+UseSerialGC"), args, logDir, opsPort);
+        List<String> jvm = jar.getFileName().toString().startsWith("muster-server")
+                ? List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only")
+                : List.of("-Xmx512m", "-XX:+UseSerialGC");
+        return start(name, jar, jvm, args, logDir, opsPort);
     }
 
     /**

@@ -25,9 +25,31 @@ public enum CipherOrder {
     /** ChaCha20-Poly1305 first, then the JDK's order: with C1 alone. */
     CHACHA_FIRST;
 
-    /** The order for this JVM: {@link #CHACHA_FIRST} when it runs without C2, else {@link #JDK}. */
+    /**
+     * The system property that sets the order whatever the JIT: {@code jdk} (say, where policy asks for AES-GCM) or
+     * {@code chacha-first}.
+     */
+    public static final String PROPERTY = "muster.tls.cipherOrder";
+
+    /**
+     * The order for this JVM: {@link #PROPERTY} when set, else {@link #CHACHA_FIRST} when it runs without C2, else
+     * {@link #JDK}.
+     *
+     * @throws IllegalArgumentException when the property names no order
+     */
     public static CipherOrder forThisJvm() {
-        return withoutC2() ? CHACHA_FIRST : JDK;
+        return of(System.getProperty(PROPERTY), withoutC2());
+    }
+
+    static CipherOrder of(String property, boolean withoutC2) {
+        if (property == null || property.isBlank()) {
+            return withoutC2 ? CHACHA_FIRST : JDK;
+        }
+        return switch (property.trim()) {
+            case "jdk" -> JDK;
+            case "chacha-first" -> CHACHA_FIRST;
+            default -> throw new IllegalArgumentException("-D" + PROPERTY + "=" + property + ": expected jdk or chacha-first");
+        };
     }
 
     /** Whether this JVM compiles with C1 alone: {@code -XX:CompilationMode=quick-only}, or tiers stopped below C2's. */

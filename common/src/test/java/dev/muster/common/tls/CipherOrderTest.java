@@ -59,6 +59,45 @@ class CipherOrderTest {
         assertThat(CipherOrder.forThisJvm()).isEqualTo(CipherOrder.JDK);
     }
 
+    @Test
+    void thePropertySetsTheOrderWhateverTheJit() {
+        assertThat(CipherOrder.of(null, true)).isEqualTo(CipherOrder.CHACHA_FIRST);
+        assertThat(CipherOrder.of("", false)).isEqualTo(CipherOrder.JDK);
+        assertThat(CipherOrder.of("jdk", true)).isEqualTo(CipherOrder.JDK);
+        assertThat(CipherOrder.of("chacha-first", false)).isEqualTo(CipherOrder.CHACHA_FIRST);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CipherOrder.of("aes", true))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("muster.tls.cipherOrder=aes").hasMessageContaining("jdk or chacha-first");
+    }
+
+    /** Muster's HTTPS server (the verbs' port) with the order set: kube-scheduler's Go client asks for AES-GCM first. */
+    @Test
+    void musterHttpsServerGivesChachaToAClientAskingForAesFirst() throws Exception {
+        TestPki pki = new TestPki(dir, "http1");
+        TestPki.Issued server = pki.server("server");
+        String before = System.getProperty(CipherOrder.PROPERTY);
+        System.setProperty(CipherOrder.PROPERTY, "chacha-first"); // as the JVM without C2 chooses
+        dev.muster.common.http.Http1Server http;
+        try {
+            http = new dev.muster.common.http.Http1Server("cipher-test", new java.net.InetSocketAddress("127.0.0.1", 0),
+                    new CertificateFiles(server.cert(), server.key(), null).context(false),
+                    request -> dev.muster.common.http.Http1Response.text(200, "ok\n"), 1024, java.time.Duration.ofSeconds(10), 4);
+        } finally {
+            if (before == null) {
+                System.clearProperty(CipherOrder.PROPERTY);
+            } else {
+                System.setProperty(CipherOrder.PROPERTY, before);
+            }
+        }
+        try (http) {
+            SSLContext clientTls = new CertificateFiles(server.cert(), server.key(), pki.caFile()).context(false);
+            try (SSLSocket c = (SSLSocket) clientTls.getSocketFactory().createSocket("127.0.0.1", http.port())) {
+                c.setEnabledCipherSuites(new String[] {"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"});
+                c.startHandshake();
+                assertThat(c.getSession().getCipherSuite()).isEqualTo("TLS_CHACHA20_POLY1305_SHA256");
+            }
+        }
+    }
+
     /** An okhttp client with {@code order}'s spec against a server that takes the client's first choice. */
     private String negotiatedByOkhttp(CipherOrder order) throws Exception {
         TestPki pki = new TestPki(dir, "ciphers-" + order);
