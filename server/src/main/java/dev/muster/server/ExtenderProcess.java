@@ -8,6 +8,7 @@ import dev.muster.common.rpc.ManagedGrpcServer;
 import dev.muster.common.rpc.ServerTls;
 import dev.muster.common.tls.CallerRoles;
 import dev.muster.common.tls.CertificateFiles;
+import dev.muster.common.tls.CipherOrder;
 import dev.muster.core.gang.Binder;
 import dev.muster.core.preempt.DisruptionBudgets;
 import dev.muster.core.preempt.Evictor;
@@ -148,7 +149,7 @@ public final class ExtenderProcess implements AutoCloseable {
                         : List.of(allocations.bindService(), extender.bindService())).start();
         this.ticker = new Ticker("muster-ticker", s.tick(), this::tick);
         LOG.log(System.Logger.Level.INFO, "muster extender listening: verbs " + scheme + " :" + http.port() + ", ops :" + ops.port()
-                + ", grpc :" + grpc.port());
+                + ", grpc :" + grpc.port() + "; " + CipherOrder.forThisJvm().describe());
     }
 
     private void tick() {

@@ -66,6 +66,12 @@ public enum CipherOrder {
         }
     }
 
+    /** What a start's log says of this order. */
+    public String describe() {
+        return this == JDK ? "TLS in the JDK's cipher order (AES-GCM first)"
+                : "TLS asks for ChaCha20-Poly1305 first (" + (System.getProperty(PROPERTY) != null ? "-D" + PROPERTY : "no C2 compiler") + ")";
+    }
+
     /** {@code suites} in this order: with {@link #CHACHA_FIRST}, the ChaCha20-Poly1305 ones moved to the front. */
     public String[] order(String[] suites) {
         if (this == JDK) {

@@ -57,6 +57,8 @@ class CipherOrderTest {
     void thisTestJvmCompilesWithC2AndKeepsTheJdksOrder() {
         assertThat(CipherOrder.withoutC2()).as("surefire's JVM runs the default tiered JIT").isFalse();
         assertThat(CipherOrder.forThisJvm()).isEqualTo(CipherOrder.JDK);
+        assertThat(CipherOrder.JDK.describe()).isEqualTo("TLS in the JDK's cipher order (AES-GCM first)");
+        assertThat(CipherOrder.CHACHA_FIRST.describe()).isEqualTo("TLS asks for ChaCha20-Poly1305 first (no C2 compiler)");
     }
 
     @Test
