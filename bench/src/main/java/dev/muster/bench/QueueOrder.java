@@ -18,12 +18,12 @@ import java.util.stream.Stream;
  * their members through a scheduling cycle, and how far apart a gang's members were (median of last − first position).
  * A gang binds only once its last member has been through a cycle, so a queue that spreads members delays its binds.
  *
- * @param pods        the batch's pods, in the order kube-scheduler first tried them (their index in the batch)
+ * @param pods        how many of the batch's pods kube-scheduler tried
  * @param firstWhole  pods tried when the first gang was whole (1-based)
  * @param halfWhole   pods tried when half of the gangs were whole
  * @param medianSpread median distance between a gang's first and last member in that order
  */
-record QueueOrder(List<Integer> pods, int firstWhole, int halfWhole, int medianSpread) {
+record QueueOrder(int pods, int firstWhole, int halfWhole, int medianSpread) {
     private static final Pattern ATTEMPT = Pattern.compile("Attempting to schedule pod\" pod=\"([^\"/]+)/p(\\d+)\"");
 
     /** The first attempt of each pod of {@code namespace} (named {@code p<i>}, gang {@code i / gang}) in {@code log}. */
@@ -44,6 +44,7 @@ record QueueOrder(List<Integer> pods, int firstWhole, int halfWhole, int medianS
         return of(order, gang);
     }
 
+    /** What {@code order} (the batch's pods by index, in the order kube-scheduler first tried them) means for gangs of {@code gang}. */
     static QueueOrder of(List<Integer> order, int gang) {
         Map<Integer, Integer> tried = new HashMap<>();
         Map<Integer, int[]> span = new HashMap<>();
@@ -57,13 +58,13 @@ record QueueOrder(List<Integer> pods, int firstWhole, int halfWhole, int medianS
             }
         }
         List<Integer> spreads = span.values().stream().map(s -> s[1] - s[0]).sorted().toList();
-        return new QueueOrder(List.copyOf(order), whole.isEmpty() ? -1 : whole.getFirst(), whole.isEmpty() ? -1 : whole.get(whole.size() / 2),
+        return new QueueOrder(order.size(), whole.isEmpty() ? -1 : whole.getFirst(), whole.isEmpty() ? -1 : whole.get(whole.size() / 2),
                 spreads.isEmpty() ? -1 : spreads.get(spreads.size() / 2));
     }
 
     @Override
     public String toString() {
-        int n = pods.size();
+        int n = pods;
         return String.format(Locale.ROOT, "kube-scheduler's queue order: first gang whole after %d of %d pods (%.0f%%), half of the gangs after %d (%.0f%%),"
                 + " a gang's members %d apart (median)", firstWhole, n, 100.0 * firstWhole / n, halfWhole, 100.0 * halfWhole / n, medianSpread);
     }

@@ -46,10 +46,18 @@ public final class MusterInstall {
         var command = new Helm(chart).install().withName(RELEASE).withNamespace(NAMESPACE).createNamespace()
                 .withKubeConfig(cp.adminKubeconfig());
         values.forEach(command::set);
-        command.call();
+        helm(command::call);
         MusterInstall install = new MusterInstall(cp);
         install.awaitGangMarker(true);
         return install;
+    }
+
+    /**
+     * Runs a call of helm-java's native Helm, one at a time in this JVM (tests on several clusters at once each install
+     * or upgrade the chart; the native library is not documented as safe for concurrent calls).
+     */
+    public static synchronized <T> T helm(java.util.function.Supplier<T> call) {
+        return call.get();
     }
 
     /**

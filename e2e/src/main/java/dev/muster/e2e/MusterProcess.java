@@ -35,15 +35,36 @@ public final class MusterProcess implements AutoCloseable {
     }
 
     /**
-     * As {@link #start(String, Path, List, List, Path, int)} with a small heap; the extender's jar runs with the JIT the
-     * chart gives it (C1 alone, {@code extender.compilationMode}), so its TLS is the chart's too
-     * ({@link dev.muster.common.tls.CipherOrder}).
+     * Muster's two programs as the chart runs them: the module whose packaged jar each is, and the JVM flags a test or
+     * benchmark starts it with (a small heap; the extender with the JIT the chart gives it, C1 alone,
+     * {@code extender.compilationMode}, so its TLS is the chart's too: {@link dev.muster.common.tls.CipherOrder}).
      */
-    public static MusterProcess start(String name, Path jar, List<String> args, Path logDir, int opsPort) {
-        List<String> jvm = jar.getFileName().toString().startsWith("muster-server")
-                ? List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only")
-                : List.of("-Xmx512m", "-XX:+UseSerialGC");
-        return start(name, jar, jvm, args, logDir, opsPort);
+    public enum Program {
+        EXTENDER("server", List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only")),
+        CONTROLLER("controller", List.of("-Xmx512m", "-XX:+UseSerialGC"));
+
+        private final String module;
+        private final List<String> jvm;
+
+        Program(String module, List<String> jvm) {
+            this.module = module;
+            this.jvm = jvm;
+        }
+
+        /** The packaged jar under {@code repo}. */
+        public Path jar(Path repo, String version) {
+            return MusterProcess.jar(repo, module, version);
+        }
+
+        /** The JVM flags it runs with here. */
+        public List<String> jvm() {
+            return jvm;
+        }
+    }
+
+    /** {@code program}'s packaged jar under {@code repo}, started with its {@link Program#jvm() flags}. */
+    public static MusterProcess start(String name, Program program, Path repo, String version, List<String> args, Path logDir, int opsPort) {
+        return start(name, program.jar(repo, version), program.jvm(), args, logDir, opsPort);
     }
 
     /**

@@ -52,9 +52,9 @@ public final class MusterStack implements AutoCloseable {
                 // plain HTTP keeps the tests' own calls to the verbs simple; MutualTlsE2eTest runs the chart's mTLS
                 "--insecure-unauthenticated-verbs"));
         extenderArgs.addAll(extraExtenderArgs);
-        MusterProcess extender = MusterProcess.start("extender", MusterProcess.jar(repo, "server", version), extenderArgs, logDir,
+        MusterProcess extender = MusterProcess.start("extender", MusterProcess.Program.EXTENDER, repo, version, extenderArgs, logDir,
                 ControlPlane.freePort());
-        MusterProcess controller = MusterProcess.start("controller", MusterProcess.jar(repo, "controller", version), List.of(
+        MusterProcess controller = MusterProcess.start("controller", MusterProcess.Program.CONTROLLER, repo, version, List.of(
                 "--kubeconfig=" + install.kubeconfigFor("controller"), "--extender-address=127.0.0.1:" + grpcPort,
                 "--grpc-port=" + ControlPlane.freePort(), "--lease-namespace=" + MusterInstall.NAMESPACE), logDir, ControlPlane.freePort());
         KubeScheduler scheduler = KubeScheduler.start(cp, repo.resolve("extender-config/scheduler-config-insecure.yaml"), "http://127.0.0.1:" + httpPort,

@@ -308,7 +308,7 @@ class CaRotationE2eTest extends RealClusterTest {
             controllerSecret = TlsSecretWatch.start(controller.requests(), controller.watches(), CONTROLLER_SECRET);
         }
         MusterProcess controller = null;
-        try (MusterProcess extender = MusterProcess.start("extender-rotation", MusterProcess.jar(c.repo, "server", c.version),
+        try (MusterProcess extender = MusterProcess.start("extender-rotation", MusterProcess.Program.EXTENDER, c.repo, c.version,
                 extenderArgs, dir, ControlPlane.freePort());
              AllocationStreamClient stream = new AllocationStreamClient("127.0.0.1:" + grpc,
                      target -> GrpcChannels.open(target, Optional.of(controllerTls(ctl)), ChartTls.SERVICE), counting(streamed),
@@ -445,8 +445,8 @@ class CaRotationE2eTest extends RealClusterTest {
             Files.writeString(absent.resolve(f), ""); // no PEM in them: whatever the stream uses came from the Secret
         }
         c.controller.freeze();
-        MusterProcess p = MusterProcess.start("controller-rotation", MusterProcess.jar(c.repo, "controller", c.version),
-                List.of("-Djdk.net.hosts.file=" + hosts), List.of("--kubeconfig=" + c.install.kubeconfigFor("controller"),
+        MusterProcess p = MusterProcess.start("controller-rotation", MusterProcess.Program.CONTROLLER.jar(c.repo, c.version),
+                java.util.stream.Stream.concat(MusterProcess.Program.CONTROLLER.jvm().stream(), java.util.stream.Stream.of("-Djdk.net.hosts.file=" + hosts)).toList(), List.of("--kubeconfig=" + c.install.kubeconfigFor("controller"),
                         "--extender-address=" + ChartTls.SERVICE + ":" + grpc, "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false",
                         "--extender-tls-ca-file=" + absent.resolve("ca.crt"), "--extender-tls-cert-file=" + absent.resolve("tls.crt"),
                         "--extender-tls-key-file=" + absent.resolve("tls.key"), chart.flag("controller", "--extender-tls-secret=")),

@@ -33,7 +33,7 @@ final class ChartTls {
         for (int i = 0; i < values.length; i += 2) {
             upgrade.set(values[i], values[i + 1]);
         }
-        upgrade.call();
+        MusterInstall.helm(upgrade::call);
     }
 
     /** The Secret's data, as text. */

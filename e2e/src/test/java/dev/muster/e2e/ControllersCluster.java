@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 
 /**
- * A second real cluster, for what controllers and kubelets do to Muster's gangs (started once per test JVM when a
- * test first needs it, stopped at its end): etcd and kube-apiserver with Kubernetes' Workload API and the Job
+ * A second kind of real cluster, for what controllers and kubelets do to Muster's gangs, shared one test class at a
+ * time ({@link #POOL}: started when a class needs one, stopped when the test JVM ends): etcd and kube-apiserver with Kubernetes' Workload API and the Job
  * controller's integration with it ({@code GenericWorkload}, {@code WorkloadWithJob}, 1.36 alpha), an unmodified
  * kube-controller-manager (Jobs, Deployments, garbage collection, namespaces, disruption budgets, node lifecycle and
  * eviction), {@value #NODES} hollow kubelets (1 cpu / 3840Mi each: pods are sized in millicores), the chart, and
@@ -34,7 +34,8 @@ final class ControllersCluster {
     static final int NODE_GRACE_SECONDS = 20;
     static final int TOLERATION_SECONDS = 2;
 
-    private static ControllersCluster instance;
+    /** The clusters of this kind; a test class holds one for its run ({@link Lease}). */
+    static final ClusterPool<ControllersCluster> POOL = new ClusterPool<>(ControllersCluster.class, ClusterPool.LANES, ControllersCluster::new);
 
     final ControlPlane cp;
     final Kube admin;
@@ -82,20 +83,11 @@ final class ControllersCluster {
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "e2e-controllers-cluster-stop"));
     }
 
-    /** The cluster if one was started, else null (never starts one). */
-    static synchronized ControllersCluster running() {
-        return instance;
-    }
-
-    static synchronized ControllersCluster get() {
-        if (instance == null) {
-            try {
-                instance = new ControllersCluster();
-            } catch (Exception e) {
-                throw new IllegalStateException("could not start the real control plane with controllers and kubelets: " + e.getMessage(), e);
-            }
+    /** Holds one of {@link #POOL}'s clusters for a test class's run. */
+    static final class Lease extends ClusterPool.Lease<ControllersCluster> {
+        Lease() {
+            super(POOL);
         }
-        return instance;
     }
 
     /** A fresh namespace for one test. */

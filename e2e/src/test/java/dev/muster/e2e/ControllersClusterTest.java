@@ -9,12 +9,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A test on the real cluster with controllers and kubelets ({@link ControllersCluster}): each test gets its own
+ * A test on a real cluster with controllers and kubelets ({@link ControllersCluster}) its class holds alone while it
+ * runs ({@link ClusterPool}): each test gets its own
  * namespace and its own open Queue of the same name (so the Queue's status is this test's alone), and leaves the
  * cluster as it found it. A failing test prints, before its namespace is deleted, the logs' tails of the extender, the
  * controller and kube-controller-manager, Muster's metrics, every pod and the last events.
  */
 @RealControlPlane
+@ExtendWith(ControllersCluster.Lease.class)
 @ExtendWith(ControllersClusterTest.Diagnose.class)
 abstract class ControllersClusterTest {
     protected ControllersCluster c;
@@ -22,8 +24,8 @@ abstract class ControllersClusterTest {
     protected String queue;
 
     @BeforeEach
-    final void joinTheCluster() {
-        c = ControllersCluster.get();
+    final void joinTheCluster(ControllersCluster cluster) {
+        c = cluster;
         ns = c.namespace(getClass().getSimpleName().replace("E2eTest", "").toLowerCase(Locale.ROOT));
         queue = ns;
         c.admin.queue(queue, Map.of("weight", 1));
@@ -40,7 +42,7 @@ abstract class ControllersClusterTest {
 
         @Override
         public void afterTestExecution(ExtensionContext context) {
-            ControllersCluster c = ControllersCluster.running();
+            ControllersCluster c = context.getTestInstance().orElse(null) instanceof ControllersClusterTest t ? t.c : null;
             if (context.getExecutionException().isEmpty() || c == null) {
                 return;
             }

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * When a test on the shared real cluster fails, prints the last lines of the extender's and the controller's logs
+ * When a test on a shared real cluster fails, prints the last lines of the extender's and the controller's logs
  * (the cluster's data folder, with every log, is deleted at the end of the run unless {@code -Dmuster.e2e.keep=true}),
  * so a failure seen once in CI can be read afterwards.
  */
@@ -13,7 +13,7 @@ final class DiagnoseOnFailure implements TestWatcher {
 
     @Override
     public void testFailed(ExtensionContext context, Throwable cause) {
-        E2eCluster c = E2eCluster.running();
+        E2eCluster c = context.getTestInstance().orElse(null) instanceof RealClusterTest t ? t.c : null;
         if (c == null) {
             return;
         }

@@ -8,7 +8,8 @@ import java.util.Map;
 import org.awaitility.Awaitility;
 
 /**
- * The one real cluster all end-to-end tests share (started once per test JVM, stopped at its end): etcd and
+ * A real cluster the end-to-end tests share, one test class at a time ({@link #POOL}: started when a class needs one,
+ * stopped when the test JVM ends): etcd and
  * kube-apiserver, the chart installed with Helm, Muster's extender and controller from their jars with their
  * ServiceAccounts' tokens, an unmodified kube-scheduler configured from extender-config/, and 8 fake Ready nodes
  * of 4 cpu / 16Gi. Tests use their own namespaces and leave no pods behind ({@link #cleanUp}).
@@ -22,7 +23,8 @@ final class E2eCluster {
     /** System property: the kube-scheduler's --feature-gates instead of the chart's (e.g. GenericWorkload=true). */
     static final String SCHEDULER_GATES = "muster.e2e.schedulerFeatureGates";
 
-    private static E2eCluster instance;
+    /** The clusters of this kind; a test class holds one for its run ({@link Lease}). */
+    static final ClusterPool<E2eCluster> POOL = new ClusterPool<>(E2eCluster.class, ClusterPool.LANES, E2eCluster::new);
 
     /** The repository's root (system property {@code muster.repo}, else the parent of e2e/). */
     static final Path REPO = Path.of(System.getProperty("muster.repo", "..")).toAbsolutePath().normalize();
@@ -64,20 +66,11 @@ final class E2eCluster {
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "e2e-cluster-stop"));
     }
 
-    /** The cluster if one was started, else null (never starts one). */
-    static synchronized E2eCluster running() {
-        return instance;
-    }
-
-    static synchronized E2eCluster get() {
-        if (instance == null) {
-            try {
-                instance = new E2eCluster();
-            } catch (Exception e) {
-                throw new IllegalStateException("could not start the real control plane: " + e.getMessage(), e);
-            }
+    /** Holds one of {@link #POOL}'s clusters for a test class's run. */
+    static final class Lease extends ClusterPool.Lease<E2eCluster> {
+        Lease() {
+            super(POOL);
         }
-        return instance;
     }
 
     /** A fresh namespace for one test. */

@@ -69,7 +69,7 @@ class LeaderFailoverE2eTest {
             awaitHolder(admin, "extender-a");
             Replica b = Replica.start("extender-b", install, version, dir);
             running.add(b.process);
-            running.add(MusterProcess.start("controller", MusterProcess.jar(E2eCluster.REPO, "controller", version), List.of(
+            running.add(MusterProcess.start("controller", MusterProcess.Program.CONTROLLER, E2eCluster.REPO, version, List.of(
                     "--kubeconfig=" + install.kubeconfigFor("controller"), "--extender-address=127.0.0.1:" + b.grpcPort,
                     "--grpc-port=" + ControlPlane.freePort(), "--lease-namespace=" + MusterInstall.NAMESPACE), dir, ControlPlane.freePort()));
             // kube-scheduler talks to the standby, which forwards to the leader
@@ -138,7 +138,7 @@ class LeaderFailoverE2eTest {
             Path kubeconfig = install.kubeconfigFor("extender", name);
             int http = ControlPlane.freePort();
             int grpc = ControlPlane.freePort();
-            MusterProcess p = MusterProcess.start(name, MusterProcess.jar(E2eCluster.REPO, "server", version), List.of(
+            MusterProcess p = MusterProcess.start(name, MusterProcess.Program.EXTENDER, E2eCluster.REPO, version, List.of(
                     "--kubeconfig=" + kubeconfig, "--http-port=" + http, "--grpc-port=" + grpc, "--lease-namespace=" + MusterInstall.NAMESPACE,
                     "--insecure-unauthenticated-verbs"), dir, ControlPlane.freePort());
             return new Replica(p, http, grpc, tokenCredential(Files.readString(kubeconfig)));

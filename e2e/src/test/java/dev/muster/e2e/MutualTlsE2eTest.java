@@ -63,7 +63,7 @@ class MutualTlsE2eTest extends RealClusterTest {
         int http = ControlPlane.freePort();
         int grpc = ControlPlane.freePort();
         // the chart's extender flags (templates/extender/deployment.yaml), the Secret's files in place of its mount
-        try (MusterProcess extender = MusterProcess.start("extender-mtls", MusterProcess.jar(c.repo, "server", c.version),
+        try (MusterProcess extender = MusterProcess.start("extender-mtls", MusterProcess.Program.EXTENDER, c.repo, c.version,
                 new ChartTls(c).extenderArgs(ext, http, grpc, SCHEDULER), dir, ControlPlane.freePort())) {
             KubeScheduler scheduler = chartsKubeScheduler(chartConfig, http, sched, "kube-scheduler-mtls");
             try {

@@ -61,7 +61,7 @@ class PreemptionLeaderChangeE2eTest extends ControllersClusterTest {
 
         Path dir = Files.createTempDirectory("muster-e2e-preemption-leader-");
         String version = System.getProperty("muster.version", "0.1.0-SNAPSHOT");
-        MusterProcess standby = MusterProcess.start("extender-standby", MusterProcess.jar(E2eCluster.REPO, "server", version), List.of(
+        MusterProcess standby = MusterProcess.start("extender-standby", MusterProcess.Program.EXTENDER, E2eCluster.REPO, version, List.of(
                 "--kubeconfig=" + c.install.kubeconfigFor("extender", "extender-standby"), "--http-port=" + ControlPlane.freePort(),
                 "--grpc-port=" + ControlPlane.freePort(), "--lease-namespace=" + MusterInstall.NAMESPACE, "--insecure-unauthenticated-verbs"),
                 dir, ControlPlane.freePort());

@@ -52,7 +52,7 @@ class ProvisioningE2eTest {
         }
         muster = MusterStack.start(E2eCluster.REPO, System.getProperty("muster.version", "0.1.0-SNAPSHOT"), cp, install,
                 List.of("--provisioning=true", "--queue-admission-gate=true"), dir);
-        provisioner = new TestProvisioner(cp, admin, BUDGET);
+        provisioner = new TestProvisioner(cp, admin, BUDGET, new dev.muster.core.time.Backoff(Duration.ofMillis(200), Duration.ofSeconds(5)));
     }
 
     @AfterAll

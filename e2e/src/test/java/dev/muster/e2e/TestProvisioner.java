@@ -1,6 +1,7 @@
 package dev.muster.e2e;
 
 import com.google.gson.reflect.TypeToken;
+import dev.muster.core.time.Backoff;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.Watch;
@@ -16,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Stands in for cluster-autoscaler in the e2e tests: watches ProvisioningRequests (a list, then a watch from it, listed
@@ -37,6 +40,8 @@ final class TestProvisioner implements AutoCloseable {
     private final ControlPlane cp;
     private final Kube admin;
     private final int budget;
+    /** How long it waits before listing again after a failed list or watch, growing with consecutive failures. */
+    private final Backoff backoff;
     private final List<HollowNode> started = new CopyOnWriteArrayList<>();
     private final Set<String> handled = new HashSet<>(); // namespace/name (loop thread only)
     private final ApiClient watches;
@@ -46,13 +51,18 @@ final class TestProvisioner implements AutoCloseable {
     private final Map<String, Long> nodeStartNanos = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, Long> provisionedAfter = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean stop;
+    private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile Throwable failure;
 
-    /** @param budget how many nodes it may start in all */
-    TestProvisioner(ControlPlane cp, Kube admin, int budget) {
+    /**
+     * @param budget  how many nodes it may start in all
+     * @param backoff its wait before listing again after a failed list or watch, by consecutive failures
+     */
+    TestProvisioner(ControlPlane cp, Kube admin, int budget, Backoff backoff) {
         this.cp = cp;
         this.admin = admin;
         this.budget = budget;
+        this.backoff = backoff;
         this.watches = cp.adminClient(); // its own client: a watch holds a connection open
         this.loop = Thread.ofPlatform().daemon().name("test-provisioner").start(this::run);
     }
@@ -83,16 +93,18 @@ final class TestProvisioner implements AutoCloseable {
     }
 
     private void run() {
+        int failures = 0;
         while (!stop) {
             try {
                 watch(handleAll());
+                failures = 0;
             } catch (RuntimeException | ApiException | java.io.IOException e) {
                 if (stop) {
                     return;
                 }
                 failure = e;
                 try {
-                    Thread.sleep(500); // a backoff before the next list, after a failure only
+                    stopped.await(backoff.delayAfter(++failures).toNanos(), TimeUnit.NANOSECONDS); // close() ends the wait
                 } catch (InterruptedException ie) {
                     return;
                 }
@@ -204,6 +216,7 @@ final class TestProvisioner implements AutoCloseable {
     @Override
     public void close() {
         stop = true;
+        stopped.countDown();
         loop.interrupt();
         Watch<?> w = current;
         if (w != null) {

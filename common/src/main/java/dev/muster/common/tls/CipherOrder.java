@@ -38,7 +38,12 @@ public enum CipherOrder {
      * @throws IllegalArgumentException when the property names no order
      */
     public static CipherOrder forThisJvm() {
-        return of(System.getProperty(PROPERTY), withoutC2());
+        return of(System.getProperty(PROPERTY), Jit.WITHOUT_C2);
+    }
+
+    /** The JVM's compilers, read once (its options do not change while it runs). */
+    private static final class Jit {
+        static final boolean WITHOUT_C2 = withoutC2();
     }
 
     static CipherOrder of(String property, boolean withoutC2) {
@@ -86,7 +91,10 @@ public enum CipherOrder {
         return first.toArray(String[]::new);
     }
 
-    /** Orders the suites {@code socket} enables (a server's own order picks its cipher: the JDK's default). */
+    /**
+     * Orders the suites {@code socket} enables (a server's own order picks its cipher: the JDK's default). Once per
+     * accepted connection, before its handshake: a few dozen names moved, against a handshake's key exchange.
+     */
     public void apply(SSLSocket socket) {
         if (this != JDK) {
             socket.setEnabledCipherSuites(order(socket.getEnabledCipherSuites()));
