@@ -79,7 +79,7 @@ class CaRotationE2eTest extends RealClusterTest {
                 upgradeAndRollOut(chart, stage, "tls.rotation", "r1", "tls.rotationStepSeconds", String.valueOf(STEP_SECONDS));
                 assertThat(chart.secretObject("muster-extender-tls").getMetadata().getAnnotations()).containsEntry("muster.dev/tls-stage", stage);
                 long before = streamed.get();
-                Thread.sleep(Duration.ofSeconds(STEP_SECONDS + 2)); // the stage ripens; every volume takes it up meanwhile
+                runOn(Duration.ofSeconds(STEP_SECONDS + 2), "stage " + stage + " ripens, every volume takes it up", true);
                 assertThat(streamed.get()).as("the allocation stream kept delivering in stage " + stage).isGreaterThan(before);
             }
         });
@@ -102,7 +102,7 @@ class CaRotationE2eTest extends RealClusterTest {
         ChartTls chart = new ChartTls(c);
         Outcome o = rotate(chart, () -> {
             upgradeAndRollOut(chart, "one step", "tls.keepGenerated", "false");
-            Thread.sleep(EXTENDER_LAG.plusSeconds(25)); // the extender's volume takes the new files up, gangs go on
+            runOn(EXTENDER_LAG.plusSeconds(25), "the extender's volume takes the new files up, gangs go on", false);
         });
         System.out.printf("e2e: one-step CA change: %d failed extender calls from %s to %s (extender volume lag %d s), %d refused controller connections%n",
                 o.failedCalls().size(), o.failedCalls().isEmpty() ? "-" : klogTime(o.failedCalls().getFirst()),
@@ -136,7 +136,7 @@ class CaRotationE2eTest extends RealClusterTest {
             queueWrites[0] = queueStatusWrites();
             changeStarted = true;
             upgradeAndRollOut(chart, "one step, read through the API", "tls.keepGenerated", "false");
-            Thread.sleep(EXTENDER_LAG.plusSeconds(25)); // past every volume's lag: nothing may depend on them
+            runOn(EXTENDER_LAG.plusSeconds(25), "past every volume's lag: nothing may depend on them", true);
             queueWrites[1] = queueStatusWrites();
         });
         int oldSchedulers = schedulers.size() - 1;
@@ -191,7 +191,7 @@ class CaRotationE2eTest extends RealClusterTest {
             changeStarted = true;
             issuer.reissue(MusterInstall.NAMESPACE, ChartTls.SECRETS); // the extender's first: the worst order for kube-scheduler
             reissued[1] = System.nanoTime();
-            Thread.sleep(EXTENDER_LAG.plusSeconds(25)); // past every volume's lag: nothing may depend on them
+            runOn(EXTENDER_LAG.plusSeconds(25), "past every volume's lag: nothing may depend on them", true);
             queueWrites[1] = queueStatusWrites();
         });
         int oldSchedulers = schedulers.size() - 1;
@@ -228,9 +228,28 @@ class CaRotationE2eTest extends RealClusterTest {
     /** What a rotation left: the gangs submitted, kube-scheduler's failed calls to the extender, refused controller connections. */
     private record Outcome(List<String> gangs, List<String> failedCalls, List<String> refusedConnections) {}
 
-    /** A rotation's steps; may sleep. */
+    /** A rotation's steps; each lets the rotation run on for a while ({@link #runOn}). */
     private interface Rotation {
         void run() throws Exception;
+    }
+
+    /**
+     * Lets the rotation run on for {@code d} while gangs keep being submitted, checking every second that the extender
+     * still runs and, with {@code noFailedCall}, that no kube-scheduler has logged a failed call to it.
+     */
+    private void runOn(Duration d, String what, boolean noFailedCall) {
+        Awaitility.await(what + (noFailedCall ? ", no failed extender call" : "") + ", the extender running")
+                .during(d).atMost(d.plusSeconds(10)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> extenderRotation.healthy() && (!noFailedCall || failedCalls().isEmpty()));
+    }
+
+    /** The lines of every kube-scheduler's log so far that are failed calls to the extender. */
+    private List<String> failedCalls() throws java.io.IOException {
+        List<String> failed = new ArrayList<>();
+        for (KubeScheduler s : schedulers) {
+            Files.readAllLines(s.log()).stream().filter(l -> FAILED_EXTENDER_CALL.matcher(l).find()).forEach(failed::add);
+        }
+        return failed;
     }
 
     private final AtomicLong streamed = new AtomicLong();
@@ -268,6 +287,7 @@ class CaRotationE2eTest extends RealClusterTest {
     /** Queue default's status.allocated each time it changed while the rotation ran, with when ({@link System#nanoTime()}). */
     private final List<Map.Entry<Long, String>> queueAllocated = new CopyOnWriteArrayList<>();
     private volatile MusterProcess controllerRotation; // the controller process of the running rotation, or null
+    private volatile MusterProcess extenderRotation; // the extender of the running rotation
     /** The controller process's log once the rotation is over. */
     private String controllerLog;
     private final List<SecretVolume> volumes = new ArrayList<>();
@@ -341,6 +361,7 @@ class CaRotationE2eTest extends RealClusterTest {
             background.scheduleWithFixedDelay(() -> connectAsTheController(grpc, ctl, refusedConnections), 1, 1, TimeUnit.SECONDS);
             Awaitility.await("the stream connected").atMost(Duration.ofSeconds(60)).until(stream::isConnected);
             long pid = extender.pid();
+            extenderRotation = extender;
 
             rotation.run();
 
@@ -355,10 +376,7 @@ class CaRotationE2eTest extends RealClusterTest {
                                 || c.admin.pods(ns).stream().noneMatch(p -> p.getMetadata().getName().startsWith(g + "-")));
             }
             assertThat(extender.pid()).as("nobody restarted the extender").isEqualTo(pid);
-            List<String> failed = new ArrayList<>();
-            for (KubeScheduler s : schedulers) {
-                Files.readAllLines(s.log()).stream().filter(l -> FAILED_EXTENDER_CALL.matcher(l).find()).forEach(failed::add);
-            }
+            List<String> failed = failedCalls();
             System.out.printf("e2e: CA rotated: %d gangs submitted, %d kube-schedulers, %d events streamed, %d failed extender calls, %d refused controller connections%n",
                     gangs.size(), schedulers.size(), streamed.get(), failed.size(), refusedConnections.size());
             return new Outcome(List.copyOf(gangs), failed, List.copyOf(refusedConnections));
@@ -489,7 +507,7 @@ class CaRotationE2eTest extends RealClusterTest {
      * stand-in deleted), then the new one starts with the Secret as it is.
      */
     private void rollScheduler(ChartTls chart) throws java.io.IOException, InterruptedException {
-        Thread.sleep(schedulerStop);
+        Thread.sleep(schedulerStop); // the old pod runs on this long (the rollout being played, not a wait for a state)
         schedulers.getLast().close();
         if (schedulerPods) {
             firstSchedulerGone = true;
