@@ -3,6 +3,7 @@ package dev.muster.core.scheduler;
 import dev.muster.core.gang.Books;
 import dev.muster.core.gang.Gang;
 import dev.muster.core.gang.GateHold;
+import dev.muster.core.gang.GateLifts;
 import dev.muster.core.gang.WaitingLine;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.provision.ProvisionHold;
@@ -85,8 +86,11 @@ final class ProvisioningGate implements GateHold {
     }
 
     /**
-     * Asks the hold (if on) about every gang that runs, and every gang that waits whose queue admits it, as the gate's
-     * lift asks its holds: requests are made, followed and withdrawn. Returns the reason each gang it holds is held for.
+     * Asks the hold (if on) about every gang that runs, and every gang that waits behind Muster's gate whose queue admits
+     * it, as the gate's lift asks its holds: requests are made, followed and withdrawn. Returns the reason each gang it
+     * holds is held for. A waiting gang whose pods carry no gate of Muster's (made before the gate was on, or past it) is
+     * not asked: cluster-autoscaler sees those pods pending and buys nodes for them itself, and a request made for them
+     * too would buy their nodes twice (the pods would not carry the annotation that counts them against it).
      */
     Map<GangKey, String> ask(Books books, WaitingLine line, ClusterFeed feed, long now) {
         Map<GangKey, String> out = new TreeMap<>();
@@ -95,7 +99,7 @@ final class ProvisioningGate implements GateHold {
         }
         long millis = TimeUnit.NANOSECONDS.toMillis(now);
         for (Gang g : List.copyOf(books.gangs())) {
-            boolean asked = g.spec() != null && (g.running() || line.waiting(g, now)
+            boolean asked = g.spec() != null && (g.running() || line.waiting(g, now) && GateLifts.gatedByMuster(books, g)
                     && books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof QueueAdmission.Verdict.Admitted);
             boolean admitted = books.admitted(g);
             String why = asked ? reason(g, millis) : null;

@@ -5,6 +5,7 @@ import static dev.muster.core.testing.Fixtures.pod;
 import static dev.muster.core.testing.Fixtures.podGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.muster.core.gang.QueueGate;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.GangState;
 import dev.muster.core.model.Pod;
@@ -18,7 +19,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The provisioning hold on the core's own books ({@code ClusterRoom}): a gang asks for nodes only when it neither fits the
+ * The provisioning hold on the core's own books ({@code ClusterRoom}), with Muster's gate on as provisioning needs it and
+ * the gangs' pods behind it: a gang asks for nodes only when it neither fits the
  * free room nor would be placed by preemption, and the provisioned room is reserved for it.
  */
 class ProvisionHoldOnTheBooksTest {
@@ -26,8 +28,8 @@ class ProvisionHoldOnTheBooksTest {
     private final Provisioning provisioning = new Provisioning(Provisioning.Settings.atomic());
 
     private SchedulerHarness cluster(int nodes) {
-        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(PreemptionSettings.DEFAULT), new RecordingEvictor(),
-                DisruptionBudgets.NONE);
+        SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(PreemptionSettings.DEFAULT)
+                .withQueueGate(QueueGate.on(new QueueGateTest.Lifts())), new RecordingEvictor(), DisruptionBudgets.NONE);
         for (int i = 0; i < nodes; i++) {
             h.nodes(node("n" + i, "4", "16Gi"));
         }
@@ -41,7 +43,7 @@ class ProvisionHoldOnTheBooksTest {
     private static void gang(SchedulerHarness h, String name, int n, String cpu, int priority) {
         h.scheduler.upsertPodGroup(podGroup("default", name, n, "default"));
         for (int i = 0; i < n; i++) {
-            h.seen(pod(name + "-" + i).gang(name).requests(cpu, "1Gi").priority(priority).build());
+            h.seen(pod(name + "-" + i).gang(name).requests(cpu, "1Gi").priority(priority).constraints(QueueGateTest.MUSTERS).build());
         }
     }
 
@@ -87,11 +89,11 @@ class ProvisionHoldOnTheBooksTest {
     void aGangWhosePodsDoNotAllExistAsksOnceTheyDo() {
         SchedulerHarness h = cluster(1);
         h.scheduler.upsertPodGroup(podGroup("default", "big", 3, "default"));
-        h.seen(pod("big-0").gang("big").requests("3", "1Gi").build());
+        h.seen(pod("big-0").gang("big").requests("3", "1Gi").constraints(QueueGateTest.MUSTERS).build());
         assertThat(h.scheduler.askProvisioning().get(BIG)).contains("once all its pods exist (1/3)");
         assertThat(provisioning.drain()).isEmpty();
-        h.seen(pod("big-1").gang("big").requests("3", "1Gi").build());
-        h.seen(pod("big-2").gang("big").requests("3", "1Gi").build());
+        h.seen(pod("big-1").gang("big").requests("3", "1Gi").constraints(QueueGateTest.MUSTERS).build());
+        h.seen(pod("big-2").gang("big").requests("3", "1Gi").constraints(QueueGateTest.MUSTERS).build());
         h.clock.advance(Duration.ofSeconds(6));
         assertThat(h.scheduler.askProvisioning().get(BIG)).contains("waiting for 3 nodes");
     }
