@@ -63,7 +63,8 @@ public final class MusterProcess implements AutoCloseable {
     }
 
     /** {@code program}'s packaged jar under {@code repo}, started with its {@link Program#jvm() flags}. */
-    public static MusterProcess start(String name, Program program, Path repo, String version, List<String> args, Path logDir, int opsPort) {
+    public static MusterProcess start(String name, Program program, Path repo, String version, List<String> args, Path logDir,
+                                      int opsPort) {
         return start(name, program.jar(repo, version), program.jvm(), args, logDir, opsPort);
     }
 

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * The clusters of one kind ({@link E2eCluster}, {@link ControllersCluster}) that test classes running at the same time
  * use: each class holds one cluster for its whole run, alone, so what a test asserts of the whole cluster (no node over
  * its cpu, Muster's books empty after it) is its own. A cluster is started when a class needs one and none is free, up
- * to {@code max}, {@link #LANES} for the tests (the test classes JUnit runs at once, e2e/pom.xml); a class that finds them all held waits for one.
- * Clusters are stopped when the test JVM ends (their own shutdown hooks).
+ * to {@code max} ({@link #LANES} for the tests: the test classes JUnit runs at once, e2e/pom.xml); a class that finds
+ * them all held waits for one. Clusters are stopped when the test JVM ends (their own shutdown hooks).
  *
  * <p>Thread-safe: {@link #free} and {@link #started} are guarded by this pool's monitor; a cluster is started outside it
  * (tens of seconds), its place counted in {@link #started} first and given back if the start fails.
