@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 
 /**
  * Starts the extenders a benchmark measures as the chart starts them — its JVM flags (C1 alone), the extender
- * ServiceAccount's kubeconfig, plain-HTTP verbs — with the class data the image maps, or another kind to compare
+ * ServiceAccount's kubeconfig, plain-HTTP verbs or the chart's mutual TLS ({@link #https}) — with the class data the image maps, or another kind to compare
  * ({@link ClassData}), and reports each one's time to ready, CPU and resident memory by then. One launcher per
  * control plane; used by the benchmark's one driving thread.
  */
@@ -69,6 +69,9 @@ final class MusterLauncher {
     /** Muster's JVM as the chart starts the extender: C1 alone ({@code extender.compilationMode}); a later {@code --muster-jvm} flag wins. */
     final List<String> jvm = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only"));
     final List<String> args = new ArrayList<>();
+    /** How the verbs are served: plain HTTP unless {@link #https} said otherwise. */
+    private List<String> verbsSecurity = List.of("--insecure-unauthenticated-verbs");
+    private String scheme = "http";
     private final Map<String, String> classDataFlag = new LinkedHashMap<>(); // by class data and jar, made on first use
     private final Map<MusterProcess, Integer> http = new LinkedHashMap<>(); // extender → its verbs port
     private double lastReady; // seconds from JVM start to ready of the last extender started
@@ -117,7 +120,7 @@ final class MusterLauncher {
         long t0 = System.nanoTime();
         MusterProcess m = MusterProcess.start("extender-" + name, jar, List.copyOf(flags),
                 Stream.concat(Stream.of("--kubeconfig=" + install.kubeconfigFor("extender"), "--http-port=" + verbs,
-                        "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false", "--insecure-unauthenticated-verbs"), args.stream()).toList(),
+                        "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false"), Stream.concat(verbsSecurity.stream(), args.stream())).toList(),
                 cp.dataDir(), ControlPlane.freePort());
         double ready = (System.nanoTime() - t0) / 1e9;
         http.put(m, verbs);
@@ -168,9 +171,20 @@ final class MusterLauncher {
         }
     }
 
-    /** The extender's verbs URL (plain HTTP). */
+    /** The extender's verbs URL. */
     String url(MusterProcess m) {
-        return "http://127.0.0.1:" + http.get(m);
+        return scheme + "://127.0.0.1:" + http.get(m);
+    }
+
+    /**
+     * The verbs (and the gRPC port) over the chart's mutual TLS from here on: the extender's certificate, key and client
+     * CA from {@code files} (its Secret's files) and the chart's {@code --tls-client-roles}, as the chart starts it.
+     */
+    void https(Path files, String clientRoles) {
+        verbsSecurity = List.of("--tls-cert-file=" + files.resolve("tls.crt"), "--tls-key-file=" + files.resolve("tls.key"),
+                "--tls-client-ca-file=" + files.resolve("ca.crt"), "--grpc-tls-cert-file=" + files.resolve("tls.crt"),
+                "--grpc-tls-key-file=" + files.resolve("tls.key"), "--grpc-tls-client-ca-file=" + files.resolve("ca.crt"), clientRoles);
+        scheme = "https";
     }
 
     void stop(MusterProcess m) {

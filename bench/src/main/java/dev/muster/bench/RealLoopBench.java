@@ -1,5 +1,6 @@
 package dev.muster.bench;
 
+import dev.muster.e2e.ChartTls;
 import dev.muster.e2e.ControlPlane;
 import dev.muster.e2e.Http;
 import dev.muster.e2e.Kube;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -38,7 +40,9 @@ import java.util.function.Supplier;
  * MUSTER_K8S_BINARIES=/path/to/k8s/bin mvn -q -pl bench -am verify -DskipTests -Pbench \
  *   -Dbench.main=dev.muster.bench.RealLoopBench -Dbench.args="--nodes 1000 --pods 2000 --gang 0 --rounds 3"
  * </pre>
- * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config-insecure.yaml; {@code --scheduler-qps}
+ * {@code --config FILE} (relative to the repository) replaces extender-config/scheduler-config-insecure.yaml (with
+ * {@code --https true}: extender-config/scheduler-config.yaml); {@code --https true} kube-scheduler calls the extender
+ * over the chart's mutual TLS, with the certificates Helm wrote into the chart's Secrets (batch modes); {@code --scheduler-qps}
  * (default 1000) is kube-scheduler's client budget in every mode, {@code --modes} a subset of alone,fresh,warm,idle,start,fresh-after-pods,burst-alone,burst (fresh-after-pods: the fresh
  * Muster is started once the batch's pods exist, just before kube-scheduler, so its first sync lists them; start: a fresh Muster started and stopped, its ready time and CPU at readiness; idle: kube-scheduler alone while the warm Muster
  * watches the same pods without being asked anything — what its informers cost),
@@ -77,6 +81,8 @@ public final class RealLoopBench {
     private SchedulerBatch batches;
     /** Batches print kube-scheduler's queue order ({@link QueueOrder}; it then logs at -v=3). */
     private boolean queueOrder;
+    /** kube-scheduler calls the extender over the chart's mutual TLS (batches only). */
+    private boolean https;
     private MusterLauncher launcher;
 
     private final Path config;
@@ -116,17 +122,22 @@ public final class RealLoopBench {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> defaults = new LinkedHashMap<>(Map.of("nodes", "1000", "pods", "2000", "gang", "0", "rounds", "3",
-                "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "extender-config/scheduler-config-insecure.yaml", "scheduler-qps", "1000", "muster-jvm", ""));
+                "modes", "alone,fresh,warm", "repo", "..", "version", "0.1.0-SNAPSHOT", "config", "", "scheduler-qps", "1000", "muster-jvm", ""));
         defaults.put("muster-args", "");
         defaults.put("warmup", "6");
         defaults.put("bound", "0");
         defaults.put("histogram", "false");
         defaults.put("baseline-jar", "");
         defaults.put("queue-order", "false");
+        defaults.put("https", "false");
         Map<String, String> a = BenchArgs.parse(defaults, args);
         Path repo = Path.of(a.get("repo")).toAbsolutePath().normalize();
+        boolean https = Boolean.parseBoolean(a.get("https"));
+        String config = !a.get("config").isBlank() ? a.get("config")
+                : https ? "extender-config/scheduler-config.yaml" : "extender-config/scheduler-config-insecure.yaml";
         RealLoopBench b = new RealLoopBench(repo, a.get("version"), Integer.parseInt(a.get("nodes")), Integer.parseInt(a.get("pods")),
-                Integer.parseInt(a.get("gang")), repo.resolve(a.get("config")), Integer.parseInt(a.get("scheduler-qps")));
+                Integer.parseInt(a.get("gang")), repo.resolve(config), Integer.parseInt(a.get("scheduler-qps")));
+        b.https = https;
         if (!a.get("muster-jvm").isBlank()) {
             b.musterJvm.addAll(List.of(a.get("muster-jvm").trim().split(";")));
         }
@@ -144,6 +155,9 @@ public final class RealLoopBench {
     }
 
     private void run(int rounds, List<String> modes) throws Exception {
+        if (https && modes.stream().anyMatch(m -> m.startsWith("burst") || m.startsWith("restart-gang"))) {
+            throw new IllegalArgumentException("--https true measures batches (alone, warm, fresh, fresh-after-pods, idle, start), not " + modes);
+        }
         Path dir = Files.createTempDirectory("muster-realloop-");
         cp = ControlPlane.start(ControlPlane.Options.fromEnvironment(dir));
         try {
@@ -153,7 +167,13 @@ public final class RealLoopBench {
             launcher.jvm.addAll(musterJvm);
             launcher.args.addAll(musterArgs);
             launcher.baselineJar = baselineJar;
-            batches = new SchedulerBatch(cp, admin, install, launcher, config, this::schedulerQps, pods, gang, this::createPod, queueOrder);
+            Consumer<Map<String, Object>> schedulerConfig = this::schedulerQps;
+            if (https) { // the chart's Secrets, as Helm wrote them: the extender's files and kube-scheduler's client files
+                ChartTls chart = new ChartTls(cp, admin, install, repo);
+                launcher.https(chart.secretFiles("muster-extender-tls", dir.resolve("extender-tls")), chart.extenderFlag("--tls-client-roles="));
+                schedulerConfig = schedulerConfig.andThen(ChartTls.clientFiles(chart.secretFiles("muster-scheduler-client-tls", dir.resolve("scheduler-tls"))));
+            }
+            batches = new SchedulerBatch(cp, admin, install, launcher, config, schedulerConfig, pods, gang, this::createPod, queueOrder);
             long t = System.nanoTime();
             parallel(nodes, i -> admin.node("node-" + i, "32", "128Gi", Map.of()));
             System.out.printf(Locale.ROOT, "%d nodes in %.1f s%n", nodes, (System.nanoTime() - t) / 1e9);

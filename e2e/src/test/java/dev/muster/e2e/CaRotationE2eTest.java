@@ -67,12 +67,12 @@ class CaRotationE2eTest extends RealClusterTest {
      */
     @AfterEach
     void chartDefaultsAgain() {
-        new ChartTls(c).upgrade("tls.keepGenerated", "true");
+        c.chartTls().upgrade("tls.keepGenerated", "true");
     }
 
     @Test
     void aHelmCaRotationInStagesFailsNoFilterAndNoConnection() throws Exception {
-        ChartTls chart = new ChartTls(c);
+        ChartTls chart = c.chartTls();
         String caBefore = chart.secret("muster-extender-tls").get("ca.crt");
         Outcome o = rotate(chart, () -> {
             for (String stage : List.of("trust", "use", "done")) {
@@ -99,7 +99,7 @@ class CaRotationE2eTest extends RealClusterTest {
      */
     @Test
     void aOneStepCaChangeRecoversByItselfOnceTheExtendersVolumeIsUpdated() throws Exception {
-        ChartTls chart = new ChartTls(c);
+        ChartTls chart = c.chartTls();
         Outcome o = rotate(chart, () -> {
             upgradeAndRollOut(chart, "one step", "tls.keepGenerated", "false");
             runOn(EXTENDER_LAG.plusSeconds(25), "the extender's volume takes the new files up, gangs go on", false);
@@ -124,7 +124,7 @@ class CaRotationE2eTest extends RealClusterTest {
      */
     @Test
     void aLookupLessRenderReadThroughTheApiFailsNoCallTheOldKubeSchedulerIsPresentedTheOldCertificate() throws Exception {
-        ChartTls chart = new ChartTls(c);
+        ChartTls chart = c.chartTls();
         fromApi = true;
         schedulerPods = true;
         controllerProcess = true;
@@ -174,7 +174,7 @@ class CaRotationE2eTest extends RealClusterTest {
      */
     @Test
     void aCertManagerStyleReissueFromANewCaRestartsKubeSchedulerThroughTheExtender() throws Exception {
-        ChartTls chart = new ChartTls(c);
+        ChartTls chart = c.chartTls();
         fromApi = true;
         rolloutByExtender = true;
         schedulerPods = true;

@@ -73,6 +73,11 @@ final class E2eCluster {
         }
     }
 
+    /** The chart's TLS as installed here. */
+    ChartTls chartTls() {
+        return new ChartTls(cp, admin, install, repo);
+    }
+
     /** A fresh namespace for one test. */
     String namespace(String hint) {
         return admin.namespace(hint + "-" + (++namespaces));

@@ -57,14 +57,14 @@ class MutualTlsE2eTest extends RealClusterTest {
         Path sched = secretFiles("muster-scheduler-client-tls", dir.resolve("scheduler"));
         Path ctl = secretFiles("muster-controller-client-tls", dir.resolve("controller"));
         Path op = secretFiles("muster-operator-client-tls", dir.resolve("operator"));
-        Path chartConfig = new ChartTls(c).schedulerConfig(dir.resolve("chart-scheduler-config.yaml"));
+        Path chartConfig = c.chartTls().schedulerConfig(dir.resolve("chart-scheduler-config.yaml"));
         assertThat(Files.readString(chartConfig)).contains("certFile: /etc/muster/extender-client/tls.crt", "enableHTTPS: true");
 
         int http = ControlPlane.freePort();
         int grpc = ControlPlane.freePort();
         // the chart's extender flags (templates/extender/deployment.yaml), the Secret's files in place of its mount
         try (MusterProcess extender = MusterProcess.start("extender-mtls", MusterProcess.Program.EXTENDER, c.repo, c.version,
-                new ChartTls(c).extenderArgs(ext, http, grpc, SCHEDULER), dir, ControlPlane.freePort())) {
+                c.chartTls().extenderArgs(ext, http, grpc, SCHEDULER), dir, ControlPlane.freePort())) {
             KubeScheduler scheduler = chartsKubeScheduler(chartConfig, http, sched, "kube-scheduler-mtls");
             try {
                 long t = System.nanoTime();
@@ -238,19 +238,19 @@ class MutualTlsE2eTest extends RealClusterTest {
 
     /** The chart's configuration, with the client Secret's files in place of its mount and the extender at 127.0.0.1. */
     private KubeScheduler chartsKubeScheduler(Path chartConfig, int http, Path client, String name) {
-        return new ChartTls(c).kubeScheduler(chartConfig, http, client, SCHEDULER, name);
+        return c.chartTls().kubeScheduler(chartConfig, http, client, SCHEDULER, name);
     }
 
     private void upgrade() {
-        new ChartTls(c).upgrade();
+        c.chartTls().upgrade();
     }
 
     private Map<String, String> secret(String name) {
-        return new ChartTls(c).secret(name);
+        return c.chartTls().secret(name);
     }
 
     private Path secretFiles(String name, Path dir) throws IOException {
-        return new ChartTls(c).secretFiles(name, dir);
+        return c.chartTls().secretFiles(name, dir);
     }
 
     /** As a Secret volume is updated: each file replaced whole (written aside, then moved over the old one). */
