@@ -507,8 +507,12 @@ class CaRotationE2eTest extends RealClusterTest {
      * stand-in deleted), then the new one starts with the Secret as it is.
      */
     private void rollScheduler(ChartTls chart) throws java.io.IOException, InterruptedException {
-        Thread.sleep(schedulerStop); // the old pod runs on this long (the rollout being played, not a wait for a state)
-        schedulers.getLast().close();
+        KubeScheduler old = schedulers.getLast();
+        if (schedulerStop.isPositive()) { // the old pod runs on this long, and keeps serving throughout
+            Awaitility.await("the old kube-scheduler runs on for " + schedulerStop).during(schedulerStop).atMost(schedulerStop.plusSeconds(10))
+                    .pollInterval(Duration.ofMillis(500)).until(old::ready);
+        }
+        old.close();
         if (schedulerPods) {
             firstSchedulerGone = true;
             deleteStandIn(standIns.getLast());
