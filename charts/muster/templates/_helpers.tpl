@@ -246,8 +246,9 @@ Rejects inconsistent values with a message naming them. Included from templates/
 
 {{/*
 JAVA_TOOL_OPTIONS of a Muster JVM: -Xshare:off when classDataArchive is false (the image's entrypoint maps the
-class data archive built into the image), -XX:CompilationMode unless compilationMode is the JVM's default, and the
-component's own javaToolOptions (last, so a flag there wins). Called with the component's values (.Values.extender
+class data archive built into the image), -XX:CompilationMode unless compilationMode is the JVM's default, the
+collector garbageCollector names (none for default), and the component's own javaToolOptions (last, so a flag there
+wins). Called with the component's values (.Values.extender
 or .Values.controller).
 */}}
 {{- define "muster.javaToolOptions" -}}
@@ -257,6 +258,10 @@ or .Values.controller).
 {{- end -}}
 {{- if and .compilationMode (ne .compilationMode "default") -}}
 {{- $opts = append $opts (printf "-XX:CompilationMode=%s" .compilationMode) -}}
+{{- end -}}
+{{- $gc := dict "serial" "-XX:+UseSerialGC" "g1" "-XX:+UseG1GC" "parallel" "-XX:+UseParallelGC" -}}
+{{- with get $gc (.garbageCollector | default "default") -}}
+{{- $opts = append $opts . -}}
 {{- end -}}
 {{- with .javaToolOptions -}}
 {{- $opts = append $opts . -}}

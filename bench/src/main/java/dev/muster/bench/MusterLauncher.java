@@ -62,11 +62,16 @@ final class MusterLauncher {
     private final Path jar;
     /** Another build's server jar to compare with (its lib/ beside it), or null. */
     Path baselineJar;
+    /** The JVM flags {@link #BASELINE} modes start with instead of {@link #jvm}, or null for the same. */
+    List<String> baselineJvm;
     private final Path dir;
     private final ControlPlane cp;
     private final MusterInstall install;
     private final int nodes;
-    /** Muster's JVM as the chart starts the extender: C1 alone ({@code extender.compilationMode}); a later {@code --muster-jvm} flag wins. */
+    /**
+     * Muster's JVM as the chart starts the extender: C1 alone and the Serial collector ({@code extender.compilationMode},
+     * {@code extender.garbageCollector}); a later {@code --muster-jvm} flag wins.
+     */
     final List<String> jvm = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only"));
     final List<String> args = new ArrayList<>();
     /** How the verbs are served: plain HTTP unless {@link #https} said otherwise. */
@@ -75,6 +80,7 @@ final class MusterLauncher {
     private final Map<String, String> classDataFlag = new LinkedHashMap<>(); // by class data and jar, made on first use
     private final Map<MusterProcess, Integer> http = new LinkedHashMap<>(); // extender → its verbs port
     private double lastReady; // seconds from JVM start to ready of the last extender started
+    private double lastApiServerCpu; // the API server's CPU-s from that JVM's start to its ready
 
     MusterLauncher(Path repo, String version, Path dir, ControlPlane cp, MusterInstall install, int nodes) {
         this.repo = repo;
@@ -85,17 +91,29 @@ final class MusterLauncher {
         this.nodes = nodes;
     }
 
-    /** What one start cost: JVM start to /readyz, CPU by then (total and by thread group), resident memory. */
-    record Start(double readySeconds, double cpuSeconds, double rssMb, Map<String, Double> cpuByThreads) {
+    /**
+     * What one start cost: JVM start to /readyz, CPU by then (total and by thread group), resident memory, and the API
+     * server's CPU over the same time (mostly answering the extender's first lists).
+     */
+    record Start(double readySeconds, double cpuSeconds, double rssMb, Map<String, Double> cpuByThreads, double apiServerCpuSeconds) {
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "ready %.2f s, %.2f CPU-s, RSS %.0f MB, by threads %s", readySeconds, cpuSeconds, rssMb, cpuByThreads);
+            return String.format(Locale.ROOT, "ready %.2f s, %.2f CPU-s, RSS %.0f MB, API server %.2f CPU-s, by threads %s", readySeconds,
+                    cpuSeconds, rssMb, apiServerCpuSeconds, cpuByThreads);
         }
     }
 
     /** An extender started with {@code classData}, once ready (its first full sync done). */
     MusterProcess start(String name, ClassData classData) {
         return start(name, classData, false, ControlPlane.freePort());
+    }
+
+    private static double apiServerCpu(long pid) {
+        try {
+            return ProcCpu.total(pid);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("the API server's CPU", e);
+        }
     }
 
     /** The mode without its {@link #BASELINE} suffix. */
@@ -108,21 +126,24 @@ final class MusterLauncher {
      * once ready (its first full sync done).
      */
     MusterProcess start(String name, ClassData classData, boolean baseline, int verbs) {
-        if (baseline && baselineJar == null) {
-            throw new IllegalStateException("a " + BASELINE + " mode needs --baseline-jar");
+        if (baseline && baselineJar == null && baselineJvm == null) {
+            throw new IllegalStateException("a " + BASELINE + " mode needs --baseline-jar or --baseline-jvm");
         }
-        Path jar = baseline ? baselineJar : this.jar;
-        List<String> flags = new ArrayList<>(jvm);
+        Path jar = baseline && baselineJar != null ? baselineJar : this.jar;
+        List<String> flags = new ArrayList<>(baseline && baselineJvm != null ? baselineJvm : jvm);
         String cds = classDataFlag(classData, jar);
         if (cds != null) {
             flags.add(cds);
         }
+        long apiServer = cp.pids().get("kube-apiserver");
+        double apiServerCpu0 = apiServerCpu(apiServer);
         long t0 = System.nanoTime();
         MusterProcess m = MusterProcess.start("extender-" + name, jar, List.copyOf(flags),
                 Stream.concat(Stream.of("--kubeconfig=" + install.kubeconfigFor("extender"), "--http-port=" + verbs,
                         "--grpc-port=" + ControlPlane.freePort(), "--leader-elect=false"), Stream.concat(verbsSecurity.stream(), args.stream())).toList(),
                 cp.dataDir(), ControlPlane.freePort());
         double ready = (System.nanoTime() - t0) / 1e9;
+        lastApiServerCpu = apiServerCpu(apiServer) - apiServerCpu0;
         http.put(m, verbs);
         System.out.printf(Locale.ROOT, "muster %s ready in %.2f s (JVM start to /readyz after the first full sync of %d nodes)%n", name, ready, nodes);
         lastReady = ready;
@@ -155,7 +176,7 @@ final class MusterLauncher {
                 threads.put(group, Math.round(s * 100) / 100.0);
             }
         });
-        return new Start(lastReady, ProcCpu.total(m.pid()), rssMb(m.pid()), threads);
+        return new Start(lastReady, ProcCpu.total(m.pid()), rssMb(m.pid()), threads, lastApiServerCpu);
     }
 
     /** Prints the extender's heap (jcmd GC.heap_info) and the 25 classes that fill most of it (GC.class_histogram, a full collection first). */

@@ -55,6 +55,9 @@ import java.util.function.Supplier;
  * not compared), {@code --histogram true} the heap and its largest classes of each {@code start} extender at ready (jcmd),
  * {@code --baseline-jar PATH} another build's server jar (its lib/ beside it) that modes ending in {@code -baseline}
  * start instead of this build's (e.g. {@code --modes start,start-baseline}: this build, then the other, alternated),
+ * {@code --baseline-jvm "FLAG;FLAG"} the JVM flags modes ending in {@code -baseline} start with instead of the chart's
+ * (C1 alone, Serial GC, {@code -Xmx1g}), e.g. {@code "-Xmx1536m;-XX:CompilationMode=quick-only"} for the JVM's own choice
+ * of collector; without {@code --baseline-jar} those modes start this build,
  * mode {@code restart-gang}: a gang of 8 created just after a restarted extender is ready, creation → all bound
  * ({@link RestartGang}), modes {@code burst-alone} and {@code burst}: {@code --pods} single pods created by 8 threads into a
  * running, settled kube-scheduler, alone or with the warm Muster (after its warm-up), creation → bound p50/p90/p99/max,
@@ -107,6 +110,7 @@ public final class RealLoopBench {
     /** Print a started extender's heap and its largest classes ({@link MusterLauncher#heap}) after each start mode. */
     private boolean histogram;
     private Path baselineJar;
+    private List<String> baselineJvm; // null: the chart's
     /** Mode: a fresh Muster started after the batch's pods exist, just before kube-scheduler (its first sync lists them). */
     private static final String FRESH_AFTER_PODS = "fresh-after-pods";
 
@@ -128,6 +132,7 @@ public final class RealLoopBench {
         defaults.put("bound", "0");
         defaults.put("histogram", "false");
         defaults.put("baseline-jar", "");
+        defaults.put("baseline-jvm", "");
         defaults.put("queue-order", "false");
         defaults.put("https", "false");
         Map<String, String> a = BenchArgs.parse(defaults, args);
@@ -151,6 +156,9 @@ public final class RealLoopBench {
         if (!a.get("baseline-jar").isBlank()) {
             b.baselineJar = Path.of(a.get("baseline-jar")).toAbsolutePath();
         }
+        if (!a.get("baseline-jvm").isBlank()) {
+            b.baselineJvm = List.of(a.get("baseline-jvm").trim().split(";"));
+        }
         b.run(Integer.parseInt(a.get("rounds")), List.of(a.get("modes").split(",")));
     }
 
@@ -167,6 +175,7 @@ public final class RealLoopBench {
             launcher.jvm.addAll(musterJvm);
             launcher.args.addAll(musterArgs);
             launcher.baselineJar = baselineJar;
+            launcher.baselineJvm = baselineJvm;
             Consumer<Map<String, Object>> schedulerConfig = this::schedulerQps;
             if (https) { // the chart's Secrets, as Helm wrote them: the extender's files and kube-scheduler's client files
                 ChartTls chart = new ChartTls(cp, admin, install, repo);

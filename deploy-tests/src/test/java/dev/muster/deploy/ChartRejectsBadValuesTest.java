@@ -58,6 +58,8 @@ class ChartRejectsBadValuesTest {
                         Install.with("extender.topologyLevels[0]", "my rack"), "topologyLevels"),
                 Arguments.of("JIT mode the JVM does not have",
                         Install.with("extender.compilationMode", "c2-only"), "compilationMode"),
+                Arguments.of("collector the chart does not name",
+                        Install.with("controller.garbageCollector", "zgc"), "garbageCollector"),
                 Arguments.of("kube-scheduler's own gang scheduling",
                         Install.with("scheduler.featureGates.GenericWorkload", true), "scheduler.featureGates.GenericWorkload must not be true"),
                 Arguments.of("kube-scheduler's own gang plugin",

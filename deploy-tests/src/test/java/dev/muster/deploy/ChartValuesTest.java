@@ -493,21 +493,37 @@ class ChartValuesTest {
         }
         Rendered off = Chart.render(Install.with("extender.classDataArchive", false, "controller.classDataArchive", false,
                 "controller.javaToolOptions", "-Xss512k"));
-        assertThat(javaToolOptions(off.deployment("extender"))).hasValue("-Xshare:off -XX:CompilationMode=quick-only");
+        assertThat(javaToolOptions(off.deployment("extender"))).hasValue("-Xshare:off -XX:CompilationMode=quick-only -XX:+UseSerialGC");
         assertThat(javaToolOptions(off.deployment("controller"))).hasValue("-Xshare:off -Xss512k");
     }
 
     @Test
     void theExtenderCompilesWithC1AloneByDefaultTheControllerWithBothCompilers() {
         Rendered chart = Chart.render(Install.defaults());
-        assertThat(javaToolOptions(chart.deployment("extender"))).hasValue("-XX:CompilationMode=quick-only");
+        assertThat(javaToolOptions(chart.deployment("extender"))).hasValue("-XX:CompilationMode=quick-only -XX:+UseSerialGC");
         assertThat(javaToolOptions(chart.deployment("controller"))).as("the JVM's own tiered compilation: nothing to say").isEmpty();
 
-        Rendered swapped = Chart.render(Install.with("extender.compilationMode", "default", "controller.compilationMode", "quick-only",
-                "controller.javaToolOptions", "-XX:CompilationMode=default"));
+        Rendered swapped = Chart.render(Install.with("extender.compilationMode", "default", "extender.garbageCollector", "default",
+                "controller.compilationMode", "quick-only", "controller.javaToolOptions", "-XX:CompilationMode=default"));
         assertThat(javaToolOptions(swapped.deployment("extender"))).isEmpty();
         assertThat(javaToolOptions(swapped.deployment("controller"))).as("javaToolOptions come last, so a flag there wins")
                 .hasValue("-XX:CompilationMode=quick-only -XX:CompilationMode=default");
+    }
+
+    @Test
+    void theExtenderCollectsWithSerialGcByDefaultAndEachComponentMayNameItsCollector() {
+        Rendered chart = Chart.render(Install.defaults());
+        assertThat(javaToolOptions(chart.deployment("extender")).orElse("")).contains("-XX:+UseSerialGC");
+        assertThat(javaToolOptions(chart.deployment("controller")).orElse("")).as("the JVM's own choice").doesNotContain("GC");
+
+        for (String[] gc : new String[][] {{"serial", "-XX:+UseSerialGC"}, {"g1", "-XX:+UseG1GC"}, {"parallel", "-XX:+UseParallelGC"}}) {
+            Rendered chosen = Chart.render(Install.with("extender.garbageCollector", gc[0], "controller.garbageCollector", gc[0]));
+            for (String component : List.of("extender", "controller")) {
+                List<String> flags = List.of(javaToolOptions(chosen.deployment(component)).orElse("").split(" "));
+                assertThat(flags).as(component + " " + gc[0]).contains(gc[1]).filteredOn(f -> f.startsWith("-XX:+Use") && f.endsWith("GC"))
+                        .hasSize(1);
+            }
+        }
     }
 
     /** The container's JAVA_TOOL_OPTIONS; empty when the chart sets none. */

@@ -15,6 +15,7 @@ import io.kubernetes.client.openapi.models.V1ResourceRequirements;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * {@link V1Pod} → core {@link Pod}: identity, effective request (kube-scheduler's rule, computed by
@@ -38,7 +39,6 @@ public final class PodConverter {
      */
     public static Pod toCore(V1Pod pod) {
         PodId id = idOf(pod);
-        String where = "pod " + id;
         V1PodSpec spec = pod.getSpec();
         Resources request;
         String nodeName = null;
@@ -47,10 +47,10 @@ public final class PodConverter {
             request = PodRequests.effective(List.of(), List.of(), null, null);
         } else {
             request = PodRequests.effective(
-                    containers(where, "container", spec.getContainers()),
-                    containers(where, "init container", spec.getInitContainers()),
-                    requestsOf(where + " spec.resources", spec.getResources()),
-                    ResourceLists.fromQuantities(where + " spec.overhead", spec.getOverhead()));
+                    containers(id, "container", spec.getContainers()),
+                    containers(id, "init container", spec.getInitContainers()),
+                    requestsOf(() -> "pod " + id + " spec.resources", spec.getResources()),
+                    ResourceLists.fromQuantities(() -> "pod " + id + " spec.overhead", spec.getOverhead()));
             nodeName = spec.getNodeName() == null || spec.getNodeName().isEmpty() ? null : spec.getNodeName();
             priority = spec.getPriority() == null ? 0 : spec.getPriority();
         }
@@ -116,20 +116,20 @@ public final class PodConverter {
         return new PodId(meta.getUid(), namespace, meta.getName());
     }
 
-    private static List<PodRequests.Container> containers(String where, String kind, List<V1Container> list) {
+    private static List<PodRequests.Container> containers(PodId id, String kind, List<V1Container> list) {
         if (list == null || list.isEmpty()) {
             return List.of();
         }
         List<PodRequests.Container> out = new ArrayList<>(list.size());
         for (V1Container c : list) {
             String name = c.getName() == null ? "?" : c.getName();
-            Resources requests = requestsOf(where + " " + kind + " \"" + name + "\" requests", c.getResources());
+            Resources requests = requestsOf(() -> "pod " + id + " " + kind + " \"" + name + "\" requests", c.getResources());
             out.add(new PodRequests.Container(requests, RESTART_ALWAYS.equals(c.getRestartPolicy())));
         }
         return out;
     }
 
-    private static Resources requestsOf(String where, V1ResourceRequirements requirements) {
+    private static Resources requestsOf(Supplier<String> where, V1ResourceRequirements requirements) {
         return requirements == null ? Resources.ZERO : ResourceLists.fromQuantities(where, requirements.getRequests());
     }
 

@@ -9,6 +9,7 @@ import dev.muster.core.resources.Quantities;
 import dev.muster.core.resources.Resources;
 import io.kubernetes.client.custom.Quantity;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Kubernetes resource lists ({@code {cpu: 500m, memory: 1Gi}}) to core {@link Resources}, parsed by
@@ -21,10 +22,11 @@ public final class ResourceLists {
     /**
      * Parses a typed resource list; null or empty is {@link Resources#ZERO}.
      *
-     * @param where names the list in error messages, e.g. {@code node n1 status.allocatable}
+     * @param where names the list in error messages, e.g. {@code node n1 status.allocatable}; asked for only when a
+     *     value is malformed (every pod event's requests are parsed here, and the name is text built per pod)
      * @throws ConversionException naming {@code where}, the resource and the problem
      */
-    public static Resources fromQuantities(String where, Map<String, Quantity> list) {
+    public static Resources fromQuantities(Supplier<String> where, Map<String, Quantity> list) {
         if (list == null || list.isEmpty()) {
             return Resources.ZERO;
         }
@@ -55,16 +57,16 @@ public final class ResourceLists {
             if (!(v instanceof JsonPrimitive p) || p.isBoolean()) {
                 throw new ConversionException(where + ": " + e.getKey() + ": expected a quantity, got " + abbreviate(String.valueOf(v)));
             }
-            put(b, where, e.getKey(), p.getAsString());
+            put(b, () -> where, e.getKey(), p.getAsString());
         }
         return b.build();
     }
 
-    private static void put(ResourceList b, String where, String resource, String text) {
+    private static void put(ResourceList b, Supplier<String> where, String resource, String text) {
         try {
             b.put(resource, text);
         } catch (InvalidQuantityException e) {
-            throw new ConversionException(where + ": " + resource + ": " + e.getMessage(), e);
+            throw new ConversionException(where.get() + ": " + resource + ": " + e.getMessage(), e);
         }
     }
 

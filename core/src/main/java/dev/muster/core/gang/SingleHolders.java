@@ -25,7 +25,9 @@ public final class SingleHolders {
     /** A single pod holding room: its uid, its priority, and since when it holds room (the core's clock). */
     public record Entry(String uid, int priority, long since) {}
 
-    private static final Comparator<Entry> NEWEST_FIRST = Comparator.comparingLong(Entry::since).reversed().thenComparing(Entry::uid);
+    /** The most recently placed first, then by uid (written out: every bound single pod is filed, a restart files all). */
+    private static final Comparator<Entry> NEWEST_FIRST = (a, b) -> a.since() != b.since() ? Long.compare(b.since(), a.since())
+            : a.uid().compareTo(b.uid());
 
     private final Map<String, NavigableMap<Integer, NavigableSet<Entry>>> bySchedulerAndPriority = new HashMap<>();
     private final Map<String, String> schedulerOf = new HashMap<>(); // uid → the scheduler it is filed under

@@ -32,6 +32,89 @@ public final class Quantities {
     }
 
     private static long scaled(String text, int extraDecimalExponent) {
+        long fast = wholeNumber(text, extraDecimalExponent);
+        return fast != NOT_WHOLE ? fast : exact(text, extraDecimalExponent);
+    }
+
+    /** What {@link #wholeNumber} answers when the text is not of its simple kind. */
+    private static final long NOT_WHOLE = Long.MIN_VALUE;
+    private static final long[] POWERS_OF_TEN = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L, 100_000_000L,
+            1_000_000_000L, 10_000_000_000L, 100_000_000_000L, 1_000_000_000_000L, 10_000_000_000_000L, 100_000_000_000_000L,
+            1_000_000_000_000_000L, 10_000_000_000_000_000L, 100_000_000_000_000_000L, 1_000_000_000_000_000_000L};
+
+    /**
+     * The quantities pods and nodes carry almost always ({@code 100m}, {@code 128Mi}, {@code 4}, {@code 2G}): up to 18
+     * digits with no sign, point or exponent, and a suffix of at most two letters, computed in {@code long} arithmetic
+     * with exactly {@link #exact}'s result; {@link #NOT_WHOLE} for anything else, or where the result would not fit,
+     * which {@link #exact} then parses (and names when malformed). Allocates nothing: every pod event's requests are
+     * parsed, and a restart parses every pod of the cluster before it is ready.
+     */
+    private static long wholeNumber(String s, int extraDecimalExponent) {
+        if (s == null) {
+            return NOT_WHOLE;
+        }
+        int end = s.length();
+        int i = 0;
+        long n = 0;
+        while (i < end && i < 18) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                break;
+            }
+            n = n * 10 + (c - '0');
+            i++;
+        }
+        if (i == 0 || end - i > 2) {
+            return NOT_WHOLE;
+        }
+        int shift = 0; // binary suffix: multiply by 2^shift
+        int exponent = extraDecimalExponent; // then by 10^exponent
+        if (end - i == 2) {
+            if (s.charAt(i + 1) != 'i') {
+                return NOT_WHOLE;
+            }
+            switch (s.charAt(i)) {
+                case 'K' -> shift = 10;
+                case 'M' -> shift = 20;
+                case 'G' -> shift = 30;
+                case 'T' -> shift = 40;
+                case 'P' -> shift = 50;
+                case 'E' -> shift = 60;
+                default -> { return NOT_WHOLE; }
+            }
+        } else if (end - i == 1) {
+            switch (s.charAt(i)) {
+                case 'n' -> exponent -= 9;
+                case 'u' -> exponent -= 6;
+                case 'm' -> exponent -= 3;
+                case 'k' -> exponent += 3;
+                case 'M' -> exponent += 6;
+                case 'G' -> exponent += 9;
+                case 'T' -> exponent += 12;
+                case 'P' -> exponent += 15;
+                case 'E' -> exponent += 18;
+                default -> { return NOT_WHOLE; }
+            }
+        }
+        if (shift > 0) {
+            if (n != 0 && Long.numberOfLeadingZeros(n) <= shift) {
+                return NOT_WHOLE; // 2^63 or more: saturates in exact
+            }
+            n <<= shift;
+        }
+        if (exponent >= 0) {
+            if (exponent >= POWERS_OF_TEN.length) {
+                return n == 0 ? 0 : NOT_WHOLE;
+            }
+            long scaled = n * POWERS_OF_TEN[exponent];
+            return Math.multiplyHigh(n, POWERS_OF_TEN[exponent]) == 0 && scaled >= 0 ? scaled : NOT_WHOLE;
+        }
+        long divisor = POWERS_OF_TEN[-exponent]; // -exponent <= 9
+        return n / divisor + (n % divisor == 0 ? 0 : 1); // rounded up
+    }
+
+    /** Any quantity, in exact decimal arithmetic. */
+    static long exact(String text, int extraDecimalExponent) {
         if (text == null) {
             throw new InvalidQuantityException("quantity is missing");
         }

@@ -27,7 +27,7 @@ public final class NodeConverter {
     public static Node toCore(V1Node node) {
         String name = nameOf(node);
         Resources allocatable = node.getStatus() == null ? Resources.ZERO
-                : ResourceLists.fromQuantities("node " + name + " status.allocatable", node.getStatus().getAllocatable());
+                : ResourceLists.fromQuantities(() -> "node " + name + " status.allocatable", node.getStatus().getAllocatable());
         boolean unschedulable = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
         Map<String, String> labels = node.getMetadata().getLabels();
         boolean preferNoSchedule = node.getSpec() != null && node.getSpec().getTaints() != null
