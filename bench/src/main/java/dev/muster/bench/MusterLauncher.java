@@ -69,10 +69,12 @@ final class MusterLauncher {
     private final MusterInstall install;
     private final int nodes;
     /**
-     * Muster's JVM as the chart starts the extender: C1 alone and the Serial collector ({@code extender.compilationMode},
-     * {@code extender.garbageCollector}); a later {@code --muster-jvm} flag wins.
+     * Muster's JVM as the chart starts the extender: the image's heap percentages of the chart's 2 GiB memory limit
+     * ({@code -XX:MaxRAM} stands for the container's limit), C1 alone and the Serial collector
+     * ({@code extender.compilationMode}, {@code extender.garbageCollector}); a later {@code --muster-jvm} flag wins.
      */
-    final List<String> jvm = new ArrayList<>(List.of("-Xmx1g", "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only"));
+    final List<String> jvm = new ArrayList<>(List.of("-XX:MaxRAM=2g", "-XX:MaxRAMPercentage=75", "-XX:InitialRAMPercentage=12.5",
+            "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only"));
     final List<String> args = new ArrayList<>();
     /** How the verbs are served: plain HTTP unless {@link #https} said otherwise. */
     private List<String> verbsSecurity = List.of("--insecure-unauthenticated-verbs");

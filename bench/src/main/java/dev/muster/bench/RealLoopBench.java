@@ -56,7 +56,8 @@ import java.util.function.Supplier;
  * {@code --baseline-jar PATH} another build's server jar (its lib/ beside it) that modes ending in {@code -baseline}
  * start instead of this build's (e.g. {@code --modes start,start-baseline}: this build, then the other, alternated),
  * {@code --baseline-jvm "FLAG;FLAG"} the JVM flags modes ending in {@code -baseline} start with instead of the chart's
- * (C1 alone, Serial GC, {@code -Xmx1g}), e.g. {@code "-Xmx1536m;-XX:CompilationMode=quick-only"} for the JVM's own choice
+ * (the image's heap percentages of a 2 GiB limit, Serial GC, C1 alone), e.g.
+ * {@code "-XX:MaxRAM=2g;-XX:MaxRAMPercentage=75;-XX:CompilationMode=quick-only"} for the JVM's own choice
  * of collector; without {@code --baseline-jar} those modes start this build,
  * mode {@code restart-gang}: a gang of 8 created just after a restarted extender is ready, creation → all bound
  * ({@link RestartGang}), modes {@code burst-alone} and {@code burst}: {@code --pods} single pods created by 8 threads into a
