@@ -67,35 +67,12 @@ public final class Quantities {
         if (i == 0 || end - i > 2) {
             return NOT_WHOLE;
         }
-        int shift = 0; // binary suffix: multiply by 2^shift
-        int exponent = extraDecimalExponent; // then by 10^exponent
-        if (end - i == 2) {
-            if (s.charAt(i + 1) != 'i') {
-                return NOT_WHOLE;
-            }
-            switch (s.charAt(i)) {
-                case 'K' -> shift = 10;
-                case 'M' -> shift = 20;
-                case 'G' -> shift = 30;
-                case 'T' -> shift = 40;
-                case 'P' -> shift = 50;
-                case 'E' -> shift = 60;
-                default -> { return NOT_WHOLE; }
-            }
-        } else if (end - i == 1) {
-            switch (s.charAt(i)) {
-                case 'n' -> exponent -= 9;
-                case 'u' -> exponent -= 6;
-                case 'm' -> exponent -= 3;
-                case 'k' -> exponent += 3;
-                case 'M' -> exponent += 6;
-                case 'G' -> exponent += 9;
-                case 'T' -> exponent += 12;
-                case 'P' -> exponent += 15;
-                case 'E' -> exponent += 18;
-                default -> { return NOT_WHOLE; }
-            }
+        Suffix suffix = suffix(s, i);
+        if (suffix == null) {
+            return NOT_WHOLE;
         }
+        int shift = suffix.binaryShift(); // multiply by 2^shift
+        int exponent = extraDecimalExponent + suffix.decimalExponent(); // then by 10^exponent
         if (shift > 0) {
             if (n != 0 && Long.numberOfLeadingZeros(n) <= shift) {
                 return NOT_WHOLE; // 2^63 or more: saturates in exact
@@ -148,37 +125,53 @@ public final class Quantities {
         }
         String numeral = s.substring(s.charAt(0) == '+' ? 1 : 0, numberEnd);
         BigDecimal number = new BigDecimal(numeral.endsWith(".") ? numeral + "0" : numeral);
-        String suffix = s.substring(numberEnd);
-        BigDecimal multiplier;
-        int decimalExponent;
-        switch (suffix) {
-            case "" -> { multiplier = BigDecimal.ONE; decimalExponent = 0; }
-            case "n" -> { multiplier = BigDecimal.ONE; decimalExponent = -9; }
-            case "u" -> { multiplier = BigDecimal.ONE; decimalExponent = -6; }
-            case "m" -> { multiplier = BigDecimal.ONE; decimalExponent = -3; }
-            case "k" -> { multiplier = BigDecimal.ONE; decimalExponent = 3; }
-            case "M" -> { multiplier = BigDecimal.ONE; decimalExponent = 6; }
-            case "G" -> { multiplier = BigDecimal.ONE; decimalExponent = 9; }
-            case "T" -> { multiplier = BigDecimal.ONE; decimalExponent = 12; }
-            case "P" -> { multiplier = BigDecimal.ONE; decimalExponent = 15; }
-            case "E" -> { multiplier = BigDecimal.ONE; decimalExponent = 18; }
-            case "Ki" -> { multiplier = BigDecimal.valueOf(1L << 10); decimalExponent = 0; }
-            case "Mi" -> { multiplier = BigDecimal.valueOf(1L << 20); decimalExponent = 0; }
-            case "Gi" -> { multiplier = BigDecimal.valueOf(1L << 30); decimalExponent = 0; }
-            case "Ti" -> { multiplier = BigDecimal.valueOf(1L << 40); decimalExponent = 0; }
-            case "Pi" -> { multiplier = BigDecimal.valueOf(1L << 50); decimalExponent = 0; }
-            case "Ei" -> { multiplier = BigDecimal.valueOf(1L << 60); decimalExponent = 0; }
-            default -> {
-                multiplier = BigDecimal.ONE;
-                decimalExponent = exponent(s, suffix);
-            }
-        }
+        Suffix suffix = suffix(s, numberEnd);
+        BigDecimal multiplier = suffix == null ? BigDecimal.ONE : BigDecimal.valueOf(1L << suffix.binaryShift());
+        int decimalExponent = suffix == null ? exponent(s, s.substring(numberEnd)) : suffix.decimalExponent();
         BigDecimal value = number.multiply(multiplier).scaleByPowerOfTen(decimalExponent + extraDecimalExponent);
         BigInteger rounded = value.setScale(0, RoundingMode.CEILING).toBigInteger();
         if (rounded.bitLength() > 63) {
             return rounded.signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
         }
         return rounded.longValue();
+    }
+
+    /** What a quantity's suffix stands for: 2^binaryShift × 10^decimalExponent. */
+    private record Suffix(int binaryShift, int decimalExponent) {}
+
+    private static final Suffix NONE = new Suffix(0, 0);
+    private static final Suffix[] DECIMAL = new Suffix[128]; // by letter: n u m k M G T P E
+    private static final Suffix[] BINARY = new Suffix[128]; // by first letter: Ki Mi Gi Ti Pi Ei
+
+    static {
+        String decimal = "numkMGTPE";
+        int[] exponents = {-9, -6, -3, 3, 6, 9, 12, 15, 18};
+        for (int k = 0; k < decimal.length(); k++) {
+            DECIMAL[decimal.charAt(k)] = new Suffix(0, exponents[k]);
+        }
+        String binary = "KMGTPE";
+        for (int k = 0; k < binary.length(); k++) {
+            BINARY[binary.charAt(k)] = new Suffix(10 * (k + 1), 0);
+        }
+    }
+
+    /**
+     * The suffix {@code s} ends with from {@code from} on (none, n u m k M G T P E, Ki Mi Gi Ti Pi Ei), or null when that
+     * is no such suffix (an exponent like {@code e3}, or malformed). The one table both parses read; allocates nothing.
+     */
+    private static Suffix suffix(String s, int from) {
+        int length = s.length() - from;
+        if (length == 0) {
+            return NONE;
+        }
+        char c = s.charAt(from);
+        if (c >= 128) {
+            return null;
+        }
+        if (length == 1) {
+            return DECIMAL[c];
+        }
+        return length == 2 && s.charAt(from + 1) == 'i' ? BINARY[c] : null;
     }
 
     private static int exponent(String whole, String suffix) {
