@@ -76,6 +76,12 @@ class MutualTlsE2eTest extends RealClusterTest {
                 c.awaitBound(ns, "single", 1, t);
                 double gang = c.awaitBound(ns, "g-", 3, t);
                 System.out.printf("e2e: the chart's kube-scheduler over mTLS bound a single pod and a gang of 3 within %.2f s%n", gang);
+                // kube-scheduler chose HTTP/2 by ALPN: the gang's three held binds shared its connection, none opened one of its own
+                double h2 = extender.counter("muster_extender_connections_total", "protocol", "h2");
+                assertThat(h2).as("kube-scheduler's connections over HTTP/2").isGreaterThanOrEqualTo(1);
+                assertThat(extender.counter("muster_extender_connections_total", "protocol", "http/1.1"))
+                        .as("kube-scheduler's connections over HTTP/1.1").isZero();
+                System.out.printf("e2e: kube-scheduler reached the extender over %.0f HTTP/2 connection(s), none over HTTP/1.1%n", h2);
 
                 // a pending pod for the uncredentialed clients to try to bind (its profile has no kube-scheduler running)
                 var target = c.admin.pod(ns, "target", null, "1", "1Gi", SCHEDULER + "-nobody", null);

@@ -138,6 +138,7 @@ public final class ExtenderProcess implements AutoCloseable {
                         metrics.filterErrors()), metrics, endpoints, leadership,
                 new LeaderForwarder(s.httpTls(), s.callers(), s.scheduler().gangDeadline().plusSeconds(30)),
                 () -> leadership.leading() ? notReadyReason() : null, s.maxBodyBytes());
+        http.connectionMetrics().register(registry);
         this.allocations = new AllocationsService(journal, leadership, streamDrains);
         ExtenderGrpcService service = new ExtenderGrpcService(scheduler, leadership, metrics, ServerDefaults.FILTER_POD_WAIT);
         // the dry run plans under the core's lock: limited per caller and per process (after the caller check, if any)

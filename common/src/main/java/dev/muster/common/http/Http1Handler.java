@@ -1,9 +1,10 @@
 package dev.muster.common.http;
 
 /**
- * Answers one request. Called on the connection's own thread, so it may block (the bind barrier parks
- * here); the next request on that connection waits for it, as HTTP/1.1 without pipelining does anyway. A thrown
- * exception becomes a 500 naming it, and the connection is closed.
+ * Answers one request. Over HTTP/1.1 called on the connection's own thread, so it may block (the bind barrier parks
+ * here); the next request on that connection waits for it, as HTTP/1.1 without pipelining does anyway. Over HTTP/2
+ * called on a virtual thread of the request's own, so it may block without holding up the connection's other requests.
+ * A thrown exception becomes a 500 naming it (over HTTP/1.1 the connection is then closed).
  */
 @FunctionalInterface
 public interface Http1Handler {

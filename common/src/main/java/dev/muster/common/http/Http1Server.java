@@ -25,6 +25,12 @@ import javax.net.ssl.SSLSocket;
  * never on the accepting one. TCP_NODELAY on every connection (a keep-alive client that writes headers and body
  * separately would otherwise meet Nagle's algorithm against delayed ACKs, ~40 ms a request).
  *
+ * <p>HTTP/2 over TLS: a client that offers {@code h2} by ALPN (kube-scheduler's Go client does) is served by
+ * {@link Http2Connection} instead — every request on one connection, each answered on a virtual thread of its own. The
+ * binds a gang holds at its barrier then share one connection and one TLS handshake; over HTTP/1.1 each held bind needs
+ * a connection of its own, and Go's client keeps only two idle ones, so every held bind opened a new connection with a
+ * full handshake (docs/benchmarks.md, "Gangs over the chart's mutual TLS"). Plain HTTP stays HTTP/1.1.
+ *
  * <p>Why not the JDK's {@code com.sun.net.httpserver}: its dispatcher thread reads each request's head, hands the
  * exchange to a worker and takes the connection back through its selector after every answer — two thread
  * hand-offs per request. kube-scheduler calls the filter verb serially on a few keep-alive connections, so that
@@ -81,6 +87,8 @@ public final class Http1Server implements AutoCloseable {
     /** Connections closed to make room for a new one, and for a head that took too long, since start. */
     private final java.util.concurrent.atomic.LongAdder evicted = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder headTimeouts = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder connections = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder h2Connections = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.AtomicLong lastEvictionLog = new java.util.concurrent.atomic.AtomicLong();
     /** Up to {@link #PLATFORM_CONNECTIONS} threads; a hand-off it refuses (all busy) goes to a virtual thread. */
     private final ThreadPoolExecutor platformThreads;
@@ -168,6 +176,15 @@ public final class Http1Server implements AutoCloseable {
     /** Connections closed since start because a new one needed room while they waited for their client. */
     public long evictedConnections() {
         return evicted.sum();
+    }
+
+    /** Connections served since start: over HTTP/1.1 (plain or TLS), and over HTTP/2 (TLS clients that chose it by ALPN). */
+    public long http1Connections() {
+        return connections.sum();
+    }
+
+    public long http2Connections() {
+        return h2Connections.sum();
     }
 
     /** Connections closed since start because a request head did not arrive complete in time. */
@@ -260,6 +277,15 @@ public final class Http1Server implements AutoCloseable {
             raw.setTcpNoDelay(true);
             raw.setSoTimeout(idleMillis);
             try (Socket socket = tls == null ? raw : layerTls(raw)) {
+                if (socket instanceof SSLSocket secure) {
+                    secure.startHandshake();
+                    if (Http2Connection.ALPN.equals(secure.getApplicationProtocol())) {
+                        h2Connections.increment();
+                        new Http2Connection(secure, phase, handler, maxBodyBytes, maxConnections, peer(secure)).serve();
+                        return;
+                    }
+                }
+                connections.increment();
                 new Http1Connection(socket, phase, handler, maxBodyBytes).serve();
             }
         } catch (SSLException e) {
@@ -286,7 +312,20 @@ public final class Http1Server implements AutoCloseable {
         secure.setUseClientMode(false);
         secure.setNeedClientAuth(requireClientCertificates);
         ciphers.apply(secure);
+        javax.net.ssl.SSLParameters parameters = secure.getSSLParameters();
+        parameters.setApplicationProtocols(new String[] {Http2Connection.ALPN, "http/1.1"}); // HTTP/2 when the client offers it
+        secure.setSSLParameters(parameters);
         return secure;
+    }
+
+    /** The client's certificate (its CA checked by the handshake), or null. */
+    private static java.security.cert.X509Certificate peer(SSLSocket secure) {
+        try {
+            java.security.cert.Certificate[] chain = secure.getSession().getPeerCertificates();
+            return chain.length > 0 && chain[0] instanceof java.security.cert.X509Certificate x ? x : null;
+        } catch (javax.net.ssl.SSLPeerUnverifiedException none) {
+            return null;
+        }
     }
 
     /** Stops accepting, closes every connection and interrupts its thread. */

@@ -102,6 +102,24 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
         return server.refusedHandshakes();
     }
 
+    /**
+     * {@code muster_extender_connections_total{protocol}}: connections served since start, by the protocol the client
+     * chose ({@code h2}: HTTP/2 by ALPN over TLS; {@code http/1.1}). kube-scheduler over TLS speaks HTTP/2, and then
+     * this stays at one or two however many binds a gang holds.
+     */
+    public io.prometheus.client.Collector connectionMetrics() {
+        return new io.prometheus.client.Collector() {
+            @Override
+            public java.util.List<MetricFamilySamples> collect() {
+                io.prometheus.client.CounterMetricFamily f = new io.prometheus.client.CounterMetricFamily("muster_extender_connections",
+                        "Connections to the extender's verbs port since start, by the protocol the client chose.", java.util.List.of("protocol"));
+                f.addMetric(java.util.List.of("h2"), server.http2Connections());
+                f.addMetric(java.util.List.of("http/1.1"), server.http1Connections());
+                return java.util.List.of(f);
+            }
+        };
+    }
+
     @Override
     public void close() {
         server.close();

@@ -1,0 +1,646 @@
+package dev.muster.common.http;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLSocket;
+
+/**
+ * Serves one HTTP/2 connection (RFC 9113) that a TLS client chose by ALPN: many requests at once on one connection, so
+ * the binds a gang holds at its barrier share one TLS session instead of opening one connection — and one handshake —
+ * each.
+ *
+ * <p>Threads: the connection's thread reads every frame and alone owns the request being assembled on each stream and
+ * the header decoder. A request complete (its END_STREAM) is answered on a virtual thread of its own, so a bind parked at
+ * the barrier never holds up the requests behind it. Writers — those virtual threads for answers, the reading thread for
+ * SETTINGS and PING acknowledgements and window updates — take {@link #writeLock} for each group of frames, so frames
+ * never interleave mid-frame and a response's HEADERS precede its DATA. Send credit (the client's flow-control windows)
+ * is kept under {@link #flow}; an answer waits on {@link #windowOpened} for credit without holding the write lock.
+ *
+ * <p>What it serves: requests with {@code :method}, {@code :path} and their headers and body, as {@link Http1Request}s to
+ * the same {@link Http1Handler} as HTTP/1.1. Bodies over {@code maxBodyBytes} get the handler's "too large" answer and
+ * the stream is reset. At most {@code maxStreams} requests at once (the SETTINGS it announces); more are refused with
+ * REFUSED_STREAM, which clients retry. No server push, no priorities (read and ignored). A protocol error ends the
+ * connection with GOAWAY naming it; answers already running still finish.
+ */
+final class Http2Connection {
+    static final String ALPN = "h2";
+    private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final int DATA = 0, HEADERS = 1, PRIORITY = 2, RST_STREAM = 3, SETTINGS = 4, PUSH_PROMISE = 5,
+            PING = 6, GOAWAY = 7, WINDOW_UPDATE = 8, CONTINUATION = 9;
+    private static final int END_STREAM = 0x1, ACK = 0x1, END_HEADERS = 0x4, PADDED = 0x8, PRIORITY_FLAG = 0x20;
+    private static final int NO_ERROR = 0, PROTOCOL_ERROR = 1, FLOW_CONTROL_ERROR = 3,
+            FRAME_SIZE_ERROR = 6, REFUSED_STREAM = 7, COMPRESSION_ERROR = 9;
+    /** Frames this server reads: the protocol's default SETTINGS_MAX_FRAME_SIZE, which it never raises. */
+    static final int MAX_FRAME = 16_384;
+    private static final int DEFAULT_WINDOW = 65_535;
+    /** The window each request's body may fill before the server reads it: a whole body within the limit, at most 16 MiB. */
+    private final int streamWindow;
+    /** The connection's receive window, refilled as bodies are read. */
+    private static final int CONNECTION_WINDOW = 16 << 20;
+    private static final int MAX_HEADER_LIST = 64 * 1024;
+
+    private final SSLSocket socket;
+    private final ConnectionPhase phase;
+    private final Http1Handler handler;
+    private final long maxBodyBytes;
+    private final int maxStreams;
+    private final X509Certificate peer;
+    private final InputStream in;
+    private final OutputStream out;
+    private final Hpack.Decoder headerDecoder = new Hpack.Decoder(4096, MAX_HEADER_LIST); // reading thread only
+
+    /** Streams still receiving their request (reading thread only). */
+    private final Map<Integer, Incoming> receiving = new HashMap<>();
+    /** Streams whose answer is not yet fully written: the reading thread adds, the answering thread removes. */
+    private final Map<Integer, Outgoing> answering = new ConcurrentHashMap<>();
+    private int lastStreamId; // reading thread only
+    private int receivedSinceUpdate; // connection window consumed and not yet given back; reading thread only
+
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final ReentrantLock flow = new ReentrantLock();
+    private final Condition windowOpened = flow.newCondition();
+    private long connectionSendWindow = DEFAULT_WINDOW; // under flow
+    private int peerInitialWindow = DEFAULT_WINDOW; // under flow
+    private volatile int peerMaxFrame = MAX_FRAME;
+    private volatile boolean ended;
+    private final Object activeLock = new Object();
+    private int active; // requests received and not yet answered, under activeLock (drives the connection's phase)
+
+    Http2Connection(SSLSocket socket, ConnectionPhase phase, Http1Handler handler, long maxBodyBytes, int maxStreams,
+                    X509Certificate peer) throws IOException {
+        this.socket = socket;
+        this.phase = phase;
+        this.handler = handler;
+        this.maxBodyBytes = maxBodyBytes;
+        this.maxStreams = maxStreams;
+        this.peer = peer;
+        this.streamWindow = (int) Math.min(16 << 20, Math.max(DEFAULT_WINDOW, maxBodyBytes));
+        this.in = new BufferedInputStream(socket.getInputStream(), MAX_FRAME + 9);
+        this.out = new BufferedOutputStream(socket.getOutputStream(), MAX_FRAME + 9);
+    }
+
+    /** Reads frames until the client closes, an error ends the connection, or it is idle past the socket's timeout. */
+    void serve() throws IOException {
+        byte[] preface = new byte[PREFACE.length];
+        readFully(preface, preface.length);
+        if (!Arrays.equals(preface, PREFACE)) {
+            throw new IOException("not an HTTP/2 client preface after ALPN chose h2");
+        }
+        phase.idle(); // from here only requests in progress make it busy; the head deadline no longer applies
+        writeSettings();
+        try {
+            readFrames();
+        } catch (ConnectionError e) {
+            goAway(e.code, e.getMessage());
+        } catch (SocketTimeoutException idle) {
+            goAway(NO_ERROR, "idle");
+        } catch (EOFException gone) {
+            // the client closed the connection
+        } finally {
+            ended = true;
+            if (Thread.currentThread().isInterrupted()) { // the server is closing: wake the handlers too (a bind at its barrier)
+                answering.values().forEach(o -> o.thread.interrupt()); // set before each is put
+            }
+            flow.lock();
+            try {
+                windowOpened.signalAll(); // answers waiting for credit give up
+            } finally {
+                flow.unlock();
+            }
+        }
+    }
+
+    private void readFrames() throws IOException {
+        byte[] head = new byte[9];
+        byte[] payload = new byte[MAX_FRAME];
+        while (true) {
+            try {
+                readFully(head, 9);
+            } catch (SocketTimeoutException timeout) {
+                synchronized (activeLock) {
+                    if (active > 0) {
+                        continue; // answers still running (a bind at its barrier): not idle
+                    }
+                }
+                throw timeout;
+            }
+            int length = (head[0] & 0xff) << 16 | (head[1] & 0xff) << 8 | head[2] & 0xff;
+            int type = head[3] & 0xff;
+            int flags = head[4] & 0xff;
+            int stream = ((head[5] & 0x7f) << 24) | (head[6] & 0xff) << 16 | (head[7] & 0xff) << 8 | head[8] & 0xff;
+            if (length > MAX_FRAME) {
+                throw new ConnectionError(FRAME_SIZE_ERROR, "frame of " + length + " bytes exceeds SETTINGS_MAX_FRAME_SIZE " + MAX_FRAME);
+            }
+            readFully(payload, length);
+            switch (type) {
+                case DATA -> data(stream, flags, payload, length);
+                case HEADERS -> headers(stream, flags, payload, length, head);
+                case PRIORITY -> {
+                    if (length != 5) {
+                        throw new ConnectionError(FRAME_SIZE_ERROR, "PRIORITY frame of " + length + " bytes");
+                    }
+                }
+                case RST_STREAM -> {
+                    requireStream(stream, "RST_STREAM");
+                    receiving.remove(stream);
+                    Outgoing o = answering.get(stream);
+                    if (o != null) {
+                        o.reset = true; // its answer is dropped; the handler finishes what it does
+                        wakeWriters();
+                    }
+                }
+                case SETTINGS -> settings(stream, flags, payload, length);
+                case PUSH_PROMISE -> throw new ConnectionError(PROTOCOL_ERROR, "a client may not send PUSH_PROMISE");
+                case PING -> {
+                    if (length != 8 || stream != 0) {
+                        throw new ConnectionError(length != 8 ? FRAME_SIZE_ERROR : PROTOCOL_ERROR, "malformed PING");
+                    }
+                    if ((flags & ACK) == 0) {
+                        writeFrame(PING, ACK, 0, payload, 0, 8, true);
+                    }
+                }
+                case GOAWAY -> {
+                    // the client opens no more streams; those running are answered, then it closes
+                }
+                case WINDOW_UPDATE -> windowUpdate(stream, payload, length);
+                case CONTINUATION -> throw new ConnectionError(PROTOCOL_ERROR, "CONTINUATION without HEADERS before it");
+                default -> {
+                    // unknown frame types are ignored (RFC 9113 §4.1)
+                }
+            }
+        }
+    }
+
+    private void headers(int stream, int flags, byte[] payload, int length, byte[] head) throws IOException {
+        requireStream(stream, "HEADERS");
+        int from = 0;
+        int to = length;
+        if ((flags & PADDED) != 0) {
+            if (length < 1) {
+                throw new ConnectionError(PROTOCOL_ERROR, "PADDED HEADERS without a pad length");
+            }
+            to -= payload[0] & 0xff;
+            from = 1;
+        }
+        if ((flags & PRIORITY_FLAG) != 0) {
+            from += 5;
+        }
+        if (to < from) {
+            throw new ConnectionError(PROTOCOL_ERROR, "HEADERS padding longer than the frame");
+        }
+        ByteArrayOutputStream block = new ByteArrayOutputStream(to - from);
+        block.write(payload, from, to - from);
+        int f = flags;
+        while ((f & END_HEADERS) == 0) { // CONTINUATION frames of the same stream follow, nothing between
+            readFully(head, 9);
+            int len = (head[0] & 0xff) << 16 | (head[1] & 0xff) << 8 | head[2] & 0xff;
+            int id = ((head[5] & 0x7f) << 24) | (head[6] & 0xff) << 16 | (head[7] & 0xff) << 8 | head[8] & 0xff;
+            if ((head[3] & 0xff) != CONTINUATION || id != stream) {
+                throw new ConnectionError(PROTOCOL_ERROR, "expected CONTINUATION of stream " + stream);
+            }
+            if (len > MAX_FRAME || block.size() + len > MAX_HEADER_LIST) {
+                throw new ConnectionError(len > MAX_FRAME ? FRAME_SIZE_ERROR : PROTOCOL_ERROR, "header block of stream " + stream + " too large");
+            }
+            readFully(payload, len);
+            block.write(payload, 0, len);
+            f = head[4] & 0xff;
+        }
+        Map<String, String> fields = new HashMap<>(16);
+        byte[] bytes = block.toByteArray();
+        try {
+            headerDecoder.decode(bytes, 0, bytes.length, (name, value) -> fields.merge(name.toLowerCase(Locale.ROOT), value, (a, b) -> a + ", " + b));
+        } catch (HpackException e) {
+            throw new ConnectionError(COMPRESSION_ERROR, e.getMessage());
+        }
+        Incoming open = receiving.get(stream);
+        if (open != null) { // trailers: the request ends here
+            if ((flags & END_STREAM) == 0) {
+                throw new ConnectionError(PROTOCOL_ERROR, "trailers of stream " + stream + " without END_STREAM");
+            }
+            receiving.remove(stream);
+            dispatch(open);
+            return;
+        }
+        if (stream <= lastStreamId || stream % 2 == 0) {
+            throw new ConnectionError(PROTOCOL_ERROR, "HEADERS on stream " + stream + ", which a client may not open now");
+        }
+        lastStreamId = stream;
+        if (receiving.size() + answering.size() >= maxStreams) {
+            writeRst(stream, REFUSED_STREAM);
+            return;
+        }
+        String method = fields.remove(":method");
+        String path = fields.remove(":path");
+        String authority = fields.remove(":authority");
+        fields.remove(":scheme");
+        if (method == null || path == null || fields.keySet().stream().anyMatch(n -> n.startsWith(":"))) {
+            writeRst(stream, PROTOCOL_ERROR);
+            return;
+        }
+        if (authority != null) {
+            fields.putIfAbsent("host", authority);
+        }
+        int query = path.indexOf('?');
+        Incoming request = new Incoming(stream, method, query < 0 ? path : path.substring(0, query), fields);
+        String declared = fields.get("content-length");
+        if (declared != null && declared.chars().allMatch(Character::isDigit) && declared.length() < 19
+                && Long.parseLong(declared) > maxBodyBytes) {
+            request.tooLarge = true;
+        }
+        if ((flags & END_STREAM) != 0) {
+            dispatch(request);
+        } else {
+            receiving.put(stream, request);
+        }
+    }
+
+    private void data(int stream, int flags, byte[] payload, int length) throws IOException {
+        requireStream(stream, "DATA");
+        giveBackConnectionWindow(length);
+        Incoming request = receiving.get(stream);
+        if (request == null) {
+            if (stream > lastStreamId) {
+                throw new ConnectionError(PROTOCOL_ERROR, "DATA on stream " + stream + ", which is not open");
+            }
+            return; // a stream already answered or reset: its data is dropped
+        }
+        int from = 0;
+        int to = length;
+        if ((flags & PADDED) != 0) {
+            if (length < 1 || (payload[0] & 0xff) >= length) {
+                throw new ConnectionError(PROTOCOL_ERROR, "DATA padding longer than the frame");
+            }
+            to -= payload[0] & 0xff;
+            from = 1;
+        }
+        request.received += length;
+        if (request.received > streamWindow) {
+            throw new ConnectionError(FLOW_CONTROL_ERROR, "stream " + stream + " sent more than its window");
+        }
+        if (!request.tooLarge) {
+            if (request.body.size() + (to - from) > maxBodyBytes) {
+                request.tooLarge = true;
+                request.body = new ByteArrayOutputStream(0);
+            } else {
+                request.body.write(payload, from, to - from);
+            }
+        }
+        if (request.tooLarge) { // answered at once, then the stream is reset; what the client still sends is dropped
+            receiving.remove(stream);
+            dispatch(request);
+            return;
+        }
+        if ((flags & END_STREAM) != 0) {
+            receiving.remove(stream);
+            dispatch(request);
+        } else if (request.received > streamWindow / 2) { // a long body: let it go on
+            writeWindowUpdate(stream, (int) request.received);
+            request.received = 0;
+        }
+    }
+
+    private void settings(int stream, int flags, byte[] p, int length) throws IOException {
+        if (stream != 0) {
+            throw new ConnectionError(PROTOCOL_ERROR, "SETTINGS on stream " + stream);
+        }
+        if ((flags & ACK) != 0) {
+            return;
+        }
+        if (length % 6 != 0) {
+            throw new ConnectionError(FRAME_SIZE_ERROR, "SETTINGS of " + length + " bytes");
+        }
+        for (int i = 0; i < length; i += 6) {
+            int id = (p[i] & 0xff) << 8 | p[i + 1] & 0xff;
+            long value = (p[i + 2] & 0xffL) << 24 | (p[i + 3] & 0xff) << 16 | (p[i + 4] & 0xff) << 8 | p[i + 5] & 0xff;
+            switch (id) {
+                case 0x2 -> { // ENABLE_PUSH
+                    if (value > 1) {
+                        throw new ConnectionError(PROTOCOL_ERROR, "SETTINGS_ENABLE_PUSH " + value);
+                    }
+                }
+                case 0x4 -> { // INITIAL_WINDOW_SIZE: every open stream's credit moves by the difference
+                    if (value > Integer.MAX_VALUE) {
+                        throw new ConnectionError(FLOW_CONTROL_ERROR, "SETTINGS_INITIAL_WINDOW_SIZE " + value);
+                    }
+                    flow.lock();
+                    try {
+                        int delta = (int) value - peerInitialWindow;
+                        peerInitialWindow = (int) value;
+                        for (Outgoing o : answering.values()) {
+                            o.sendWindow += delta;
+                        }
+                        windowOpened.signalAll();
+                    } finally {
+                        flow.unlock();
+                    }
+                }
+                case 0x5 -> { // MAX_FRAME_SIZE
+                    if (value < MAX_FRAME || value > 16_777_215) {
+                        throw new ConnectionError(PROTOCOL_ERROR, "SETTINGS_MAX_FRAME_SIZE " + value);
+                    }
+                    peerMaxFrame = (int) value;
+                }
+                default -> {
+                    // HEADER_TABLE_SIZE: answers never index; MAX_CONCURRENT_STREAMS: no push; the rest: advisory
+                }
+            }
+        }
+        writeFrame(SETTINGS, ACK, 0, p, 0, 0, true);
+    }
+
+    private void windowUpdate(int stream, byte[] p, int length) throws IOException {
+        if (length != 4) {
+            throw new ConnectionError(FRAME_SIZE_ERROR, "WINDOW_UPDATE of " + length + " bytes");
+        }
+        int increment = (p[0] & 0x7f) << 24 | (p[1] & 0xff) << 16 | (p[2] & 0xff) << 8 | p[3] & 0xff;
+        if (increment == 0) {
+            if (stream == 0) {
+                throw new ConnectionError(PROTOCOL_ERROR, "WINDOW_UPDATE of 0 for the connection");
+            }
+            writeRst(stream, PROTOCOL_ERROR);
+            return;
+        }
+        flow.lock();
+        try {
+            if (stream == 0) {
+                connectionSendWindow += increment;
+                if (connectionSendWindow > Integer.MAX_VALUE) {
+                    throw new ConnectionError(FLOW_CONTROL_ERROR, "the connection's window exceeds 2^31-1");
+                }
+            } else {
+                Outgoing o = answering.get(stream);
+                if (o != null) {
+                    o.sendWindow += increment;
+                }
+            }
+            windowOpened.signalAll();
+        } finally {
+            flow.unlock();
+        }
+    }
+
+    /** The request is complete: counted active, and answered on a virtual thread of its own. */
+    private void dispatch(Incoming request) {
+        Outgoing answer = new Outgoing();
+        answer.thread = Thread.ofVirtual().name("muster-h2-stream").unstarted(() -> {
+            try {
+                answer(request, answer);
+            } finally {
+                answering.remove(request.stream);
+                synchronized (activeLock) {
+                    if (--active == 0) {
+                        phase.idle();
+                    }
+                }
+            }
+        });
+        flow.lock();
+        try { // under the lock that a change of SETTINGS_INITIAL_WINDOW_SIZE takes to move every answer's credit
+            answer.sendWindow = peerInitialWindow;
+            answering.put(request.stream, answer);
+        } finally {
+            flow.unlock();
+        }
+        synchronized (activeLock) {
+            if (active++ == 0) {
+                phase.busy();
+            }
+        }
+        answer.thread.start();
+    }
+
+    private void answer(Incoming request, Outgoing answer) {
+        Http1Response response;
+        Http1Request req = new Http1Request(request.method, request.path, request.headers,
+                request.tooLarge ? new byte[0] : request.body.toByteArray(), peer);
+        if (request.tooLarge) {
+            response = handler.bodyTooLarge(req, maxBodyBytes);
+        } else {
+            try {
+                response = handler.handle(req);
+            } catch (InterruptedException e) {
+                return; // the server is closing
+            } catch (Exception e) {
+                response = Http1Response.text(500, "internal error answering " + request.method + " " + request.path + ": " + e + "\n");
+            }
+        }
+        try {
+            write(request.stream, answer, response, request.method.equals("HEAD"));
+            if (request.tooLarge) {
+                writeRst(request.stream, NO_ERROR); // after the answer: the client stops sending the body
+            }
+        } catch (IOException | InterruptedException e) {
+            // the connection ended; the client sees it gone
+        }
+    }
+
+    private void write(int stream, Outgoing answer, Http1Response response, boolean head) throws IOException, InterruptedException {
+        ByteArrayOutputStream block = new ByteArrayOutputStream(64);
+        Hpack.status(block, response.status());
+        if (response.contentType() != null) {
+            Hpack.literal(block, "content-type", response.contentType());
+        }
+        Hpack.literal(block, "content-length", Integer.toString(response.body().length));
+        response.headers().forEach((name, value) -> Hpack.literal(block, name.toLowerCase(Locale.ROOT), value));
+        byte[] body = head ? new byte[0] : response.body();
+        byte[] fields = block.toByteArray();
+        // credit for the first DATA frame before anything is written: a small answer then goes out as one write
+        int n = body.length == 0 ? 0 : credit(answer, Math.min(body.length, peerMaxFrame));
+        if (body.length > 0 && n == 0) {
+            return; // reset, or the connection ended
+        }
+        writeLock.lock();
+        try {
+            if (answer.reset || ended) {
+                return;
+            }
+            int max = peerMaxFrame;
+            int first = Math.min(fields.length, max);
+            writeFrame(HEADERS, (body.length == 0 ? END_STREAM : 0) | (first == fields.length ? END_HEADERS : 0), stream, fields, 0, first, false);
+            for (int at = first; at < fields.length; at += max) {
+                int len = Math.min(max, fields.length - at);
+                writeFrame(CONTINUATION, at + len == fields.length ? END_HEADERS : 0, stream, fields, at, len, false);
+            }
+            if (n > 0) {
+                writeFrame(DATA, n == body.length ? END_STREAM : 0, stream, body, 0, n, false);
+            }
+            out.flush(); // before any wait for credit below: the client gives credit only for what it has read
+        } finally {
+            writeLock.unlock();
+        }
+        for (int at = n; at < body.length; at += n) {
+            n = credit(answer, Math.min(body.length - at, peerMaxFrame));
+            if (n == 0) {
+                return;
+            }
+            writeFrame(DATA, at + n == body.length ? END_STREAM : 0, stream, body, at, n, true);
+        }
+    }
+
+    /** Waits for send credit on both the connection and the stream; takes up to {@code wanted}. 0: give up. */
+    private int credit(Outgoing answer, int wanted) throws InterruptedException {
+        flow.lock();
+        try {
+            while (!answer.reset && !ended && (connectionSendWindow <= 0 || answer.sendWindow <= 0)) {
+                windowOpened.await();
+            }
+            if (answer.reset || ended) {
+                return 0;
+            }
+            int n = (int) Math.min(wanted, Math.min(connectionSendWindow, answer.sendWindow));
+            connectionSendWindow -= n;
+            answer.sendWindow -= n;
+            return n;
+        } finally {
+            flow.unlock();
+        }
+    }
+
+    private void wakeWriters() {
+        flow.lock();
+        try {
+            windowOpened.signalAll();
+        } finally {
+            flow.unlock();
+        }
+    }
+
+    private void writeSettings() throws IOException {
+        byte[] p = new byte[18];
+        setting(p, 0, 0x3, maxStreams); // MAX_CONCURRENT_STREAMS
+        setting(p, 6, 0x4, streamWindow); // INITIAL_WINDOW_SIZE
+        setting(p, 12, 0x6, MAX_HEADER_LIST); // MAX_HEADER_LIST_SIZE
+        writeLock.lock();
+        try {
+            writeFrame(SETTINGS, 0, 0, p, 0, p.length, false);
+            byte[] inc = increment(CONNECTION_WINDOW - DEFAULT_WINDOW);
+            writeFrame(WINDOW_UPDATE, 0, 0, inc, 0, 4, true);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private static void setting(byte[] p, int at, int id, int value) {
+        p[at] = (byte) (id >>> 8);
+        p[at + 1] = (byte) id;
+        p[at + 2] = (byte) (value >>> 24);
+        p[at + 3] = (byte) (value >>> 16);
+        p[at + 4] = (byte) (value >>> 8);
+        p[at + 5] = (byte) value;
+    }
+
+    private void giveBackConnectionWindow(int length) throws IOException {
+        receivedSinceUpdate += length;
+        if (receivedSinceUpdate >= CONNECTION_WINDOW / 2) {
+            writeWindowUpdate(0, receivedSinceUpdate);
+            receivedSinceUpdate = 0;
+        }
+    }
+
+    private void writeWindowUpdate(int stream, int increment) throws IOException {
+        writeFrame(WINDOW_UPDATE, 0, stream, increment(increment), 0, 4, true);
+    }
+
+    private static byte[] increment(int n) {
+        return new byte[] {(byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n};
+    }
+
+    private void writeRst(int stream, int code) throws IOException {
+        writeFrame(RST_STREAM, 0, stream, increment(code), 0, 4, true);
+    }
+
+    private void goAway(int code, String message) {
+        byte[] debug = message.getBytes(StandardCharsets.UTF_8);
+        byte[] p = new byte[8 + Math.min(debug.length, 1024)];
+        System.arraycopy(increment(lastStreamId), 0, p, 0, 4);
+        System.arraycopy(increment(code), 0, p, 4, 4);
+        System.arraycopy(debug, 0, p, 8, p.length - 8);
+        try {
+            writeFrame(GOAWAY, 0, 0, p, 0, p.length, true);
+        } catch (IOException ignored) {
+            // the connection ends anyway
+        }
+    }
+
+    /** One frame; takes the write lock (reentrant: answers call it holding the lock already). */
+    private void writeFrame(int type, int flags, int stream, byte[] payload, int offset, int length, boolean flush) throws IOException {
+        writeLock.lock();
+        try {
+            out.write(new byte[] {(byte) (length >>> 16), (byte) (length >>> 8), (byte) length, (byte) type, (byte) flags,
+                    (byte) (stream >>> 24), (byte) (stream >>> 16), (byte) (stream >>> 8), (byte) stream});
+            out.write(payload, offset, length);
+            if (flush) {
+                out.flush();
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private static void requireStream(int stream, String frame) {
+        if (stream == 0) {
+            throw new ConnectionError(PROTOCOL_ERROR, frame + " on stream 0");
+        }
+    }
+
+    private void readFully(byte[] b, int n) throws IOException {
+        int at = 0;
+        while (at < n) {
+            int r = in.read(b, at, n - at);
+            if (r < 0) {
+                throw new EOFException("connection closed by the client");
+            }
+            at += r;
+        }
+    }
+
+    /** A request being received (reading thread only). */
+    private static final class Incoming {
+        final int stream;
+        final String method;
+        final String path;
+        final Map<String, String> headers;
+        ByteArrayOutputStream body = new ByteArrayOutputStream(0);
+        long received; // DATA bytes since the last stream window update
+        boolean tooLarge;
+
+        Incoming(int stream, String method, String path, Map<String, String> headers) {
+            this.stream = stream;
+            this.method = method;
+            this.path = path;
+            this.headers = headers;
+        }
+    }
+
+    /** A request being answered: its send credit (under {@link #flow}) and whether the client reset it. */
+    private static final class Outgoing {
+        volatile Thread thread;
+        long sendWindow;
+        volatile boolean reset;
+    }
+
+    /** Ends the connection with GOAWAY and this code. */
+    private static final class ConnectionError extends RuntimeException {
+        final int code;
+
+        ConnectionError(int code, String message) {
+            super(message, null, false, false);
+            this.code = code;
+        }
+    }
+}

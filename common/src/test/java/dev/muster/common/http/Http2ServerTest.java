@@ -1,0 +1,352 @@
+package dev.muster.common.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.muster.common.rpc.TestPki;
+import dev.muster.common.tls.CertificateFiles;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * HTTP/2 on the TLS server: a client that offers h2 by ALPN gets it, many requests share one connection and are
+ * answered independently (one parked in its handler holds up none of the others), flow control both ways, the limits,
+ * and protocol errors answered with GOAWAY. The JDK's HTTP/2 client for the ordinary cases, raw frames for the rest.
+ */
+class Http2ServerTest {
+    private static final long LIMIT = 2 << 20;
+    @TempDir
+    Path dir;
+    private TestPki pki;
+    private SSLContext clientTls;
+    private Http1Server server;
+
+    @BeforeEach
+    void pki() throws Exception {
+        pki = new TestPki(dir, "h2");
+        TestPki.Issued client = pki.client("kube-scheduler");
+        clientTls = new CertificateFiles(client.cert(), client.key(), pki.caFile()).context(false);
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private Http1Server start(Http1Handler handler, int maxConnections) throws Exception {
+        TestPki.Issued cert = pki.server("127.0.0.1");
+        SSLContext tls = new CertificateFiles(cert.cert(), cert.key(), pki.caFile()).context(false);
+        server = new Http1Server("test-h2", new InetSocketAddress("127.0.0.1", 0), tls, true, handler, LIMIT, Duration.ofSeconds(30),
+                maxConnections);
+        return server;
+    }
+
+    private HttpClient client() {
+        return HttpClient.newBuilder().sslContext(clientTls).version(HttpClient.Version.HTTP_2).build();
+    }
+
+    private URI uri(String path) {
+        return URI.create("https://127.0.0.1:" + server.port() + path);
+    }
+
+    @Test
+    void manyRequestsParkedInTheirHandlersShareOneConnectionAndEachGetsItsOwnAnswer() throws Exception {
+        int n = 300;
+        CountDownLatch allIn = new CountDownLatch(n);
+        start(r -> {
+            if (r.path().equals("/hello")) {
+                return Http1Response.text(200, "hello");
+            }
+            allIn.countDown();
+            if (!allIn.await(60, TimeUnit.SECONDS)) { // a gang's binds: none answered before all have arrived
+                return Http1Response.text(500, "not all arrived");
+            }
+            return Http1Response.text(200, r.path() + " " + new String(r.body(), StandardCharsets.UTF_8) + " "
+                    + r.peer().getSubjectX500Principal().getName());
+        }, 1000);
+        try (HttpClient client = client()) {
+            // one request first: the JDK's client dials a connection per request sent before its first one is up
+            assertThat(client.send(HttpRequest.newBuilder(uri("/hello")).GET().build(), HttpResponse.BodyHandlers.ofString()).body())
+                    .isEqualTo("hello");
+            List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                answers.add(client.sendAsync(HttpRequest.newBuilder(uri("/bind/" + i)).POST(HttpRequest.BodyPublishers.ofString("pod-" + i)).build(),
+                        HttpResponse.BodyHandlers.ofString()));
+            }
+            for (int i = 0; i < n; i++) {
+                HttpResponse<String> r = answers.get(i).get(60, TimeUnit.SECONDS);
+                assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+                assertThat(r.statusCode()).isEqualTo(200);
+                assertThat(r.body()).isEqualTo("/bind/" + i + " pod-" + i + " CN=kube-scheduler");
+            }
+        }
+        assertThat(server.http2Connections()).isEqualTo(1);
+        assertThat(server.http1Connections()).isZero();
+    }
+
+    @Test
+    void bodiesLargerThanTheDefaultWindowTravelBothWays() throws Exception {
+        start(r -> new Http1Response(200, "application/octet-stream", reversed(r.body())), 100);
+        byte[] body = new byte[(int) LIMIT];
+        new java.util.Random(7).nextBytes(body);
+        try (HttpClient client = client()) {
+            HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(uri("/echo")).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo(reversed(body));
+            assertThat(r.headers().firstValue("content-type")).hasValue("application/octet-stream");
+        }
+    }
+
+    @Test
+    void aBodyOverTheLimitIsRefusedWith413AndTheConnectionServesTheNextRequest() throws Exception {
+        start(r -> Http1Response.text(200, "got " + r.body().length), 100);
+        try (HttpClient client = client()) {
+            HttpResponse<String> big = client.send(HttpRequest.newBuilder(uri("/filter"))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[(int) LIMIT + 1])).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(big.statusCode()).isEqualTo(413);
+            assertThat(big.body()).contains("exceeds the limit of " + LIMIT);
+            HttpResponse<String> small = client.send(HttpRequest.newBuilder(uri("/filter")).POST(HttpRequest.BodyPublishers.ofString("ok")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(small.body()).isEqualTo("got 2");
+        }
+        assertThat(server.http2Connections()).isEqualTo(1);
+    }
+
+    @Test
+    void aHandlerThatThrowsAnswers500OnItsStreamAlone() throws Exception {
+        start(r -> {
+            if (r.path().equals("/boom")) {
+                throw new IllegalStateException("boom");
+            }
+            return Http1Response.text(200, "fine");
+        }, 100);
+        try (HttpClient client = client()) {
+            HttpResponse<String> boom = client.send(HttpRequest.newBuilder(uri("/boom")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(boom.statusCode()).isEqualTo(500);
+            assertThat(boom.body()).contains("internal error answering GET /boom").contains("boom");
+            assertThat(client.send(HttpRequest.newBuilder(uri("/ok")).GET().build(), HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("fine");
+        }
+    }
+
+    @Test
+    void aClientWithoutH2IsServedOverHttp11() throws Exception {
+        start(r -> Http1Response.text(200, "fine"), 100);
+        try (HttpClient client = HttpClient.newBuilder().sslContext(clientTls).version(HttpClient.Version.HTTP_1_1).build()) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri("/ok")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
+            assertThat(r.body()).isEqualTo("fine");
+        }
+        assertThat(server.http1Connections()).isEqualTo(1);
+        assertThat(server.http2Connections()).isZero();
+    }
+
+    /** The answer never exceeds the client's window: 100 bytes, then nothing until the client gives more credit. */
+    @Test
+    void anAnswerWaitsForTheClientsWindow() throws Exception {
+        byte[] answer = new byte[250];
+        java.util.Arrays.fill(answer, (byte) 'x');
+        start(r -> new Http1Response(200, "text/plain", answer), 100);
+        try (RawClient c = new RawClient()) {
+            c.settings(new int[] {0x4, 100}); // INITIAL_WINDOW_SIZE 100
+            c.get(1, "/x");
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            Frame f;
+            while ((f = c.next()).type != 0) {
+                // SETTINGS, its ACK, WINDOW_UPDATE, HEADERS
+            }
+            got.write(f.payload);
+            assertThat(got.size()).isEqualTo(100);
+            assertThat(f.flags & 1).isZero(); // not the end
+            c.windowUpdate(1, 150);
+            while (got.size() < 250) {
+                f = c.next();
+                if (f.type == 0) {
+                    got.write(f.payload);
+                }
+            }
+            assertThat(f.flags & 1).isEqualTo(1);
+            assertThat(got.toByteArray()).isEqualTo(answer);
+        }
+    }
+
+    @Test
+    void aPingIsAcknowledgedWithItsOwnBytes() throws Exception {
+        start(r -> Http1Response.text(200, "fine"), 100);
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            c.frame(6, 0, 0, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+            Frame f;
+            while ((f = c.next()).type != 6) {
+                // settings and window updates first
+            }
+            assertThat(f.flags).isEqualTo(1);
+            assertThat(f.payload).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
+        }
+    }
+
+    @Test
+    void aProtocolErrorEndsTheConnectionWithGoAwayNamingIt() throws Exception {
+        start(r -> Http1Response.text(200, "fine"), 100);
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            c.frame(5, 4, 1, new byte[4]); // PUSH_PROMISE from a client
+            Frame f;
+            while ((f = c.next()).type != 7) {
+                // settings and window updates first
+            }
+            int code = java.nio.ByteBuffer.wrap(f.payload, 4, 4).getInt();
+            assertThat(code).isEqualTo(1); // PROTOCOL_ERROR
+            assertThat(new String(f.payload, 8, f.payload.length - 8, StandardCharsets.UTF_8)).contains("PUSH_PROMISE");
+        }
+    }
+
+    @Test
+    void streamsBeyondTheLimitAreRefusedAndTheOthersAnswered() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        start(r -> {
+            release.await(30, TimeUnit.SECONDS);
+            return Http1Response.text(200, "fine");
+        }, 2);
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            c.get(1, "/a");
+            c.get(3, "/b");
+            c.get(5, "/c"); // the third at once: over the limit of 2
+            Frame f;
+            while ((f = c.next()).type != 3) {
+                // settings and window updates first
+            }
+            assertThat(f.stream).isEqualTo(5);
+            assertThat(java.nio.ByteBuffer.wrap(f.payload).getInt()).isEqualTo(7); // REFUSED_STREAM
+            release.countDown();
+            List<Integer> answered = new ArrayList<>();
+            while (answered.size() < 2) {
+                f = c.next();
+                if (f.type == 0 && (f.flags & 1) != 0) {
+                    answered.add(f.stream);
+                }
+            }
+            assertThat(answered).containsExactlyInAnyOrder(1, 3);
+        }
+    }
+
+    @Test
+    void closingTheServerWakesHandlersAndEndsConnections() throws Exception {
+        AtomicReference<Thread> parked = new AtomicReference<>();
+        CountDownLatch in = new CountDownLatch(1);
+        start(r -> {
+            parked.set(Thread.currentThread());
+            in.countDown();
+            new CountDownLatch(1).await();
+            return Http1Response.text(200, "never");
+        }, 100);
+        try (HttpClient client = client()) {
+            CompletableFuture<HttpResponse<String>> r = client.sendAsync(HttpRequest.newBuilder(uri("/bind")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(in.await(30, TimeUnit.SECONDS)).isTrue();
+            server.close();
+            await().atMost(Duration.ofSeconds(30)).until(() -> !parked.get().isAlive());
+            await().atMost(Duration.ofSeconds(30)).until(r::isDone);
+            assertThat(r).isCompletedExceptionally();
+        }
+    }
+
+    private static byte[] reversed(byte[] b) {
+        byte[] r = new byte[b.length];
+        for (int i = 0; i < b.length; i++) {
+            r[i] = b[b.length - 1 - i];
+        }
+        return r;
+    }
+
+    private record Frame(int type, int flags, int stream, byte[] payload) {}
+
+    /** An HTTP/2 client written frame by frame, for what the JDK's client never does. */
+    private final class RawClient implements AutoCloseable {
+        final SSLSocket socket;
+        final DataInputStream in;
+        final OutputStream out;
+
+        RawClient() throws IOException {
+            socket = (SSLSocket) clientTls.getSocketFactory().createSocket("127.0.0.1", server.port());
+            SSLParameters p = socket.getSSLParameters();
+            p.setApplicationProtocols(new String[] {"h2"});
+            socket.setSSLParameters(p);
+            socket.setSoTimeout(30_000);
+            socket.startHandshake();
+            assertThat(socket.getApplicationProtocol()).isEqualTo("h2");
+            in = new DataInputStream(socket.getInputStream());
+            out = socket.getOutputStream();
+            out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        }
+
+        void settings(int... idValue) throws IOException {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(idValue.length / 2 * 6);
+            for (int i = 0; i < idValue.length; i += 2) {
+                b.putShort((short) idValue[i]).putInt(idValue[i + 1]);
+            }
+            frame(4, 0, 0, b.array());
+        }
+
+        void get(int stream, String path) throws IOException {
+            ByteArrayOutputStream block = new ByteArrayOutputStream();
+            Hpack.literal(block, ":method", "GET");
+            Hpack.literal(block, ":scheme", "https");
+            Hpack.literal(block, ":path", path);
+            Hpack.literal(block, ":authority", "127.0.0.1");
+            frame(1, 0x5, stream, block.toByteArray()); // END_STREAM | END_HEADERS
+        }
+
+        void windowUpdate(int stream, int increment) throws IOException {
+            frame(8, 0, stream, java.nio.ByteBuffer.allocate(4).putInt(increment).array());
+        }
+
+        void frame(int type, int flags, int stream, byte[] payload) throws IOException {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(9 + payload.length);
+            b.put((byte) (payload.length >>> 16)).put((byte) (payload.length >>> 8)).put((byte) payload.length)
+                    .put((byte) type).put((byte) flags).putInt(stream).put(payload);
+            out.write(b.array());
+            out.flush();
+        }
+
+        Frame next() throws IOException {
+            byte[] h = new byte[9];
+            in.readFully(h);
+            int length = (h[0] & 0xff) << 16 | (h[1] & 0xff) << 8 | h[2] & 0xff;
+            byte[] p = new byte[length];
+            in.readFully(p);
+            return new Frame(h[3] & 0xff, h[4] & 0xff, java.nio.ByteBuffer.wrap(h, 5, 4).getInt() & 0x7fffffff, p);
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
