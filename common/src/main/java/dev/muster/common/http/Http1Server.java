@@ -281,7 +281,7 @@ public final class Http1Server implements AutoCloseable {
                     secure.startHandshake();
                     if (Http2Connection.ALPN.equals(secure.getApplicationProtocol())) {
                         h2Connections.increment();
-                        new Http2Connection(secure, phase, handler, maxBodyBytes, maxConnections, peer(secure)).serve();
+                        new Http2Connection(secure, phase, handler, maxBodyBytes, maxConnections, peer(secure), () -> closed).serve();
                         return;
                     }
                 }

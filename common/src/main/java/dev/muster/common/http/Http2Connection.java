@@ -60,6 +60,7 @@ final class Http2Connection {
     private final long maxBodyBytes;
     private final int maxStreams;
     private final X509Certificate peer;
+    private final java.util.function.BooleanSupplier serverClosing;
     private final InputStream in;
     private final OutputStream out;
     private final Hpack.Decoder headerDecoder = new Hpack.Decoder(4096, MAX_HEADER_LIST); // reading thread only
@@ -81,14 +82,16 @@ final class Http2Connection {
     private final Object activeLock = new Object();
     private int active; // requests received and not yet answered, under activeLock (drives the connection's phase)
 
+    /** @param serverClosing true once the server closes: the handlers still running are interrupted as the connection ends */
     Http2Connection(SSLSocket socket, ConnectionPhase phase, Http1Handler handler, long maxBodyBytes, int maxStreams,
-                    X509Certificate peer) throws IOException {
+                    X509Certificate peer, java.util.function.BooleanSupplier serverClosing) throws IOException {
         this.socket = socket;
         this.phase = phase;
         this.handler = handler;
         this.maxBodyBytes = maxBodyBytes;
         this.maxStreams = maxStreams;
         this.peer = peer;
+        this.serverClosing = serverClosing;
         this.streamWindow = (int) Math.min(16 << 20, Math.max(DEFAULT_WINDOW, maxBodyBytes));
         this.in = new BufferedInputStream(socket.getInputStream(), MAX_FRAME + 9);
         this.out = new BufferedOutputStream(socket.getOutputStream(), MAX_FRAME + 9);
@@ -113,7 +116,7 @@ final class Http2Connection {
             // the client closed the connection
         } finally {
             ended = true;
-            if (Thread.currentThread().isInterrupted()) { // the server is closing: wake the handlers too (a bind at its barrier)
+            if (serverClosing.getAsBoolean() || Thread.currentThread().isInterrupted()) { // wake the handlers too (a bind at its barrier)
                 answering.values().forEach(o -> o.thread.interrupt()); // set before each is put
             }
             flow.lock();

@@ -123,6 +123,29 @@ class Http2ServerTest {
         }
     }
 
+    /** Many streams answering at once interleave their frames on one connection: every answer arrives whole and its own. */
+    @Test
+    void concurrentAnswersOfManySizesArriveWholeAndUnmixed() throws Exception {
+        start(r -> new Http1Response(200, "application/octet-stream", reversed(r.body())), 1000);
+        java.util.Random random = new java.util.Random(11);
+        try (HttpClient client = client()) {
+            client.send(HttpRequest.newBuilder(uri("/hello")).GET().build(), HttpResponse.BodyHandlers.discarding());
+            List<byte[]> bodies = new ArrayList<>();
+            List<CompletableFuture<HttpResponse<byte[]>>> answers = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                byte[] body = new byte[random.nextInt(256 * 1024)];
+                random.nextBytes(body);
+                bodies.add(body);
+                answers.add(client.sendAsync(HttpRequest.newBuilder(uri("/echo/" + i)).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                        HttpResponse.BodyHandlers.ofByteArray()));
+            }
+            for (int i = 0; i < 64; i++) {
+                assertThat(answers.get(i).get(60, TimeUnit.SECONDS).body()).isEqualTo(reversed(bodies.get(i)));
+            }
+        }
+        assertThat(server.http2Connections()).isEqualTo(1);
+    }
+
     @Test
     void aBodyOverTheLimitIsRefusedWith413AndTheConnectionServesTheNextRequest() throws Exception {
         start(r -> Http1Response.text(200, "got " + r.body().length), 100);
