@@ -11,6 +11,15 @@ public interface Http1Handler {
     Http1Response handle(Http1Request request) throws Exception;
 
     /**
+     * True when answering {@code request} never waits for another request (a filter does not; a bind waits for its
+     * gang's other members): over HTTP/2 it is then answered on the connection's reading thread, without a hand-off to
+     * a thread of its own, and the connection reads its next frame once it is answered. By default false.
+     */
+    default boolean answersAtOnce(Http1Request request) {
+        return false;
+    }
+
+    /**
      * The answer to a request whose body exceeds the server's limit; {@code head} carries its method, path and headers
      * and an empty body (the body is not read). The connection is closed after it.
      */

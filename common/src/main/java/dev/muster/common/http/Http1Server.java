@@ -26,7 +26,8 @@ import javax.net.ssl.SSLSocket;
  * separately would otherwise meet Nagle's algorithm against delayed ACKs, ~40 ms a request).
  *
  * <p>HTTP/2 over TLS: a client that offers {@code h2} by ALPN (kube-scheduler's Go client does) is served by
- * {@link Http2Connection} instead — every request on one connection, each answered on a virtual thread of its own. The
+ * {@link Http2Connection} instead — every request on one connection, each answered on a virtual thread of its own
+ * (or, when the handler answers it at once, on the connection's own thread). The
  * binds a gang holds at its barrier then share one connection and one TLS handshake; over HTTP/1.1 each held bind needs
  * a connection of its own, and Go's client keeps only two idle ones, so every held bind opened a new connection with a
  * full handshake (docs/benchmarks.md, "Gangs over the chart's mutual TLS"). Plain HTTP stays HTTP/1.1.
@@ -62,6 +63,11 @@ import javax.net.ssl.SSLSocket;
  */
 public final class Http1Server implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Http1Server.class.getName());
+    /**
+     * The system property that turns HTTP/2 off ({@code false}): TLS clients are then offered HTTP/1.1 alone, as before
+     * this server spoke HTTP/2 (the counterpart of Go's {@code DISABLE_HTTP2} on the client's side).
+     */
+    public static final String HTTP2_PROPERTY = "muster.http2";
     /** Connections served by platform threads at a time; the rest get virtual threads. */
     static final int PLATFORM_CONNECTIONS = 8;
     /** How long a request head may take, by default: from its first byte, or a new connection's accept, to its blank line. */
@@ -79,6 +85,9 @@ public final class Http1Server implements AutoCloseable {
     private final SSLContext tls;
     /** The cipher a TLS client is given first: ChaCha20-Poly1305 when this JVM runs without C2 ({@link CipherOrder}). */
     private final CipherOrder ciphers = CipherOrder.forThisJvm();
+    /** The protocols offered by ALPN: h2 first unless {@link #HTTP2_PROPERTY} is false. */
+    private final String[] protocols = http2(System.getProperty(HTTP2_PROPERTY))
+            ? new String[] {Http2Connection.ALPN, "http/1.1"} : new String[] {"http/1.1"};
     private final boolean requireClientCertificates;
     /** Connections accepted and not yet ended: counted by the accepting thread, uncounted by the connection's or an eviction. */
     private final AtomicInteger open = new AtomicInteger();
@@ -313,9 +322,21 @@ public final class Http1Server implements AutoCloseable {
         secure.setNeedClientAuth(requireClientCertificates);
         ciphers.apply(secure);
         javax.net.ssl.SSLParameters parameters = secure.getSSLParameters();
-        parameters.setApplicationProtocols(new String[] {Http2Connection.ALPN, "http/1.1"}); // HTTP/2 when the client offers it
+        parameters.setApplicationProtocols(protocols); // HTTP/2 when the client offers it
         secure.setSSLParameters(parameters);
         return secure;
+    }
+
+    /** Whether to offer HTTP/2: unset or {@code true} yes, {@code false} no. */
+    static boolean http2(String property) {
+        if (property == null || property.isBlank()) {
+            return true;
+        }
+        return switch (property.trim()) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("-D" + HTTP2_PROPERTY + "=" + property + ": expected true or false");
+        };
     }
 
     /** The client's certificate (its CA checked by the handshake), or null. */

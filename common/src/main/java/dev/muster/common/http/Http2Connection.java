@@ -26,7 +26,9 @@ import javax.net.ssl.SSLSocket;
  *
  * <p>Threads: the connection's thread reads every frame and alone owns the request being assembled on each stream and
  * the header decoder. A request complete (its END_STREAM) is answered on a virtual thread of its own, so a bind parked at
- * the barrier never holds up the requests behind it. Writers — those virtual threads for answers, the reading thread for
+ * the barrier never holds up the requests behind it — unless the handler says it answers at once
+ * ({@link Http1Handler#answersAtOnce}, a filter): then the reading thread answers it itself, without a hand-off, and
+ * hands only the writing to a virtual thread when the client's windows are too short for the whole answer. Writers — those virtual threads for answers, the reading thread for
  * SETTINGS and PING acknowledgements and window updates — take {@link #writeLock} for each group of frames, so frames
  * never interleave mid-frame and a response's HEADERS precede its DATA. Send credit (the client's flow-control windows)
  * is kept under {@link #flow}; an answer waits on {@link #windowOpened} for credit without holding the write lock.
@@ -397,21 +399,24 @@ final class Http2Connection {
         }
     }
 
-    /** The request is complete: counted active, and answered on a virtual thread of its own. */
+    /**
+     * The request is complete: counted active, and answered — on this reading thread when the handler says it never
+     * waits for another request (its answer then goes out unless the client's windows are short, in which case a
+     * virtual thread finishes writing it), else on a virtual thread of its own.
+     */
     private void dispatch(Incoming request) {
         Outgoing answer = new Outgoing();
-        answer.thread = Thread.ofVirtual().name("muster-h2-stream").unstarted(() -> {
+        Http1Request req = new Http1Request(request.method, request.path, request.headers,
+                request.tooLarge ? new byte[0] : request.body.toByteArray(), peer);
+        boolean atOnce = !request.tooLarge && handler.answersAtOnce(req);
+        Runnable work = () -> {
             try {
-                answer(request, answer);
+                answer(request, req, answer);
             } finally {
-                answering.remove(request.stream);
-                synchronized (activeLock) {
-                    if (--active == 0) {
-                        phase.idle();
-                    }
-                }
+                done(request.stream);
             }
-        });
+        };
+        answer.thread = atOnce ? Thread.currentThread() : Thread.ofVirtual().name("muster-h2-stream").unstarted(work);
         flow.lock();
         try { // under the lock that a change of SETTINGS_INITIAL_WINDOW_SIZE takes to move every answer's credit
             answer.sendWindow = peerInitialWindow;
@@ -424,26 +429,58 @@ final class Http2Connection {
                 phase.busy();
             }
         }
-        answer.thread.start();
+        if (atOnce) {
+            answerHere(request, req, answer);
+        } else {
+            answer.thread.start();
+        }
     }
 
-    private void answer(Incoming request, Outgoing answer) {
-        Http1Response response;
-        Http1Request req = new Http1Request(request.method, request.path, request.headers,
-                request.tooLarge ? new byte[0] : request.body.toByteArray(), peer);
-        if (request.tooLarge) {
-            response = handler.bodyTooLarge(req, maxBodyBytes);
-        } else {
+    /** On the reading thread: handle, and write what credit allows now; a virtual thread writes the rest. */
+    private void answerHere(Incoming request, Http1Request req, Outgoing answer) {
+        Http1Response response = respond(request, req);
+        if (response == null) {
+            done(request.stream);
+            return;
+        }
+        byte[] body = request.method.equals("HEAD") ? new byte[0] : response.body();
+        if (tryCredit(answer, body.length)) {
             try {
-                response = handler.handle(req);
-            } catch (InterruptedException e) {
-                return; // the server is closing
-            } catch (Exception e) {
-                response = Http1Response.text(500, "internal error answering " + request.method + " " + request.path + ": " + e + "\n");
+                write(request.stream, answer, response, body, body.length);
+            } catch (IOException | InterruptedException e) {
+                // the connection ended; the client sees it gone
+            }
+            done(request.stream);
+        } else { // the client's windows are short: never wait for its WINDOW_UPDATE on the thread that reads it
+            Thread.ofVirtual().name("muster-h2-stream").start(() -> {
+                try {
+                    write(request.stream, answer, response, body, 0);
+                } catch (IOException | InterruptedException e) {
+                    // the connection ended
+                } finally {
+                    done(request.stream);
+                }
+            });
+        }
+    }
+
+    private void done(int stream) {
+        answering.remove(stream);
+        synchronized (activeLock) {
+            if (--active == 0) {
+                phase.idle();
             }
         }
+    }
+
+    private void answer(Incoming request, Http1Request req, Outgoing answer) {
+        Http1Response response = respond(request, req);
+        if (response == null) {
+            return;
+        }
+        byte[] body = request.method.equals("HEAD") ? new byte[0] : response.body();
         try {
-            write(request.stream, answer, response, request.method.equals("HEAD"));
+            write(request.stream, answer, response, body, 0);
             if (request.tooLarge) {
                 writeRst(request.stream, NO_ERROR); // after the answer: the client stops sending the body
             }
@@ -452,7 +489,26 @@ final class Http2Connection {
         }
     }
 
-    private void write(int stream, Outgoing answer, Http1Response response, boolean head) throws IOException, InterruptedException {
+    /** The handler's answer (its "too large" one for a body over the limit, a 500 for an exception); null: closing. */
+    private Http1Response respond(Incoming request, Http1Request req) {
+        if (request.tooLarge) {
+            return handler.bodyTooLarge(req, maxBodyBytes);
+        }
+        try {
+            return handler.handle(req);
+        } catch (InterruptedException e) {
+            return null; // the server is closing
+        } catch (Exception e) {
+            return Http1Response.text(500, "internal error answering " + request.method + " " + request.path + ": " + e + "\n");
+        }
+    }
+
+    /**
+     * Writes the answer: HEADERS, then DATA as the client's windows allow. {@code credited}: bytes of the body whose
+     * credit the caller already took (all of them, or 0).
+     */
+    private void write(int stream, Outgoing answer, Http1Response response, byte[] body, int credited)
+            throws IOException, InterruptedException {
         ByteArrayOutputStream block = new ByteArrayOutputStream(64);
         Hpack.status(block, response.status());
         if (response.contentType() != null) {
@@ -460,13 +516,13 @@ final class Http2Connection {
         }
         Hpack.literal(block, "content-length", Integer.toString(response.body().length));
         response.headers().forEach((name, value) -> Hpack.literal(block, name.toLowerCase(Locale.ROOT), value));
-        byte[] body = head ? new byte[0] : response.body();
         byte[] fields = block.toByteArray();
         // credit for the first DATA frame before anything is written: a small answer then goes out as one write
-        int n = body.length == 0 ? 0 : credit(answer, Math.min(body.length, peerMaxFrame));
+        int n = credited > 0 ? Math.min(credited, peerMaxFrame) : body.length == 0 ? 0 : credit(answer, Math.min(body.length, peerMaxFrame));
         if (body.length > 0 && n == 0) {
             return; // reset, or the connection ended
         }
+        int prepaid = credited - n; // credit taken for the frames after the first
         writeLock.lock();
         try {
             if (answer.reset || ended) {
@@ -487,11 +543,34 @@ final class Http2Connection {
             writeLock.unlock();
         }
         for (int at = n; at < body.length; at += n) {
-            n = credit(answer, Math.min(body.length - at, peerMaxFrame));
+            if (prepaid > 0) {
+                n = Math.min(prepaid, peerMaxFrame);
+                prepaid -= n;
+            } else {
+                n = credit(answer, Math.min(body.length - at, peerMaxFrame));
+            }
             if (n == 0) {
                 return;
             }
             writeFrame(DATA, at + n == body.length ? END_STREAM : 0, stream, body, at, n, true);
+        }
+    }
+
+    /** Takes credit for all {@code wanted} bytes if both windows have it now; never waits. */
+    private boolean tryCredit(Outgoing answer, int wanted) {
+        if (wanted == 0) {
+            return true;
+        }
+        flow.lock();
+        try {
+            if (connectionSendWindow < wanted || answer.sendWindow < wanted) {
+                return false;
+            }
+            connectionSendWindow -= wanted;
+            answer.sendWindow -= wanted;
+            return true;
+        } finally {
+            flow.unlock();
         }
     }
 

@@ -146,6 +146,29 @@ class Http2ServerTest {
         assertThat(server.http2Connections()).isEqualTo(1);
     }
 
+    /** What the handler answers at once runs on the connection's reading thread; the rest on virtual threads of their own. */
+    @Test
+    void answersGivenAtOnceRunOnTheReadingThreadTheOthersOnTheirOwn() throws Exception {
+        start(new Http1Handler() {
+            @Override
+            public Http1Response handle(Http1Request r) {
+                Thread t = Thread.currentThread();
+                return Http1Response.text(200, t.getName() + " " + t.isVirtual());
+            }
+
+            @Override
+            public boolean answersAtOnce(Http1Request r) {
+                return r.path().equals("/filter");
+            }
+        }, 100);
+        try (HttpClient client = client()) {
+            assertThat(client.send(HttpRequest.newBuilder(uri("/filter")).GET().build(), HttpResponse.BodyHandlers.ofString()).body())
+                    .isEqualTo("test-h2-conn false"); // one of the pooled platform threads that read connections
+            assertThat(client.send(HttpRequest.newBuilder(uri("/bind")).GET().build(), HttpResponse.BodyHandlers.ofString()).body())
+                    .isEqualTo("muster-h2-stream true");
+        }
+    }
+
     @Test
     void aBodyOverTheLimitIsRefusedWith413AndTheConnectionServesTheNextRequest() throws Exception {
         start(r -> Http1Response.text(200, "got " + r.body().length), 100);
@@ -178,6 +201,30 @@ class Http2ServerTest {
     }
 
     @Test
+    void theSwitchIsTrueOrFalseAndNamesABadValue() {
+        assertThat(Http1Server.http2(null)).isTrue();
+        assertThat(Http1Server.http2(" false ")).isFalse();
+        assertThat(Http1Server.http2("true")).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Http1Server.http2("no"))
+                .hasMessage("-Dmuster.http2=no: expected true or false");
+    }
+
+    @Test
+    void withHttp2SwitchedOffAnH2ClientIsServedOverHttp11() throws Exception {
+        System.setProperty(Http1Server.HTTP2_PROPERTY, "false");
+        try {
+            start(r -> Http1Response.text(200, "fine"), 100);
+        } finally {
+            System.clearProperty(Http1Server.HTTP2_PROPERTY);
+        }
+        try (HttpClient client = client()) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri("/ok")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
+        }
+        assertThat(server.http2Connections()).isZero();
+    }
+
+    @Test
     void aClientWithoutH2IsServedOverHttp11() throws Exception {
         start(r -> Http1Response.text(200, "fine"), 100);
         try (HttpClient client = HttpClient.newBuilder().sslContext(clientTls).version(HttpClient.Version.HTTP_1_1).build()) {
@@ -189,12 +236,26 @@ class Http2ServerTest {
         assertThat(server.http2Connections()).isZero();
     }
 
-    /** The answer never exceeds the client's window: 100 bytes, then nothing until the client gives more credit. */
-    @Test
-    void anAnswerWaitsForTheClientsWindow() throws Exception {
+    /**
+     * The answer never exceeds the client's window: 100 bytes, then nothing until the client gives more credit — also
+     * for an answer the reading thread gives at once (it must not wait there for the WINDOW_UPDATE it alone reads).
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void anAnswerWaitsForTheClientsWindow(boolean atOnce) throws Exception {
         byte[] answer = new byte[250];
         java.util.Arrays.fill(answer, (byte) 'x');
-        start(r -> new Http1Response(200, "text/plain", answer), 100);
+        start(new Http1Handler() {
+            @Override
+            public Http1Response handle(Http1Request r) {
+                return new Http1Response(200, "text/plain", answer);
+            }
+
+            @Override
+            public boolean answersAtOnce(Http1Request r) {
+                return atOnce;
+            }
+        }, 100);
         try (RawClient c = new RawClient()) {
             c.settings(new int[] {0x4, 100}); // INITIAL_WINDOW_SIZE 100
             c.get(1, "/x");

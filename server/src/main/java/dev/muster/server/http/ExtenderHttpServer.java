@@ -125,6 +125,19 @@ public final class ExtenderHttpServer implements AutoCloseable, Http1Handler {
         server.close();
     }
 
+    /**
+     * Filter and prioritize on the leader, and the probes, never wait for another request: over HTTP/2 they are
+     * answered on the connection's reading thread (kube-scheduler's serial filter calls meet no hand-off). A bind waits
+     * for its gang, a preemption for its evictions, a standby for the leader it forwards to: those get threads of their own.
+     */
+    @Override
+    public boolean answersAtOnce(Http1Request request) {
+        String path = request.path();
+        return OpsEndpoints.serves(path) || (AT_ONCE.contains(verbOf(path)) && leadership.leading());
+    }
+
+    private static final Set<String> AT_ONCE = Set.of(ExtenderRoutes.FILTER_VERB, ExtenderRoutes.PRIORITIZE_VERB);
+
     @Override
     public Http1Response handle(Http1Request request) {
         String path = request.path();
