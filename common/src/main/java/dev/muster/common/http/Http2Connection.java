@@ -526,6 +526,7 @@ final class Http2Connection {
         writeLock.lock();
         try {
             if (answer.reset || ended) {
+                refund(credited > 0 ? credited : n); // credit taken for DATA never sent goes back to the connection
                 return;
             }
             int max = peerMaxFrame;
@@ -553,6 +554,20 @@ final class Http2Connection {
                 return;
             }
             writeFrame(DATA, at + n == body.length ? END_STREAM : 0, stream, body, at, n, true);
+        }
+    }
+
+    /** Gives back connection credit taken for an answer that will not be sent (its stream was reset). */
+    private void refund(int bytes) {
+        if (bytes == 0) {
+            return;
+        }
+        flow.lock();
+        try {
+            connectionSendWindow += bytes;
+            windowOpened.signalAll();
+        } finally {
+            flow.unlock();
         }
     }
 

@@ -279,6 +279,46 @@ class Http2ServerTest {
         }
     }
 
+    /**
+     * An answer whose stream the client reset is not sent and costs the connection's window nothing: the next answer
+     * (60,000 bytes; the window never raised) arrives whole without a WINDOW_UPDATE.
+     */
+    @Test
+    void aResetStreamsAnswerIsNotSentAndTheNextAnswerGetsTheWholeWindow() throws Exception {
+        CountDownLatch parked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        byte[] big = new byte[60_000];
+        start(r -> {
+            if (r.path().equals("/first")) {
+                parked.countDown();
+                release.await(30, TimeUnit.SECONDS);
+            }
+            return new Http1Response(200, "application/octet-stream", big);
+        }, 100);
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            c.get(1, "/first");
+            assertThat(parked.await(30, TimeUnit.SECONDS)).isTrue();
+            c.frame(3, 0, 1, java.nio.ByteBuffer.allocate(4).putInt(8).array()); // RST_STREAM CANCEL
+            c.ping(); // once its ACK is back, the server has read the reset
+            Frame f;
+            while ((f = c.next()).type != 6 || (f.flags & 1) == 0) {
+                // settings and window updates first
+            }
+            release.countDown();
+            c.get(3, "/second");
+            int got = 0;
+            while (got < big.length) {
+                f = c.next();
+                if (f.type == 0) {
+                    assertThat(f.stream).isEqualTo(3); // nothing of the reset stream's answer
+                    got += f.payload.length;
+                }
+            }
+            assertThat(got).isEqualTo(big.length);
+        }
+    }
+
     @Test
     void aPingIsAcknowledgedWithItsOwnBytes() throws Exception {
         start(r -> Http1Response.text(200, "fine"), 100);
@@ -405,6 +445,10 @@ class Http2ServerTest {
             Hpack.literal(block, ":path", path);
             Hpack.literal(block, ":authority", "127.0.0.1");
             frame(1, 0x5, stream, block.toByteArray()); // END_STREAM | END_HEADERS
+        }
+
+        void ping() throws IOException {
+            frame(6, 0, 0, new byte[8]);
         }
 
         void windowUpdate(int stream, int increment) throws IOException {
