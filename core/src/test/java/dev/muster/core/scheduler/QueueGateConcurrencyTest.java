@@ -40,6 +40,11 @@ import org.junit.jupiter.api.Test;
  * changes its capability, the tick runs, lifted pods are shown ungated, scheduled and bound, and finished gangs go —
  * all at once. At every lift, the gangs lifted and not finished never need more than the queue's largest capability
  * (two lifts never both take the same quota); in the end every gang was lifted, bound whole and the books balance.
+ *
+ * <p>The fake cluster keeps the API server's order: a lift reaches a pod only while it exists and is not bound (a lift
+ * sent again late finds a bound pod unchanged, or a deleted one gone), and a deleted pod is never shown again. The
+ * {@code cluster} monitor makes each of those steps one with the test's own books of what is lifted and finished. Lifts
+ * run after the core releases its lock, so holding the monitor while calling the core cannot deadlock.
  */
 class QueueGateConcurrencyTest {
     private static final int GANGS = 60;
@@ -52,19 +57,23 @@ class QueueGateConcurrencyTest {
         Set<String> everLifted = ConcurrentHashMap.newKeySet();
         List<String> overshoots = new java.util.concurrent.CopyOnWriteArrayList<>();
         Set<String> finished = ConcurrentHashMap.newKeySet();
+        Set<String> boundPods = ConcurrentHashMap.newKeySet();
+        Object cluster = new Object(); // what the API server orders: a lift, a pod shown, a gang's pods deleted
         CountDownLatch ended = new CountDownLatch(1); // every gang finished, or an overshoot seen
         GateLifter lifter = (pod, annotations) -> {
             String gang = gangOf(pod);
-            if (finished.contains(gang)) {
-                return CompletableFuture.completedFuture(null); // a lift sent again before the cluster showed the first one
+            synchronized (cluster) {
+                if (finished.contains(gang) || boundPods.contains(pod.uid())) {
+                    return CompletableFuture.completedFuture(null); // a lift sent again before the cluster showed the first one
+                }
+                liveLifted.add(gang);
+                everLifted.add(gang);
+                if (liveLifted.size() > 2) { // capability at most 8 cpu, each gang 4 cpu
+                    overshoots.add(liveLifted.toString());
+                    ended.countDown();
+                }
+                requests.add(pod);
             }
-            liveLifted.add(gang);
-            everLifted.add(gang);
-            if (liveLifted.size() > 2) { // capability at most 8 cpu, each gang 4 cpu
-                overshoots.add(liveLifted.toString());
-                ended.countDown();
-            }
-            requests.add(pod);
             return CompletableFuture.completedFuture(null);
         };
         // The tick thread moves the fake clock 50 ms per turn without pause, so an hour passes in seconds on a busy
@@ -81,7 +90,6 @@ class QueueGateConcurrencyTest {
         Map<String, List<Pod>> gangs = new ConcurrentHashMap<>();
         Set<String> ungatedPods = ConcurrentHashMap.newKeySet();
         Set<String> bound = ConcurrentHashMap.newKeySet();
-        Set<String> boundPods = ConcurrentHashMap.newKeySet();
         AtomicBoolean stop = new AtomicBoolean();
         ExecutorService pool = Executors.newFixedThreadPool(6);
         CountDownLatch created = new CountDownLatch(2);
@@ -126,9 +134,11 @@ class QueueGateConcurrencyTest {
             while (!stop.get()) {
                 for (PodId lifted = requests.poll(); lifted != null; lifted = requests.poll()) {
                     Pod p = memberOf(gangs, lifted);
-                    if (p != null && !finished.contains(gangOf(lifted))) {
-                        h.seen(p.withConstraints(NodeConstraints.NONE));
-                        ungatedPods.add(p.uid());
+                    synchronized (cluster) { // a pod deleted or bound since its lift was sent is not shown gated-free and unbound
+                        if (p != null && !finished.contains(gangOf(lifted)) && !boundPods.contains(p.uid())) {
+                            h.seen(p.withConstraints(NodeConstraints.NONE));
+                            ungatedPods.add(p.uid());
+                        }
                     }
                 }
                 for (Map.Entry<String, List<Pod>> e : gangs.entrySet()) {
@@ -146,8 +156,10 @@ class QueueGateConcurrencyTest {
                     binds.forEach(QueueGateConcurrencyTest::answer);
                     for (Pod m : e.getValue()) {
                         String node = h.binder.boundNode(m.uid());
-                        if (node != null && boundPods.add(m.uid())) {
-                            h.seen(m.withConstraints(NodeConstraints.NONE).withNode(node));
+                        synchronized (cluster) {
+                            if (node != null && boundPods.add(m.uid())) {
+                                h.seen(m.withConstraints(NodeConstraints.NONE).withNode(node));
+                            }
                         }
                     }
                     if (e.getValue().stream().allMatch(m -> boundPods.contains(m.uid()))) {
@@ -160,11 +172,13 @@ class QueueGateConcurrencyTest {
         workers.add(pool.submit(() -> { // jobs finish and go
             while (!stop.get()) {
                 for (String name : List.copyOf(bound)) {
-                    if (finished.add(name)) {
-                        liveLifted.remove(name); // counted gone first: the core may lift the next one once it is deleted
-                        gangs.get(name).forEach(m -> h.scheduler.deletePod(m.uid()));
-                        if (finished.size() == GANGS) {
-                            ended.countDown();
+                    synchronized (cluster) {
+                        if (finished.add(name)) {
+                            liveLifted.remove(name); // counted gone first: the core may lift the next one once it is deleted
+                            gangs.get(name).forEach(m -> h.scheduler.deletePod(m.uid()));
+                            if (finished.size() == GANGS) {
+                                ended.countDown();
+                            }
                         }
                     }
                 }
