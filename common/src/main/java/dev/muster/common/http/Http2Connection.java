@@ -38,6 +38,14 @@ import javax.net.ssl.SSLSocket;
  * the stream is reset. At most {@code maxStreams} requests at once (the SETTINGS it announces); more are refused with
  * REFUSED_STREAM, which clients retry. No server push, no priorities (read and ignored). A protocol error ends the
  * connection with GOAWAY naming it; answers already running still finish.
+ *
+ * <p>Bounded buffering: the bodies of requests not yet complete are held here, so the connection's receive window is
+ * given back to the client only for bytes that leave it — a request handed to its handler, a stream the client reset, a
+ * body over the limit dropped — and at once for bytes never held (padding, DATA of streams already answered or reset, of
+ * a body over the limit). The bodies held across all streams never exceed the connection's window, whatever the number
+ * of streams; a client whose unfinished bodies fill it waits until one of them ends. The window is at least one body
+ * over the limit, so a request alone always completes or is refused. A stream's own window is refilled as its body
+ * arrives, but never beyond what the request may still hold (one byte more, so that a body over the limit shows).
  */
 final class Http2Connection {
     static final String ALPN = "h2";
@@ -52,7 +60,7 @@ final class Http2Connection {
     private static final int DEFAULT_WINDOW = 65_535;
     /** The window each request's body may fill before the server reads it: a whole body within the limit, at most 16 MiB. */
     private final int streamWindow;
-    /** The connection's receive window, refilled as bodies are read. */
+    /** The connection's receive window when the body limit is smaller: the most the connection holds of unfinished bodies. */
     private static final int CONNECTION_WINDOW = 16 << 20;
     private static final int MAX_HEADER_LIST = 64 * 1024;
 
@@ -72,7 +80,12 @@ final class Http2Connection {
     /** Streams whose answer is not yet fully written: the reading thread adds, the answering thread removes. */
     private final Map<Integer, Outgoing> answering = new ConcurrentHashMap<>();
     private int lastStreamId; // reading thread only
-    private int receivedSinceUpdate; // connection window consumed and not yet given back; reading thread only
+    /** The receive window announced for the connection: the larger of 16 MiB and a body over the limit. */
+    private final int connectionWindow;
+    /** What the client may still send on the connection: announced, less received (reading thread only). */
+    private int receiveWindow;
+    /** Bytes received that the connection no longer holds and has not yet given back (reading thread only). */
+    private int unreturned;
 
     private final ReentrantLock writeLock = new ReentrantLock();
     private final ReentrantLock flow = new ReentrantLock();
@@ -95,6 +108,8 @@ final class Http2Connection {
         this.peer = peer;
         this.serverClosing = serverClosing;
         this.streamWindow = (int) Math.min(16 << 20, Math.max(DEFAULT_WINDOW, maxBodyBytes));
+        this.connectionWindow = (int) Math.max(CONNECTION_WINDOW, Math.min(Integer.MAX_VALUE - 1L, maxBodyBytes) + 1);
+        this.receiveWindow = connectionWindow;
         this.in = new BufferedInputStream(socket.getInputStream(), MAX_FRAME + 9);
         this.out = new BufferedOutputStream(socket.getOutputStream(), MAX_FRAME + 9);
     }
@@ -162,7 +177,10 @@ final class Http2Connection {
                 }
                 case RST_STREAM -> {
                     requireStream(stream, "RST_STREAM");
-                    receiving.remove(stream);
+                    Incoming dropped = receiving.remove(stream);
+                    if (dropped != null) {
+                        giveBack(dropped.body.size()); // its body so far is dropped
+                    }
                     Outgoing o = answering.get(stream);
                     if (o != null) {
                         o.reset = true; // its answer is dropped; the handler finishes what it does
@@ -238,6 +256,7 @@ final class Http2Connection {
                 throw new ConnectionError(PROTOCOL_ERROR, "trailers of stream " + stream + " without END_STREAM");
             }
             receiving.remove(stream);
+            giveBack(open.body.size()); // the body is the handler's now
             dispatch(open);
             return;
         }
@@ -261,7 +280,7 @@ final class Http2Connection {
             fields.putIfAbsent("host", authority);
         }
         int query = path.indexOf('?');
-        Incoming request = new Incoming(stream, method, query < 0 ? path : path.substring(0, query), fields);
+        Incoming request = new Incoming(stream, method, query < 0 ? path : path.substring(0, query), fields, streamWindow);
         String declared = fields.get("content-length");
         if (declared != null && declared.chars().allMatch(Character::isDigit) && declared.length() < 19
                 && Long.parseLong(declared) > maxBodyBytes) {
@@ -276,13 +295,17 @@ final class Http2Connection {
 
     private void data(int stream, int flags, byte[] payload, int length) throws IOException {
         requireStream(stream, "DATA");
-        giveBackConnectionWindow(length);
+        if (length > receiveWindow) {
+            throw new ConnectionError(FLOW_CONTROL_ERROR, "DATA of " + length + " bytes beyond the connection's window of " + receiveWindow);
+        }
+        receiveWindow -= length;
         Incoming request = receiving.get(stream);
         if (request == null) {
             if (stream > lastStreamId) {
                 throw new ConnectionError(PROTOCOL_ERROR, "DATA on stream " + stream + ", which is not open");
             }
-            return; // a stream already answered or reset: its data is dropped
+            giveBack(length); // a stream already answered or reset: its data is dropped
+            return;
         }
         int from = 0;
         int to = length;
@@ -293,29 +316,33 @@ final class Http2Connection {
             to -= payload[0] & 0xff;
             from = 1;
         }
-        request.received += length;
-        if (request.received > streamWindow) {
+        if (length > request.window) {
             throw new ConnectionError(FLOW_CONTROL_ERROR, "stream " + stream + " sent more than its window");
         }
-        if (!request.tooLarge) {
-            if (request.body.size() + (to - from) > maxBodyBytes) {
-                request.tooLarge = true;
-                request.body = new ByteArrayOutputStream(0);
-            } else {
-                request.body.write(payload, from, to - from);
-            }
+        request.window -= length;
+        int size = to - from;
+        if (!request.tooLarge && request.body.size() + size > maxBodyBytes) {
+            request.tooLarge = true;
         }
         if (request.tooLarge) { // answered at once, then the stream is reset; what the client still sends is dropped
             receiving.remove(stream);
+            giveBack(request.body.size() + length); // the body so far and this frame are dropped
+            request.body = new ByteArrayOutputStream(0);
             dispatch(request);
             return;
         }
+        request.body.write(payload, from, size);
         if ((flags & END_STREAM) != 0) {
             receiving.remove(stream);
+            giveBack(length - size + request.body.size()); // the padding, and the body: the handler's now
             dispatch(request);
-        } else if (request.received > streamWindow / 2) { // a long body: let it go on
-            writeWindowUpdate(stream, (int) request.received);
-            request.received = 0;
+            return;
+        }
+        giveBack(length - size); // padding is never held
+        int most = (int) Math.min(streamWindow - 1L, maxBodyBytes - request.body.size()) + 1;
+        if (request.window <= most / 2) { // a long body: let it go on, as far as the request may hold
+            writeWindowUpdate(stream, most - request.window);
+            request.window = most;
         }
     }
 
@@ -625,7 +652,7 @@ final class Http2Connection {
         writeLock.lock();
         try {
             writeFrame(SETTINGS, 0, 0, p, 0, p.length, false);
-            byte[] inc = increment(CONNECTION_WINDOW - DEFAULT_WINDOW);
+            byte[] inc = increment(connectionWindow - DEFAULT_WINDOW);
             writeFrame(WINDOW_UPDATE, 0, 0, inc, 0, 4, true);
         } finally {
             writeLock.unlock();
@@ -641,11 +668,17 @@ final class Http2Connection {
         p[at + 5] = (byte) value;
     }
 
-    private void giveBackConnectionWindow(int length) throws IOException {
-        receivedSinceUpdate += length;
-        if (receivedSinceUpdate >= CONNECTION_WINDOW / 2) {
-            writeWindowUpdate(0, receivedSinceUpdate);
-            receivedSinceUpdate = 0;
+    /**
+     * Gives back connection credit for {@code bytes} of DATA the connection no longer holds (or never held). Sent once
+     * the client has half the window or less left, all that is free at once: few WINDOW_UPDATEs while bodies are small,
+     * and a client waiting for credit never waits for bytes that are free (called, with 0 too, after every DATA frame).
+     */
+    private void giveBack(int bytes) throws IOException {
+        unreturned += bytes;
+        if (unreturned > 0 && receiveWindow <= connectionWindow / 2) {
+            writeWindowUpdate(0, unreturned);
+            receiveWindow += unreturned;
+            unreturned = 0;
         }
     }
 
@@ -713,11 +746,12 @@ final class Http2Connection {
         final String path;
         final Map<String, String> headers;
         ByteArrayOutputStream body = new ByteArrayOutputStream(0);
-        long received; // DATA bytes since the last stream window update
+        int window; // what the client may still send on this stream
         boolean tooLarge;
 
-        Incoming(int stream, String method, String path, Map<String, String> headers) {
+        Incoming(int stream, String method, String path, Map<String, String> headers, int window) {
             this.stream = stream;
+            this.window = window;
             this.method = method;
             this.path = path;
             this.headers = headers;
