@@ -80,7 +80,7 @@ final class Http2Connection {
     private final BooleanSupplier serverClosing;
     private final Http2Frames frames;
     private final SendCredit credit = new SendCredit();
-    private final Hpack.Decoder headerDecoder = new Hpack.Decoder(4096, MAX_HEADER_LIST); // reading thread only
+    private final HpackDecoder headerDecoder = new HpackDecoder(4096, MAX_HEADER_LIST); // reading thread only
 
     /** Streams still receiving their request (reading thread only). */
     private final Map<Integer, Incoming> receiving = new HashMap<>();
