@@ -270,7 +270,7 @@ final class Http2Connection {
         }
         int query = path.indexOf('?');
         String declared = fields.get("content-length");
-        long declaredLength = declared != null && declared.chars().allMatch(Character::isDigit) && declared.length() < 19
+        long declaredLength = declared != null && !declared.isEmpty() && declared.chars().allMatch(Character::isDigit) && declared.length() < 19
                 ? Long.parseLong(declared) : -1;
         Incoming request = new Incoming(stream, method, query < 0 ? path : path.substring(0, query), fields, streamWindow,
                 new Body(declaredLength));
@@ -374,7 +374,10 @@ final class Http2Connection {
                     if (value > Integer.MAX_VALUE) {
                         throw new ConnectionError(FLOW_CONTROL_ERROR, "SETTINGS_INITIAL_WINDOW_SIZE " + value);
                     }
-                    credit.initialWindow((int) value, answering.values().stream().map(Outgoing::credit));
+                    if (!credit.initialWindow((int) value, answering.values().stream().map(Outgoing::credit))) {
+                        throw new ConnectionError(FLOW_CONTROL_ERROR, "SETTINGS_INITIAL_WINDOW_SIZE " + value
+                                + " takes a stream's window beyond 2^31-1");
+                    }
                 }
                 case 0x5 -> { // MAX_FRAME_SIZE
                     if (value < MAX_FRAME || value > 16_777_215) {

@@ -49,14 +49,22 @@ final class SendCredit {
         return w;
     }
 
-    /** SETTINGS_INITIAL_WINDOW_SIZE: the windows of new streams, and every {@code open} one moved by the difference. */
-    void initialWindow(int value, Stream<Window> open) {
+    /**
+     * SETTINGS_INITIAL_WINDOW_SIZE: the windows of new streams, and every {@code open} one moved by the difference; false
+     * when that takes an open window beyond 2^31-1 (a flow-control error, RFC 9113 §6.9.2).
+     */
+    boolean initialWindow(int value, Stream<Window> open) {
         lock.lock();
         try {
-            int delta = value - initialWindow;
+            long delta = (long) value - initialWindow;
             initialWindow = value;
-            open.forEach(w -> w.available += delta);
+            boolean[] within = {true};
+            open.forEach(w -> {
+                w.available += delta;
+                within[0] &= w.available <= Integer.MAX_VALUE;
+            });
             opened.signalAll();
+            return within[0];
         } finally {
             lock.unlock();
         }

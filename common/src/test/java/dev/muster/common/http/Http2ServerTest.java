@@ -571,6 +571,48 @@ class Http2ServerTest {
         return DEFAULT_WINDOW;
     }
 
+    /** An empty content-length names no length: the body that comes is read and the request answered. */
+    @Test
+    void anEmptyContentLengthIsNoLength() throws Exception {
+        start(r -> Http1Response.text(200, "got " + r.body().length), 100);
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            c.post(1, "/e", false, "content-length", "");
+            c.frame(0, 1, 1, "abc".getBytes(StandardCharsets.US_ASCII)); // DATA, END_STREAM
+            assertThat(c.answer(c.untilPingAck(), 1)).isEqualTo("got 3");
+        }
+    }
+
+    /**
+     * SETTINGS_INITIAL_WINDOW_SIZE that takes the window of a stream being answered beyond 2^31-1 ends the connection
+     * with FLOW_CONTROL_ERROR (RFC 9113 §6.9.2).
+     */
+    @Test
+    void anInitialWindowThatOverflowsAnOpenStreamsWindowIsAFlowControlError() throws Exception {
+        CountDownLatch parked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        start(r -> {
+            parked.countDown();
+            release.await(30, TimeUnit.SECONDS);
+            return Http1Response.text(200, "late");
+        }, 100);
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            c.get(1, "/parked");
+            assertThat(parked.await(30, TimeUnit.SECONDS)).isTrue();
+            c.windowUpdate(1, Integer.MAX_VALUE - DEFAULT_WINDOW); // the stream's window is now 2^31-1
+            c.settings(0x4, DEFAULT_WINDOW + 1);
+            Frame f;
+            while ((f = c.next()).type != 7) {
+                // settings, its ACK and window updates first
+            }
+            assertThat(java.nio.ByteBuffer.wrap(f.payload, 4, 4).getInt()).isEqualTo(3); // FLOW_CONTROL_ERROR
+            assertThat(new String(f.payload, 8, f.payload.length - 8, StandardCharsets.UTF_8)).contains("SETTINGS_INITIAL_WINDOW_SIZE");
+        } finally {
+            release.countDown();
+        }
+    }
+
     /** A PADDED DATA frame's payload: the pad length, {@code data} bytes, {@code padding} zeros. */
     private static byte[] padded(int data, int padding) {
         byte[] p = new byte[1 + data + padding];
