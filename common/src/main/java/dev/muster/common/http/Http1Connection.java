@@ -356,14 +356,7 @@ final class Http1Connection {
     private java.security.cert.X509Certificate peer() {
         if (!peerRead) {
             peerRead = true;
-            if (socket instanceof SSLSocket secure) {
-                try {
-                    java.security.cert.Certificate[] chain = secure.getSession().getPeerCertificates();
-                    peer = chain.length > 0 && chain[0] instanceof java.security.cert.X509Certificate x ? x : null;
-                } catch (javax.net.ssl.SSLPeerUnverifiedException none) {
-                    peer = null;
-                }
-            }
+            peer = socket instanceof SSLSocket secure ? Http1Server.peer(secure) : null;
         }
         return peer;
     }

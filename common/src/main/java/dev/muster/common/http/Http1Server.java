@@ -339,8 +339,8 @@ public final class Http1Server implements AutoCloseable {
         };
     }
 
-    /** The client's certificate (its CA checked by the handshake), or null. */
-    private static java.security.cert.X509Certificate peer(SSLSocket secure) {
+    /** The client's certificate (its CA checked by the handshake, which must be done), or null. */
+    static java.security.cert.X509Certificate peer(SSLSocket secure) {
         try {
             java.security.cert.Certificate[] chain = secure.getSession().getPeerCertificates();
             return chain.length > 0 && chain[0] instanceof java.security.cert.X509Certificate x ? x : null;

@@ -27,7 +27,7 @@ class HpackTest {
 
     @Test
     void c2_1LiteralWithIndexing() throws HpackException {
-        Hpack.Decoder decoder = new Hpack.Decoder(4096);
+        HpackDecoder decoder = new HpackDecoder(4096);
         assertEquals(List.of(f("custom-key", "custom-header")),
                 decode(decoder, "400a 6375 7374 6f6d 2d6b 6579 0d63 7573 746f 6d2d 6865 6164 6572"));
         assertEquals(List.of(f("custom-key", "custom-header")), decoder.dynamicTable());
@@ -36,7 +36,7 @@ class HpackTest {
 
     @Test
     void c2_2LiteralWithoutIndexing() throws HpackException {
-        Hpack.Decoder decoder = new Hpack.Decoder(4096);
+        HpackDecoder decoder = new HpackDecoder(4096);
         assertEquals(List.of(f(":path", "/sample/path")), decode(decoder, "040c 2f73 616d 706c 652f 7061 7468"));
         assertEquals(List.of(), decoder.dynamicTable());
         assertEquals(0, decoder.tableSize());
@@ -44,14 +44,14 @@ class HpackTest {
 
     @Test
     void c2_3LiteralNeverIndexed() throws HpackException {
-        Hpack.Decoder decoder = new Hpack.Decoder(4096);
+        HpackDecoder decoder = new HpackDecoder(4096);
         assertEquals(List.of(f("password", "secret")), decode(decoder, "1008 7061 7373 776f 7264 0673 6563 7265 74"));
         assertEquals(0, decoder.tableSize());
     }
 
     @Test
     void c2_4Indexed() throws HpackException {
-        Hpack.Decoder decoder = new Hpack.Decoder(4096);
+        HpackDecoder decoder = new HpackDecoder(4096);
         assertEquals(List.of(f(":method", "GET")), decode(decoder, "82"));
         assertEquals(0, decoder.tableSize());
     }
@@ -74,7 +74,7 @@ class HpackTest {
 
     /** C.3 and C.4: the same three requests, the dynamic table after each. */
     private static void requests(String[] blocks) throws HpackException {
-        Hpack.Decoder decoder = new Hpack.Decoder(4096);
+        HpackDecoder decoder = new HpackDecoder(4096);
         HeaderField authority = f(":authority", "www.example.com");
         HeaderField cacheControl = f("cache-control", "no-cache");
         HeaderField custom = f("custom-key", "custom-value");
@@ -98,7 +98,7 @@ class HpackTest {
     /** C.6: responses with Huffman in a 256-octet table, so that entries are evicted. */
     @Test
     void c6ResponsesWithHuffmanAndEvictions() throws HpackException {
-        Hpack.Decoder decoder = new Hpack.Decoder(256);
+        HpackDecoder decoder = new HpackDecoder(256);
         HeaderField status302 = f(":status", "302");
         HeaderField status307 = f(":status", "307");
         HeaderField cacheControl = f("cache-control", "private");
@@ -142,7 +142,7 @@ class HpackTest {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             Hpack.status(out, status);
             assertEquals(1, out.size(), "status " + status);
-            assertEquals(List.of(f(":status", Integer.toString(status))), decode(new Hpack.Decoder(4096), out));
+            assertEquals(List.of(f(":status", Integer.toString(status))), decode(new HpackDecoder(4096), out));
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Hpack.status(out, 302);
@@ -159,7 +159,7 @@ class HpackTest {
         Hpack.literal(out, "x-empty", "");
         Hpack.literal(out, "x-long", "v".repeat(300)); // a length past the 7-bit prefix
         Hpack.literal(out, "x-utf8", "grüße");
-        Hpack.Decoder decoder = new Hpack.Decoder(4096);
+        HpackDecoder decoder = new HpackDecoder(4096);
         assertEquals(List.of(
                         f(":status", "503"),
                         f("content-type", "application/json"),
@@ -183,13 +183,13 @@ class HpackTest {
 
     @Test
     void indexZero() {
-        assertError("index 0", new Hpack.Decoder(4096), "80");
+        assertError("index 0", new HpackDecoder(4096), "80");
     }
 
     @Test
     void indexBeyondTheTables() throws HpackException {
-        assertError("index 62 is beyond the static and dynamic tables (61 entries)", new Hpack.Decoder(4096), "be");
-        Hpack.Decoder decoder = new Hpack.Decoder(4096);
+        assertError("index 62 is beyond the static and dynamic tables (61 entries)", new HpackDecoder(4096), "be");
+        HpackDecoder decoder = new HpackDecoder(4096);
         decode(decoder, "8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d");
         assertError("index 63 is beyond the static and dynamic tables (62 entries)", decoder, "bf");
     }
@@ -197,43 +197,43 @@ class HpackTest {
     @Test
     void huffmanEos() {
         // literal without indexing, name "a", value Huffman-coded: 30 ones (EOS) and 2 more
-        assertError("EOS", new Hpack.Decoder(4096), "0001 6184 ffff ffff");
+        assertError("EOS", new HpackDecoder(4096), "0001 6184 ffff ffff");
     }
 
     @Test
     void huffmanPaddingLongerThanSevenBits() {
-        assertError("padding of 8 bits", new Hpack.Decoder(4096), "0001 6181 ff");
+        assertError("padding of 8 bits", new HpackDecoder(4096), "0001 6181 ff");
         // 'a' (00011), then 11 ones
-        assertError("padding of 11 bits", new Hpack.Decoder(4096), "0001 6182 1fff");
+        assertError("padding of 11 bits", new HpackDecoder(4096), "0001 6182 1fff");
     }
 
     @Test
     void huffmanPaddingNotAllOnes() {
         // 'a' (00011), then 000: a prefix of '0' (00000), not of EOS
-        assertError("padding not all 1s", new Hpack.Decoder(4096), "0001 6181 18");
+        assertError("padding not all 1s", new HpackDecoder(4096), "0001 6181 18");
     }
 
     @Test
     void tableSizeUpdateAboveTheMaximum() throws HpackException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Hpack.writeInt(out, 0x20, 5, 4097);
-        assertError("size update to 4097 octets, above the 4096", new Hpack.Decoder(4096), HexFormat.of().formatHex(out.toByteArray()));
-        Hpack.Decoder decoder = new Hpack.Decoder(4096);
+        assertError("size update to 4097 octets, above the 4096", new HpackDecoder(4096), HexFormat.of().formatHex(out.toByteArray()));
+        HpackDecoder decoder = new HpackDecoder(4096);
         decode(decoder, "3fe1 1f"); // 4096 is allowed
         assertEquals(4096, decoder.capacity());
     }
 
     @Test
     void tableSizeUpdateOnlyAtTheStartOfABlock() throws HpackException {
-        assertError("size update after the first header field", new Hpack.Decoder(4096), "8220");
-        Hpack.Decoder decoder = new Hpack.Decoder(4096);
+        assertError("size update after the first header field", new HpackDecoder(4096), "8220");
+        HpackDecoder decoder = new HpackDecoder(4096);
         decode(decoder, "2030 82"); // two updates (0, then 16) before the first field are fine
         assertEquals(16, decoder.capacity());
     }
 
     @Test
     void tableSizeUpdateEvicts() throws HpackException {
-        Hpack.Decoder decoder = new Hpack.Decoder(4096);
+        HpackDecoder decoder = new HpackDecoder(4096);
         decode(decoder, "8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d");
         assertEquals(57, decoder.tableSize());
         decode(decoder, "20");
@@ -244,7 +244,7 @@ class HpackTest {
 
     @Test
     void entryLargerThanTheTableEmptiesIt() throws HpackException {
-        Hpack.Decoder decoder = new Hpack.Decoder(64);
+        HpackDecoder decoder = new HpackDecoder(64);
         decode(decoder, "4001 6101 62"); // a: b, 34 octets
         assertEquals(34, decoder.tableSize());
         // c: 40 times 'x', 73 octets: no room even in an empty table
@@ -255,26 +255,26 @@ class HpackTest {
 
     @Test
     void truncatedInteger() {
-        assertError("integer truncated", new Hpack.Decoder(4096), "ff");
-        assertError("integer truncated", new Hpack.Decoder(4096), "ff80");
+        assertError("integer truncated", new HpackDecoder(4096), "ff");
+        assertError("integer truncated", new HpackDecoder(4096), "ff80");
     }
 
     @Test
     void integerOverflow() {
-        assertError("integer beyond 2147483647", new Hpack.Decoder(4096), "ffff ffff ff0f");
-        assertError("longer than 5 continuation octets", new Hpack.Decoder(4096), "ff80 8080 8080 8001");
+        assertError("integer beyond 2147483647", new HpackDecoder(4096), "ffff ffff ff0f");
+        assertError("longer than 5 continuation octets", new HpackDecoder(4096), "ff80 8080 8080 8001");
     }
 
     @Test
     void truncatedString() {
-        assertError("string literal of 5 octets but only 2 left", new Hpack.Decoder(4096), "0005 6162");
-        assertError("string literal missing", new Hpack.Decoder(4096), "0001 61");
-        assertError("string literal missing", new Hpack.Decoder(4096), "00");
+        assertError("string literal of 5 octets but only 2 left", new HpackDecoder(4096), "0005 6162");
+        assertError("string literal missing", new HpackDecoder(4096), "0001 61");
+        assertError("string literal missing", new HpackDecoder(4096), "00");
     }
 
     @Test
     void headerListTooLarge() throws HpackException {
-        Hpack.Decoder decoder = new Hpack.Decoder(4096, 100);
+        HpackDecoder decoder = new HpackDecoder(4096, 100);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Hpack.literal(out, "x", "v".repeat(67)); // 1 + 67 + 32 = 100: just fits
         assertEquals(1, decode(decoder, out).size());
@@ -284,10 +284,7 @@ class HpackTest {
 
     @Test
     void decodesASliceOfTheArray() throws HpackException {
-        byte[] block = HexFormat.of().parseHex("ff82ff");
-        List<HeaderField> fields = new ArrayList<>();
-        new Hpack.Decoder(4096).decode(block, 1, 1, (n, v) -> fields.add(f(n, v)));
-        assertEquals(List.of(f(":method", "GET")), fields);
+        assertEquals(List.of(f(":method", "GET")), decode(new HpackDecoder(4096), HexFormat.of().parseHex("ff82ff"), 1, 1));
     }
 
     // ---- Huffman ----
@@ -300,7 +297,7 @@ class HpackTest {
             random.nextBytes(octets);
             String s = new String(octets, StandardCharsets.ISO_8859_1);
             byte[] coded = huffman(s);
-            assertEquals(s, Hpack.huffmanDecode(coded, 0, coded.length));
+            assertEquals(s, Huffman.decode(coded, 0, coded.length));
         }
     }
 
@@ -314,14 +311,14 @@ class HpackTest {
 
     @Test
     void huffmanCodeIsTheRfcs() {
-        assertEquals(0x1ff8, Hpack.huffmanCode(0));
-        assertEquals(13, Hpack.huffmanLength(0));
-        assertEquals(0x0, Hpack.huffmanCode('0'));
-        assertEquals(5, Hpack.huffmanLength('0'));
-        assertEquals(0x3ffffee, Hpack.huffmanCode(255));
-        assertEquals(26, Hpack.huffmanLength(255));
-        assertEquals(0x3fffffff, Hpack.huffmanCode(Hpack.EOS));
-        assertEquals(30, Hpack.huffmanLength(Hpack.EOS));
+        assertEquals(0x1ff8, Huffman.code(0));
+        assertEquals(13, Huffman.length(0));
+        assertEquals(0x0, Huffman.code('0'));
+        assertEquals(5, Huffman.length('0'));
+        assertEquals(0x3ffffee, Huffman.code(255));
+        assertEquals(26, Huffman.length(255));
+        assertEquals(0x3fffffff, Huffman.code(Huffman.EOS));
+        assertEquals(30, Huffman.length(Huffman.EOS));
     }
 
     // ---- property: a test-side encoder with incremental indexing and Huffman ----
@@ -331,13 +328,10 @@ class HpackTest {
             @ForAll("connections") List<List<HeaderField>> blocks, @ForAll long seed) throws HpackException {
         Random random = new Random(seed);
         int max = new int[] {0, 64, 256, 4096}[random.nextInt(4)];
-        Hpack.Decoder decoder = new Hpack.Decoder(max, Integer.MAX_VALUE);
+        HpackDecoder decoder = new HpackDecoder(max, Integer.MAX_VALUE);
         Encoder encoder = new Encoder(max, random);
         for (List<HeaderField> block : blocks) {
-            byte[] encoded = encoder.encode(block);
-            List<HeaderField> decoded = new ArrayList<>();
-            decoder.decode(encoded, 0, encoded.length, (n, v) -> decoded.add(f(n, v)));
-            assertEquals(block, decoded);
+            assertEquals(block, decode(decoder, encoder.encode(block)));
             assertEquals(encoder.table, decoder.dynamicTable());
             assertEquals(encoder.tableSize, decoder.tableSize());
             assertTrue(decoder.tableSize() <= decoder.capacity() && decoder.capacity() <= max);
@@ -458,8 +452,8 @@ class HpackTest {
         int count = 0;
         for (int i = 0; i < s.length(); i++) {
             int symbol = s.charAt(i);
-            bits = (bits << Hpack.huffmanLength(symbol)) | Hpack.huffmanCode(symbol);
-            count += Hpack.huffmanLength(symbol);
+            bits = (bits << Huffman.length(symbol)) | Huffman.code(symbol);
+            count += Huffman.length(symbol);
             while (count >= 8) {
                 count -= 8;
                 out.write((int) (bits >>> count));
@@ -475,18 +469,26 @@ class HpackTest {
         return new HeaderField(name, value);
     }
 
-    private static List<HeaderField> decode(Hpack.Decoder decoder, String hex) throws HpackException {
-        byte[] block = HexFormat.of().parseHex(hex.replace(" ", ""));
+    /** The fields of one block, given as hex with optional spaces ("8286 84be"). */
+    private static List<HeaderField> decode(HpackDecoder decoder, String hex) throws HpackException {
+        return decode(decoder, HexFormat.of().parseHex(hex.replace(" ", "")));
+    }
+
+    private static List<HeaderField> decode(HpackDecoder decoder, ByteArrayOutputStream out) throws HpackException {
+        return decode(decoder, out.toByteArray());
+    }
+
+    private static List<HeaderField> decode(HpackDecoder decoder, byte[] block) throws HpackException {
+        return decode(decoder, block, 0, block.length);
+    }
+
+    private static List<HeaderField> decode(HpackDecoder decoder, byte[] block, int offset, int length) throws HpackException {
         List<HeaderField> fields = new ArrayList<>();
-        decoder.decode(block, 0, block.length, (n, v) -> fields.add(f(n, v)));
+        decoder.decode(block, offset, length, (n, v) -> fields.add(f(n, v)));
         return fields;
     }
 
-    private static List<HeaderField> decode(Hpack.Decoder decoder, ByteArrayOutputStream out) throws HpackException {
-        return decode(decoder, HexFormat.of().formatHex(out.toByteArray()));
-    }
-
-    private static void assertError(String expected, Hpack.Decoder decoder, String hex) {
+    private static void assertError(String expected, HpackDecoder decoder, String hex) {
         HpackException e = assertThrows(HpackException.class, () -> decode(decoder, hex));
         assertTrue(e.getMessage().startsWith("HPACK: ") && e.getMessage().contains(expected), e.getMessage());
     }

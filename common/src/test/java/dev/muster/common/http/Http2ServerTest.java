@@ -59,9 +59,13 @@ class Http2ServerTest {
     }
 
     private Http1Server start(Http1Handler handler, int maxConnections) throws Exception {
+        return start(handler, maxConnections, LIMIT);
+    }
+
+    private Http1Server start(Http1Handler handler, int maxConnections, long limit) throws Exception {
         TestPki.Issued cert = pki.server("127.0.0.1");
         SSLContext tls = new CertificateFiles(cert.cert(), cert.key(), pki.caFile()).context(false);
-        server = new Http1Server("test-h2", new InetSocketAddress("127.0.0.1", 0), tls, true, handler, LIMIT, Duration.ofSeconds(30),
+        server = new Http1Server("test-h2", new InetSocketAddress("127.0.0.1", 0), tls, true, handler, limit, Duration.ofSeconds(30),
                 maxConnections);
         return server;
     }
@@ -401,6 +405,222 @@ class Http2ServerTest {
         }
     }
 
+    /**
+     * Many streams each send part of a body and never end it: the server gives no connection credit back for what it
+     * holds, so the client, sending only what it was granted, stalls with exactly the connection's window sent and
+     * nothing dispatched. Once the streams end or are reset, credit comes back and the connection serves the next request.
+     */
+    @Test
+    void unfinishedBodiesHoldNoMoreThanTheConnectionWindowAndEndingThemGivesItBack() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger handled = new java.util.concurrent.atomic.AtomicInteger();
+        start(r -> {
+            handled.incrementAndGet();
+            return Http1Response.text(200, "got " + r.body().length);
+        }, 100);
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            List<Frame> preface = c.untilPingAck();
+            long window = DEFAULT_WINDOW + connectionCredit(preface);
+            int streamWindow = initialWindow(preface);
+            int part = 1536 * 1024; // within the stream's window and the body limit
+            int streams = (int) (window / part) + 2; // together more than the connection's window
+            assertThat(streamWindow).isGreaterThanOrEqualTo(part);
+            for (int i = 0; i < streams; i++) {
+                c.post(2 * i + 1, "/held", false);
+            }
+            int[] sent = new int[streams];
+            long total = 0;
+            byte[] chunk = new byte[16_384];
+            for (int round = 0; window - total > 0 && round < part / chunk.length; round++) {
+                for (int i = 0; i < streams && window - total > 0; i++) {
+                    int n = (int) Math.min(chunk.length, window - total);
+                    c.frame(0, 0, 2 * i + 1, n == chunk.length ? chunk : java.util.Arrays.copyOf(chunk, n));
+                    sent[i] += n;
+                    total += n;
+                }
+            }
+            assertThat(total).isEqualTo(window); // the client's window is used up...
+            assertThat(sent[streams - 1]).isLessThan(part); // ...before every stream has sent its part
+            List<Frame> meanwhile = c.untilPingAck();
+            assertThat(connectionCredit(meanwhile)).isZero(); // and none of it comes back while nothing is dispatched
+            assertThat(meanwhile).noneMatch(f -> f.type == 1);
+            assertThat(handled).hasValue(0);
+
+            // the even streams end, the odd ones are reset: everything they hold leaves the connection
+            int ended = 0;
+            for (int i = 0; i < streams; i++) {
+                if (i % 2 == 0) {
+                    c.frame(0, 1, 2 * i + 1, new byte[0]); // END_STREAM, no more bytes: no credit needed
+                    ended++;
+                } else {
+                    c.frame(3, 0, 2 * i + 1, java.nio.ByteBuffer.allocate(4).putInt(8).array()); // RST_STREAM CANCEL
+                }
+            }
+            List<Frame> after = new ArrayList<>();
+            List<String> answers = new ArrayList<>();
+            while (answers.size() < ended) {
+                Frame f = c.next();
+                after.add(f);
+                if (f.type == 0 && (f.flags & 1) != 0) {
+                    answers.add(f.stream + " " + new String(f.payload, StandardCharsets.UTF_8));
+                }
+            }
+            after.addAll(c.untilPingAck());
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < streams; i += 2) {
+                expected.add((2 * i + 1) + " got " + sent[i]);
+            }
+            assertThat(answers).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(handled).hasValue(ended);
+            long returned = connectionCredit(after);
+            assertThat(returned).isGreaterThan(window / 2).isLessThanOrEqualTo(window);
+
+            int next = 2 * streams + 1; // a request whose body needs the credit given back
+            byte[] body = new byte[(int) Math.min(LIMIT, returned)];
+            c.post(next, "/after", false);
+            for (int at = 0; at < body.length; at += chunk.length) {
+                int n = Math.min(chunk.length, body.length - at);
+                c.frame(0, at + n == body.length ? 1 : 0, next, java.util.Arrays.copyOfRange(body, at, at + n));
+            }
+            Frame f;
+            while ((f = c.next()).type != 0 || f.stream != next) {
+                // window updates, the answer's HEADERS
+            }
+            assertThat(new String(f.payload, StandardCharsets.UTF_8)).isEqualTo("got " + body.length);
+        }
+    }
+
+    /**
+     * Bytes the server does not hold are given back at once while the client is short of credit: the padding of DATA
+     * frames (it counts toward flow control), and a body over the limit, dropped on arrival after its 413.
+     */
+    @Test
+    void paddingAndDroppedBodiesAreGivenBackAtOnce() throws Exception {
+        start(r -> Http1Response.text(200, "got " + r.body().length), 100);
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            long window = DEFAULT_WINDOW + connectionCredit(c.untilPingAck());
+            int part = 1536 * 1024;
+            int held = (int) (window / 2 / part) + 1; // more than half the window held: free bytes go back at once
+            byte[] chunk = new byte[16_384];
+            for (int i = 0; i < held; i++) {
+                c.post(2 * i + 1, "/held", false);
+                for (int at = 0; at < part; at += chunk.length) {
+                    c.frame(0, 0, 2 * i + 1, chunk);
+                }
+            }
+            assertThat(connectionCredit(c.untilPingAck())).isZero();
+
+            int padded = 2 * held + 1;
+            c.post(padded, "/padded", false);
+            c.frame(0, 0x8, padded, padded(100, 200)); // PADDED: 1 + 100 + 200 bytes, the 201 not data come back
+            assertThat(connectionCredit(c.untilPingAck())).isEqualTo(201);
+            c.frame(0, 0x8 | 0x1, padded, padded(50, 100)); // and END_STREAM: the padding and the whole body
+            List<Frame> answered = c.untilPingAck();
+            assertThat(connectionCredit(answered)).isEqualTo(101 + 150);
+            assertThat(c.answer(answered, padded)).isEqualTo("got 150");
+
+            int tooLarge = padded + 2;
+            c.post(tooLarge, "/big", false, "content-length", Long.toString(LIMIT + 1));
+            c.frame(0, 0, tooLarge, new byte[1000]);
+            List<Frame> refused = c.untilPingAck();
+            assertThat(connectionCredit(refused)).isEqualTo(1000);
+            assertThat(c.answer(refused, tooLarge)).contains("exceeds the limit");
+            c.frame(0, 0, tooLarge, new byte[700]); // still in flight when the client saw the reset: dropped
+            assertThat(connectionCredit(c.untilPingAck())).isEqualTo(700);
+        }
+    }
+
+    /**
+     * A body larger than 16 MiB within a larger limit arrives: the connection's window is never smaller than one body,
+     * so the credit the server holds back for it never stalls it.
+     */
+    @Test
+    void aBodyAboveSixteenMebibytesWithinTheLimitArrives() throws Exception {
+        long limit = 17 << 20;
+        start(r -> Http1Response.text(200, "got " + r.body().length), 100, limit);
+        try (HttpClient client = client()) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri("/big"))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[(int) limit])).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.body()).isEqualTo("got " + limit);
+        }
+    }
+
+    private static final int DEFAULT_WINDOW = 65_535;
+
+    /** The connection-level credit that these frames give: the sum of the WINDOW_UPDATEs on stream 0. */
+    private static long connectionCredit(List<Frame> frames) {
+        return frames.stream().filter(f -> f.type == 8 && f.stream == 0)
+                .mapToLong(f -> java.nio.ByteBuffer.wrap(f.payload).getInt()).sum();
+    }
+
+    /** SETTINGS_INITIAL_WINDOW_SIZE of the server's SETTINGS among these frames. */
+    private static int initialWindow(List<Frame> frames) {
+        for (Frame f : frames) {
+            if (f.type == 4 && (f.flags & 1) == 0) {
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(f.payload);
+                while (b.hasRemaining()) {
+                    int id = b.getShort();
+                    int value = b.getInt();
+                    if (id == 0x4) {
+                        return value;
+                    }
+                }
+            }
+        }
+        return DEFAULT_WINDOW;
+    }
+
+    /** An empty content-length names no length: the body that comes is read and the request answered. */
+    @Test
+    void anEmptyContentLengthIsNoLength() throws Exception {
+        start(r -> Http1Response.text(200, "got " + r.body().length), 100);
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            c.post(1, "/e", false, "content-length", "");
+            c.frame(0, 1, 1, "abc".getBytes(StandardCharsets.US_ASCII)); // DATA, END_STREAM
+            assertThat(c.answer(c.untilPingAck(), 1)).isEqualTo("got 3");
+        }
+    }
+
+    /**
+     * SETTINGS_INITIAL_WINDOW_SIZE that takes the window of a stream being answered beyond 2^31-1 ends the connection
+     * with FLOW_CONTROL_ERROR (RFC 9113 §6.9.2).
+     */
+    @Test
+    void anInitialWindowThatOverflowsAnOpenStreamsWindowIsAFlowControlError() throws Exception {
+        CountDownLatch parked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        start(r -> {
+            parked.countDown();
+            release.await(30, TimeUnit.SECONDS);
+            return Http1Response.text(200, "late");
+        }, 100);
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            c.get(1, "/parked");
+            assertThat(parked.await(30, TimeUnit.SECONDS)).isTrue();
+            c.windowUpdate(1, Integer.MAX_VALUE - DEFAULT_WINDOW); // the stream's window is now 2^31-1
+            c.settings(0x4, DEFAULT_WINDOW + 1);
+            Frame f;
+            while ((f = c.next()).type != 7) {
+                // settings, its ACK and window updates first
+            }
+            assertThat(java.nio.ByteBuffer.wrap(f.payload, 4, 4).getInt()).isEqualTo(3); // FLOW_CONTROL_ERROR
+            assertThat(new String(f.payload, 8, f.payload.length - 8, StandardCharsets.UTF_8)).contains("SETTINGS_INITIAL_WINDOW_SIZE");
+        } finally {
+            release.countDown();
+        }
+    }
+
+    /** A PADDED DATA frame's payload: the pad length, {@code data} bytes, {@code padding} zeros. */
+    private static byte[] padded(int data, int padding) {
+        byte[] p = new byte[1 + data + padding];
+        p[0] = (byte) padding;
+        java.util.Arrays.fill(p, 1, 1 + data, (byte) 'd');
+        return p;
+    }
+
     private static byte[] reversed(byte[] b) {
         byte[] r = new byte[b.length];
         for (int i = 0; i < b.length; i++) {
@@ -449,6 +669,49 @@ class Http2ServerTest {
 
         void ping() throws IOException {
             frame(6, 0, 0, new byte[8]);
+        }
+
+        /** A POST's HEADERS, with END_STREAM when {@code end}; {@code nameValue}: further fields. */
+        void post(int stream, String path, boolean end, String... nameValue) throws IOException {
+            ByteArrayOutputStream block = new ByteArrayOutputStream();
+            Hpack.literal(block, ":method", "POST");
+            Hpack.literal(block, ":scheme", "https");
+            Hpack.literal(block, ":path", path);
+            Hpack.literal(block, ":authority", "127.0.0.1");
+            for (int i = 0; i < nameValue.length; i += 2) {
+                Hpack.literal(block, nameValue[i], nameValue[i + 1]);
+            }
+            frame(1, end ? 0x5 : 0x4, stream, block.toByteArray());
+        }
+
+        /**
+         * The body of the answer on {@code stream} (one DATA frame): found among {@code seen}, else read on (answers are
+         * written on threads of their own, so they may come after a PING's ACK).
+         */
+        String answer(List<Frame> seen, int stream) throws IOException {
+            for (Frame f : seen) {
+                if (f.type == 0 && f.stream == stream) {
+                    return new String(f.payload, StandardCharsets.UTF_8);
+                }
+            }
+            Frame f;
+            while ((f = next()).type != 0 || f.stream != stream) {
+                // other frames
+            }
+            return new String(f.payload, StandardCharsets.UTF_8);
+        }
+
+        private long pings;
+
+        /** Sends a PING and returns the frames that arrive before its ACK: all the server wrote for what came before it. */
+        List<Frame> untilPingAck() throws IOException {
+            byte[] data = java.nio.ByteBuffer.allocate(8).putLong(++pings).array();
+            frame(6, 0, 0, data);
+            List<Frame> frames = new ArrayList<>();
+            for (Frame f = next(); f.type != 6 || (f.flags & 1) == 0 || !java.util.Arrays.equals(f.payload, data); f = next()) {
+                frames.add(f);
+            }
+            return frames;
         }
 
         void windowUpdate(int stream, int increment) throws IOException {
