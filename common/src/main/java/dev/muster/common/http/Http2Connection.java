@@ -137,27 +137,24 @@ final class Http2Connection {
         }
     }
 
+    /** Whether answers are still running (a bind at its barrier): a quiet client then is not an idle connection. */
+    private boolean answering() {
+        synchronized (activeLock) {
+            return active > 0;
+        }
+    }
+
     private void readFrames() throws IOException {
         byte[] payload = new byte[MAX_FRAME];
         while (true) {
-            Http2Frames.Head head;
-            try {
-                head = frames.readHead();
-            } catch (SocketTimeoutException timeout) {
-                synchronized (activeLock) {
-                    if (active > 0) {
-                        continue; // answers still running (a bind at its barrier): not idle
-                    }
-                }
-                throw timeout;
-            }
+            Http2Frames.Head head = frames.readHead(this::answering);
             int length = head.length();
             int flags = head.flags();
             int stream = head.stream();
             if (length > MAX_FRAME) {
                 throw new ConnectionError(FRAME_SIZE_ERROR, "frame of " + length + " bytes exceeds SETTINGS_MAX_FRAME_SIZE " + MAX_FRAME);
             }
-            frames.readFully(payload, length);
+            frames.readFully(payload, length, this::answering);
             switch (head.type()) {
                 case DATA -> data(stream, flags, payload, length);
                 case HEADERS -> headers(stream, flags, payload, length);
@@ -220,7 +217,7 @@ final class Http2Connection {
         block.write(payload, from, to - from);
         int f = flags;
         while ((f & END_HEADERS) == 0) { // CONTINUATION frames of the same stream follow, nothing between
-            Http2Frames.Head next = frames.readHead();
+            Http2Frames.Head next = frames.readHead(this::answering);
             int len = next.length();
             if (next.type() != CONTINUATION || next.stream() != stream) {
                 throw new ConnectionError(PROTOCOL_ERROR, "expected CONTINUATION of stream " + stream);
@@ -228,7 +225,7 @@ final class Http2Connection {
             if (len > MAX_FRAME || block.size() + len > MAX_HEADER_LIST) {
                 throw new ConnectionError(len > MAX_FRAME ? FRAME_SIZE_ERROR : PROTOCOL_ERROR, "header block of stream " + stream + " too large");
             }
-            frames.readFully(payload, len);
+            frames.readFully(payload, len, this::answering);
             block.write(payload, 0, len);
             f = next.flags();
         }

@@ -6,9 +6,11 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The frames of one HTTP/2 connection (RFC 9113 §4 and §6): reads the client's preface, frame heads and payloads;
@@ -57,18 +59,35 @@ final class Http2Frames {
         }
     }
 
-    /** The next frame's head; its payload follows ({@link #readFully}). */
-    Head readHead() throws IOException {
-        readFully(head, 9);
+    /** The next frame's head (read as {@link #readFully(byte[], int, BooleanSupplier)} reads); its payload follows. */
+    Head readHead(BooleanSupplier keepWaiting) throws IOException {
+        readFully(head, 9, keepWaiting);
         return new Head((head[0] & 0xff) << 16 | (head[1] & 0xff) << 8 | head[2] & 0xff, head[3] & 0xff, head[4] & 0xff,
                 ((head[5] & 0x7f) << 24) | (head[6] & 0xff) << 16 | (head[7] & 0xff) << 8 | head[8] & 0xff);
     }
 
     /** Reads {@code n} octets into {@code b}; at the end of the stream an {@link EOFException}: the client closed. */
     void readFully(byte[] b, int n) throws IOException {
+        readFully(b, n, () -> false);
+    }
+
+    /**
+     * Reads {@code n} octets into {@code b}. A read timeout while {@code keepWaiting} says so (answers still running: the
+     * connection is not idle) is waited out without losing the octets read so far — a frame may arrive in parts around
+     * a quiet spell; any other timeout is thrown.
+     */
+    void readFully(byte[] b, int n, BooleanSupplier keepWaiting) throws IOException {
         int at = 0;
         while (at < n) {
-            int r = in.read(b, at, n - at);
+            int r;
+            try {
+                r = in.read(b, at, n - at);
+            } catch (SocketTimeoutException timeout) {
+                if (keepWaiting.getAsBoolean()) {
+                    continue;
+                }
+                throw timeout;
+            }
             if (r < 0) {
                 throw new EOFException("connection closed by the client");
             }

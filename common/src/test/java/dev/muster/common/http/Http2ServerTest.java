@@ -63,9 +63,13 @@ class Http2ServerTest {
     }
 
     private Http1Server start(Http1Handler handler, int maxConnections, long limit) throws Exception {
+        return start(handler, maxConnections, limit, Duration.ofSeconds(30));
+    }
+
+    private Http1Server start(Http1Handler handler, int maxConnections, long limit, Duration idle) throws Exception {
         TestPki.Issued cert = pki.server("127.0.0.1");
         SSLContext tls = new CertificateFiles(cert.cert(), cert.key(), pki.caFile()).context(false);
-        server = new Http1Server("test-h2", new InetSocketAddress("127.0.0.1", 0), tls, true, handler, limit, Duration.ofSeconds(30),
+        server = new Http1Server("test-h2", new InetSocketAddress("127.0.0.1", 0), tls, true, handler, limit, idle,
                 maxConnections);
         return server;
     }
@@ -569,6 +573,43 @@ class Http2ServerTest {
             }
         }
         return DEFAULT_WINDOW;
+    }
+
+    /**
+     * A frame that arrives in parts around a quiet spell longer than the read timeout, while an answer is still running,
+     * is read whole: the octets before the spell are kept (the connection is not idle, so it waits on).
+     */
+    @Test
+    void aFrameSplitAroundAQuietSpellWhileAnAnswerRunsIsReadWhole() throws Exception {
+        CountDownLatch parked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        start(r -> {
+            parked.countDown();
+            release.await(30, TimeUnit.SECONDS);
+            return Http1Response.text(200, "done");
+        }, 100, LIMIT, Duration.ofMillis(400));
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            c.get(1, "/parked");
+            assertThat(parked.await(30, TimeUnit.SECONDS)).isTrue();
+            byte[] data = {1, 2, 3, 4, 5, 6, 7, 8};
+            byte[] ping = java.nio.ByteBuffer.allocate(17).put(new byte[] {0, 0, 8, 6, 0, 0, 0, 0, 0}).put(data).array();
+            c.out.write(ping, 0, 4); // part of the PING's head
+            c.out.flush();
+            Thread.sleep(1_200); // three read timeouts pass while the answer on stream 1 runs
+            c.out.write(ping, 4, ping.length - 4);
+            c.out.flush();
+            Frame f;
+            while ((f = c.next()).type != 6) {
+                assertThat(f.type).as("no GOAWAY").isNotEqualTo(7);
+            }
+            assertThat(f.flags).isEqualTo(1);
+            assertThat(f.payload).containsExactly(data);
+            release.countDown();
+            assertThat(c.answer(List.of(), 1)).isEqualTo("done");
+        } finally {
+            release.countDown();
+        }
     }
 
     /** An empty content-length names no length: the body that comes is read and the request answered. */
