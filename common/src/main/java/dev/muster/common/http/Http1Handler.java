@@ -21,7 +21,8 @@ public interface Http1Handler {
 
     /**
      * The answer to a request whose body exceeds the server's limit; {@code head} carries its method, path and headers
-     * and an empty body (the body is not read). The connection is closed after it.
+     * and an empty body (the body is not read). Over HTTP/1.1 the connection is closed after it; over HTTP/2 only the
+     * request's stream is reset and the connection serves the next request.
      */
     default Http1Response bodyTooLarge(Http1Request head, long limit) {
         return Http1Response.text(413, "request body exceeds the limit of " + limit + " bytes\n");
