@@ -3,6 +3,7 @@ package dev.muster.core.preempt;
 import dev.muster.core.gang.Books;
 import dev.muster.core.gang.Gang;
 import dev.muster.core.gang.GangAdmission;
+import dev.muster.core.gang.GangPlanner;
 import dev.muster.core.gang.WaitingLine;
 import dev.muster.core.ledger.Ledger;
 import dev.muster.core.ledger.NodeEntry;
@@ -58,26 +59,42 @@ final class PreemptionChoice {
         return own != null ? own : g.priority();
     }
 
-    /** A decision: the plan and its kind, or why not (plan null). */
-    record Decision(PreemptionPlanner.Result.Planned plan, PreemptionKind kind, String why, boolean fitsNow) {
+    /**
+     * A decision: the plan and its kind, or why not (plan null); {@code fitsOn}: where the gang fits without taking
+     * anyone's room (on free room, or on room pods leaving give back), else null.
+     */
+    record Decision(PreemptionPlanner.Result.Planned plan, PreemptionKind kind, String why, GangPlanner.Result.Planned fitsOn) {
         static Decision not(String why) {
-            return new Decision(null, null, why, false);
+            return new Decision(null, null, why, null);
+        }
+
+        boolean fitsNow() {
+            return fitsOn != null;
         }
     }
 
     /** By priority first, then by reclaim. */
     Decision decide(Gang g, long now) {
-        return decide(g, now, List.of());
+        return decide(g, now, List.of(), Map.of());
+    }
+
+    /** As {@link #decide(Gang, long)}, with {@code promised} room (per node) already given to gangs earlier in line this tick. */
+    Decision decide(Gang g, long now, Map<String, Resources> promised) {
+        return decide(g, now, List.of(), promised);
     }
 
     /**
      * By priority first, then by reclaim, for a gang whose earlier decision already took {@code kept} (pods on their way
-     * out for it: their room is the gang's, their queues no longer hold them): only the room still missing is planned.
-     * The plan's victims are {@code kept} first, then the further units.
+     * out for it: their room, counted with every leaving pod's, is the gang's; their queues no longer hold them): only
+     * the room still missing is planned. The plan's victims are {@code kept} first, then the further units.
      */
     Decision decide(Gang g, long now, List<Unit> kept) {
+        return decide(g, now, kept, Map.of());
+    }
+
+    private Decision decide(Gang g, long now, List<Unit> kept, Map<String, Resources> promised) {
         GangAdmission.PlanInput in = admission.preemptionInputOf(g); // members only where their own constraints let them
-        Map<String, Resources> own = ownRoom(g);
+        Map<String, Resources> own = ownRoom(g, promised);
         List<String> why = new ArrayList<>();
         Map<String, String> protectedBy = new LinkedHashMap<>();
         if (settings.priority()) {
@@ -116,9 +133,9 @@ final class PreemptionChoice {
         }
         Map<String, Resources> room = own;
         PreemptionPlanner.Units units = offer;
-        if (!mandatory.isEmpty() || !kept.isEmpty()) {
-            room = new HashMap<>(own);
-            for (Unit u : concat(kept, mandatory)) {
+        if (!mandatory.isEmpty()) {
+            room = new HashMap<>(own); // kept victims are leaving: their room is in own already
+            for (Unit u : mandatory) {
                 for (Victim v : u.pods()) {
                     room.merge(v.node(), v.resources(), Resources::plus);
                 }
@@ -135,7 +152,7 @@ final class PreemptionChoice {
         };
         if (planned == null) {
             return r instanceof PreemptionPlanner.Result.Unfit u ? Decision.not("even without " + whom + " it would not fit: " + u.reason())
-                    : new Decision(null, kind, "it fits on free room now", true);
+                    : new Decision(null, kind, "it fits on free room now, or on room pods leaving give back", ((PreemptionPlanner.Result.FitsNow) r).plan());
         }
         // kept victims are no longer held by their queue: only the further ones count as going
         List<Unit> going = planned.victims().subList(kept.size(), planned.victims().size());
@@ -143,7 +160,7 @@ final class PreemptionChoice {
                 instanceof QueueAdmission.Verdict.Refused refused) {
             return Decision.not(refused.reason());
         }
-        return new Decision(planned, kind, "", false);
+        return new Decision(planned, kind, "", null);
     }
 
     private static List<Unit> concat(List<Unit> a, List<Unit> b) {
@@ -299,10 +316,10 @@ final class PreemptionChoice {
 
     /**
      * Room the ledger counts taken, which is free to plan on: the set-aside kept for the gang as the gang next in line,
-     * nominations of lower priority, and on every node the room of pods leaving for a preemptor whose slots already hold
-     * it (counted used and reserved both until the pods are gone: a victim leaving counts gone).
+     * nominations of lower priority, and on every node the room of pods leaving (see {@link #roomCountedTaken}), less
+     * {@code promised}: room this tick already found a waiting gang a place on.
      */
-    private Map<String, Resources> ownRoom(Gang g) {
+    private Map<String, Resources> ownRoom(Gang g, Map<String, Resources> promised) {
         Map<String, Resources> own = new HashMap<>();
         Reservation aside = ledger.setAside();
         if (aside != null && aside.gang().equals(g.key())) {
@@ -310,24 +327,25 @@ final class PreemptionChoice {
                 own.merge(s.node(), s.request(), Resources::plus);
             }
         }
+        promised.forEach((node, room) -> own.merge(node, room.times(-1), Resources::plus));
         return roomCountedTaken(ledger, priorityOf(g), own);
     }
 
     /**
-     * Adds to {@code own} the room the ledger counts reserved that a preemptor of {@code priority} may plan on: on every
-     * node, nominations of lower priority ({@link dev.muster.core.ledger.PodHolds#yieldingTo}), and the room of pods
-     * leaving for a preemptor whose reservation already covers it (counted used and reserved both until they are gone).
-     * Returns {@code own}.
+     * Adds to {@code own} the room the ledger counts taken that a preemptor of {@code priority} may plan on: on every
+     * node, nominations of lower priority ({@link dev.muster.core.ledger.PodHolds#yieldingTo}), and the room of every pod
+     * leaving (evicted for a decision, or about to be: {@link Ledger#markLeaving}). A leaving pod's room is counted used
+     * until it is gone, and the part of it its preemptor's reservation covers is counted reserved as well; what it frees
+     * beyond that reservation comes free for whoever is next, so it is no one's to take by another eviction (as Volcano
+     * counts a node's releasing room in its future idle). Free room plus this is what the node will have once the pods
+     * leaving are gone. Returns {@code own}.
      */
     static Map<String, Resources> roomCountedTaken(Ledger ledger, int priority, Map<String, Resources> own) {
-        Map<String, Resources> yielding = ledger.holds().yieldingTo(priority);
-        yielding.forEach((node, room) -> own.merge(node, room, Resources::plus));
+        ledger.holds().yieldingTo(priority).forEach((node, room) -> own.merge(node, room, Resources::plus));
         for (NodeEntry e : ledger.nodes()) {
             Resources leaving = e.leaving();
             if (!leaving.isZero()) {
-                Resources reserved = e.reserved().minus(yielding.getOrDefault(e.name(), Resources.ZERO)).nonNegative();
-                Resources covered = leaving.minus(leaving.minus(reserved).nonNegative()); // min(leaving, reserved not yielding)
-                own.merge(e.name(), covered, Resources::plus);
+                own.merge(e.name(), leaving, Resources::plus);
             }
         }
         return own;

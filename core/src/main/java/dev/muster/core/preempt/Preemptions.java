@@ -15,6 +15,7 @@ import dev.muster.core.model.Refusal;
 import dev.muster.core.preempt.PreemptionPlanner.Unit;
 import dev.muster.core.queue.FairShare;
 import dev.muster.core.queue.QueueAdmission;
+import dev.muster.core.resources.Resources;
 import dev.muster.core.stream.AllocationEvent;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +46,9 @@ import java.util.function.Consumer;
  * every resource the gang lacks), and its guarantee, and only if the gang's queue, with the gang, stays at or below its own: two queues never take turns evicting each other.
  * {@link PreemptionPlanner} chooses the fewest units with which the gang fits whole; nothing is evicted unless it fits.
  * Victims already leaving for another decision count gone everywhere (their queue no longer holds them), so decisions
- * in consecutive ticks never take a queue below its share.
+ * in consecutive ticks never take a queue below its share; and the room they free beyond their preemptor's reservation
+ * counts as coming free, so a gang that fits on it waits for it instead of evicting more (gangs after it in line in the
+ * same tick do not count on that room as well).
  *
  * <p><b>Carrying out.</b> The preemptor reserves its plan at once, over the victims' room ({@link Ledger#markLeaving}),
  * until the victims' grace period plus the margin plus the gang's deadline; {@link VictimEvictions} checks every victim by
@@ -58,6 +61,7 @@ import java.util.function.Consumer;
  * decides or evicts anything; until it has read that, no gang is admitted either ({@link AdmissionHold}).
  */
 public final class Preemptions {
+    private static final System.Logger LOG = System.getLogger(Preemptions.class.getName());
     static final int TRIES_PER_TICK = 4;
     static final Duration RETRY_AFTER = Duration.ofSeconds(5);
     /** How a waiting gang's reason says why it takes nobody's room. */
@@ -169,19 +173,27 @@ public final class Preemptions {
             return;
         }
         int tries = 0;
+        Map<String, Resources> promised = new HashMap<>(); // room gangs earlier in line fit on this tick, per node
         for (Gang g : waiting) {
             if (tries++ >= TRIES_PER_TICK) {
                 break;
             }
             long started = System.nanoTime();
-            PreemptionChoice.Decision d = choice.decide(g, now);
+            PreemptionChoice.Decision d = choice.decide(g, now, promised);
             times.timed(System.nanoTime() - started);
             if (d.plan() != null) {
                 carryOut(g, d, now);
                 return; // one decision a tick: the next one sees its victims leaving
             }
             retryAt.put(g.key(), now + RETRY_AFTER.toNanos());
-            if (d.fitsNow() || g.why().text().contains(CANNOT_PREEMPT)) {
+            if (d.fitsNow()) {
+                // it waits for that room (free, or freed by pods leaving); gangs after it in line do not count on it too
+                for (Ledger.Placement p : d.fitsOn().placements()) {
+                    promised.merge(p.node(), p.request(), Resources::plus);
+                }
+                continue;
+            }
+            if (g.why().text().contains(CANNOT_PREEMPT)) {
                 continue;
             }
             if (g.why().cause() == Refusal.Cause.NONE) {
@@ -281,11 +293,24 @@ public final class Preemptions {
         if (kept != null) {
             return; // the same decision, not a new one
         }
+        LOG.log(System.Logger.Level.INFO, () -> "decided: " + victims.size() + " pods " + why + " (victims: " + victimNames(victims) + ")");
         if (d.kind() == PreemptionKind.PRIORITY) {
             priorityDecisions++;
         } else {
             reclaimDecisions++;
         }
+    }
+
+    private static String victimNames(List<Victim> victims) {
+        List<String> names = new ArrayList<>();
+        for (Victim v : victims) {
+            if (names.size() == 8) {
+                names.add("and " + (victims.size() - 8) + " more");
+                break;
+            }
+            names.add(v.pod().toString());
+        }
+        return String.join(", ", names);
     }
 
     /** A dry run refused a victim: nothing was evicted; the gang gives its room back and is planned again later. */
@@ -310,6 +335,11 @@ public final class Preemptions {
             }
             if (ledger.reservation(g.key()) == null || g.running() || books.gang(g.key()) != g) {
                 it.remove();
+                if (!evictions.sent(g.key())) {
+                    LOG.log(System.Logger.Level.INFO, () -> "the " + pre.kind().name().toLowerCase(java.util.Locale.ROOT) + " decision for gang "
+                            + g.key() + " ended before any eviction was sent: " + (g.running() ? "it runs on other room"
+                            : books.gang(g.key()) != g ? "it is gone" : "its reservation is gone") + "; its victims stay");
+                }
                 evictions.end(g.key(), g.running() && books.gang(g.key()) == g);
                 continue;
             }

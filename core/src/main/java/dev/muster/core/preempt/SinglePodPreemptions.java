@@ -194,12 +194,7 @@ final class SinglePodPreemptions {
         if (p == null || !mayPreempt(p) || ledger.pod(p.uid()) != null || preemptingFor(p.uid())) {
             return false;
         }
-        Map<String, Resources> room = doubleCounted(p.priority());
-        for (Unit u : kept) {
-            for (Victim v : u.pods()) {
-                room.merge(v.node(), v.resources(), Resources::plus);
-            }
-        }
+        Map<String, Resources> room = doubleCounted(p.priority()); // kept victims are leaving: their room is in it
         PreemptionPlanner.Result.Planned planned = switch (plan(p, now, room)) {
             case PreemptionPlanner.Result.FitsNow f -> new PreemptionPlanner.Result.Planned(f.plan(), kept);
             case PreemptionPlanner.Result.Planned more -> {
@@ -286,8 +281,7 @@ final class SinglePodPreemptions {
 
     /**
      * Room free to plan on for a pod of {@code priority} that the ledger counts taken: on every node, the room of
-     * nominations of lower priority, and the room of pods leaving for a preemptor whose hold already covers it (used and
-     * reserved both until they are gone).
+     * nominations of lower priority, and the room of pods leaving ({@link PreemptionChoice#roomCountedTaken}).
      */
     private Map<String, Resources> doubleCounted(int priority) {
         return PreemptionChoice.roomCountedTaken(ledger, priority, new HashMap<>());

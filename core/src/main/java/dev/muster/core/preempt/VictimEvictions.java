@@ -311,6 +311,12 @@ final class VictimEvictions {
         }
     }
 
+    /** Whether {@code preemptor}'s decision passed its checks and was recorded: its evictions were sent. */
+    boolean sent(GangKey preemptor) {
+        EvictionDecision d = decisions.get(preemptor);
+        return d != null && d.committed;
+    }
+
     /** Whether an eviction of {@code preemptor}'s decision was accepted: the decision may not be abandoned. */
     boolean started(GangKey preemptor) {
         EvictionDecision d = decisions.get(preemptor);

@@ -138,6 +138,66 @@ class PreemptionCarryOutTest {
     }
 
     @Test
+    void roomAVictimFreesBeyondItsPreemptorsNeedIsWaitedForNotTakenAgainFromAnotherQueue() {
+        SchedulerHarness h = cluster(4, DisruptionBudgets.NONE);
+        for (String q : List.of("a", "b", "c")) {
+            h.scheduler.upsertQueue(queue(q));
+        }
+        // queue a holds the whole cluster: 4 gangs of two 2-cpu pods, each across two nodes; b and c each want two
+        // gangs of one 2-cpu pod: every gang of a taken frees 4 cpu, twice what its preemptor needs
+        for (int g = 0; g < 4; g++) {
+            running(h, "a" + g, "a", 2, 0, "n" + g, "n" + ((g + 1) % 4));
+            h.clock.advance(Duration.ofSeconds(1));
+        }
+        List<Pod> waiting = new java.util.ArrayList<>();
+        for (int g = 0; g < 2; g++) {
+            waiting.addAll(arrives(h, "b" + g, "b", 1, 0));
+            waiting.addAll(arrives(h, "c" + g, "c", 1, 0));
+        }
+
+        h.scheduler.expireDue();
+        assertThat(decisions(h)).extracting(d -> d.preemptor().name()).containsExactly("b0");
+        h.clock.advance(Duration.ofSeconds(1));
+        h.scheduler.expireDue();
+
+        // c0, first in line (its queue holds nothing), fits on the 2 cpu a3 frees beyond b0's reservation: it waits for
+        // it. c1, after it in the same tick, does not count on that room as well: it takes a2
+        assertThat(decisions(h)).extracting(d -> d.preemptor().name()).containsExactly("b0", "c1");
+        assertThat(h.scheduler.gang(new GangKey("default", "c0")).state()).isNotEqualTo(GangState.RESERVED);
+        for (int round = 0; round < 4; round++) {
+            h.clock.advance(Duration.ofSeconds(1));
+            h.scheduler.expireDue();
+        }
+        assertThat(decisions(h)).as("no third decision: b1 fits on what a2 frees beyond c1's reservation").hasSize(2);
+
+        // the victims go: all four gangs run, on the room of two of a's gangs
+        for (var r : h.scheduler.ledger().pods()) {
+            if (evictor.asked().contains(r.pod().name())) {
+                h.scheduler.deletePod(r.pod().uid());
+            }
+        }
+        for (int round = 0; round < 4; round++) {
+            h.scheduler.expireDue();
+            for (Pod p : waiting) {
+                if (!bound(h, p)) {
+                    h.schedule(p);
+                }
+            }
+            h.clock.advance(Duration.ofSeconds(1));
+        }
+        assertThat(waiting).allMatch(p -> bound(h, p));
+        assertThat(evictor.asked()).containsExactlyInAnyOrder("a3-0", "a3-1", "a2-0", "a2-1");
+        assertThat(h.scheduler.preemptionStats().reclaimDecisions()).isEqualTo(2);
+        assertThat(h.scheduler.preemptionStats().wastedEvictions()).isZero();
+        assertThat(h.totals().allocatedByQueue().get("a").cpuMillis()).isEqualTo(8_000);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    private static boolean bound(SchedulerHarness h, Pod p) {
+        return h.scheduler.ledger().pods().stream().anyMatch(r -> r.pod().uid().equals(p.uid()));
+    }
+
+    @Test
     void nothingIsDecidedBeforeTheFirstFullSync() {
         SchedulerHarness h = new SchedulerHarness(SchedulerConfig.DEFAULT.withPreemption(PreemptionSettings.DEFAULT), evictor, DisruptionBudgets.NONE);
         h.nodes(node("n0", "4", "16Gi"));
