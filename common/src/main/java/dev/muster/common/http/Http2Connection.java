@@ -33,6 +33,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLSocket;
 
@@ -92,9 +93,12 @@ final class Http2Connection {
     /** Bytes received that the connection no longer holds and has not yet given back (reading thread only). */
     private int unreturned;
 
-    /** @param serverClosing true once the server closes: the handlers still running are interrupted as the connection ends */
+    /**
+     * @param serverClosing     true once the server closes: the handlers still running are interrupted as the connection ends
+     * @param timeoutsWaitedOut counts the read timeouts waited out while answers ran ({@link Http2Frames})
+     */
     Http2Connection(SSLSocket socket, ConnectionPhase phase, Http1Handler handler, long maxBodyBytes, int maxStreams,
-                    X509Certificate peer, BooleanSupplier serverClosing) throws IOException {
+                    X509Certificate peer, BooleanSupplier serverClosing, LongAdder timeoutsWaitedOut) throws IOException {
         this.phase = phase;
         this.maxBodyBytes = maxBodyBytes;
         this.maxStreams = maxStreams;
@@ -103,7 +107,7 @@ final class Http2Connection {
         this.streamWindow = (int) Math.min(16 << 20, Math.max(DEFAULT_WINDOW, maxBodyBytes));
         this.connectionWindow = (int) Math.max(CONNECTION_WINDOW, Math.min(Integer.MAX_VALUE - 1L, maxBodyBytes) + 1);
         this.receiveWindow = connectionWindow;
-        this.frames = new Http2Frames(socket.getInputStream(), socket.getOutputStream());
+        this.frames = new Http2Frames(socket.getInputStream(), socket.getOutputStream(), timeoutsWaitedOut);
         this.answers = new Http2Answers(frames, phase, handler, maxBodyBytes);
     }
 

@@ -588,7 +588,9 @@ class Http2ServerTest {
             byte[] ping = java.nio.ByteBuffer.allocate(17).put(new byte[] {0, 0, 8, 6, 0, 0, 0, 0, 0}).put(data).array();
             c.out.write(ping, 0, 4); // part of the PING's head
             c.out.flush();
-            Thread.sleep(1_200); // three read timeouts pass while the answer on stream 1 runs
+            long before = server.http2TimeoutsWaitedOut();
+            // three read timeouts pass while the answer on stream 1 runs
+            await().atMost(Duration.ofSeconds(30)).until(() -> server.http2TimeoutsWaitedOut() >= before + 3);
             c.out.write(ping, 4, ping.length - 4);
             c.out.flush();
             Frame f;
