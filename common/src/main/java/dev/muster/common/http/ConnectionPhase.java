@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * </pre>
  *
  * HEAD, BODY and IDLE wait for the client: such a connection may be evicted. BUSY waits for the server (a bind at its
- * barrier): never evicted. CLOSING: the reaper or an eviction is closing it. Written by the connection's thread; read by the accepting thread and the reaper. Thread-safe:
- * the phase and its start are one immutable value behind a volatile field.
+ * barrier): never evicted. CLOSING: the reaper or an eviction is closing it. Written by the connection's thread (over
+ * HTTP/2 also by the threads that finish its answers, under {@link Http2Answers}' lock); read by the accepting thread
+ * and the reaper. Thread-safe: the phase and its start are one immutable value behind a volatile field.
  */
 final class ConnectionPhase {
     enum Kind { HEAD, BODY, BUSY, IDLE, CLOSING }

@@ -98,6 +98,8 @@ public final class Http1Server implements AutoCloseable {
     private final java.util.concurrent.atomic.LongAdder headTimeouts = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder connections = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder h2Connections = new java.util.concurrent.atomic.LongAdder();
+    /** Read timeouts that HTTP/2 connections waited out while answers ran, since start. */
+    private final java.util.concurrent.atomic.LongAdder h2TimeoutsWaitedOut = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.AtomicLong lastEvictionLog = new java.util.concurrent.atomic.AtomicLong();
     /** Up to {@link #PLATFORM_CONNECTIONS} threads; a hand-off it refuses (all busy) goes to a virtual thread. */
     private final ThreadPoolExecutor platformThreads;
@@ -201,6 +203,14 @@ public final class Http1Server implements AutoCloseable {
         return headTimeouts.sum();
     }
 
+    /**
+     * Read timeouts that HTTP/2 connections waited out since start: the client was quiet while answers still ran (a bind
+     * at its barrier), so the connection was not idle and read on, keeping the part of a frame already read.
+     */
+    long http2TimeoutsWaitedOut() {
+        return h2TimeoutsWaitedOut.sum();
+    }
+
     private void acceptLoop() {
         while (!closed) {
             Socket socket;
@@ -290,7 +300,8 @@ public final class Http1Server implements AutoCloseable {
                     secure.startHandshake();
                     if (Http2Connection.ALPN.equals(secure.getApplicationProtocol())) {
                         h2Connections.increment();
-                        new Http2Connection(secure, phase, handler, maxBodyBytes, maxConnections, peer(secure), () -> closed).serve();
+                        new Http2Connection(secure, phase, handler, maxBodyBytes, maxConnections, peer(secure), () -> closed,
+                                h2TimeoutsWaitedOut).serve();
                         return;
                     }
                 }

@@ -33,24 +33,24 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLSocket;
 
 /**
  * Serves one HTTP/2 connection (RFC 9113) that a TLS client chose by ALPN: many requests at once on one connection, so
  * the binds a gang holds at its barrier share one TLS session instead of opening one connection — and one handshake —
- * each. It owns the protocol's state: the streams, the requests being assembled and their dispatch, and the receive
- * windows. {@link Http2Frames} reads and writes the frames; {@link SendCredit} keeps the send windows.
+ * each. This is its reading side: the frames the client sends, the streams, the requests being assembled and their
+ * dispatch, and the receive windows. {@link Http2Frames} reads and writes the frames; {@link Http2Answers} answers the
+ * complete requests under the client's send windows, which it alone keeps ({@link SendCredit}): the client's SETTINGS,
+ * WINDOW_UPDATEs and RST_STREAMs that concern them are handed to it.
  *
  * <p>Threads: the connection's thread reads every frame and alone owns the request being assembled on each stream, the
- * header decoder and the receive windows. A request complete (its END_STREAM) is answered on a virtual thread of its
- * own, so a bind parked at the barrier never holds up the requests behind it — unless the handler says it answers at
- * once ({@link Http1Handler#answersAtOnce}, a filter): then the reading thread answers it itself, without a hand-off,
- * and hands only the writing to a virtual thread when the client's windows are too short for the whole answer. Writers
- * — those virtual threads for answers, the reading thread for SETTINGS and PING acknowledgements and window updates —
- * take the frames' write lock for each group of frames, so frames never interleave mid-frame and a response's HEADERS
- * precede its DATA. An answer waits for send credit without holding the write lock.
+ * header decoder, the receive windows and the last stream opened. A request complete (its END_STREAM) goes to
+ * {@link Http2Answers}, which answers it on a virtual thread of its own, or on this reading thread when the handler
+ * answers it at once ({@link Http1Handler#answersAtOnce}); the next frame is read once the answer is handed off or
+ * written. Writers — the answers' threads, this reading thread for SETTINGS and PING acknowledgements, window updates
+ * and resets — take the frames' write lock for each group of frames, so frames never interleave mid-frame.
  *
  * <p>What it serves: requests with {@code :method}, {@code :path} and their headers and body, as {@link Http1Request}s to
  * the same {@link Http1Handler} as HTTP/1.1. Bodies over {@code maxBodyBytes} get the handler's "too large" answer and
@@ -73,19 +73,16 @@ final class Http2Connection {
     private static final int MAX_HEADER_LIST = 64 * 1024;
 
     private final ConnectionPhase phase;
-    private final Http1Handler handler;
     private final long maxBodyBytes;
     private final int maxStreams;
     private final X509Certificate peer;
     private final BooleanSupplier serverClosing;
     private final Http2Frames frames;
-    private final SendCredit credit = new SendCredit();
+    private final Http2Answers answers;
     private final HpackDecoder headerDecoder = new HpackDecoder(4096, MAX_HEADER_LIST); // reading thread only
 
     /** Streams still receiving their request (reading thread only). */
     private final Map<Integer, Incoming> receiving = new HashMap<>();
-    /** Streams whose answer is not yet fully written: the reading thread adds, the answering thread removes. */
-    private final Map<Integer, Outgoing> answering = new ConcurrentHashMap<>();
     private int lastStreamId; // reading thread only
     /** The window each request's body may fill before the server reads it: a whole body within the limit, at most 16 MiB. */
     private final int streamWindow;
@@ -96,16 +93,13 @@ final class Http2Connection {
     /** Bytes received that the connection no longer holds and has not yet given back (reading thread only). */
     private int unreturned;
 
-    /** The largest frame the client accepts (its SETTINGS_MAX_FRAME_SIZE): set by the reading thread, read by writers. */
-    private volatile int peerMaxFrame = MAX_FRAME;
-    private final Object activeLock = new Object();
-    private int active; // requests received and not yet answered, under activeLock (drives the connection's phase)
-
-    /** @param serverClosing true once the server closes: the handlers still running are interrupted as the connection ends */
+    /**
+     * @param serverClosing     true once the server closes: the handlers still running are interrupted as the connection ends
+     * @param timeoutsWaitedOut counts the read timeouts waited out while answers ran ({@link Http2Frames})
+     */
     Http2Connection(SSLSocket socket, ConnectionPhase phase, Http1Handler handler, long maxBodyBytes, int maxStreams,
-                    X509Certificate peer, BooleanSupplier serverClosing) throws IOException {
+                    X509Certificate peer, BooleanSupplier serverClosing, LongAdder timeoutsWaitedOut) throws IOException {
         this.phase = phase;
-        this.handler = handler;
         this.maxBodyBytes = maxBodyBytes;
         this.maxStreams = maxStreams;
         this.peer = peer;
@@ -113,7 +107,8 @@ final class Http2Connection {
         this.streamWindow = (int) Math.min(16 << 20, Math.max(DEFAULT_WINDOW, maxBodyBytes));
         this.connectionWindow = (int) Math.max(CONNECTION_WINDOW, Math.min(Integer.MAX_VALUE - 1L, maxBodyBytes) + 1);
         this.receiveWindow = connectionWindow;
-        this.frames = new Http2Frames(socket.getInputStream(), socket.getOutputStream());
+        this.frames = new Http2Frames(socket.getInputStream(), socket.getOutputStream(), timeoutsWaitedOut);
+        this.answers = new Http2Answers(frames, phase, handler, maxBodyBytes);
     }
 
     /** Reads frames until the client closes, an error ends the connection, or it is idle past the socket's timeout. */
@@ -130,31 +125,21 @@ final class Http2Connection {
         } catch (EOFException gone) {
             // the client closed the connection
         } finally {
-            credit.close(); // answers waiting for credit give up
-            if (serverClosing.getAsBoolean() || Thread.currentThread().isInterrupted()) { // wake the handlers too (a bind at its barrier)
-                answering.values().forEach(o -> o.thread.interrupt());
-            }
-        }
-    }
-
-    /** Whether answers are still running (a bind at its barrier): a quiet client then is not an idle connection. */
-    private boolean answering() {
-        synchronized (activeLock) {
-            return active > 0;
+            answers.end(serverClosing.getAsBoolean() || Thread.currentThread().isInterrupted());
         }
     }
 
     private void readFrames() throws IOException {
         byte[] payload = new byte[MAX_FRAME];
         while (true) {
-            Http2Frames.Head head = frames.readHead(this::answering);
+            Http2Frames.Head head = frames.readHead(answers::running);
             int length = head.length();
             int flags = head.flags();
             int stream = head.stream();
             if (length > MAX_FRAME) {
                 throw new ConnectionError(FRAME_SIZE_ERROR, "frame of " + length + " bytes exceeds SETTINGS_MAX_FRAME_SIZE " + MAX_FRAME);
             }
-            frames.readFully(payload, length, this::answering);
+            frames.readFully(payload, length, answers::running);
             switch (head.type()) {
                 case DATA -> data(stream, flags, payload, length);
                 case HEADERS -> headers(stream, flags, payload, length);
@@ -169,10 +154,7 @@ final class Http2Connection {
                     if (dropped != null) {
                         giveBack(dropped.body.size()); // its body so far is dropped
                     }
-                    Outgoing o = answering.get(stream);
-                    if (o != null) {
-                        credit.reset(o.credit); // its answer is dropped; the handler finishes what it does
-                    }
+                    answers.reset(stream);
                 }
                 case SETTINGS -> settings(stream, flags, payload, length);
                 case PUSH_PROMISE -> throw new ConnectionError(PROTOCOL_ERROR, "a client may not send PUSH_PROMISE");
@@ -217,7 +199,7 @@ final class Http2Connection {
         block.write(payload, from, to - from);
         int f = flags;
         while ((f & END_HEADERS) == 0) { // CONTINUATION frames of the same stream follow, nothing between
-            Http2Frames.Head next = frames.readHead(this::answering);
+            Http2Frames.Head next = frames.readHead(answers::running);
             int len = next.length();
             if (next.type() != CONTINUATION || next.stream() != stream) {
                 throw new ConnectionError(PROTOCOL_ERROR, "expected CONTINUATION of stream " + stream);
@@ -225,7 +207,7 @@ final class Http2Connection {
             if (len > MAX_FRAME || block.size() + len > MAX_HEADER_LIST) {
                 throw new ConnectionError(len > MAX_FRAME ? FRAME_SIZE_ERROR : PROTOCOL_ERROR, "header block of stream " + stream + " too large");
             }
-            frames.readFully(payload, len, this::answering);
+            frames.readFully(payload, len, answers::running);
             block.write(payload, 0, len);
             f = next.flags();
         }
@@ -250,7 +232,7 @@ final class Http2Connection {
             throw new ConnectionError(PROTOCOL_ERROR, "HEADERS on stream " + stream + ", which a client may not open now");
         }
         lastStreamId = stream;
-        if (receiving.size() + answering.size() >= maxStreams) {
+        if (receiving.size() + answers.streams() >= maxStreams) {
             frames.rst(stream, REFUSED_STREAM);
             return;
         }
@@ -371,7 +353,7 @@ final class Http2Connection {
                     if (value > Integer.MAX_VALUE) {
                         throw new ConnectionError(FLOW_CONTROL_ERROR, "SETTINGS_INITIAL_WINDOW_SIZE " + value);
                     }
-                    if (!credit.initialWindow((int) value, answering.values().stream().map(Outgoing::credit))) {
+                    if (!answers.initialWindow((int) value)) {
                         throw new ConnectionError(FLOW_CONTROL_ERROR, "SETTINGS_INITIAL_WINDOW_SIZE " + value
                                 + " takes a stream's window beyond 2^31-1");
                     }
@@ -380,7 +362,7 @@ final class Http2Connection {
                     if (value < MAX_FRAME || value > 16_777_215) {
                         throw new ConnectionError(PROTOCOL_ERROR, "SETTINGS_MAX_FRAME_SIZE " + value);
                     }
-                    peerMaxFrame = (int) value;
+                    answers.maxFrame((int) value);
                 }
                 default -> {
                     // HEADER_TABLE_SIZE: answers never index; MAX_CONCURRENT_STREAMS: no push; the rest: advisory
@@ -403,166 +385,18 @@ final class Http2Connection {
             return;
         }
         if (stream == 0) {
-            if (!credit.openConnection(increment)) {
+            if (!answers.openConnection(increment)) {
                 throw new ConnectionError(FLOW_CONTROL_ERROR, "the connection's window exceeds 2^31-1");
             }
         } else {
-            Outgoing o = answering.get(stream);
-            if (o != null) {
-                credit.openStream(o.credit, increment);
-            }
+            answers.openStream(stream, increment);
         }
     }
 
-    /**
-     * The request is complete: counted active, and answered — on this reading thread when the handler says it never
-     * waits for another request (its answer then goes out unless the client's windows are short, in which case a
-     * virtual thread finishes writing it), else on a virtual thread of its own.
-     */
+    /** The request is complete: the answering side has it, and its body is the handler's now. */
     private void dispatch(Incoming request) {
-        Http1Request req = new Http1Request(request.method, request.path, request.headers,
-                request.tooLarge ? new byte[0] : request.body.bytes(), peer);
-        boolean atOnce = !request.tooLarge && handler.answersAtOnce(req);
-        SendCredit.Window window = credit.open();
-        Thread thread = atOnce ? Thread.currentThread() : Thread.ofVirtual().name("muster-h2-stream").unstarted(() -> {
-            try {
-                answer(request, req, window);
-            } finally {
-                done(request.stream);
-            }
-        });
-        answering.put(request.stream, new Outgoing(thread, window));
-        synchronized (activeLock) {
-            if (active++ == 0) {
-                phase.busy();
-            }
-        }
-        if (atOnce) {
-            answerHere(request, req, window);
-        } else {
-            thread.start();
-        }
-    }
-
-    /** On the reading thread: handle, and write what credit allows now; a virtual thread writes the rest. */
-    private void answerHere(Incoming request, Http1Request req, SendCredit.Window window) {
-        Http1Response response = respond(request, req);
-        if (response == null) {
-            done(request.stream);
-            return;
-        }
-        byte[] body = request.method.equals("HEAD") ? new byte[0] : response.body();
-        if (credit.tryCredit(window, body.length)) {
-            try {
-                write(request.stream, window, response, body, body.length);
-            } catch (IOException | InterruptedException e) {
-                // the connection ended; the client sees it gone
-            }
-            done(request.stream);
-        } else { // the client's windows are short: never wait for its WINDOW_UPDATE on the thread that reads it
-            Thread.ofVirtual().name("muster-h2-stream").start(() -> {
-                try {
-                    write(request.stream, window, response, body, 0);
-                } catch (IOException | InterruptedException e) {
-                    // the connection ended
-                } finally {
-                    done(request.stream);
-                }
-            });
-        }
-    }
-
-    private void done(int stream) {
-        answering.remove(stream);
-        synchronized (activeLock) {
-            if (--active == 0) {
-                phase.idle();
-            }
-        }
-    }
-
-    private void answer(Incoming request, Http1Request req, SendCredit.Window window) {
-        Http1Response response = respond(request, req);
-        if (response == null) {
-            return;
-        }
-        byte[] body = request.method.equals("HEAD") ? new byte[0] : response.body();
-        try {
-            write(request.stream, window, response, body, 0);
-            if (request.tooLarge) {
-                frames.rst(request.stream, NO_ERROR); // after the answer: the client stops sending the body
-            }
-        } catch (IOException | InterruptedException e) {
-            // the connection ended; the client sees it gone
-        }
-    }
-
-    /** The handler's answer (its "too large" one for a body over the limit, a 500 for an exception); null: closing. */
-    private Http1Response respond(Incoming request, Http1Request req) {
-        if (request.tooLarge) {
-            return handler.bodyTooLarge(req, maxBodyBytes);
-        }
-        try {
-            return handler.handle(req);
-        } catch (InterruptedException e) {
-            return null; // the server is closing
-        } catch (Exception e) {
-            return Http1Response.text(500, "internal error answering " + request.method + " " + request.path + ": " + e + "\n");
-        }
-    }
-
-    /**
-     * Writes the answer: HEADERS, then DATA as the client's windows allow. {@code credited}: bytes of the body whose
-     * credit the caller already took (all of them, or 0).
-     */
-    private void write(int stream, SendCredit.Window window, Http1Response response, byte[] body, int credited)
-            throws IOException, InterruptedException {
-        ByteArrayOutputStream block = new ByteArrayOutputStream(64);
-        Hpack.status(block, response.status());
-        if (response.contentType() != null) {
-            Hpack.literal(block, "content-type", response.contentType());
-        }
-        Hpack.literal(block, "content-length", Integer.toString(response.body().length));
-        response.headers().forEach((name, value) -> Hpack.literal(block, name.toLowerCase(Locale.ROOT), value));
-        byte[] fields = block.toByteArray();
-        // credit for the first DATA frame before anything is written: a small answer then goes out as one write
-        int n = credited > 0 ? Math.min(credited, peerMaxFrame) : body.length == 0 ? 0 : credit.credit(window, Math.min(body.length, peerMaxFrame));
-        if (body.length > 0 && n == 0) {
-            return; // reset, or the connection ended
-        }
-        int prepaid = credited - n; // credit taken for the frames after the first
-        frames.writeLock.lock();
-        try {
-            if (window.reset() || credit.closed()) {
-                credit.refund(credited > 0 ? credited : n); // credit taken for DATA never sent goes back to the connection
-                return;
-            }
-            int max = peerMaxFrame;
-            int first = Math.min(fields.length, max);
-            frames.write(HEADERS, (body.length == 0 ? END_STREAM : 0) | (first == fields.length ? END_HEADERS : 0), stream, fields, 0, first, false);
-            for (int at = first; at < fields.length; at += max) {
-                int len = Math.min(max, fields.length - at);
-                frames.write(CONTINUATION, at + len == fields.length ? END_HEADERS : 0, stream, fields, at, len, false);
-            }
-            if (n > 0) {
-                frames.write(DATA, n == body.length ? END_STREAM : 0, stream, body, 0, n, false);
-            }
-            frames.flush(); // before any wait for credit below: the client gives credit only for what it has read
-        } finally {
-            frames.writeLock.unlock();
-        }
-        for (int at = n; at < body.length; at += n) {
-            if (prepaid > 0) {
-                n = Math.min(prepaid, peerMaxFrame);
-                prepaid -= n;
-            } else {
-                n = credit.credit(window, Math.min(body.length - at, peerMaxFrame));
-            }
-            if (n == 0) {
-                return;
-            }
-            frames.write(DATA, at + n == body.length ? END_STREAM : 0, stream, body, at, n, true);
-        }
+        answers.dispatch(request.stream, new Http1Request(request.method, request.path, request.headers,
+                request.tooLarge ? new byte[0] : request.body.bytes(), peer), request.tooLarge);
     }
 
     /** Our SETTINGS, and the connection's receive window raised from the protocol's default. */
@@ -646,9 +480,6 @@ final class Http2Connection {
             size = 0;
         }
     }
-
-    /** A request being answered: the thread answering it (interrupted when the server closes) and its send window. */
-    private record Outgoing(Thread thread, SendCredit.Window credit) {}
 
     /** Ends the connection with GOAWAY and this code. */
     private static final class ConnectionError extends RuntimeException {

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
@@ -20,7 +21,8 @@ import java.util.function.BooleanSupplier;
  * <p>Threads: only the connection's reading thread reads. Any thread writes — the answers' threads and the reading
  * thread (SETTINGS and PING acknowledgements, window updates, resets) — each frame under {@link #writeLock}, so frames
  * never interleave mid-frame. A writer that needs a group of frames in a row (a response's HEADERS, CONTINUATIONs and
- * first DATA) holds the lock across them; it is reentrant.
+ * first DATA) holds the lock across them; it is reentrant. The read timeouts waited out are counted in a
+ * {@link LongAdder} that the server's connections share.
  */
 final class Http2Frames {
     static final int DATA = 0, HEADERS = 1, PRIORITY = 2, RST_STREAM = 3, SETTINGS = 4, PUSH_PROMISE = 5,
@@ -44,10 +46,13 @@ final class Http2Frames {
     private final InputStream in;
     private final OutputStream out;
     private final byte[] head = new byte[9]; // reading thread only
+    private final LongAdder timeoutsWaitedOut;
 
-    Http2Frames(InputStream in, OutputStream out) {
+    /** @param timeoutsWaitedOut counts the read timeouts that {@link #readFully(byte[], int, BooleanSupplier)} waits out */
+    Http2Frames(InputStream in, OutputStream out, LongAdder timeoutsWaitedOut) {
         this.in = new BufferedInputStream(in, MAX_FRAME + 9);
         this.out = new BufferedOutputStream(out, MAX_FRAME + 9);
+        this.timeoutsWaitedOut = timeoutsWaitedOut;
     }
 
     /** Reads the client's connection preface. */
@@ -74,7 +79,7 @@ final class Http2Frames {
     /**
      * Reads {@code n} octets into {@code b}. A read timeout while {@code keepWaiting} says so (answers still running: the
      * connection is not idle) is waited out without losing the octets read so far — a frame may arrive in parts around
-     * a quiet spell; any other timeout is thrown.
+     * a quiet spell — and counted; any other timeout is thrown.
      */
     void readFully(byte[] b, int n, BooleanSupplier keepWaiting) throws IOException {
         int at = 0;
@@ -84,6 +89,7 @@ final class Http2Frames {
                 r = in.read(b, at, n - at);
             } catch (SocketTimeoutException timeout) {
                 if (keepWaiting.getAsBoolean()) {
+                    timeoutsWaitedOut.increment();
                     continue;
                 }
                 throw timeout;

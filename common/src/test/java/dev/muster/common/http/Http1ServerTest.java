@@ -20,7 +20,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -252,24 +251,14 @@ class Http1ServerTest {
 
     @Test
     void closeInterruptsAHandlerParkedInsideAndClosesEveryConnection() throws Exception {
-        CountDownLatch entered = new CountDownLatch(1);
-        CountDownLatch interrupted = new CountDownLatch(1);
-        start(r -> {
-            entered.countDown();
-            try {
-                new CountDownLatch(1).await(); // parked like a bind at its barrier
-            } catch (InterruptedException e) {
-                interrupted.countDown();
-                throw e;
-            }
-            return Http1Response.text(200, "never");
-        }, Duration.ofMinutes(1));
+        ParkedHandler handler = new ParkedHandler(); // never released
+        start(handler, Duration.ofMinutes(1));
         try (Raw parked = new Raw(server.port()); Raw idle = new Raw(server.port())) {
             parked.send("POST /bind HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n");
-            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(handler.parked.await(10, TimeUnit.SECONDS)).isTrue();
             await().atMost(Duration.ofSeconds(10)).until(() -> server.connections() == 2);
             server.close();
-            assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(handler.interrupted.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(parked.atEnd()).isTrue();
             assertThat(idle.atEnd()).isTrue();
             await().atMost(Duration.ofSeconds(10)).until(() -> server.connections() == 0);
@@ -283,19 +272,11 @@ class Http1ServerTest {
     @Test
     void connectionsBeyondThePlatformThreadsGetVirtualOnesAndCloseInterruptsBoth() throws Exception {
         int n = Http1Server.PLATFORM_CONNECTIONS + 4;
-        CountDownLatch entered = new CountDownLatch(n);
-        CountDownLatch interrupted = new CountDownLatch(n);
+        ParkedHandler handler = new ParkedHandler(n); // never released
         List<Boolean> virtual = Collections.synchronizedList(new ArrayList<>());
         start(r -> {
             virtual.add(Thread.currentThread().isVirtual());
-            entered.countDown();
-            try {
-                new CountDownLatch(1).await();
-            } catch (InterruptedException e) {
-                interrupted.countDown();
-                throw e;
-            }
-            return Http1Response.text(200, "never");
+            return handler.handle(r);
         }, Duration.ofMinutes(1));
         List<Raw> clients = new ArrayList<>();
         try {
@@ -304,11 +285,11 @@ class Http1ServerTest {
                 clients.add(c);
                 c.send("POST /bind HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n");
             }
-            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(handler.parked.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(virtual).filteredOn(v -> !v).hasSize(Http1Server.PLATFORM_CONNECTIONS);
             assertThat(virtual).filteredOn(v -> v).hasSize(4);
             server.close();
-            assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(handler.interrupted.await(10, TimeUnit.SECONDS)).isTrue();
             for (Raw c : clients) {
                 assertThat(c.atEnd()).isTrue();
             }
@@ -358,24 +339,17 @@ class Http1ServerTest {
 
     @Test
     void whenEveryOpenConnectionIsInsideItsHandlerANewOneIsClosedUntilOneEnds() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch entered = new CountDownLatch(2);
-        start(r -> {
-            if (r.path().equals("/park")) {
-                entered.countDown();
-                release.await(); // like a bind at its barrier
-            }
-            return Http1Response.text(200, r.path());
-        }, Duration.ofMinutes(1), 2);
+        ParkedHandler handler = new ParkedHandler(2);
+        start(handler, Duration.ofMinutes(1), 2);
         try (Raw a = new Raw(server.port()); Raw b = new Raw(server.port())) {
             for (Raw c : List.of(a, b)) {
                 c.send("GET /park HTTP/1.1\r\nHost: h\r\n\r\n");
             }
-            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(handler.parked.await(10, TimeUnit.SECONDS)).isTrue();
             try (Raw third = new Raw(server.port())) {
                 assertThat(third.atEnd()).as("closed at once: both open ones are busy").isTrue();
             }
-            release.countDown();
+            handler.release();
             assertThat(a.reply().body).isEqualTo("/park");
             assertThat(b.reply().body).isEqualTo("/park");
             assertThat(server.evictedConnections()).isZero();

@@ -360,11 +360,8 @@ class Http2ServerTest {
 
     @Test
     void streamsBeyondTheLimitAreRefusedAndTheOthersAnswered() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        start(r -> {
-            release.await(30, TimeUnit.SECONDS);
-            return Http1Response.text(200, "fine");
-        }, 2);
+        ParkedHandler handler = new ParkedHandler(2);
+        start(handler, 2);
         try (RawClient c = new RawClient()) {
             c.settings();
             c.get(1, "/a");
@@ -376,7 +373,7 @@ class Http2ServerTest {
             }
             assertThat(f.stream).isEqualTo(5);
             assertThat(java.nio.ByteBuffer.wrap(f.payload).getInt()).isEqualTo(7); // REFUSED_STREAM
-            release.countDown();
+            handler.release();
             List<Integer> answered = new ArrayList<>();
             while (answered.size() < 2) {
                 f = c.next();
@@ -581,22 +578,19 @@ class Http2ServerTest {
      */
     @Test
     void aFrameSplitAroundAQuietSpellWhileAnAnswerRunsIsReadWhole() throws Exception {
-        CountDownLatch parked = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        start(r -> {
-            parked.countDown();
-            release.await(30, TimeUnit.SECONDS);
-            return Http1Response.text(200, "done");
-        }, 100, LIMIT, Duration.ofMillis(400));
+        ParkedHandler handler = new ParkedHandler();
+        start(handler, 100, LIMIT, Duration.ofMillis(400));
         try (RawClient c = new RawClient()) {
             c.settings();
             c.get(1, "/parked");
-            assertThat(parked.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(handler.parked.await(30, TimeUnit.SECONDS)).isTrue();
             byte[] data = {1, 2, 3, 4, 5, 6, 7, 8};
             byte[] ping = java.nio.ByteBuffer.allocate(17).put(new byte[] {0, 0, 8, 6, 0, 0, 0, 0, 0}).put(data).array();
             c.out.write(ping, 0, 4); // part of the PING's head
             c.out.flush();
-            Thread.sleep(1_200); // three read timeouts pass while the answer on stream 1 runs
+            long before = server.http2TimeoutsWaitedOut();
+            // three read timeouts pass while the answer on stream 1 runs
+            await().atMost(Duration.ofSeconds(30)).until(() -> server.http2TimeoutsWaitedOut() >= before + 3);
             c.out.write(ping, 4, ping.length - 4);
             c.out.flush();
             Frame f;
@@ -605,10 +599,10 @@ class Http2ServerTest {
             }
             assertThat(f.flags).isEqualTo(1);
             assertThat(f.payload).containsExactly(data);
-            release.countDown();
-            assertThat(c.answer(List.of(), 1)).isEqualTo("done");
+            handler.release();
+            assertThat(c.answer(List.of(), 1)).isEqualTo("/parked");
         } finally {
-            release.countDown();
+            handler.release();
         }
     }
 
@@ -630,17 +624,12 @@ class Http2ServerTest {
      */
     @Test
     void anInitialWindowThatOverflowsAnOpenStreamsWindowIsAFlowControlError() throws Exception {
-        CountDownLatch parked = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        start(r -> {
-            parked.countDown();
-            release.await(30, TimeUnit.SECONDS);
-            return Http1Response.text(200, "late");
-        }, 100);
+        ParkedHandler handler = new ParkedHandler();
+        start(handler, 100);
         try (RawClient c = new RawClient()) {
             c.settings();
             c.get(1, "/parked");
-            assertThat(parked.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(handler.parked.await(30, TimeUnit.SECONDS)).isTrue();
             c.windowUpdate(1, Integer.MAX_VALUE - DEFAULT_WINDOW); // the stream's window is now 2^31-1
             c.settings(0x4, DEFAULT_WINDOW + 1);
             Frame f;
@@ -650,7 +639,7 @@ class Http2ServerTest {
             assertThat(java.nio.ByteBuffer.wrap(f.payload, 4, 4).getInt()).isEqualTo(3); // FLOW_CONTROL_ERROR
             assertThat(new String(f.payload, 8, f.payload.length - 8, StandardCharsets.UTF_8)).contains("SETTINGS_INITIAL_WINDOW_SIZE");
         } finally {
-            release.countDown();
+            handler.release();
         }
     }
 
