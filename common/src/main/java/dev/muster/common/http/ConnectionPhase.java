@@ -2,6 +2,7 @@ package dev.muster.common.http;
 
 import java.net.Socket;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Where one connection of an {@link Http1Server} is in its life, for the two things the server does to connections
@@ -17,9 +18,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * </pre>
  *
  * HEAD, BODY and IDLE wait for the client: such a connection may be evicted. BUSY waits for the server (a bind at its
- * barrier): never evicted. CLOSING: the reaper or an eviction is closing it. Written by the connection's thread (over
+ * barrier): never evicted. CLOSING: the reaper or an eviction is closing it; it stays so (a write of another phase after
+ * it, by a thread that has not seen the socket close yet, changes nothing). Written by the connection's thread (over
  * HTTP/2 also by the threads that finish its answers, under {@link Http2Answers}' lock); read by the accepting thread
- * and the reaper. Thread-safe: the phase and its start are one immutable value behind a volatile field.
+ * and the reaper. Thread-safe: the phase and its start are one immutable value in an atomic reference.
  */
 final class ConnectionPhase {
     enum Kind { HEAD, BODY, BUSY, IDLE, CLOSING }
@@ -34,44 +36,54 @@ final class ConnectionPhase {
     /** The socket as accepted (under TLS, the plain socket the TLS one is layered on): closing it ends every read at once. */
     final Socket raw;
     private final AtomicBoolean released = new AtomicBoolean();
-    private volatile Now now;
+    private final AtomicReference<Now> now;
     private volatile Thread thread;
 
     ConnectionPhase(Socket raw, long acceptedNanos) {
         this.raw = raw;
-        this.now = new Now(Kind.HEAD, acceptedNanos);
+        this.now = new AtomicReference<>(new Now(Kind.HEAD, acceptedNanos));
     }
 
     Now now() {
-        return now;
+        return now.get();
     }
 
     /** Bytes of a request arrived: an idle connection starts a head (and its deadline) now. */
     void bytesArrived() {
-        if (now.kind() == Kind.IDLE) {
-            now = new Now(Kind.HEAD, System.nanoTime());
+        Now n = now.get();
+        if (n.kind() == Kind.IDLE) {
+            now.compareAndSet(n, new Now(Kind.HEAD, System.nanoTime())); // a phase written meanwhile wins
         }
     }
 
     void body() {
-        now = new Now(Kind.BODY, System.nanoTime());
+        enter(Kind.BODY);
     }
 
     void busy() {
-        now = new Now(Kind.BUSY, System.nanoTime());
+        enter(Kind.BUSY);
     }
 
     void idle() {
-        now = new Now(Kind.IDLE, System.nanoTime());
+        enter(Kind.IDLE);
     }
 
     /** Being closed from outside (head deadline, eviction): neither again. */
     void closing() {
-        now = new Now(Kind.CLOSING, System.nanoTime());
+        now.set(new Now(Kind.CLOSING, System.nanoTime()));
     }
 
     boolean closedFromOutside() {
-        return now.kind() == Kind.CLOSING;
+        return now.get().kind() == Kind.CLOSING;
+    }
+
+    private void enter(Kind kind) {
+        Now next = new Now(kind, System.nanoTime());
+        for (Now n = now.get(); n.kind() != Kind.CLOSING; n = now.get()) {
+            if (now.compareAndSet(n, next)) {
+                return;
+            }
+        }
     }
 
     void serving(Thread t) {
