@@ -224,6 +224,10 @@ final class Http2Connection {
                 throw new ConnectionError(PROTOCOL_ERROR, "trailers of stream " + stream + " without END_STREAM");
             }
             receiving.remove(stream);
+            if (open.body.declared() >= 0 && open.body.size() != open.body.declared()) {
+                malformed(open, 0);
+                return;
+            }
             giveBack(open.body.size()); // the body is the handler's now
             dispatch(open);
             return;
@@ -253,10 +257,14 @@ final class Http2Connection {
                 ? Long.parseLong(declared) : -1;
         Incoming request = new Incoming(stream, method, query < 0 ? path : path.substring(0, query), fields, streamWindow,
                 new Body(declaredLength));
-        if (declaredLength > maxBodyBytes) {
+        if (declaredLength > maxBodyBytes) { // answered now, whether or not the body follows: what follows is dropped
             request.tooLarge = true;
-        }
-        if ((flags & END_STREAM) != 0) {
+            dispatch(request);
+        } else if ((flags & END_STREAM) != 0) {
+            if (declaredLength > 0) {
+                malformed(request, 0);
+                return;
+            }
             dispatch(request);
         } else {
             receiving.put(stream, request);
@@ -291,6 +299,12 @@ final class Http2Connection {
         }
         request.window -= length;
         int size = to - from;
+        long declared = request.body.declared();
+        if (declared >= 0 && (request.body.size() + size > declared || (flags & END_STREAM) != 0 && request.body.size() + size != declared)) {
+            receiving.remove(stream);
+            malformed(request, length);
+            return;
+        }
         if (!request.tooLarge && request.body.size() + size > maxBodyBytes) {
             request.tooLarge = true;
         }
@@ -314,6 +328,17 @@ final class Http2Connection {
             frames.windowUpdate(stream, most - request.window);
             request.window = most;
         }
+    }
+
+    /**
+     * A request whose DATA does not add up to its Content-Length (RFC 9113 §8.1.1): malformed, a stream error. It is
+     * not handed to the handler; its stream is reset with PROTOCOL_ERROR, and what it held, with {@code alsoDropped}
+     * bytes of the frame at hand, is given back. The caller has taken it out of {@code receiving}.
+     */
+    private void malformed(Incoming request, int alsoDropped) throws IOException {
+        giveBack(request.body.size() + alsoDropped);
+        request.body.drop();
+        frames.rst(request.stream, PROTOCOL_ERROR);
     }
 
     /**
@@ -457,6 +482,11 @@ final class Http2Connection {
 
         int size() {
             return size;
+        }
+
+        /** The request's Content-Length; -1 when it declared none. */
+        long declared() {
+            return declared;
         }
 
         void write(byte[] b, int offset, int length) {

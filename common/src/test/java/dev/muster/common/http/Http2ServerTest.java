@@ -619,6 +619,54 @@ class Http2ServerTest {
     }
 
     /**
+     * A body that does not add up to its content-length — shorter when the stream ends, longer at any frame, or none
+     * at all — is malformed (RFC 9113 §8.1.1): the handler never sees it, its stream is reset with PROTOCOL_ERROR, its
+     * bytes are given back, and the connection goes on serving.
+     */
+    @Test
+    void aBodyThatDoesNotAddUpToItsContentLengthResetsItsStreamAndReachesNoHandler() throws Exception {
+        List<String> handled = java.util.Collections.synchronizedList(new ArrayList<>());
+        start(r -> {
+            handled.add(r.path());
+            return Http1Response.text(200, "got " + r.body().length);
+        }, 100);
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            c.post(1, "/short", false, "content-length", "5");
+            c.frame(0, 1, 1, "abc".getBytes(StandardCharsets.US_ASCII)); // DATA, END_STREAM: 3 of 5
+            c.post(3, "/long", false, "content-length", "2");
+            c.frame(0, 0, 3, "abc".getBytes(StandardCharsets.US_ASCII)); // 3 of 2, before the stream ends
+            c.post(5, "/none", true, "content-length", "4"); // HEADERS with END_STREAM: 0 of 4
+            c.post(7, "/trailers", false, "content-length", "4");
+            c.frame(0, 0, 7, "ab".getBytes(StandardCharsets.US_ASCII));
+            ByteArrayOutputStream trailers = new ByteArrayOutputStream();
+            Hpack.literal(trailers, "x-checksum", "0");
+            c.frame(1, 0x5, 7, trailers.toByteArray()); // trailers end the stream at 2 of 4
+            List<Frame> frames = c.untilPingAck();
+            for (int stream : List.of(1, 3, 5, 7)) {
+                assertThat(frames).as("stream " + stream).anyMatch(f -> f.type == 3 && f.stream == stream
+                        && java.nio.ByteBuffer.wrap(f.payload).getInt() == 1); // RST_STREAM PROTOCOL_ERROR
+            }
+            assertThat(frames).noneMatch(f -> f.type == 7); // no GOAWAY: only the streams were at fault
+            c.post(9, "/right", false, "content-length", "3");
+            c.frame(0, 1, 9, "abc".getBytes(StandardCharsets.US_ASCII));
+            assertThat(c.answer(c.untilPingAck(), 9)).isEqualTo("got 3");
+            assertThat(handled).containsExactly("/right");
+        }
+    }
+
+    /** A declared body over the limit is answered 413 as soon as its HEADERS arrive: nothing of it need be sent. */
+    @Test
+    void aDeclaredBodyOverTheLimitIsAnsweredAtItsHeaders() throws Exception {
+        start(r -> Http1Response.text(200, "got " + r.body().length), 100);
+        try (RawClient c = new RawClient()) {
+            c.settings();
+            c.post(1, "/big", false, "content-length", Long.toString(LIMIT + 1)); // no DATA follows
+            assertThat(c.answer(c.untilPingAck(), 1)).contains("exceeds the limit");
+        }
+    }
+
+    /**
      * SETTINGS_INITIAL_WINDOW_SIZE that takes the window of a stream being answered beyond 2^31-1 ends the connection
      * with FLOW_CONTROL_ERROR (RFC 9113 §6.9.2).
      */
