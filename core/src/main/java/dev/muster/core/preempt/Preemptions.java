@@ -444,7 +444,7 @@ public final class Preemptions {
         }
         PreemptionChoice.Decision d = choice.decide(g, now);
         if (d.fitsNow()) {
-            return new PreemptionAdvice.NoneNeeded("gang " + key + " fits on free room now");
+            return new PreemptionAdvice.NoneNeeded("gang " + key + " fits on free room now (or on room that pods being evicted give back)");
         }
         if (d.plan() == null) {
             return new PreemptionAdvice.CannotRun("gang " + key + ": " + d.why());
