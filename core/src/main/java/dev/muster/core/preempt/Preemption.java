@@ -2,6 +2,7 @@ package dev.muster.core.preempt;
 
 import dev.muster.core.gang.Gang;
 import dev.muster.core.ledger.Ledger;
+import dev.muster.core.model.FirstFew;
 import dev.muster.core.preempt.PreemptionPlanner.Unit;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +27,7 @@ record Preemption(Gang gang, PreemptionKind kind, int priority, List<Unit> units
                 }
             }
         }
-        String whom = described.size() <= 4 ? String.join(", ", described)
-                : String.join(", ", described.subList(0, 4)) + " and " + (described.size() - 4) + " more";
+        String whom = FirstFew.of(described, 4);
         String verb = kind == PreemptionKind.RECLAIM ? "reclaiming from " : "preempting ";
         return verb + whom + (still > 0 ? ": " + still + " still terminating" : ": their room is free; members bind as kube-scheduler places them");
     }

@@ -9,6 +9,7 @@ import dev.muster.core.ledger.Ledger;
 import dev.muster.core.ledger.NodeEntry;
 import dev.muster.core.ledger.Reservation;
 import dev.muster.core.ledger.Slot;
+import dev.muster.core.model.FirstFew;
 import dev.muster.core.model.QueueSpec;
 import dev.muster.core.preempt.PreemptionPlanner.Part;
 import dev.muster.core.preempt.PreemptionPlanner.Unit;
@@ -115,7 +116,7 @@ final class PreemptionChoice {
         } else {
             why.add("queue reclaim is off");
         }
-        String protectedNote = protectedBy.isEmpty() ? "" : "; protected by a PodDisruptionBudget: " + protectedList(protectedBy);
+        String protectedNote = protectedBy.isEmpty() ? "" : "; protected by a PodDisruptionBudget: " + FirstFew.of(protectedBy.entrySet().stream().map(e -> e.getKey() + " by " + e.getValue()).toList(), 3);
         return Decision.not(String.join("; ", why) + protectedNote);
     }
 
@@ -349,17 +350,5 @@ final class PreemptionChoice {
             }
         }
         return own;
-    }
-
-    private static String protectedList(Map<String, String> protectedBy) {
-        List<String> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : protectedBy.entrySet()) {
-            if (out.size() == 3) {
-                out.add("and " + (protectedBy.size() - 3) + " more");
-                break;
-            }
-            out.add(e.getKey() + " by " + e.getValue());
-        }
-        return String.join(", ", out);
     }
 }

@@ -7,6 +7,7 @@ import dev.muster.core.gang.Gang;
 import dev.muster.core.gang.GangAdmission;
 import dev.muster.core.gang.WaitingLine;
 import dev.muster.core.ledger.Ledger;
+import dev.muster.core.model.FirstFew;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.GangState;
 import dev.muster.core.model.Pod;
@@ -293,24 +294,12 @@ public final class Preemptions {
         if (kept != null) {
             return; // the same decision, not a new one
         }
-        LOG.log(System.Logger.Level.INFO, () -> "decided: " + victims.size() + " pods " + why + " (victims: " + victimNames(victims) + ")");
+        LOG.log(System.Logger.Level.INFO, () -> "decided: " + victims.size() + " pods " + why + " (victims: " + FirstFew.of(victims.stream().map(v -> v.pod().toString()).toList(), 8) + ")");
         if (d.kind() == PreemptionKind.PRIORITY) {
             priorityDecisions++;
         } else {
             reclaimDecisions++;
         }
-    }
-
-    private static String victimNames(List<Victim> victims) {
-        List<String> names = new ArrayList<>();
-        for (Victim v : victims) {
-            if (names.size() == 8) {
-                names.add("and " + (victims.size() - 8) + " more");
-                break;
-            }
-            names.add(v.pod().toString());
-        }
-        return String.join(", ", names);
     }
 
     /** A dry run refused a victim: nothing was evicted; the gang gives its room back and is planned again later. */

@@ -4,6 +4,7 @@ import dev.muster.core.gang.AdmissionHold;
 import dev.muster.core.gang.Books;
 import dev.muster.core.ledger.Reservation;
 import dev.muster.core.ledger.Slot;
+import dev.muster.core.model.FirstFew;
 import dev.muster.core.model.Pod;
 import dev.muster.core.model.PodId;
 import java.util.LinkedHashMap;
@@ -179,7 +180,6 @@ final class VerbGuard {
     }
 
     private static String describe(PassedNodes nodes) {
-        String some = String.join(", ", nodes.some(3));
-        return nodes.size() <= 3 ? some : some + " and " + (nodes.size() - 3) + " more";
+        return FirstFew.shown(nodes.some(3), nodes.size());
     }
 }

@@ -96,20 +96,7 @@ class PreemptionCarryOutTest {
     @Test
     void victimsLeavingAreNoLongerHeldSoReclaimsInConsecutiveTicksKeepTheVictimQueueAtItsShare() {
         SchedulerHarness h = cluster(4, DisruptionBudgets.NONE);
-        for (String q : List.of("a", "b", "c")) {
-            h.scheduler.upsertQueue(queue(q));
-        }
-        // queue a holds the whole cluster: 4 gangs of two 2-cpu pods, each across two nodes (taking one frees more
-        // room than a 2-cpu gang needs)
-        for (int g = 0; g < 4; g++) {
-            running(h, "a" + g, "a", 2, 0, "n" + g, "n" + ((g + 1) % 4));
-            h.clock.advance(Duration.ofSeconds(1));
-        }
-        List<Pod> waiting = new java.util.ArrayList<>();
-        for (int g = 0; g < 4; g++) {
-            waiting.addAll(arrives(h, "b" + g, "b", 1, 0));
-            waiting.addAll(arrives(h, "c" + g, "c", 1, 0));
-        }
+        List<Pod> waiting = queueAHoldsTheClusterAcrossNodePairs(h, 4);
         // ticks in a row while the victims terminate: each decision sees the earlier ones' victims gone already
         for (int round = 0; round < 8; round++) {
             h.scheduler.expireDue();
@@ -118,11 +105,7 @@ class PreemptionCarryOutTest {
             h.clock.advance(Duration.ofSeconds(1));
         }
         // the victims go; b and c run what they reclaimed and what the victims freed beyond it
-        for (var r : h.scheduler.ledger().pods()) {
-            if (evictor.asked().contains(r.pod().name())) {
-                h.scheduler.deletePod(r.pod().uid());
-            }
-        }
+        victimsGo(h);
         for (int round = 0; round < 8; round++) {
             h.scheduler.expireDue();
             for (Pod p : waiting) {
@@ -140,20 +123,7 @@ class PreemptionCarryOutTest {
     @Test
     void roomAVictimFreesBeyondItsPreemptorsNeedIsWaitedForNotTakenAgainFromAnotherQueue() {
         SchedulerHarness h = cluster(4, DisruptionBudgets.NONE);
-        for (String q : List.of("a", "b", "c")) {
-            h.scheduler.upsertQueue(queue(q));
-        }
-        // queue a holds the whole cluster: 4 gangs of two 2-cpu pods, each across two nodes; b and c each want two
-        // gangs of one 2-cpu pod: every gang of a taken frees 4 cpu, twice what its preemptor needs
-        for (int g = 0; g < 4; g++) {
-            running(h, "a" + g, "a", 2, 0, "n" + g, "n" + ((g + 1) % 4));
-            h.clock.advance(Duration.ofSeconds(1));
-        }
-        List<Pod> waiting = new java.util.ArrayList<>();
-        for (int g = 0; g < 2; g++) {
-            waiting.addAll(arrives(h, "b" + g, "b", 1, 0));
-            waiting.addAll(arrives(h, "c" + g, "c", 1, 0));
-        }
+        List<Pod> waiting = queueAHoldsTheClusterAcrossNodePairs(h, 2); // every gang of a taken frees twice what its preemptor needs
 
         h.scheduler.expireDue();
         assertThat(decisions(h)).extracting(d -> d.preemptor().name()).containsExactly("b0");
@@ -171,11 +141,7 @@ class PreemptionCarryOutTest {
         assertThat(decisions(h)).as("no third decision: b1 fits on what a2 frees beyond c1's reservation").hasSize(2);
 
         // the victims go: all four gangs run, on the room of two of a's gangs
-        for (var r : h.scheduler.ledger().pods()) {
-            if (evictor.asked().contains(r.pod().name())) {
-                h.scheduler.deletePod(r.pod().uid());
-            }
-        }
+        victimsGo(h);
         for (int round = 0; round < 4; round++) {
             h.scheduler.expireDue();
             for (Pod p : waiting) {
@@ -191,6 +157,35 @@ class PreemptionCarryOutTest {
         assertThat(h.scheduler.preemptionStats().wastedEvictions()).isZero();
         assertThat(h.totals().allocatedByQueue().get("a").cpuMillis()).isEqualTo(8_000);
         assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    /**
+     * Queues a, b and c; a holds the whole cluster with 4 gangs of two 2-cpu pods, each across two nodes (taking one
+     * frees 4 cpu); b and c each get {@code gangsEach} gangs of one 2-cpu pod, which wait. Returns the waiting pods.
+     */
+    private List<Pod> queueAHoldsTheClusterAcrossNodePairs(SchedulerHarness h, int gangsEach) {
+        for (String q : List.of("a", "b", "c")) {
+            h.scheduler.upsertQueue(queue(q));
+        }
+        for (int g = 0; g < 4; g++) {
+            running(h, "a" + g, "a", 2, 0, "n" + g, "n" + ((g + 1) % 4));
+            h.clock.advance(Duration.ofSeconds(1));
+        }
+        List<Pod> waiting = new java.util.ArrayList<>();
+        for (int g = 0; g < gangsEach; g++) {
+            waiting.addAll(arrives(h, "b" + g, "b", 1, 0));
+            waiting.addAll(arrives(h, "c" + g, "c", 1, 0));
+        }
+        return waiting;
+    }
+
+    /** Every pod Muster asked to evict is gone. */
+    private void victimsGo(SchedulerHarness h) {
+        for (var r : h.scheduler.ledger().pods()) {
+            if (evictor.asked().contains(r.pod().name())) {
+                h.scheduler.deletePod(r.pod().uid());
+            }
+        }
     }
 
     private static boolean bound(SchedulerHarness h, Pod p) {
