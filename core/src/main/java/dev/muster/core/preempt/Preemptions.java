@@ -22,14 +22,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * Takes capacity back for waiting gangs, and carries each decision out. Confined to the core's lock ({@link Books}).
+ * Takes capacity back for waiting gangs: which gang may preempt, and when. Confined to the core's lock ({@link Books}).
  *
  * <p><b>When.</b> On every tick, after the admission pass: the waiting gangs, in line order (higher priority, then the
  * queue furthest below its fair share, then the oldest), are each offered one decision — a gang that fits on free room
@@ -51,41 +50,32 @@ import java.util.function.Consumer;
  * counts as coming free, so a gang that fits on it waits for it instead of evicting more (gangs after it in line in the
  * same tick do not count on that room as well).
  *
- * <p><b>Carrying out.</b> The preemptor reserves its plan at once, over the victims' room ({@link Ledger#markLeaving}),
- * until the victims' grace period plus the margin plus the gang's deadline; {@link VictimEvictions} checks every victim by
- * a dry run, records the decision for a next leader, then evicts them all. A failed check gives every victim back and the
- * gang is planned again after {@link #RETRY_AFTER}. Once an eviction is accepted the decision is never abandoned while
- * its preemptor waits: when the reservation runs out with victims stuck, only the missing room is planned ({@link #shortfall}).
+ * <p><b>Carrying out.</b> {@link GangDecisions} carries each decision out and follows it until it ends (a gang whose
+ * decision is abandoned before any eviction is planned again after {@link #RETRY_AFTER}); {@link SinglePodPreemptions}
+ * does the same for single pods; {@link VictimEvictions} evicts for both.
  *
  * <p><b>Who decides.</b> Only a process that leads ({@link Evictor#ready}), has listed the cluster once ({@code synced}:
  * nodes, pods, PodDisruptionBudgets and PodGroups) and has read what an earlier leader left half done ({@link Handover})
  * decides or evicts anything; until it has read that, no gang is admitted either ({@link AdmissionHold}).
  */
 public final class Preemptions {
-    private static final System.Logger LOG = System.getLogger(Preemptions.class.getName());
     static final int TRIES_PER_TICK = 4;
     static final Duration RETRY_AFTER = Duration.ofSeconds(5);
     /** How a waiting gang's reason says why it takes nobody's room. */
     static final String CANNOT_PREEMPT = "; preempts nothing: ";
 
     private final Books books;
-    private final Ledger ledger;
-    private final GangAdmission admission;
     private final WaitingLine line;
-    private final BindBarrier barrier;
     private final PreemptionChoice choice;
     private final PreemptionSettings settings;
-    private final Duration gangDeadline;
     private final Evictor evictor;
     private final BooleanSupplier synced;
     private final VictimEvictions evictions;
     private final String schedulerName;
     private final SinglePodPreemptions singles;
-    private final Map<GangKey, Preemption> active = new LinkedHashMap<>(); // preemptor → its decision while it holds room
+    private final GangDecisions decisions;
     private final Map<GangKey, Long> retryAt = new HashMap<>(); // gangs that found nothing to take: not before
     private final Handover handover;
-    // counters (read by stats())
-    private long priorityDecisions, reclaimDecisions;
     private final DecisionTimes times = new DecisionTimes();
     private boolean tickHeldBack;
 
@@ -94,12 +84,8 @@ public final class Preemptions {
                        Duration gangDeadline, String schedulerName, Evictor evictor, DisruptionBudgets budgets, Consumer<Runnable> underLock,
                        BooleanSupplier synced, AdmissionHold hold) {
         this.books = books;
-        this.ledger = books.ledger();
-        this.admission = admission;
         this.line = line;
-        this.barrier = barrier;
         this.settings = evictor == Evictor.NONE ? PreemptionSettings.OFF : settings;
-        this.gangDeadline = gangDeadline;
         this.evictor = evictor;
         this.schedulerName = schedulerName;
         this.synced = synced;
@@ -116,7 +102,7 @@ public final class Preemptions {
                     singles.checkFailed(preemptor);
                     return;
                 }
-                abandoned(preemptor, why);
+                decisions.abandoned(preemptor, why);
             }
 
             @Override
@@ -128,16 +114,14 @@ public final class Preemptions {
                     }
                     return;
                 }
-                Preemption pre = active.get(preemptor);
-                if (pre != null) {
-                    books.outbox().emit(new AllocationEvent.PreemptionDecided(preemptor, pre.gang().queue(), pre.priority(), pre.kind(),
-                            pre.victims(), pre.victimNodes()));
-                }
+                decisions.committed(preemptor);
             }
         });
         VictimCandidates candidates = new VictimCandidates(books, budgets, schedulerName);
         this.choice = new PreemptionChoice(books, admission, line, this.settings, candidates, evictions::refusedLately);
         this.singles = new SinglePodPreemptions(books, this.settings, gangDeadline, schedulerName, candidates, admission.planner(), evictions);
+        this.decisions = new GangDecisions(books, admission, line, barrier, choice, this.settings, gangDeadline, evictions,
+                (key, now) -> retryAt.put(key, now + RETRY_AFTER.toNanos()));
     }
 
     // ---- the tick ---------------------------------------------------------------------------------------
@@ -160,7 +144,7 @@ public final class Preemptions {
             handover.read();
             return; // first what an earlier leader left half done
         }
-        follow(now);
+        decisions.follow(now);
         singles.follow(now);
         evictions.tick(now);
         if (!settings.any()) {
@@ -183,7 +167,7 @@ public final class Preemptions {
             PreemptionChoice.Decision d = choice.decide(g, now, promised);
             times.timed(System.nanoTime() - started);
             if (d.plan() != null) {
-                carryOut(g, d, now);
+                decisions.carryOut(g, d, now);
                 return; // one decision a tick: the next one sees its victims leaving
             }
             retryAt.put(g.key(), now + RETRY_AFTER.toNanos());
@@ -231,7 +215,7 @@ public final class Preemptions {
         if (g.spec() == null || g.spec().isUnresolved()) {
             return "its PodGroup is not known or not usable";
         }
-        if (books.admitted(g) || active.containsKey(g.key())) {
+        if (books.admitted(g) || decisions.holds(g.key())) {
             return "it is admitted already";
         }
         if (g.backingOff(now)) {
@@ -259,84 +243,7 @@ public final class Preemptions {
         return null;
     }
 
-    // ---- carrying out -----------------------------------------------------------------------------------
-
-    private void carryOut(Gang g, PreemptionChoice.Decision d, long now) {
-        carryOut(g, d, now, null);
-    }
-
-    /** {@code kept}: the units an earlier plan of the same decision took (null for a new decision). */
-    private void carryOut(Gang g, PreemptionChoice.Decision d, long now, List<Unit> kept) {
-        PreemptionPlanner.Result.Planned p = d.plan();
-        long grace = 0;
-        List<Victim> victims = new ArrayList<>();
-        for (Unit u : p.victims()) {
-            for (Victim v : u.pods()) {
-                victims.add(v);
-                Pod pod = books.pod(v.pod().uid());
-                grace = Math.max(grace, pod == null ? Pod.DEFAULT_GRACE_SECONDS : pod.graceSeconds());
-            }
-        }
-        Duration deadline = g.spec().deadline() != null ? g.spec().deadline() : gangDeadline;
-        long until = now + Duration.ofSeconds(grace).plus(settings.margin()).plus(deadline).toNanos();
-        int priority = PreemptionChoice.priorityOf(g);
-        boolean forQuota = books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof QueueAdmission.Verdict.Refused;
-        Preemption pre = new Preemption(g, d.kind(), priority, p.victims(), victims, p.victimNodes(), forQuota, until);
-        active.put(g.key(), pre);
-        String why = (d.kind() == PreemptionKind.RECLAIM ? "reclaimed by queue " + g.queue() + " for " : "preempted by ")
-                + g.key() + " (priority " + priority + ") to place " + p.plan().placements().size() + " pods";
-        if (kept == null) {
-            evictions.start(g.key(), p.victims(), why); // marks them leaving before the reservation takes their room
-        } else {
-            evictions.extend(g.key(), p.victims().subList(kept.size(), p.victims().size()));
-        }
-        admission.reservePreempting(g, p.plan(), until, pre.note(ledger), PreemptionChoice.priorityOf(g));
-        if (kept != null) {
-            return; // the same decision, not a new one
-        }
-        LOG.log(System.Logger.Level.INFO, () -> "decided: " + victims.size() + " pods " + why + " (victims: " + FirstFew.of(victims.stream().map(v -> v.pod().toString()).toList(), 8) + ")");
-        if (d.kind() == PreemptionKind.PRIORITY) {
-            priorityDecisions++;
-        } else {
-            reclaimDecisions++;
-        }
-    }
-
-    /** A dry run refused a victim: nothing was evicted; the gang gives its room back and is planned again later. */
-    private void abandoned(GangKey preemptor, String why) {
-        Preemption pre = active.remove(preemptor);
-        if (pre != null && ledger.reservation(preemptor) != null && !pre.gang().running()) {
-            Refusal r = Refusal.of(Refusal.Cause.RESOURCES, "gang " + preemptor + ": preemption abandoned before any eviction, " + why
-                    + "; planning again");
-            barrier.dropReservation(pre.gang(), r);
-            books.state(pre.gang(), GangState.UNSCHEDULABLE, r);
-        }
-        retryAt.put(preemptor, books.now() + RETRY_AFTER.toNanos());
-    }
-
-    /** Ends decisions whose reservation is gone, and tells each preemptor how many of its victims still hold room. */
-    private void follow(long now) {
-        for (var it = active.values().iterator(); it.hasNext(); ) {
-            Preemption pre = it.next();
-            Gang g = pre.gang();
-            if (pre.forQuota() && g.running() && books.gang(g.key()) == g && now - pre.until() < 0 && !evictions.allEvicted(g.key())) {
-                continue; // it runs on free room, but its queue's capability admitted it only with these victims gone
-            }
-            if (ledger.reservation(g.key()) == null || g.running() || books.gang(g.key()) != g) {
-                it.remove();
-                if (!evictions.sent(g.key())) {
-                    LOG.log(System.Logger.Level.INFO, () -> "the " + pre.kind().name().toLowerCase(java.util.Locale.ROOT) + " decision for gang "
-                            + g.key() + " ended before any eviction was sent: " + (g.running() ? "it runs on other room"
-                            : books.gang(g.key()) != g ? "it is gone" : "its reservation is gone") + "; its victims stay");
-                }
-                evictions.end(g.key(), g.running() && books.gang(g.key()) == g);
-                continue;
-            }
-            if (g.state() == GangState.RESERVED) {
-                books.state(g, GangState.RESERVED, Refusal.note(pre.note(ledger)));
-            }
-        }
-    }
+    // ---- decisions under way ----------------------------------------------------------------------------
 
     /**
      * Before reservations expire: a started decision (an eviction of it was accepted) is never abandoned while its
@@ -344,36 +251,9 @@ public final class Preemptions {
      * (further units, besides the pods already on their way out), and the gang's room is reserved anew.
      */
     public void shortfall(long now) {
-        if (!evictor.ready() || !synced.getAsBoolean() || !handover.adopted()) {
-            return;
+        if (evictor.ready() && synced.getAsBoolean() && handover.adopted()) {
+            decisions.shortfall(now);
         }
-        for (Preemption pre : new ArrayList<>(active.values())) {
-            Gang g = pre.gang();
-            var r = ledger.reservation(g.key());
-            if (r == null || now - r.deadlineNanos() < 0 || g.running() || books.gang(g.key()) != g || !evictions.started(g.key())) {
-                continue;
-            }
-            List<Unit> kept = evictions.kept(g.key());
-            barrier.dropReservation(g, Refusal.of(Refusal.Cause.DEADLINE_PASSED, "gang " + g.key()
-                    + ": its victims did not all go in time; planning only the room still missing"));
-            if (!resume(g, kept, now)) {
-                active.remove(g.key());
-                evictions.end(g.key(), false);
-                books.state(g, GangState.UNSCHEDULABLE, Refusal.of(Refusal.Cause.RESOURCES, "gang " + g.key()
-                        + ": its victims did not all go in time, and the room still missing cannot be taken now; planning again"));
-                retryAt.put(g.key(), now + RETRY_AFTER.toNanos());
-            }
-        }
-    }
-
-    /** Keeps {@code g}'s room: plans only what {@code kept} does not make, reserves it, and evicts the further units. */
-    private boolean resume(Gang g, List<Unit> kept, long now) {
-        PreemptionChoice.Decision d = choice.decide(g, now, kept);
-        if (d.plan() == null) {
-            return false;
-        }
-        carryOut(g, d, now, kept);
-        return true;
     }
 
     /**
@@ -386,11 +266,7 @@ public final class Preemptions {
             if (kept == null || singles.adopt(r.preemptor(), kept, now)) {
                 continue; // rolled back, or a single pod's room kept
             }
-            Gang g = books.gang(r.preemptor());
-            boolean waits = g != null && g.spec() != null && !g.spec().isUnresolved() && !g.running() && !books.admitted(g);
-            if (!(waits && resume(g, kept, now))) {
-                evictions.end(r.preemptor(), g != null && g.running());
-            }
+            decisions.adopt(r.preemptor(), kept, now);
         }
     }
 
@@ -400,7 +276,7 @@ public final class Preemptions {
      * leaving; those evicted stay so until they go.
      */
     public void leadershipLost() {
-        active.clear();
+        decisions.leadershipLost();
         handover.leadershipLost();
         singles.leadershipLost();
         evictions.leadershipLost();
@@ -418,7 +294,7 @@ public final class Preemptions {
         if (g.running()) {
             return new PreemptionAdvice.NoneNeeded("gang " + key + " runs");
         }
-        if (books.admitted(g) || active.containsKey(key)) {
+        if (books.admitted(g) || decisions.holds(key)) {
             return new PreemptionAdvice.NoneNeeded("gang " + key + " is admitted: its room is reserved");
         }
         if (!g.hasPendingMember()) {
@@ -459,11 +335,11 @@ public final class Preemptions {
 
     /** Whether {@code key} is preempting: its reservation holds room its victims still leave. */
     public boolean preempting(GangKey key) {
-        return active.containsKey(key);
+        return decisions.holds(key);
     }
 
     public PreemptionStats stats() {
-        return new PreemptionStats(priorityDecisions + singles.decisions(), reclaimDecisions, evictions.evicted(), evictions.refusedByBudget(), evictions.failed(),
+        return new PreemptionStats(decisions.priorityDecisions() + singles.decisions(), decisions.reclaimDecisions(), evictions.evicted(), evictions.refusedByBudget(), evictions.failed(),
                 evictions.wasted(), times.cumulative(), times.decisions(), times.nanos());
     }
 }
