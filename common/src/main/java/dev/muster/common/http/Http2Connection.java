@@ -29,7 +29,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.security.cert.X509Certificate;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -256,7 +255,7 @@ final class Http2Connection {
         long declaredLength = declared != null && !declared.isEmpty() && declared.chars().allMatch(Character::isDigit) && declared.length() < 19
                 ? Long.parseLong(declared) : -1;
         Incoming request = new Incoming(stream, method, query < 0 ? path : path.substring(0, query), fields, streamWindow,
-                new Body(declaredLength));
+                new Http2RequestBody(declaredLength));
         if (declaredLength > maxBodyBytes) { // answered now, whether or not the body follows: what follows is dropped
             request.tooLarge = true;
             dispatch(request);
@@ -451,63 +450,17 @@ final class Http2Connection {
         final String method;
         final String path;
         final Map<String, String> headers;
-        final Body body;
+        final Http2RequestBody body;
         int window; // what the client may still send on this stream
         boolean tooLarge;
 
-        Incoming(int stream, String method, String path, Map<String, String> headers, int window, Body body) {
+        Incoming(int stream, String method, String path, Map<String, String> headers, int window, Http2RequestBody body) {
             this.stream = stream;
             this.method = method;
             this.path = path;
             this.headers = headers;
             this.window = window;
             this.body = body;
-        }
-    }
-
-    /**
-     * A request's body as its DATA arrives (reading thread only). Its array doubles as bytes arrive but never grows past
-     * the declared Content-Length, so a body of the length it declared is handed to the handler in that array, without
-     * a copy; memory is only ever spent on bytes that arrived (a declared length alone allocates nothing).
-     */
-    private static final class Body {
-        private static final byte[] NONE = new byte[0];
-        private final long declared; // -1: not declared
-        private byte[] buf = NONE;
-        private int size;
-
-        Body(long declared) {
-            this.declared = declared;
-        }
-
-        int size() {
-            return size;
-        }
-
-        /** The request's Content-Length; -1 when it declared none. */
-        long declared() {
-            return declared;
-        }
-
-        void write(byte[] b, int offset, int length) {
-            int needed = size + length;
-            if (needed > buf.length) {
-                long grown = Math.max(needed, Math.min(2L * buf.length, Integer.MAX_VALUE - 8));
-                buf = Arrays.copyOf(buf, (int) (declared >= needed ? Math.min(grown, declared) : grown));
-            }
-            System.arraycopy(b, offset, buf, size, length);
-            size = needed;
-        }
-
-        /** The body, in its own array when it filled it exactly. */
-        byte[] bytes() {
-            return size == buf.length ? buf : Arrays.copyOf(buf, size);
-        }
-
-        /** Forgets what arrived (a body over the limit). */
-        void drop() {
-            buf = NONE;
-            size = 0;
         }
     }
 
