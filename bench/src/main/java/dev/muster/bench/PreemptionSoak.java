@@ -142,13 +142,13 @@ public final class PreemptionSoak {
     /** Prints the table; whether every invariant held. */
     private static boolean print(List<SoakSampler.Phase> phases, Kube admin, String ns) {
         System.out.println();
-        System.out.println("| phase | length | workloads made / stopped | samples (longest gap) | preemption decisions | victims evicted "
+        System.out.println("| phase | length | workloads made / stopped | samples (longest gap) | preemption decisions (of which evicted nothing) | victims evicted "
                 + "| wasted evictions | running gangs below minMember > 2 s (longest dip) |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---|");
         boolean held = true;
         for (SoakSampler.Phase p : phases) {
-            System.out.printf(Locale.ROOT, "| %s | %.0f s | %d / %d | %d (%.2f s) | %.0f | %.0f | %.0f | %d (%.1f s)%s |%n", p.name,
-                    (p.endNanos - p.startNanos) / 1e9, p.made, p.stopped, p.samples, p.maxGapNanos / 1e9, p.decisions, p.evicted,
+            System.out.printf(Locale.ROOT, "| %s | %.0f s | %d / %d | %d (%.2f s) | %.0f (%.0f) | %.0f | %.0f | %d (%.1f s)%s |%n", p.name,
+                    (p.endNanos - p.startNanos) / 1e9, p.made, p.stopped, p.samples, p.maxGapNanos / 1e9, p.decisions, p.unsent, p.evicted,
                     p.wasted, p.partial.size(), p.longestDipNanos / 1e9, p.partial.isEmpty() ? "" : ": " + String.join("; ", p.partial));
             held &= p.wasted == 0 && p.partial.isEmpty() && !(p.name.equals("steady") && p.evicted > 0);
         }

@@ -21,7 +21,8 @@ import java.util.Set;
  *       fewer but not none for longer than {@link #PARTIAL_AFTER_NANOS} — a whole gang's evictions are sent together,
  *       so its pods go within a sample or two; the longest such dip is reported either way;</li>
  *   <li>evictions ({@code muster_preemption_victims_evicted_total}) and decisions ({@code muster_preemptions_total}),
- *       whose count in the steady phase must be 0.</li>
+ *       whose count in the steady phase must be 0, and the decisions among them that ended before any eviction was sent
+ *       ({@code muster_preemption_decisions_ended_unsent_total}).</li>
  * </ul>
  * Sampling runs on one thread; {@link #phase} is switched by the driver.
  */
@@ -37,9 +38,11 @@ final class SoakSampler {
         int samples;
         long maxGapNanos;
         double decisions0;
+        double unsent0;
         double evicted0;
         double wasted0;
         double decisions;
+        double unsent; // decisions that ended before any eviction was sent
         double evicted;
         double wasted;
         int made0;
@@ -66,6 +69,7 @@ final class SoakSampler {
     private final Set<String> reported = new HashSet<>();
     private long lastSample;
     private double decisions;
+    private double unsent;
     private double evicted;
     private double wasted;
     private String lastError = "";
@@ -88,6 +92,7 @@ final class SoakSampler {
         }
         Phase p = new Phase(name, now);
         p.decisions0 = decisions;
+        p.unsent0 = unsent;
         p.evicted0 = evicted;
         p.wasted0 = wasted;
         p.made0 = workloads.made();
@@ -105,6 +110,7 @@ final class SoakSampler {
     private void close(Phase p, long now) {
         p.endNanos = now;
         p.decisions = decisions - p.decisions0;
+        p.unsent = unsent - p.unsent0;
         p.evicted = evicted - p.evicted0;
         p.wasted = wasted - p.wasted0;
         p.made = workloads.made() - p.made0;
@@ -116,6 +122,7 @@ final class SoakSampler {
         try {
             String metrics = extender.metrics();
             decisions = sum(metrics, "muster_preemptions_total");
+            unsent = sum(metrics, "muster_preemption_decisions_ended_unsent_total");
             evicted = sum(metrics, "muster_preemption_victims_evicted_total");
             wasted = sum(metrics, "muster_preemption_wasted_evictions_total");
             judgeGangs(admin.pods(ns));

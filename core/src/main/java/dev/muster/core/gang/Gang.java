@@ -35,6 +35,7 @@ public final class Gang {
     private int bound; // members holding resources (bound, or assumed by us)
     private int succeededInRun; // members of this run that were bound and have succeeded since
     private boolean running; // the barrier opened: minMember were bound or waiting together
+    private int runsStarted; // how many times it started running since the core first heard of it
     private GangState state = GangState.WAITING;
     private Refusal why = Refusal.NONE;
     private int failures;
@@ -167,6 +168,11 @@ public final class Gang {
     /** The barrier opened and no run has finished since. */
     public boolean running() {
         return running;
+    }
+
+    /** How many times it started running since the core first heard of it (a run that ended counts too). */
+    public int runsStarted() {
+        return runsStarted;
     }
 
     public GangState state() {
@@ -308,6 +314,9 @@ public final class Gang {
 
     /** A run starts or ends: what was counted for the previous run is forgotten. */
     private void running(boolean starts) {
+        if (starts && !running) {
+            runsStarted++;
+        }
         running = starts;
         succeededInRun = 0;
     }

@@ -86,7 +86,7 @@ final class GangDecisions {
         long until = now + Duration.ofSeconds(grace).plus(settings.margin()).plus(deadline).toNanos();
         int priority = PreemptionChoice.priorityOf(g);
         boolean forQuota = books.queueVerdict(g.queue(), line.needOf(g), g.key()) instanceof QueueAdmission.Verdict.Refused;
-        Preemption pre = new Preemption(g, d.kind(), priority, p.victims(), victims, p.victimNodes(), forQuota, until);
+        Preemption pre = new Preemption(g, d.kind(), priority, p.victims(), victims, p.victimNodes(), forQuota, until, g.runsStarted());
         active.put(g.key(), pre);
         String why = (d.kind() == PreemptionKind.RECLAIM ? "reclaimed by queue " + g.queue() + " for " : "preempted by ")
                 + g.key() + " (priority " + priority + ") to place " + p.plan().placements().size() + " pods";
@@ -144,7 +144,7 @@ final class GangDecisions {
                             + g.key() + " ended before any eviction was sent: " + (g.running() ? "it runs on other room"
                             : books.gang(g.key()) != g ? "it is gone" : "its reservation is gone") + "; its victims stay");
                 }
-                evictions.end(g.key(), g.running() && books.gang(g.key()) == g);
+                evictions.end(g.key(), pre.preemptorRan()); // one that ran, then went before this tick, ran on their room
                 continue;
             }
             if (g.state() == GangState.RESERVED) {

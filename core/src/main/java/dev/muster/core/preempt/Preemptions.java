@@ -339,7 +339,8 @@ public final class Preemptions {
     }
 
     public PreemptionStats stats() {
-        return new PreemptionStats(decisions.priorityDecisions() + singles.decisions(), decisions.reclaimDecisions(), evictions.evicted(), evictions.refusedByBudget(), evictions.failed(),
+        return new PreemptionStats(decisions.priorityDecisions() + singles.decisions(), decisions.reclaimDecisions(),
+                evictions.endedRefused(), evictions.endedOvertaken(), evictions.evicted(), evictions.refusedByBudget(), evictions.failed(),
                 evictions.wasted(), times.cumulative(), times.decisions(), times.nanos());
     }
 }

@@ -72,6 +72,7 @@ final class VictimEvictions {
     private long refusedByBudget;
     private long failed;
     private long wasted;
+    private long endedRefused, endedOvertaken; // decisions that ended before any eviction was sent
 
     VictimEvictions(Books books, Evictor evictor, Consumer<Runnable> underLock, Owner owner) {
         this.books = books;
@@ -200,6 +201,7 @@ final class VictimEvictions {
         d.round = List.of();
         if (!d.committed) {
             d.ended = true;
+            endedRefused++;
             decisions.remove(d.preemptor, d);
             owner.checkFailed(d.preemptor, why);
         }
@@ -295,6 +297,7 @@ final class VictimEvictions {
             }
         }
         if (!d.committed) {
+            endedOvertaken++; // its preemptor ran on other room, went, or its reservation ended first
             for (Eviction e : d.evictions) {
                 let(e);
             }
@@ -448,5 +451,15 @@ final class VictimEvictions {
 
     long wasted() {
         return wasted;
+    }
+
+    /** Decisions that ended before any eviction was sent because a victim's dry run, or the decision's record, failed. */
+    long endedRefused() {
+        return endedRefused;
+    }
+
+    /** Decisions that ended before any eviction was sent because they were no longer needed (see {@link #end}). */
+    long endedOvertaken() {
+        return endedOvertaken;
     }
 }

@@ -275,6 +275,7 @@ class PreemptionTest {
         assertThat(h.scheduler.gang(key).slotNodes()).isEmpty();
         assertThat(h.totals().allocatedByQueue().get("default").cpuMillis()).isEqualTo(16_000);
         assertThat(h.scheduler.preemptionStats().evictionsRefusedByBudget()).isEqualTo(1);
+        assertThat(h.scheduler.preemptionStats().endedRefused()).as("the decision ended before any eviction was sent").isEqualTo(1);
         assertThat(decisions(h)).isEmpty();
         assertThat(h.invariantViolations()).isEmpty();
 
@@ -283,6 +284,63 @@ class PreemptionTest {
         h.scheduler.expireDue();
         assertThat(evictor.asked()).containsExactlyInAnyOrder("low-a-0", "low-a-1", "low-a-2", "low-a-3");
         assertThat(h.scheduler.gang(key).state()).isEqualTo(GangState.RESERVED);
+        assertThat(h.scheduler.preemptionStats().priorityDecisions()).as("both decisions count, the one that evicted nothing too").isEqualTo(2);
+        assertThat(h.scheduler.preemptionStats().endedRefused()).isEqualTo(1);
+        assertThat(h.scheduler.preemptionStats().endedOvertaken()).isZero();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aDecisionWhosePreemptorGoesBeforeTheDryRunsAnswerEndsWithNothingEvictedAndIsCountedSo() {
+        SchedulerHarness h = cluster(4);
+        running(h, "low-a", "default", 4, 0, "n0", "n0", "n1", "n1");
+        h.clock.advance(Duration.ofSeconds(10));
+        running(h, "low-b", "default", 4, 0, "n2", "n2", "n3", "n3");
+        evictor.holdChecks(); // the API server is slow to answer the dry runs
+        List<Pod> big = arrives(h, "big", "default", 4, 1000);
+        GangKey key = new GangKey("default", "big");
+
+        h.scheduler.expireDue();
+        assertThat(evictor.checked()).hasSize(4);
+        assertThat(h.scheduler.preemptionStats().priorityDecisions()).isEqualTo(1);
+
+        // the job is deleted while its dry runs are on their way: the decision ends at the next tick
+        for (Pod p : big) {
+            h.scheduler.deletePod(p.uid());
+        }
+        h.scheduler.expireDue();
+        evictor.releaseChecks();
+        h.clock.advance(Duration.ofSeconds(1));
+        h.scheduler.expireDue();
+
+        assertThat(evictor.asked()).as("nothing evicted for a gang that is gone").isEmpty();
+        assertThat(h.scheduler.preemptionStats().endedOvertaken()).isEqualTo(1);
+        assertThat(h.scheduler.preemptionStats().endedRefused()).isZero();
+        assertThat(h.scheduler.preemptionStats().wastedEvictions()).isZero();
+        assertThat(h.scheduler.gang(key).slotNodes()).as("its reservation is gone").isEmpty();
+        assertThat(h.totals().allocatedByQueue().get("default").cpuMillis()).as("both victims keep their room").isEqualTo(16_000);
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aPreemptorThatRanAndThenWentBeforeTheNextTickWastedNoEviction() {
+        SchedulerHarness h = cluster(2);
+        List<Pod> low = running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
+        List<Pod> big = arrives(h, "big", "default", 4, 1000);
+        h.scheduler.expireDue();
+        assertThat(evictor.asked()).hasSize(4);
+
+        // the victims go, big runs on their room, and its job is deleted (it finished) before the next tick
+        victimsGo(h, low);
+        assertThat(schedule(h, big)).allMatch(f -> f.join().ok());
+        for (Pod p : big) {
+            h.scheduler.deletePod(p.uid());
+        }
+        h.scheduler.deletePodGroup(new GangKey("default", "big"));
+        h.clock.advance(Duration.ofSeconds(1));
+        h.scheduler.expireDue();
+
+        assertThat(h.scheduler.preemptionStats().wastedEvictions()).as("big ran on its victims' room").isZero();
         assertThat(h.invariantViolations()).isEmpty();
     }
 

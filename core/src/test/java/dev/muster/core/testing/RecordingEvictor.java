@@ -26,6 +26,7 @@ public final class RecordingEvictor implements Evictor {
     private final Map<String, EvictionOutcome> checkOutcomes = new HashMap<>();
     private final Map<GangKey, PreemptionRecord> records = new LinkedHashMap<>();
     private String recordRefusal;
+    private List<Runnable> heldChecks; // null: dry runs answer at once
 
     @Override
     public synchronized CompletionStage<String> record(PreemptionRecord decision) {
@@ -73,7 +74,29 @@ public final class RecordingEvictor implements Evictor {
     public synchronized CompletionStage<EvictionOutcome> check(PodId pod) {
         checked.add(pod);
         EvictionOutcome real = outcomes.getOrDefault(pod.name(), new EvictionOutcome.Evicted());
-        return CompletableFuture.completedFuture(checkOutcomes.getOrDefault(pod.name(), real));
+        EvictionOutcome outcome = checkOutcomes.getOrDefault(pod.name(), real);
+        if (heldChecks == null) {
+            return CompletableFuture.completedFuture(outcome);
+        }
+        CompletableFuture<EvictionOutcome> answer = new CompletableFuture<>();
+        heldChecks.add(() -> answer.complete(outcome));
+        return answer;
+    }
+
+    /** Dry runs from now on are answered only when {@link #releaseChecks} is called (an API server slow to answer). */
+    public synchronized RecordingEvictor holdChecks() {
+        heldChecks = new ArrayList<>();
+        return this;
+    }
+
+    /** Answers the dry runs held so far (on the calling thread, outside this evictor's monitor) and answers later ones at once. */
+    public void releaseChecks() {
+        List<Runnable> held;
+        synchronized (this) {
+            held = heldChecks == null ? List.of() : heldChecks;
+            heldChecks = null;
+        }
+        held.forEach(Runnable::run);
     }
 
     /** Dry runs of the pod named {@code name} answer {@code outcome} from now on (whatever its real evictions answer). */

@@ -155,7 +155,7 @@ public final class ExtenderMetrics {
     }
 
     /**
-     * Preemption since start: decisions by kind, victims evicted, evictions (and their dry runs) refused (by a
+     * Preemption since start: decisions by kind, decisions that ended before any eviction was sent, victims evicted, evictions (and their dry runs) refused (by a
      * PodDisruptionBudget, or failed otherwise), victims evicted for nothing, and the decision time under the scheduler's lock as a histogram in seconds.
      */
     static List<MetricFamilySamples> preemptions(PreemptionStats p) {
@@ -167,6 +167,13 @@ public final class ExtenderMetrics {
             decisions.addMetric(List.of(kind.label()), p.decisionsOf(kind));
         }
         out.add(decisions);
+        CounterMetricFamily unsent = new CounterMetricFamily("muster_preemption_decisions_ended_unsent",
+                "Preemption decisions that ended before any of their evictions was sent, by why: refused (a victim's dry run, or the"
+                        + " decision's record, failed) or overtaken (the preemptor ran on other room, went away, or its reservation ended first).",
+                List.of("reason"));
+        unsent.addMetric(List.of("refused"), p.endedRefused());
+        unsent.addMetric(List.of("overtaken"), p.endedOvertaken());
+        out.add(unsent);
         out.add(new CounterMetricFamily("muster_preemption_victims_evicted", "Victim pods the API server accepted an eviction for.",
                 p.victimsEvicted()));
         CounterMetricFamily refused = new CounterMetricFamily("muster_preemption_evictions_refused",
