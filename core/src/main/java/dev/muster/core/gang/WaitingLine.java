@@ -29,6 +29,8 @@ import java.util.Map;
  * free for smaller gangs and single pods (backfill). See {@link AdmissionPass} for why this cannot deadlock.
  */
 public final class WaitingLine {
+    /** How many waiting gangs of higher priority a gang's turn checks outside a pass ({@link #turnOf}). */
+    static final int HIGHER_CHECKED = 8;
     private final Books books;
     private Map<String, FairShare.Share> shares = Map.of();
     private Resources clusterTotal = Resources.ZERO;
@@ -38,6 +40,8 @@ public final class WaitingLine {
     private final long setAsideAfterNanos;
     // queue → its waiting gangs, as of the last refresh, plus those that joined and less those admitted since
     private final Map<String, java.util.Set<Gang>> waitingByQueue = new HashMap<>();
+    // queue → its waiting gangs as of the last refresh, highest priority first (priorities as of that refresh)
+    private final Map<String, List<Gang>> byPriority = new HashMap<>();
     private boolean inPass; // an AdmissionPass is taking the line in order: no turn to check
 
     /** @param setAsideAfter how long a gang must have waited before anything is set aside for it */
@@ -71,18 +75,26 @@ public final class WaitingLine {
     }
 
     /**
-     * Outside a pass (a member's filter or bind): why it is not the gang's turn yet — another queue is further below its
-     * fair share and has a waiting gang that could start now (its need fits in the free room and its queue admits it;
-     * the next pass, within a tick, takes the line in order) — or null. A queue whose waiting gangs cannot start now
-     * anyway does not hold others back: holding a turn costs a held bind and a kube-scheduler retry and gains nothing
+     * Outside a pass (a member's filter or bind): why it is not the gang's turn yet — a waiting gang of its queue of
+     * higher priority could start now (it would otherwise evict this one by priority as soon as this one took the
+     * room), or another queue is further below its fair share and has a waiting gang that could start now (its need
+     * fits in the free room and its queue admits it) — or null. The next pass, within a tick, takes the line in order.
+     * A gang that cannot start now anyway holds nobody back: holding a turn costs a held bind and a kube-scheduler retry and gains nothing
      * (room it will need is set aside for its gang next in line, see {@link AdmissionPass}).
      */
     dev.muster.core.model.Refusal turnOf(Gang g) {
         if (inPass || waitingByQueue.isEmpty()) {
             return null;
         }
-        double mine = liveRatio(g.queue());
         Resources free = null;
+        Gang higher = higherInQueueThatCouldStart(g);
+        if (higher != null) {
+            // it would evict this gang by priority as soon as this one took the room: the room is its first
+            return dev.muster.core.model.Refusal.of(dev.muster.core.model.Refusal.Cause.IN_LINE, "gang " + g.key()
+                    + ": waiting for its turn: " + higher.key() + " of higher priority (" + higher.place.priority + " > "
+                    + g.place.priority + ") could start");
+        }
+        double mine = liveRatio(g.queue());
         for (Map.Entry<String, java.util.Set<Gang>> e : waitingByQueue.entrySet()) {
             String q = e.getKey();
             if (q.equals(g.queue()) || liveRatio(q) >= mine - 1e-9) {
@@ -103,19 +115,56 @@ public final class WaitingLine {
         return null;
     }
 
+    /**
+     * A waiting gang of {@code g}'s queue, of higher priority, that could start now (see {@link #couldStart}), or null.
+     * Only its queue: a gang of higher priority preempts only within its own queue. The queue's waiting gangs as of the
+     * last refresh, highest priority first, and at most {@link #HIGHER_CHECKED} of them (the next pass, within a tick,
+     * takes the line in order anyway): a filter costs a few checks, however many gangs wait.
+     */
+    private Gang higherInQueueThatCouldStart(Gang g) {
+        List<Gang> gangs = byPriority.get(g.queue());
+        if (gangs == null) {
+            return null;
+        }
+        int priority = placeOf(g).priority;
+        Resources free = null;
+        int checked = 0;
+        long now = books.now();
+        for (Gang w : gangs) {
+            if (w.place.priority <= priority) {
+                return null; // highest first: the rest are not higher either
+            }
+            if (free == null) {
+                free = books.ledger().freeRoom();
+            }
+            if (couldStart(w, free, now)) {
+                return w;
+            }
+            if (++checked == HIGHER_CHECKED) {
+                return null;
+            }
+        }
+        return null;
+    }
+
     /** A waiting gang among {@code gangs} whose need fits in {@code free} and whose queue admits it, or null. */
     private Gang firstThatCouldStart(java.util.Set<Gang> gangs, Resources free) {
         long now = books.now();
         for (Gang w : gangs) {
-            if (!waiting(w, now)) {
-                continue;
-            }
-            Resources need = needOf(w);
-            if (need.fitsIn(free) && books.queueVerdict(w.queue(), need, w.key()) instanceof QueueAdmission.Verdict.Admitted) {
+            if (couldStart(w, free, now)) {
                 return w;
             }
         }
         return null;
+    }
+
+    /** Whether {@code w} waits, its need fits in {@code free} and its queue admits it. */
+    private boolean couldStart(Gang w, Resources free, long now) {
+        if (!waiting(w, now)) {
+            return false;
+        }
+        Resources need = needOf(w);
+        return need.fitsIn(free) && books.queueVerdict(w.queue(), need, w.key()) instanceof QueueAdmission.Verdict.Admitted;
     }
 
     /** Whether the gang has waited long enough for room or quota to be set aside for it. */
@@ -175,6 +224,12 @@ public final class WaitingLine {
         for (int i = 0; i < n; i++) {
             byQueue.computeIfAbsent(waiting[i].queue(), q -> new ArrayList<>()).add(waiting[i]);
         }
+        byPriority.clear();
+        byQueue.forEach((q, gangs) -> {
+            List<Gang> sorted = new ArrayList<>(gangs);
+            sorted.sort((a, b) -> Integer.compare(b.place.priority, a.place.priority));
+            byPriority.put(q, sorted);
+        });
         return new Order(byQueue, this::liveRatio);
     }
 

@@ -254,6 +254,36 @@ class WaitingLineTest {
         assertThat(h.invariantViolations()).isEmpty();
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "the waiting gang of higher priority needs {0} cpu of the 8 free")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {8, 12})
+    void outsideAPassAGangWaitsForItsTurnWhileAGangOfHigherPriorityCouldStartSoThatItIsNotEvictedForItRightAfter(int highCpu) {
+        SchedulerHarness h = SchedulerHarness.cluster(4, "4", "16Gi"); // set-aside after the default 30 s: none here
+        List<Pod> running = hogs(h, 4, "4");
+        List<Pod> high = gang(h, "high", highCpu / 4, "4", "default", 100);
+        h.scheduler.expireDue(); // both wait for room
+        List<Pod> low = gang(h, "low", 2, "4", "default", 0);
+        h.scheduler.deletePod(running.get(0).uid()); // 8 cpu free
+        h.scheduler.deletePod(running.get(1).uid());
+
+        // kube-scheduler asks about the lower gang's members first
+        List<CompletableFuture<BindResult>> lowBinds = low.stream().map(h::schedule).toList();
+        if (highCpu == 8) {
+            assertThat(reserved(h, "low")).as("the room is the higher gang's first: it would evict this one right after").isFalse();
+            assertThat(lowBinds).noneMatch(CompletableFuture::isDone); // held, not refused: the next pass decides
+            assertThat(reason(h, "low")).contains("waiting for its turn: default/high of higher priority (100 > 0) could start");
+            List<CompletableFuture<BindResult>> highBinds = high.stream().map(h::schedule).toList(); // then about the higher gang's
+            assertThat(reserved(h, "high") || highBinds.stream().allMatch(f -> f.isDone() && f.join().ok())).isTrue();
+            h.scheduler.expireDue();
+            assertThat(reserved(h, "low")).as("no room left for it").isFalse();
+            assertThat(h.binder.bound().keySet()).noneMatch(uid -> low.stream().anyMatch(p -> p.uid().equals(uid)));
+        } else {
+            assertThat(reserved(h, "low") || low.stream().allMatch(p -> h.binder.bound().containsKey(p.uid())))
+                    .as("a gang of higher priority that cannot start now holds nobody back").isTrue();
+        }
+        assertThat(high).isNotEmpty();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
     /** A gang of queue "one", which its capability (4 cpu, all held) cannot take, while something else also stands in its way. */
     record QueueFirst(String name, boolean clusterFull, boolean anotherQueuesTurn) {
         @Override
