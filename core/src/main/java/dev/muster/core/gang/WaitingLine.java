@@ -79,8 +79,8 @@ public final class WaitingLine {
      * higher priority could start now (it would otherwise evict this one by priority as soon as this one took the
      * room), or another queue is further below its fair share and has a waiting gang that could start now (its need
      * fits in the free room and its queue admits it) — or null. The next pass, within a tick, takes the line in order.
-     * A gang that cannot start now anyway holds nobody back: holding a turn costs a held bind and a kube-scheduler retry and gains nothing
-     * (room it will need is set aside for its gang next in line, see {@link AdmissionPass}).
+     * A gang that cannot start now anyway holds nobody back: holding a turn costs a held bind and a kube-scheduler
+     * retry and gains nothing (room it will need is set aside for its gang next in line, see {@link AdmissionPass}).
      */
     dev.muster.core.model.Refusal turnOf(Gang g) {
         if (inPass || waitingByQueue.isEmpty()) {
