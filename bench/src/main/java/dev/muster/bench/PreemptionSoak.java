@@ -147,9 +147,9 @@ public final class PreemptionSoak {
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---|");
         boolean held = true;
         for (SoakSampler.Phase p : phases) {
-            System.out.printf(Locale.ROOT, "| %s | %.0f s | %d / %d | %d (%.2f s) | %.0f (%.0f) | %.0f | %.0f | %d (%.1f s)%s |%n", p.name,
+            System.out.printf(Locale.ROOT, "| %s | %.0f s | %d / %d | %d (%.2f s) | %.0f (%.0f) | %.0f | %.0f | %d (%.1f s%s)%s |%n", p.name,
                     (p.endNanos - p.startNanos) / 1e9, p.made, p.stopped, p.samples, p.maxGapNanos / 1e9, p.decisions, p.unsent, p.evicted,
-                    p.wasted, p.partial.size(), p.longestDipNanos / 1e9, p.partial.isEmpty() ? "" : ": " + String.join("; ", p.partial));
+                    p.wasted, p.partial.size(), p.longestDipNanos / 1e9, p.longestDip.isEmpty() ? "" : ", " + p.longestDip, p.partial.isEmpty() ? "" : ": " + String.join("; ", p.partial));
             held &= p.wasted == 0 && p.partial.isEmpty() && !(p.name.equals("steady") && p.evicted > 0);
         }
         long bound = admin.pods(ns).stream().filter(p -> p.getSpec().getNodeName() != null && p.getMetadata().getDeletionTimestamp() == null).count();

@@ -51,6 +51,7 @@ final class SoakSampler {
         int stopped;
         final List<String> partial = new ArrayList<>();
         long longestDipNanos;
+        String longestDip = ""; // which gang, and when its dip began
 
         Phase(String name, long startNanos) {
             this.name = name;
@@ -176,7 +177,10 @@ final class SoakSampler {
         Long since = below.remove(gang);
         if (since != null && !phases.isEmpty()) {
             Phase p = phases.getLast();
-            p.longestDipNanos = Math.max(p.longestDipNanos, now - since);
+            if (now - since > p.longestDipNanos) {
+                p.longestDipNanos = now - since;
+                p.longestDip = String.format(Locale.ROOT, "%s from %.1f s", gang, (since - t0) / 1e9);
+            }
         }
     }
 
