@@ -90,6 +90,15 @@ class PreemptionTest {
         }
     }
 
+    /** Four nodes of 4 cpu filled by two gangs of priority 0, low-a and, 10 s later, low-b (the more recently started). */
+    private SchedulerHarness lowAThenLowBFillFourNodes() {
+        SchedulerHarness h = cluster(4);
+        running(h, "low-a", "default", 4, 0, "n0", "n0", "n1", "n1");
+        h.clock.advance(Duration.ofSeconds(10));
+        running(h, "low-b", "default", 4, 0, "n2", "n2", "n3", "n3");
+        return h;
+    }
+
     /** The cluster shows the evicted pods gone. */
     private void victimsGo(SchedulerHarness h, List<Pod> pods) {
         for (Pod p : pods) {
@@ -256,10 +265,7 @@ class PreemptionTest {
 
     @Test
     void aDryRunRefusalEvictsNothingAndTheNextDecisionTakesAnotherUnit() {
-        SchedulerHarness h = cluster(4);
-        running(h, "low-a", "default", 4, 0, "n0", "n0", "n1", "n1");
-        h.clock.advance(Duration.ofSeconds(10));
-        running(h, "low-b", "default", 4, 0, "n2", "n2", "n3", "n3");
+        SchedulerHarness h = lowAThenLowBFillFourNodes();
         evictor.answer("low-b-2", new EvictionOutcome.RefusedByBudget("Cannot evict pod as it would violate the pod's disruption budget."));
         arrives(h, "big", "default", 4, 1000);
         GangKey key = new GangKey("default", "big");
@@ -292,10 +298,7 @@ class PreemptionTest {
 
     @Test
     void aDecisionWhosePreemptorGoesBeforeTheDryRunsAnswerEndsWithNothingEvictedAndIsCountedSo() {
-        SchedulerHarness h = cluster(4);
-        running(h, "low-a", "default", 4, 0, "n0", "n0", "n1", "n1");
-        h.clock.advance(Duration.ofSeconds(10));
-        running(h, "low-b", "default", 4, 0, "n2", "n2", "n3", "n3");
+        SchedulerHarness h = lowAThenLowBFillFourNodes();
         evictor.holdChecks(); // the API server is slow to answer the dry runs
         List<Pod> big = arrives(h, "big", "default", 4, 1000);
         GangKey key = new GangKey("default", "big");
