@@ -47,6 +47,7 @@ public final class AdmissionPass {
     private final WaitingLine line;
     private final HeldBinds held;
     private final AdmissionHold hold;
+    private final ShareReports shareReports = new ShareReports();
     /** When the gang next in line changes, this many gangs behind it are told so again (the rest keep their reason). */
     static final int RETELL_BEHIND = 64;
     private long pass; // numbers full passes (a gang's place remembers the last one that visited it)
@@ -74,7 +75,7 @@ public final class AdmissionPass {
             line.next(null);
         }
         // then the gangs kube-scheduler is waiting on (their binds are held), in line order
-        WaitingLine.Order holding = line.orderOf(held.holdingGangs());
+        LineOrder holding = line.orderOf(held.holdingGangs());
         while (!holding.isEmpty()) {
             Gang h = holding.poll();
             if (line.waiting(h, now)) {
@@ -118,7 +119,7 @@ public final class AdmissionPass {
         line.next(null);
         // refreshed while the quota kept last pass still stands: a queue whose capability is spoken for by its first
         // gang in line does not count as wanting more (FairShare.Share#wantsMore)
-        WaitingLine.Order order = line.refresh(now);
+        LineOrder order = line.refresh(now);
         books.releaseQuota();
         pass++;
         reportShares();
@@ -190,7 +191,7 @@ public final class AdmissionPass {
                 holding.add(g);
             }
         }
-        WaitingLine.Order inOrder = line.orderOf(holding);
+        LineOrder inOrder = line.orderOf(holding);
         while (!inOrder.isEmpty()) {
             Gang g = inOrder.poll();
             Resources need = line.needOf(g);
@@ -234,7 +235,7 @@ public final class AdmissionPass {
      * queue's capability (waited long enough) keeps the quota it needs.
      */
     private void reportShares() {
-        for (AllocationEvent.QueueShareChanged changed : line.sharesToReport()) {
+        for (AllocationEvent.QueueShareChanged changed : shareReports.toReport(line.shares(), line.clusterTotal())) {
             books.outbox().emit(changed); // the controller's Queues service shows them
         }
     }

@@ -71,6 +71,9 @@ public final class Bindings {
             return;
         }
         PodRecord record = new PodRecord(p.id(), node, p.request(), p.gang(), queue, true);
+        if (held != null) {
+            ledger.holds().hold(held); // back, so that its record takes it (Ledger.putPod) as when kube-scheduler binds
+        }
         ledger.putPod(record);
         ledger.holds().giveWay(node, p.priority()); // nominations of lower priority whose room it took
         books.allocated(record);

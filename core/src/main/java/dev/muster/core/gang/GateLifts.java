@@ -137,7 +137,7 @@ public final class GateLifts {
                 }
             }
         }
-        WaitingLine.Order order = line.orderOf(waiting);
+        LineOrder order = line.orderOf(waiting);
         while (!order.isEmpty()) {
             Gang g = order.poll();
             Resources need = line.needOf(g);

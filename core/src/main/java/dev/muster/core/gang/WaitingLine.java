@@ -11,8 +11,6 @@ import dev.muster.core.resources.Resources;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.PriorityQueue;
-import java.util.function.ToDoubleFunction;
 import java.util.Map;
 
 /**
@@ -40,8 +38,8 @@ public final class WaitingLine {
     private final long setAsideAfterNanos;
     // queue → its waiting gangs, as of the last refresh, plus those that joined and less those admitted since
     private final Map<String, java.util.Set<Gang>> waitingByQueue = new HashMap<>();
-    // queue → its waiting gangs as of the last refresh, highest priority first (priorities as of that refresh)
-    private final Map<String, List<Gang>> byPriority = new HashMap<>();
+    // queue → its waiting gangs as of the last refresh, in line order: highest priority first (as of that refresh)
+    private Map<String, List<Gang>> byPriority = Map.of();
     private boolean inPass; // an AdmissionPass is taking the line in order: no turn to check
 
     /** @param setAsideAfter how long a gang must have waited before anything is set aside for it */
@@ -181,7 +179,7 @@ public final class WaitingLine {
      * Recomputes every queue's fair share from what the queues hold and what their waiting gangs still need, and
      * returns the waiting gangs in line order, lazily: O(gangs) to build, O(log gangs) per gang taken from it.
      */
-    public Order refresh(long now) {
+    public LineOrder refresh(long now) {
         Ledger ledger = books.ledger();
         Gang[] waiting = new Gang[books.gangCount()];
         int n = 0;
@@ -220,17 +218,9 @@ public final class WaitingLine {
             demands.add(new FairShare.Demand(q, held, held.plus(resources(asks.get(q.name()))), wantMore.contains(q.name())));
         }
         shares = FairShare.compute(total, demands);
-        Map<String, List<Gang>> byQueue = new HashMap<>();
-        for (int i = 0; i < n; i++) {
-            byQueue.computeIfAbsent(waiting[i].queue(), q -> new ArrayList<>()).add(waiting[i]);
-        }
-        byPriority.clear();
-        byQueue.forEach((q, gangs) -> {
-            List<Gang> sorted = new ArrayList<>(gangs);
-            sorted.sort((a, b) -> Integer.compare(b.place.priority, a.place.priority));
-            byPriority.put(q, sorted);
-        });
-        return new Order(byQueue, this::liveRatio);
+        // one sort serves both: the turns' look at higher priorities until the next refresh, and this pass's order
+        byPriority = LineOrder.sortedByQueue(java.util.Arrays.asList(waiting).subList(0, n));
+        return new LineOrder(byPriority, this::liveRatio);
     }
 
     private static Resources resources(long[] amounts) {
@@ -254,69 +244,14 @@ public final class WaitingLine {
     }
 
     /**
-     * Waiting gangs in line order, taken one at a time: per queue its gangs by priority, then age; each step takes the
-     * best front — higher priority, then the queue furthest below its fair share <em>now</em>, then the older gang.
-     * O(gangs log gangs) to build, O(queues + log gangs) a step; most passes stop early.
-     */
-    public static final class Order {
-        private final Map<String, PriorityQueue<Gang>> byQueue = new HashMap<>();
-        private final ToDoubleFunction<String> ratio;
-
-        Order(Map<String, List<Gang>> waiting, ToDoubleFunction<String> ratio) {
-            this.ratio = ratio;
-            waiting.forEach((q, gangs) -> {
-                PriorityQueue<Gang> line = new PriorityQueue<>(Math.max(1, gangs.size()), (a, b) -> compare(a, 0, b, 0));
-                line.addAll(gangs);
-                byQueue.put(q, line);
-            });
-        }
-
-        public boolean isEmpty() {
-            return byQueue.values().stream().allMatch(PriorityQueue::isEmpty);
-        }
-
-        /** The next gang in line (removed). */
-        public Gang poll() {
-            PriorityQueue<Gang> best = null;
-            double bestRatio = 0;
-            for (Map.Entry<String, PriorityQueue<Gang>> e : byQueue.entrySet()) {
-                Gang front = e.getValue().peek();
-                if (front == null) {
-                    continue;
-                }
-                double r = ratio.applyAsDouble(e.getKey());
-                if (best == null || compare(front, r, best.peek(), bestRatio) < 0) {
-                    best = e.getValue();
-                    bestRatio = r;
-                }
-            }
-            return best.poll();
-        }
-    }
-
-    /**
-     * Line order of two gangs whose queues stand at ratios {@code ra} and {@code rb}: higher priority, then the queue
-     * furthest below its fair share, then the older gang.
-     */
-    static int compare(Gang a, double ra, Gang b, double rb) {
-        int c = Integer.compare(b.place.priority, a.place.priority);
-        if (c == 0) {
-            c = Double.compare(ra, rb);
-        }
-        return c != 0 ? c : Long.compare(a.arrival(), b.arrival());
-    }
-
-    /**
      * These gangs (e.g. those whose binds are held) in line order, taken one at a time with the queues' ratios as they
      * stand at each step, so gangs admitted from it interleave queues by how far each is below its share.
      */
-    Order orderOf(List<Gang> gangs) {
-        Map<String, List<Gang>> byQueue = new HashMap<>();
+    LineOrder orderOf(List<Gang> gangs) {
         for (Gang g : gangs) {
             placeOf(g);
-            byQueue.computeIfAbsent(g.queue(), q -> new ArrayList<>()).add(g);
         }
-        return new Order(byQueue, this::liveRatio);
+        return LineOrder.of(gangs, this::liveRatio);
     }
 
     /** The gang's priority and need, recomputed only when the gang changed since. */
@@ -353,38 +288,7 @@ public final class WaitingLine {
         }
         placeOf(g);
         placeOf(current);
-        return compare(g, liveRatio(g.queue()), current, liveRatio(current.queue())) < 0;
-    }
-
-    private final Map<String, dev.muster.core.stream.AllocationEvent.QueueShareChanged> reported = new HashMap<>();
-
-    /**
-     * The queues whose fair share or borrowed amount moved by more than 1% of the cluster (of any resource) since last
-     * reported — so the stream carries shares without an event per queue per tick. Records them as reported.
-     */
-    List<dev.muster.core.stream.AllocationEvent.QueueShareChanged> sharesToReport() {
-        List<dev.muster.core.stream.AllocationEvent.QueueShareChanged> out = new ArrayList<>();
-        shares.forEach((q, s) -> {
-            var last = reported.get(q);
-            if (last == null || moved(last.fairShare(), s.fairShare()) || moved(last.borrowed(), s.borrowed())) {
-                var now = new dev.muster.core.stream.AllocationEvent.QueueShareChanged(q, s.fairShare(), s.borrowed());
-                reported.put(q, now);
-                out.add(now);
-            }
-        });
-        reported.keySet().retainAll(shares.keySet());
-        return out;
-    }
-
-    private boolean moved(Resources before, Resources after) {
-        int width = Math.max(Math.max(before.width(), after.width()), clusterTotal.width());
-        for (int i = 0; i < width; i++) {
-            long step = Math.max(1, clusterTotal.get(i) / 100);
-            if (Math.abs(before.get(i) - after.get(i)) >= step) {
-                return true;
-            }
-        }
-        return false;
+        return LineOrder.compare(g, liveRatio(g.queue()), current, liveRatio(current.queue())) < 0;
     }
 
     /** Each queue's share, as of the last refresh, by queue name. */

@@ -118,7 +118,7 @@ public final class Ledger {
 
     /** Records {@code record}, replacing an earlier record of the same pod (which may be on another node). */
     public void putPod(PodRecord record) {
-        holds.forget(record.pod().uid()); // the pod holds its own room now
+        holds.placed(record.pod().uid(), record.node()); // the pod holds its own room now
         PodRecord old = pods.put(record.pod().uid(), record);
         boolean wasLeaving = old != null && leaving.contains(old.pod().uid());
         if (old != null) {

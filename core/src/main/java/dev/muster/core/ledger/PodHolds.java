@@ -44,6 +44,7 @@ public final class PodHolds {
 
     private final Map<String, Hold> byUid = new HashMap<>();
     private final Map<String, String> gaveWay = new HashMap<>(); // pod uid → the node whose nominated room it gave way on
+    private final java.util.Set<String> tookHeldRoom = new java.util.HashSet<>(); // pods placed on the room Muster's decision held
     private final Function<String, NodeEntry> entryFor;
     private final Consumer<NodeEntry> released;
 
@@ -143,6 +144,27 @@ public final class PodHolds {
     /** Whether the pod's nominated room on {@code node} was taken by one of higher priority (it is not held there again). */
     public boolean gaveWay(String uid, String node) {
         return node.equals(gaveWay.get(uid));
+    }
+
+    /**
+     * The pod's record was put on {@code node} ({@link Ledger#putPod}): its hold is released, and if Muster's own
+     * decision held that node for it, that is remembered until its decision ends ({@link #tookHeldRoom}) — the pod may be
+     * gone again before the decision is next looked at.
+     */
+    void placed(String uid, String node) {
+        gaveWay.remove(uid);
+        Hold h = release(uid);
+        if (h != null && h.source() == Source.MUSTER && h.node().equals(node)) {
+            tookHeldRoom.add(uid);
+        }
+    }
+
+    /**
+     * Whether the pod was placed on the room Muster's decision held for it since the hold was made; forgets it (the
+     * decision's owner asks once, as the decision ends).
+     */
+    public boolean tookHeldRoom(String uid) {
+        return tookHeldRoom.remove(uid);
     }
 
     /** The pod went, bound, or lost its nomination: its hold (if any) is released and what it gave way on forgotten. */

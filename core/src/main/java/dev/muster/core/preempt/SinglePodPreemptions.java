@@ -137,7 +137,9 @@ final class SinglePodPreemptions {
                 if (!bound) {
                     ledger.holds().release(d.uid());
                 }
-                evictions.end(e.getKey(), bound && r.node().equals(d.node()));
+                // placed on its held room, even if it went again since the last tick: its victims made room it used
+                boolean ran = ledger.holds().tookHeldRoom(d.uid());
+                evictions.end(e.getKey(), ran);
                 if (!bound && p != null) {
                     asking.put(d.uid(), now + RETRY_AFTER.toNanos()); // may be planned again
                 }
@@ -261,6 +263,7 @@ final class SinglePodPreemptions {
         Decision d = active.remove(key);
         if (d != null) {
             ledger.holds().release(d.uid());
+            ledger.holds().tookHeldRoom(d.uid()); // forgotten with its decision
             asking.put(d.uid(), books.now() + RETRY_AFTER.toNanos());
         }
     }
@@ -269,6 +272,7 @@ final class SinglePodPreemptions {
     void leadershipLost() {
         for (Decision d : active.values()) {
             ledger.holds().release(d.uid());
+            ledger.holds().tookHeldRoom(d.uid()); // forgotten with its decision
         }
         active.clear();
         asking.clear();

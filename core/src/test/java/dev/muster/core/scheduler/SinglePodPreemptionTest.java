@@ -115,6 +115,52 @@ class SinglePodPreemptionTest {
     }
 
     @Test
+    void aPodKubeSchedulerPlacedOnItsHeldRoomThatGoesBeforeTheNextTickWastedNoEviction() {
+        placedOnItsHeldRoomThenGone(true);
+    }
+
+    @Test
+    void aPodMusterBoundOnItsHeldRoomThatGoesBeforeTheNextTickWastedNoEviction() {
+        placedOnItsHeldRoomThenGone(false);
+    }
+
+    private void placedOnItsHeldRoomThenGone(boolean kubeSchedulerBinds) {
+        SchedulerHarness h = cluster(2);
+        List<Pod> low = running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
+        Pod vip = h.seen(pod("vip").requests("4", "1Gi").priority(1000).build());
+        h.scheduler.preempt(vip, defaultPreemption(h, vip));
+        h.scheduler.expireDue();
+        String node = h.scheduler.ledger().hold(vip.uid()).node();
+        victimsGo(h, low);
+
+        if (kubeSchedulerBinds) {
+            h.seen(pod("vip").uid(vip.uid()).requests("4", "1Gi").priority(1000).on(node).build());
+        } else {
+            assertThat(h.schedule(vip).toCompletableFuture().join()).isEqualTo(BindResult.BOUND);
+        }
+        h.scheduler.deletePod(vip.uid()); // its job was done (or it was deleted) before the next tick
+        h.scheduler.expireDue();
+
+        assertThat(h.scheduler.preemptionStats().wastedEvictions()).isZero();
+        assertThat(h.invariantViolations()).isEmpty();
+    }
+
+    @Test
+    void aPodThatGoesWithoutBeingPlacedWastedItsVictims() {
+        SchedulerHarness h = cluster(2);
+        List<Pod> low = running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
+        Pod vip = h.seen(pod("vip").requests("4", "1Gi").priority(1000).build());
+        h.scheduler.preempt(vip, defaultPreemption(h, vip));
+        h.scheduler.expireDue();
+        victimsGo(h, low);
+
+        h.scheduler.deletePod(vip.uid());
+        h.scheduler.expireDue();
+
+        assertThat(h.scheduler.preemptionStats().wastedEvictions()).isEqualTo(4);
+    }
+
+    @Test
     void whereKubeSchedulersVictimsLeaveTheGangAtItsMinimumTheyStandAndMusterDecidesNothing() {
         SchedulerHarness h = cluster(2);
         h.scheduler.upsertPodGroup(dev.muster.core.testing.Fixtures.podGroup("default", "elastic", 2, "default"));
