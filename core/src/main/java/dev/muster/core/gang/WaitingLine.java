@@ -177,7 +177,8 @@ public final class WaitingLine {
 
     /**
      * Recomputes every queue's fair share from what the queues hold and what their waiting gangs still need, and
-     * returns the waiting gangs in line order, lazily: O(gangs) to build, O(log gangs) per gang taken from it.
+     * returns the waiting gangs in line order ({@link LineOrder}: each queue's gangs sorted once, O(gangs log gangs);
+     * O(queues) per gang taken from it).
      */
     public LineOrder refresh(long now) {
         Ledger ledger = books.ledger();
