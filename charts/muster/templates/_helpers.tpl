@@ -246,7 +246,9 @@ Rejects inconsistent values with a message naming them. Included from templates/
 
 {{/*
 JAVA_TOOL_OPTIONS of a Muster JVM: -Xshare:off when classDataArchive is false (the image's entrypoint maps the
-class data archive built into the image), -XX:CompilationMode unless compilationMode is the JVM's default, the
+class data archive built into the image), -XX:CompilationMode unless compilationMode is the JVM's default (with
+quick-only, C1 alone, also -XX:CompileThresholdScaling=0.1: with no profiling tier to feed, C1 compiles a method after a
+tenth of the calls the JVM waits for by default, so a fresh start runs less of its first pods in the interpreter), the
 collector garbageCollector names (none for default), and the component's own javaToolOptions (last, so a flag there
 wins). Called with the component's values (.Values.extender
 or .Values.controller).
@@ -258,6 +260,9 @@ or .Values.controller).
 {{- end -}}
 {{- if and .compilationMode (ne .compilationMode "default") -}}
 {{- $opts = append $opts (printf "-XX:CompilationMode=%s" .compilationMode) -}}
+{{- if eq .compilationMode "quick-only" -}}
+{{- $opts = append $opts "-XX:CompileThresholdScaling=0.1" -}}
+{{- end -}}
 {{- end -}}
 {{- $gc := dict "serial" "-XX:+UseSerialGC" "g1" "-XX:+UseG1GC" "parallel" "-XX:+UseParallelGC" -}}
 {{- with get $gc (.garbageCollector | default "default") -}}

@@ -74,7 +74,7 @@ final class MusterLauncher {
      * ({@code extender.compilationMode}, {@code extender.garbageCollector}); a later {@code --muster-jvm} flag wins.
      */
     final List<String> jvm = new ArrayList<>(List.of("-XX:MaxRAM=2g", "-XX:MaxRAMPercentage=75", "-XX:InitialRAMPercentage=12.5",
-            "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only"));
+            "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only", "-XX:CompileThresholdScaling=0.1"));
     final List<String> args = new ArrayList<>();
     /** How the verbs are served: plain HTTP unless {@link #https} said otherwise. */
     private List<String> verbsSecurity = List.of("--insecure-unauthenticated-verbs");

@@ -57,7 +57,7 @@ import java.util.function.Supplier;
  * start instead of this build's (e.g. {@code --modes start,start-baseline}: this build, then the other, alternated),
  * {@code --baseline-jvm "FLAG;FLAG"} the JVM flags modes ending in {@code -baseline} start with instead of the chart's
  * (the image's heap percentages of a 2 GiB limit, Serial GC, C1 alone), e.g.
- * {@code "-XX:MaxRAM=2g;-XX:MaxRAMPercentage=75;-XX:CompilationMode=quick-only"} for the JVM's own choice
+ * {@code "-XX:MaxRAM=2g;-XX:MaxRAMPercentage=75;-XX:CompilationMode=quick-only;-XX:CompileThresholdScaling=0.1"} for the JVM's own choice
  * of collector; without {@code --baseline-jar} those modes start this build,
  * mode {@code restart-gang}: a gang of 8 created just after a restarted extender is ready, creation → all bound
  * ({@link RestartGang}), modes {@code burst-alone} and {@code burst}: {@code --pods} single pods created by 8 threads into a
@@ -277,7 +277,7 @@ public final class RealLoopBench {
                 boolean isFresh = base.equals("fresh") || base.equals(FRESH_AFTER_PODS);
                 MusterProcess[] fresh = new MusterProcess[1];
                 String name = mode + r;
-                Supplier<MusterProcess> startFresh = () -> fresh[0] = launcher.start(name, classData);
+                Supplier<MusterProcess> startFresh = () -> fresh[0] = launcher.start(name, classData, baseline, ControlPlane.freePort());
                 if (isFresh && !base.equals(FRESH_AFTER_PODS)) {
                     startFresh.get();
                 }

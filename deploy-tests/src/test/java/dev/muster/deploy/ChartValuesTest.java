@@ -493,21 +493,22 @@ class ChartValuesTest {
         }
         Rendered off = Chart.render(Install.with("extender.classDataArchive", false, "controller.classDataArchive", false,
                 "controller.javaToolOptions", "-Xss512k"));
-        assertThat(javaToolOptions(off.deployment("extender"))).hasValue("-Xshare:off -XX:CompilationMode=quick-only -XX:+UseSerialGC");
+        assertThat(javaToolOptions(off.deployment("extender"))).hasValue("-Xshare:off -XX:CompilationMode=quick-only -XX:CompileThresholdScaling=0.1 -XX:+UseSerialGC");
         assertThat(javaToolOptions(off.deployment("controller"))).hasValue("-Xshare:off -Xss512k");
     }
 
     @Test
     void theExtenderCompilesWithC1AloneByDefaultTheControllerWithBothCompilers() {
         Rendered chart = Chart.render(Install.defaults());
-        assertThat(javaToolOptions(chart.deployment("extender"))).hasValue("-XX:CompilationMode=quick-only -XX:+UseSerialGC");
+        assertThat(javaToolOptions(chart.deployment("extender"))).as("C1 alone, compiling early")
+                .hasValue("-XX:CompilationMode=quick-only -XX:CompileThresholdScaling=0.1 -XX:+UseSerialGC");
         assertThat(javaToolOptions(chart.deployment("controller"))).as("the JVM's own tiered compilation: nothing to say").isEmpty();
 
         Rendered swapped = Chart.render(Install.with("extender.compilationMode", "default", "extender.garbageCollector", "default",
                 "controller.compilationMode", "quick-only", "controller.javaToolOptions", "-XX:CompilationMode=default"));
         assertThat(javaToolOptions(swapped.deployment("extender"))).isEmpty();
         assertThat(javaToolOptions(swapped.deployment("controller"))).as("javaToolOptions come last, so a flag there wins")
-                .hasValue("-XX:CompilationMode=quick-only -XX:CompilationMode=default");
+                .hasValue("-XX:CompilationMode=quick-only -XX:CompileThresholdScaling=0.1 -XX:CompilationMode=default");
     }
 
     @Test

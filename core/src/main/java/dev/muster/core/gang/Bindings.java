@@ -59,22 +59,15 @@ public final class Bindings {
 
     /** A single pod (or a member of a running gang without a slot): its room is recorded now, then its Binding POSTed. */
     void single(Pod p, String node, String queue, CompletableFuture<BindResult> caller) {
-        dev.muster.core.ledger.PodHolds.Hold held = ledger.holds().release(p.uid()); // room held for it is its own
         NodeEntry e = ledger.node(node);
         String why = e == null ? "node " + node + " is not known to muster yet"
-                : ledger.holds().accepts(e, p.request(), p.priority()) ? null : e.whyNot(p.request());
+                : ledger.holds().acceptsHolder(e, p.uid(), p.request(), p.priority()) ? null : e.whyNot(p.request());
         if (why != null) {
-            if (held != null) {
-                ledger.holds().hold(held);
-            }
             books.outbox().complete(caller, BindResult.failed("node " + node + " can no longer take pod " + p.id() + ": " + why));
             return;
         }
         PodRecord record = new PodRecord(p.id(), node, p.request(), p.gang(), queue, true);
-        if (held != null) {
-            ledger.holds().hold(held); // back, so that its record takes it (Ledger.putPod) as when kube-scheduler binds
-        }
-        ledger.putPod(record);
+        ledger.putPod(record); // ends the room held for it, as when kube-scheduler binds it
         ledger.holds().giveWay(node, p.priority()); // nominations of lower priority whose room it took
         books.allocated(record);
         binds.binding(p.gang(), p.id(), node, caller);

@@ -137,6 +137,23 @@ public final class PodHolds {
         return yielded != null && request.fitsIn(e.free().plus(yielded));
     }
 
+    /**
+     * As {@link #accepts}, for pod {@code uid} itself: the room held for it on {@code e}, if any, counts as free. Its
+     * hold stays until its record is put ({@link Ledger#putPod}), which ends it.
+     */
+    public boolean acceptsHolder(NodeEntry e, String uid, Resources request, int priority) {
+        Hold own = byUid.get(uid);
+        if (own == null || !own.node().equals(e.name())) {
+            return accepts(e, request, priority);
+        }
+        if (!e.takesPlacements()) {
+            return false;
+        }
+        Resources free = e.free().plus(own.request());
+        Resources yielded = byUid.size() > 1 ? yieldingTo(priority).get(e.name()) : null;
+        return request.fitsIn(yielded == null ? free : free.plus(yielded));
+    }
+
     private static boolean overFull(NodeEntry e) {
         return !e.inUse().minus(e.leaving()).fitsIn(e.allocatable());
     }

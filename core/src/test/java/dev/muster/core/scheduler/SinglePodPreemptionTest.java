@@ -124,7 +124,10 @@ class SinglePodPreemptionTest {
         placedOnItsHeldRoomThenGone(false);
     }
 
-    private void placedOnItsHeldRoomThenGone(boolean kubeSchedulerBinds) {
+    /** vip, of high priority, on a full cluster: Muster's decision evicted a whole gang for it, and its victims went. */
+    private record Decided(SchedulerHarness h, Pod vip, String heldNode) {}
+
+    private Decided decidedAndVictimsGone() {
         SchedulerHarness h = cluster(2);
         List<Pod> low = running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
         Pod vip = h.seen(pod("vip").requests("4", "1Gi").priority(1000).build());
@@ -132,13 +135,18 @@ class SinglePodPreemptionTest {
         h.scheduler.expireDue();
         String node = h.scheduler.ledger().hold(vip.uid()).node();
         victimsGo(h, low);
+        return new Decided(h, vip, node);
+    }
 
+    private void placedOnItsHeldRoomThenGone(boolean kubeSchedulerBinds) {
+        Decided d = decidedAndVictimsGone();
+        SchedulerHarness h = d.h();
         if (kubeSchedulerBinds) {
-            h.seen(pod("vip").uid(vip.uid()).requests("4", "1Gi").priority(1000).on(node).build());
+            h.seen(pod("vip").uid(d.vip().uid()).requests("4", "1Gi").priority(1000).on(d.heldNode()).build());
         } else {
-            assertThat(h.schedule(vip).toCompletableFuture().join()).isEqualTo(BindResult.BOUND);
+            assertThat(h.schedule(d.vip()).toCompletableFuture().join()).isEqualTo(BindResult.BOUND);
         }
-        h.scheduler.deletePod(vip.uid()); // its job was done (or it was deleted) before the next tick
+        h.scheduler.deletePod(d.vip().uid()); // its job was done (or it was deleted) before the next tick
         h.scheduler.expireDue();
 
         assertThat(h.scheduler.preemptionStats().wastedEvictions()).isZero();
@@ -147,17 +155,31 @@ class SinglePodPreemptionTest {
 
     @Test
     void aPodThatGoesWithoutBeingPlacedWastedItsVictims() {
-        SchedulerHarness h = cluster(2);
-        List<Pod> low = running(h, "low", "default", 4, 0, "n0", "n0", "n1", "n1");
-        Pod vip = h.seen(pod("vip").requests("4", "1Gi").priority(1000).build());
-        h.scheduler.preempt(vip, defaultPreemption(h, vip));
-        h.scheduler.expireDue();
-        victimsGo(h, low);
+        Decided d = decidedAndVictimsGone();
+        d.h().scheduler.deletePod(d.vip().uid());
+        d.h().scheduler.expireDue();
 
-        h.scheduler.deletePod(vip.uid());
-        h.scheduler.expireDue();
+        assertThat(d.h().scheduler.preemptionStats().wastedEvictions()).isEqualTo(4);
+    }
 
-        assertThat(h.scheduler.preemptionStats().wastedEvictions()).isEqualTo(4);
+    @Test
+    void aBindMusterRefusesLeavesThePodsHeldRoomAsItWas() {
+        Decided d = decidedAndVictimsGone();
+        SchedulerHarness h = d.h();
+        PodHolds.Hold held = h.scheduler.ledger().hold(d.vip().uid());
+        assertThat(h.scheduler.filter(d.vip(), List.of("n0", "n1")).feasible()).containsExactly(d.heldNode());
+        Pod other = h.seen(pod("other").requests("4", "1Gi").on(d.heldNode()).build()); // took the room meanwhile
+
+        assertThat(h.scheduler.bind(d.vip().id(), d.heldNode()).join().ok()).isFalse();
+        assertThat(h.scheduler.ledger().hold(d.vip().uid())).as("still held, as it was").isEqualTo(held);
+
+        h.scheduler.deletePod(other.uid());
+        assertThat(h.schedule(d.vip()).join()).isEqualTo(BindResult.BOUND);
+        assertThat(h.scheduler.ledger().hold(d.vip().uid())).isNull();
+        assertThat(free(h, d.heldNode())).isZero();
+        h.scheduler.expireDue();
+        assertThat(h.scheduler.preemptionStats().wastedEvictions()).isZero();
+        assertThat(h.invariantViolations()).isEmpty();
     }
 
     @Test
