@@ -70,11 +70,11 @@ final class MusterLauncher {
     private final int nodes;
     /**
      * Muster's JVM as the chart starts the extender: the image's heap percentages of the chart's 2 GiB memory limit
-     * ({@code -XX:MaxRAM} stands for the container's limit), C1 alone and the Serial collector
+     * ({@code -XX:MaxRAM} stands for the container's limit) and compact object headers, C1 alone and the Serial collector
      * ({@code extender.compilationMode}, {@code extender.garbageCollector}); a later {@code --muster-jvm} flag wins.
      */
     final List<String> jvm = new ArrayList<>(List.of("-XX:MaxRAM=2g", "-XX:MaxRAMPercentage=75", "-XX:InitialRAMPercentage=12.5",
-            "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only", "-XX:CompileThresholdScaling=0.1"));
+            "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only", "-XX:CompileThresholdScaling=0.1", COMPACT_HEADERS));
     final List<String> args = new ArrayList<>();
     /** How the verbs are served: plain HTTP unless {@link #https} said otherwise. */
     private List<String> verbsSecurity = List.of("--insecure-unauthenticated-verbs");
@@ -133,7 +133,7 @@ final class MusterLauncher {
         }
         Path jar = baseline && baselineJar != null ? baselineJar : this.jar;
         List<String> flags = new ArrayList<>(baseline && baselineJvm != null ? baselineJvm : jvm);
-        String cds = classDataFlag(classData, jar);
+        String cds = classDataFlag(classData, jar, compactHeaders(flags));
         if (cds != null) {
             flags.add(cds);
         }
@@ -258,20 +258,38 @@ final class MusterLauncher {
         List<String> create = new ArrayList<>(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + config, "-XX:AOTCache=" + cache));
         create.addAll(0, jvm);
         javaRun(create, jar, "aot-create.log");
-        classDataFlag.put(ClassData.TRAINED + " " + jar, "-XX:AOTCache=" + cache);
+        classDataFlag.put(ClassData.TRAINED + " " + jar + " " + compactHeaders(jvm), "-XX:AOTCache=" + cache);
     }
 
-    private String classDataFlag(ClassData classData, Path jar) {
+    /**
+     * Whether a JVM started with {@code flags} lays objects out with compact headers (the last such flag wins; off
+     * unless asked for, in this Java release): a class data archive maps only into a JVM of the same layout.
+     */
+    static boolean compactHeaders(List<String> flags) {
+        boolean compact = false;
+        for (String f : flags) {
+            if (f.equals(COMPACT_HEADERS)) {
+                compact = true;
+            } else if (f.equals("-XX:-UseCompactObjectHeaders")) {
+                compact = false;
+            }
+        }
+        return compact;
+    }
+
+    private static final String COMPACT_HEADERS = "-XX:+UseCompactObjectHeaders";
+
+    private String classDataFlag(ClassData classData, Path jar, boolean compact) {
         if (classData == ClassData.PLAIN) {
             return null;
         }
-        String key = classData + " " + jar;
+        String key = classData + " " + jar + " " + compact;
         if (classData == ClassData.TRAINED && !classDataFlag.containsKey(key)) {
             throw new IllegalStateException("no trained cache of " + jar + ": call train() first");
         }
         return classDataFlag.computeIfAbsent(key, c -> {
             try {
-                return "-XX:SharedArchiveFile=" + classListArchive(classData == ClassData.IMAGE, jar);
+                return "-XX:SharedArchiveFile=" + classListArchive(classData == ClassData.IMAGE, jar, compact);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             } catch (InterruptedException e) {
@@ -283,15 +301,19 @@ final class MusterLauncher {
 
     /**
      * A class data archive made the way server/Dockerfile makes the image's: this JVM (the image's Java release) dumps
-     * the classes of the repository's class list from the packaged jar, with ahead-of-time linking when {@code linked}.
+     * the classes of the repository's class list from the packaged jar, with ahead-of-time linking when {@code linked},
+     * for objects with compact headers when {@code compact}.
      */
-    private Path classListArchive(boolean linked, Path jar) throws IOException, InterruptedException {
+    private Path classListArchive(boolean linked, Path jar, boolean compact) throws IOException, InterruptedException {
         Path list = repo.resolve("server/src/main/cds/classlist");
-        String name = (jar.equals(this.jar) ? "muster" : "muster-baseline") + (linked ? "" : "-unlinked");
+        String name = (jar.equals(this.jar) ? "muster" : "muster-baseline") + (linked ? "" : "-unlinked") + (compact ? "" : "-wide-headers");
         Path archive = dir.resolve(name + ".jsa");
         List<String> dump = new ArrayList<>(List.of("-Xshare:dump", "-XX:SharedClassListFile=" + list, "-XX:SharedArchiveFile=" + archive));
         if (linked) {
             dump.add("-XX:+AOTClassLinking");
+        }
+        if (compact) {
+            dump.add(COMPACT_HEADERS);
         }
         javaRun(dump, jar, archive.getFileName() + ".log");
         return archive;

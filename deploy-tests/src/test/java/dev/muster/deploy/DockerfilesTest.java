@@ -45,7 +45,7 @@ class DockerfilesTest {
                 "target/" + artifactId + "-${VERSION}.jar " + jar,
                 "src/main/cds/classlist /app/classlist");
         assertThat(instruction(dockerfile, "ENTRYPOINT")).containsExactly(
-                "[\"java\", \"-XX:SharedArchiveFile=/app/muster.jsa\", \"-XX:MaxRAMPercentage=75\", \"-XX:InitialRAMPercentage=12.5\", \"-jar\", \""
+                "[\"java\", \"-XX:SharedArchiveFile=/app/muster.jsa\", \"-XX:+UseCompactObjectHeaders\", \"-XX:MaxRAMPercentage=75\", \"-XX:InitialRAMPercentage=12.5\", \"-jar\", \""
                         + jar + "\"]");
 
         Manifest deployment = Chart.render(Chart.Install.defaults()).deployment(component);

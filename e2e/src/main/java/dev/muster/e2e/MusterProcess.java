@@ -40,8 +40,9 @@ public final class MusterProcess implements AutoCloseable {
      * {@code extender.compilationMode}, so its TLS is the chart's too: {@link dev.muster.common.tls.CipherOrder}).
      */
     public enum Program {
-        EXTENDER("server", List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only", "-XX:CompileThresholdScaling=0.1")),
-        CONTROLLER("controller", List.of("-Xmx512m", "-XX:+UseSerialGC"));
+        EXTENDER("server", List.of("-Xmx512m", "-XX:+UseCompactObjectHeaders", "-XX:+UseSerialGC", "-XX:CompilationMode=quick-only",
+                "-XX:CompileThresholdScaling=0.1")),
+        CONTROLLER("controller", List.of("-Xmx512m", "-XX:+UseCompactObjectHeaders", "-XX:+UseSerialGC"));
 
         private final String module;
         private final List<String> jvm;
