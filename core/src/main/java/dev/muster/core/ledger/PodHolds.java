@@ -127,14 +127,16 @@ public final class PodHolds {
      * room of nominations of lower priority there as free.
      */
     public boolean accepts(NodeEntry e, Resources request, int priority) {
-        if (e.accepts(request)) {
-            return true;
-        }
+        return e.accepts(request) || fitsWithYielded(e, e.free(), request, priority);
+    }
+
+    /** Whether {@code request} fits in {@code free} on {@code e} plus the room nominations of lower priority yield there. */
+    private boolean fitsWithYielded(NodeEntry e, Resources free, Resources request, int priority) {
         if (!e.takesPlacements() || byUid.isEmpty()) {
             return false;
         }
         Resources yielded = yieldingTo(priority).get(e.name());
-        return yielded != null && request.fitsIn(e.free().plus(yielded));
+        return yielded != null && request.fitsIn(free.plus(yielded));
     }
 
     /**
@@ -146,12 +148,8 @@ public final class PodHolds {
         if (own == null || !own.node().equals(e.name())) {
             return accepts(e, request, priority);
         }
-        if (!e.takesPlacements()) {
-            return false;
-        }
         Resources free = e.free().plus(own.request());
-        Resources yielded = byUid.size() > 1 ? yieldingTo(priority).get(e.name()) : null;
-        return request.fitsIn(yielded == null ? free : free.plus(yielded));
+        return e.takesPlacements() && request.fitsIn(free) || fitsWithYielded(e, free, request, priority);
     }
 
     private static boolean overFull(NodeEntry e) {
