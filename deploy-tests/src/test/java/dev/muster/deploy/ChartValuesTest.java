@@ -58,7 +58,7 @@ class ChartValuesTest {
         Rendered chart = Chart.render(Install.defaults());
         assertThat(Tree.strings(chart.deployment("extender").container(), "args")).containsExactly(
                 "--scheduler-name=muster", "--http-port=8888", "--ops-port=8080", "--grpc-port=9090",
-                "--gang-deadline=60s", "--scoring=binpack", "--pick-node=true", "--gang-marker=true", "--queue-admission-gate=false",
+                "--gang-deadline=60s", "--scoring=binpack", "--pick-node=true", "--warm-up=true", "--gang-marker=true", "--queue-admission-gate=false",
                 "--preemption=true", "--reclaim=true", "--victim-min-runtime=5m", "--reclaim-band=0.1",
                 "--dry-run-rate=1", "--dry-run-burst=5", "--dry-run-process-rate=5", "--max-body-bytes=67108864", "--journal-window=65536",
                 "--leader-elect=true", "--lease-name=muster-extender", "--lease-namespace=$(POD_NAMESPACE)",

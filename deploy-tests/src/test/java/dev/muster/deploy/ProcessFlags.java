@@ -11,7 +11,7 @@ final class ProcessFlags {
     static final Set<String> EXTENDER = Set.of("scheduler-name", "kubeconfig", "http-port", "ops-port", "grpc-port",
             "gang-deadline", "scoring", "leader-elect", "lease-name", "lease-namespace", "tls-cert-file",
             "tls-key-file", "grpc-tls-cert-file", "grpc-tls-key-file", "grpc-tls-client-ca-file", "max-body-bytes",
-            "journal-window", "topology-levels", "pick-node", "gang-marker", "queue-admission-gate", "tls-client-ca-file", "insecure-unauthenticated-verbs",
+            "journal-window", "topology-levels", "pick-node", "warm-up", "gang-marker", "queue-admission-gate", "tls-client-ca-file", "insecure-unauthenticated-verbs",
             "preemption", "reclaim", "victim-min-runtime", "reclaim-band", "dry-run-rate", "dry-run-burst", "dry-run-process-rate",
             "tls-client-roles", "tls-secret", "scheduler-deployment", "provisioning", "provisioning-class", "provisioning-parameters");
     static final Set<String> CONTROLLER = Set.of("kubeconfig", "extender-address", "ops-port", "grpc-port",

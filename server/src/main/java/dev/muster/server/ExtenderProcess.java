@@ -95,6 +95,8 @@ public final class ExtenderProcess implements AutoCloseable {
     private final ExecutorService streamDrains = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("allocations-drain-", 0).factory());
     private final Ticker ticker;
     private volatile boolean announcedServing;
+    /** Done once the verbs' warm-up ended (or at once, without one): until then the process is not ready. */
+    private final java.util.concurrent.CompletionStage<?> warmedUp;
     /** Why the first sync has not finished, as the cluster sync last saw it (null: nothing failed); set once by the starter. */
     private volatile java.util.function.Supplier<String> syncTrouble = () -> null;
 
@@ -126,6 +128,16 @@ public final class ExtenderProcess implements AutoCloseable {
 
     /** Starts the servers and the ticker around a {@link Core} made from the same settings. */
     public ExtenderProcess(Settings s, Core core, Leadership leadership, CollectorRegistry registry) throws IOException {
+        this(s, core, leadership, registry, java.util.concurrent.CompletableFuture.completedFuture(null));
+    }
+
+    /**
+     * The same, not ready until {@code warmedUp} is done as well as the first sync ({@link dev.muster.server.warmup.VerbWarmUp},
+     * run by the starter beside the sync).
+     */
+    public ExtenderProcess(Settings s, Core core, Leadership leadership, CollectorRegistry registry, java.util.concurrent.CompletionStage<?> warmedUp)
+            throws IOException {
+        this.warmedUp = java.util.Objects.requireNonNull(warmedUp, "warmedUp");
         this.registry = registry;
         this.journal = core.journal();
         this.scheduler = core.scheduler();
@@ -154,7 +166,7 @@ public final class ExtenderProcess implements AutoCloseable {
     }
 
     private void tick() {
-        if (!announcedServing && scheduler.isSynced()) {
+        if (!announcedServing && notReadyReason() == null) {
             announcedServing = true;
             grpc.setServing(true);
             LOG.log(System.Logger.Level.INFO, "first full sync done: serving");
@@ -164,7 +176,7 @@ public final class ExtenderProcess implements AutoCloseable {
 
     private String notReadyReason() {
         if (scheduler.isSynced()) {
-            return null;
+            return warmedUp.toCompletableFuture().isDone() ? null : "warming up the verbs (--warm-up)";
         }
         String trouble = syncTrouble.get();
         return trouble == null ? "first sync not finished" : "first sync not finished: " + trouble;

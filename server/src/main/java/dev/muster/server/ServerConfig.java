@@ -75,6 +75,8 @@ import java.util.Objects;
  * @param schedulerDeployment {@code --scheduler-deployment}: {@code NAMESPACE/NAME} of kube-scheduler's Deployment, which
  *                       the leader restarts when the CA of {@code tlsSecret} changes (its old pods are presented the
  *                       old CA's certificate until they are gone); null for none
+ * @param warmUp         {@code --warm-up}: before it reports ready, the extender answers made-up requests through its own
+ *                       verbs over a core of its own ({@link dev.muster.server.warmup.VerbWarmUp}), while the first sync runs
  */
 public record ServerConfig(String schedulerName, String kubeconfig, int httpPort, int opsPort, int grpcPort,
                            Duration gangDeadline, Duration admissionHold, ScoringPolicy scoring, boolean leaderElect, String leaseName,
@@ -83,7 +85,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                            boolean pickNode, boolean gangMarker, boolean insecure, boolean preemption, boolean reclaim,
                            Duration victimMinRuntime, double reclaimBand, CallerRoles callers, DryRunLimiter.Limit dryRunLimit,
                            String tlsSecret, dev.muster.server.provision.ProvisionFlags provisioning, boolean queueGate,
-                           String schedulerDeployment) {
+                           String schedulerDeployment, boolean warmUp) {
 
     /** Certificate and key files in PEM, and optionally a CA bundle that client certificates must chain to. */
     public record TlsFiles(Path certFile, Path keyFile, Path clientCaFile) {
@@ -126,6 +128,10 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                 + "muster.dev/gang (the bind extender's managedResources; the chart's admission policy adds it to gang members), "
                 + "so it binds single pods itself; a gang member without it is refused at filter, never bound outside its "
                 + "barrier; false: kube-scheduler's one extender binds every pod through muster (default true)");
+        f.put("warm-up", "true: while the first sync runs, the extender answers made-up filter and bind requests through its own verbs "
+                + "over a throwaway core (nothing reaches the cluster), and reports ready once both are done, so its JIT has compiled "
+                + "the verbs before kube-scheduler's first batch, as after a restart or when a standby takes over (about half a "
+                + "CPU-second at start); false: it compiles them during the first batch (default true)");
         f.put("preemption", "true: a gang (or pod) that cannot be placed may evict whole gangs, or a gang's members above its "
                 + "minMember, and pods of strictly lower priority, through the Eviction API so PodDisruptionBudgets hold; nothing "
                 + "is evicted unless the whole gang then fits; false: it waits (default true)");
@@ -285,7 +291,7 @@ public record ServerConfig(String schedulerName, String kubeconfig, int httpPort
                 leaseName, leaseNamespace, httpTls, grpcTls, maxBodyBytes, journalWindow, podName, podIp, topologyLevels, setAsideAfter,
                 pickNode, gangMarker, insecure, preemption, reclaim, victimMinRuntime, reclaimBand, CallerRoles.parse("tls-client-roles",
                 flags.optional("tls-client-roles")), dryRunLimit(flags), tlsSecret(flags, httpTls, grpcTls), provisioning, queueGate,
-                schedulerDeployment(flags, tlsSecret(flags, httpTls, grpcTls), httpTls));
+                schedulerDeployment(flags, tlsSecret(flags, httpTls, grpcTls), httpTls), flags.bool("warm-up", true));
     }
 
     /** {@code --dry-run-rate}, {@code --dry-run-process-rate}, {@code --dry-run-burst}. */

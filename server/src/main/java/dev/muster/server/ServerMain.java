@@ -26,6 +26,7 @@ import dev.muster.server.gate.KubeGateEvents;
 import dev.muster.server.gate.KubeGateLifter;
 import dev.muster.core.gang.QueueGate;
 import dev.muster.server.wake.WakeCollector;
+import dev.muster.server.warmup.VerbWarmUp;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.hotspot.DefaultExports;
 import java.io.IOException;
@@ -174,6 +175,9 @@ public final class ServerMain {
         new WakeCollector(waker).register(registry);
         ExtenderProcess.Core core = preempting ? ExtenderProcess.Core.of(settings, binder, evictor, budgets, waker)
                 : ExtenderProcess.Core.of(settings, binder, dev.muster.core.preempt.Evictor.NONE, dev.muster.core.preempt.DisruptionBudgets.NONE, waker);
+        // the verbs' warm-up runs beside the first sync (at a restart of a large cluster, while the API server gathers its
+        // first answer): readiness waits for both, so kube-scheduler's first batch meets compiled code
+        CompletableFuture<Void> warmedUp = warmUp(cfg, schedulerConfig);
         CompletableFuture<ClusterSync> syncing = new CompletableFuture<>();
         Thread.ofPlatform().name("cluster-sync-start").start(() -> {
             try {
@@ -186,7 +190,7 @@ public final class ServerMain {
             }
         });
         try {
-            process.set(new ExtenderProcess(settings, core, leadership, registry));
+            process.set(new ExtenderProcess(settings, core, leadership, registry, warmedUp));
         } catch (IOException | RuntimeException e) {
             syncing.thenAccept(ClusterSync::close);
             throw e;
@@ -236,6 +240,25 @@ public final class ServerMain {
         }, "muster-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /** Done once {@link VerbWarmUp} ran (on a thread of its own) or failed; at once with {@code --warm-up=false}. */
+    private static CompletableFuture<Void> warmUp(ServerConfig cfg, SchedulerConfig schedulerConfig) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (!cfg.warmUp()) {
+            done.complete(null);
+            return done;
+        }
+        Thread.ofPlatform().daemon().name("verb-warm-up").start(() -> {
+            try {
+                LOG.log(System.Logger.Level.INFO, "verbs warmed up: " + VerbWarmUp.run(schedulerConfig, cfg.gangMarker(), VerbWarmUp.Size.DEFAULT));
+            } catch (RuntimeException | Error e) {
+                LOG.log(System.Logger.Level.WARNING, "the verbs' warm-up failed; serving without it", e);
+            } finally {
+                done.complete(null);
+            }
+        });
+        return done;
     }
 
     private static void notifyChange(AtomicReference<ExtenderProcess> process) {

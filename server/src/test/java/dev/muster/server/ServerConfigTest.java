@@ -218,7 +218,7 @@ class ServerConfigTest {
     @Test
     void usageListsEveryFlag() {
         assertThat(ServerConfig.usage()).contains("--gang-deadline", "--admission-hold", "--set-aside-after", "--topology-levels", "--pick-node", "--gang-marker", "--queue-admission-gate", "--grpc-tls-client-ca-file", "--tls-secret", "MUSTER_GANG_DEADLINE", "POD_IP");
-        assertThat(ServerConfig.FLAGS).hasSize(38);
+        assertThat(ServerConfig.FLAGS).hasSize(39);
         assertThat(ServerConfig.usage()).contains("--provisioning", "--provisioning-class", "--provisioning-parameters");
     }
 
