@@ -11,14 +11,18 @@ import dev.muster.core.model.QueueSpec;
 import dev.muster.core.model.PodId;
 import dev.muster.core.model.PodPhase;
 import dev.muster.core.model.TopologyRequest;
+import dev.muster.core.preempt.DisruptionBudgets;
+import dev.muster.core.preempt.EvictionOutcome;
 import dev.muster.core.scheduler.FilterResult;
 import dev.muster.core.scheduler.GangScheduler;
 import dev.muster.core.scheduler.SchedulerConfig;
 import dev.muster.core.scoring.ScoringPolicy;
+import dev.muster.core.stream.AllocationJournal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -187,16 +191,25 @@ public class CoreBenchmark {
      * The admission pass the extender runs every tick (200 ms), with {@code gangs} gangs of 8 × 100 cpu waiting in
      * three queues on 5,000 nodes of 32–96 cpu (no member fits any node, so every pass finds the same line): fair shares,
      * the line order, the gang next in line and the reasons — the cost that grows with the number of waiting gangs.
+     * {@code preemption}: with an evictor, as the chart runs it, the tick also orders the gangs that may take room back
+     * and tries the first few (none finds room here: no member fits any node).
      */
     @State(Scope.Benchmark)
     public static class LineState {
         @Param({"1000", "10000"})
         int gangs;
+        @Param({"false", "true"})
+        boolean preemption;
         GangScheduler scheduler;
 
         @Setup(Level.Trial)
         public void setUp() {
-            scheduler = ClusterModel.scheduler(SchedulerConfig.DEFAULT.withSetAsideAfter(java.time.Duration.ZERO));
+            SchedulerConfig config = SchedulerConfig.DEFAULT.withSetAsideAfter(java.time.Duration.ZERO);
+            scheduler = !preemption ? ClusterModel.scheduler(config)
+                    : new GangScheduler(config, (pod, node) -> CompletableFuture.completedFuture(null),
+                            (pod, why) -> CompletableFuture.completedFuture(new EvictionOutcome.Evicted()),
+                            DisruptionBudgets.NONE,
+                            new AllocationJournal(1 << 16, java.time.InstantSource.system()), System::nanoTime);
             ClusterModel.populate(scheduler, 5_000, 20, 1);
             for (String q : List.of("research", "production", "batch")) {
                 scheduler.upsertQueue(new QueueSpec(q, dev.muster.core.model.QueueState.OPEN, q.length(), null, null, null, true));

@@ -39,14 +39,31 @@ public final class LineOrder {
         return new LineOrder(sortedByQueue(gangs), ratio);
     }
 
-    /** The gangs by queue, each queue's list sorted by {@link #WITHIN_QUEUE}. */
+    /**
+     * The gangs by queue, each queue's list sorted by {@link #WITHIN_QUEUE}. Each gang's key is copied once before the
+     * sort, so comparisons read the copies side by side instead of each gang and its place: the tick sorts every waiting
+     * gang.
+     */
     static Map<String, List<Gang>> sortedByQueue(List<Gang> gangs) {
-        Map<String, List<Gang>> byQueue = new HashMap<>();
+        Map<String, List<Placed>> byQueue = new HashMap<>();
         for (Gang g : gangs) {
-            byQueue.computeIfAbsent(g.queue(), q -> new ArrayList<>()).add(g);
+            byQueue.computeIfAbsent(g.queue(), q -> new ArrayList<>()).add(new Placed(g, g.place.priority, g.arrival()));
         }
-        byQueue.values().forEach(l -> l.sort(WITHIN_QUEUE));
-        return byQueue;
+        Map<String, List<Gang>> sorted = new HashMap<>(byQueue.size() * 2);
+        byQueue.forEach((q, placed) -> {
+            placed.sort(Placed.WITHIN_QUEUE);
+            List<Gang> line = new ArrayList<>(placed.size());
+            for (Placed p : placed) {
+                line.add(p.gang());
+            }
+            sorted.put(q, line);
+        });
+        return sorted;
+    }
+
+    /** A gang with the keys of {@link #WITHIN_QUEUE}, copied for one sort. */
+    private record Placed(Gang gang, int priority, long arrival) {
+        static final Comparator<Placed> WITHIN_QUEUE = (a, b) -> compare(a.priority, 0, a.arrival, b.priority, 0, b.arrival);
     }
 
     public boolean isEmpty() {
@@ -81,10 +98,18 @@ public final class LineOrder {
      * furthest below its fair share, then the older gang.
      */
     static int compare(Gang a, double ra, Gang b, double rb) {
-        int c = Integer.compare(b.place.priority, a.place.priority);
+        return compare(a.place.priority, ra, a.arrival(), b.place.priority, rb, b.arrival());
+    }
+
+    /**
+     * Line order of two places in line, each a priority, its queue's ratio (held ÷ fair share) and an arrival: higher
+     * priority, then the queue furthest below its fair share, then the older.
+     */
+    public static int compare(int priorityA, double ratioA, long arrivalA, int priorityB, double ratioB, long arrivalB) {
+        int c = Integer.compare(priorityB, priorityA);
         if (c == 0) {
-            c = Double.compare(ra, rb);
+            c = Double.compare(ratioA, ratioB);
         }
-        return c != 0 ? c : Long.compare(a.arrival(), b.arrival());
+        return c != 0 ? c : Long.compare(arrivalA, arrivalB);
     }
 }

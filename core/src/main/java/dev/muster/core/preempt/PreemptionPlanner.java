@@ -191,20 +191,32 @@ public final class PreemptionPlanner {
             }
         }
         // room is freed only where a member may go: a unit all of whose pods are on nodes no member's own constraints
-        // admit (node selector, required node affinity, taints, the nodes kube-scheduler offered) is not worth evicting
-        java.util.function.Predicate<String> usable = node -> {
-            NodeEntry e = lookup.apply(node);
-            if (e == null || !e.takesPlacements()) {
-                return false;
+        // admit (node selector, required node affinity, taints, the nodes kube-scheduler offered), or too small for any
+        // member even empty, is not worth evicting
+        java.util.function.Predicate<String> usable = node -> mayHostAMember(lookup.apply(node), kinds);
+        boolean anyUsable = false;
+        for (NodeEntry e : nodes) {
+            if (mayHostAMember(e, kinds)) {
+                anyUsable = true;
+                break;
             }
-            for (GangPlanner.Member m : kinds) {
-                if (m.admits(e)) {
-                    return true;
-                }
-            }
+        }
+        // no node would take a member even with every pod on it gone: no victim can help, so none is read (on a large
+        // cluster the candidates are every lower-priority pod, and the tick asks under the core's lock)
+        return plan(new Nodes(base, lookup), in, own, anyUsable ? new UsableUnits(units, usable) : Units.of(List.of()));
+    }
+
+    /** Whether {@code e} takes placements and a member of one of {@code kinds} may go there, and fits once it is empty. */
+    private static boolean mayHostAMember(NodeEntry e, List<GangPlanner.Member> kinds) {
+        if (e == null || !e.takesPlacements()) {
             return false;
-        };
-        return plan(new Nodes(base, lookup), in, own, new UsableUnits(units, usable));
+        }
+        for (GangPlanner.Member m : kinds) {
+            if (m.admits(e) && m.request().fitsIn(e.allocatable())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** One member of each kind (task aside): request, constraints and allowed nodes. */

@@ -5,6 +5,7 @@ import dev.muster.core.gang.BindBarrier;
 import dev.muster.core.gang.Books;
 import dev.muster.core.gang.Gang;
 import dev.muster.core.gang.GangAdmission;
+import dev.muster.core.gang.LineOrder;
 import dev.muster.core.gang.WaitingLine;
 import dev.muster.core.ledger.Ledger;
 import dev.muster.core.model.FirstFew;
@@ -14,7 +15,6 @@ import dev.muster.core.model.Pod;
 import dev.muster.core.model.PreemptionPolicy;
 import dev.muster.core.model.Refusal;
 import dev.muster.core.preempt.PreemptionPlanner.Unit;
-import dev.muster.core.queue.FairShare;
 import dev.muster.core.queue.QueueAdmission;
 import dev.muster.core.resources.Resources;
 import dev.muster.core.stream.AllocationEvent;
@@ -191,23 +191,34 @@ public final class Preemptions {
         }
     }
 
-    /** Gangs that may preempt now, in line order. */
+    /**
+     * Gangs that may preempt now, in line order: higher priority, then the queue furthest below its fair share, then the
+     * older gang. Each gang's key is read once before the sort (a queue's ratio once per queue), not at every comparison:
+     * the tick sorts every gang that may preempt, and nothing changes the keys while it does.
+     */
     private List<Gang> preemptors(long now) {
-        List<Gang> out = new ArrayList<>();
+        List<Preemptor> found = new ArrayList<>();
         retryAt.values().removeIf(t -> now - t >= 0);
+        Map<String, Double> ratios = new HashMap<>();
         for (Gang g : books.gangs()) {
             // every waiting gang, not only those a filter or the pass already found short of room: kube-scheduler does
             // not even ask about members no node has room for, and the pass plans a gang it is not waiting on only once
             // it waited --set-aside-after. A gang that fits now takes nobody's room (the planner says so first).
             if (line.waiting(g, now) && !retryAt.containsKey(g.key()) && mayPreempt(g, now) == null) {
-                out.add(g);
+                found.add(new Preemptor(g, PreemptionChoice.priorityOf(g), ratios.computeIfAbsent(g.queue(), line::liveRatio), g.arrival()));
             }
         }
-        Map<String, FairShare.Share> shares = line.shares();
-        out.sort(Comparator.comparingInt((Gang g) -> -PreemptionChoice.priorityOf(g))
-                .thenComparingDouble(g -> shares.containsKey(g.queue()) ? line.liveRatio(g.queue()) : Double.POSITIVE_INFINITY)
-                .thenComparingLong(Gang::arrival));
+        found.sort(Preemptor.LINE);
+        List<Gang> out = new ArrayList<>(found.size());
+        for (Preemptor p : found) {
+            out.add(p.gang());
+        }
         return out;
+    }
+
+    /** A gang that may preempt, with its place in line ({@link #preemptors}); {@code ratio}: its queue's held ÷ fair share. */
+    private record Preemptor(Gang gang, int priority, double ratio, long arrival) {
+        static final Comparator<Preemptor> LINE = (a, b) -> LineOrder.compare(a.priority, a.ratio, a.arrival, b.priority, b.ratio, b.arrival);
     }
 
     /** Why {@code g} may not preempt now, or null when it may. */

@@ -7,7 +7,6 @@ import dev.muster.core.ledger.PodRecord;
 import dev.muster.core.model.DisruptionMode;
 import dev.muster.core.model.GangKey;
 import dev.muster.core.model.Pod;
-import dev.muster.core.model.PodId;
 import dev.muster.core.preempt.PreemptionPlanner.Part;
 import dev.muster.core.preempt.PreemptionPlanner.Unit;
 import dev.muster.core.gang.SingleHolders;
@@ -29,8 +28,8 @@ import java.util.function.Predicate;
  * ({@link SingleHolders}: read lazily, as far as the decision reads), and {@link #unit} reads one candidate's members
  * when the decision gets to it. A candidate is no unit when a
  * member may not go: being deleted, already evicted for another preemptor, its bind still in flight, or of another
- * scheduler. {@link #blocking} asks the PodDisruptionBudgets about a unit (with the surplus that goes before a gang's
- * rest). Confined to the core's lock.
+ * scheduler. {@link #budgetTally} counts a decision's victims for the PodDisruptionBudgets, which are asked about each unit
+ * together with the victims counted before it (a gang's surplus goes before its rest). Confined to the core's lock.
  */
 final class VictimCandidates {
     private final Books books;
@@ -204,16 +203,9 @@ final class VictimCandidates {
         return new Unit(c.gangKey(), c.queue(), c.priority(), c.part(), pods, c.since());
     }
 
-    /** The budget ({@code namespace/name}) that would refuse evicting {@code u} together with {@code alsoGoing}, or null. */
-    String blocking(Unit u, List<Victim> alsoGoing) {
-        List<PodId> ids = new ArrayList<>(u.pods().size() + alsoGoing.size());
-        for (Victim v : alsoGoing) {
-            ids.add(v.pod());
-        }
-        for (Victim v : u.pods()) {
-            ids.add(v.pod());
-        }
-        return budgets.blocking(ids);
+    /** A count of one decision's victims for the PodDisruptionBudgets, empty ({@link DisruptionBudgets#tally}). */
+    DisruptionBudgets.Tally budgetTally() {
+        return budgets.tally();
     }
 
     /** The record as a victim, or null when it may not be one (see the class comment). */

@@ -1,6 +1,7 @@
 package dev.muster.core.preempt;
 
 import dev.muster.core.model.GangKey;
+import dev.muster.core.model.PodId;
 import dev.muster.core.preempt.PreemptionPlanner.Part;
 import dev.muster.core.preempt.PreemptionPlanner.Unit;
 import dev.muster.core.preempt.VictimCandidates.Candidate;
@@ -31,7 +32,7 @@ final class VictimOffer implements PreemptionPlanner.Units {
     private final Rule rule;
     private final java.util.function.Predicate<String> refusedLately;
     private final List<Unit> allowed = new ArrayList<>();
-    private final List<Victim> allowedPods = new ArrayList<>(); // the pods of allowed, for the budgets
+    private final DisruptionBudgets.Tally going; // the pods of allowed, counted for the budgets
     private final Map<GangKey, Unit> surplusTaken = new HashMap<>();
     private final Map<String, String> protectedBy = new LinkedHashMap<>();
 
@@ -41,6 +42,7 @@ final class VictimOffer implements PreemptionPlanner.Units {
         this.candidates = candidates;
         this.rule = rule;
         this.refusedLately = refusedLately;
+        this.going = candidates.budgetTally();
     }
 
     @Override
@@ -116,7 +118,11 @@ final class VictimOffer implements PreemptionPlanner.Units {
                 return;
             }
         }
-        String budget = candidates.blocking(u, allowedPods);
+        List<PodId> pods = new ArrayList<>(u.pods().size());
+        for (Victim v : u.pods()) {
+            pods.add(v.pod());
+        }
+        String budget = going.blocking(pods);
         if (budget != null) {
             protectedBy.put(u.describe(), budget);
             return;
@@ -125,7 +131,7 @@ final class VictimOffer implements PreemptionPlanner.Units {
             return;
         }
         allowed.add(u);
-        allowedPods.addAll(u.pods());
+        going.count(pods);
         if (u.part() == Part.SURPLUS) {
             surplusTaken.put(u.gang(), u);
         }

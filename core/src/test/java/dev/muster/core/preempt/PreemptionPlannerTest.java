@@ -93,6 +93,44 @@ class PreemptionPlannerTest {
     }
 
     @Test
+    void aMemberNoNodeCouldHoldEvenEmptyReadsNoVictimAndTakesNothing() {
+        List<Unit> units = fullNodes(6);
+        ledger.upsertNode(node("small", "2", "16Gi"));
+        units.add(single("tiny", "small", "2"));
+        int[] read = {0};
+        PreemptionPlanner.Units counting = new PreemptionPlanner.Units() {
+            @Override
+            public boolean reach(int k) {
+                read[0] = Math.max(read[0], Math.min(k, units.size()));
+                return units.size() >= k;
+            }
+
+            @Override
+            public int available() {
+                return read[0];
+            }
+
+            @Override
+            public List<Unit> prefix(int k) {
+                reach(k);
+                return units.subList(0, Math.min(k, units.size()));
+            }
+        };
+        // 8 cpu: more than any node has, however many pods leave it (the candidates of a large cluster are every
+        // lower-priority pod: none is read)
+        Result r = planner.plan(ledger.nodes(), gang(2, "8"), Map.of(), counting);
+        assertThat(r).isInstanceOf(Result.Unfit.class);
+        assertThat(((Result.Unfit) r).reason()).isNotBlank();
+        assertThat(read[0]).as("victims read").isZero();
+
+        // a node that would hold it once empty: the victims there are read, and taken
+        ledger.upsertNode(node("big", "8", "32Gi"));
+        units.add(single("on-big", "big", "8"));
+        Result onBig = planner.plan(ledger.nodes(), gang(1, "8"), Map.of(), counting);
+        assertThat(names(onBig)).containsExactly("on-big");
+    }
+
+    @Test
     void givesBackOneByOneTheVictimsTheCallerLeastWantedToTake() {
         // two pods of 2 cpu on n0 come first; then a whole node: the gang's 4-cpu member needs either n0 emptied or n1
         ledger.upsertNode(node("n0", "4", "16Gi"));

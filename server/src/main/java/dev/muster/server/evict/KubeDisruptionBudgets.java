@@ -26,10 +26,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * it). Pods the Eviction API evicts without asking a budget — not Running (Pending, Succeeded, Failed) or already
  * terminating — and pods the cache does not know (gone) count for none. Selector semantics: {@link PodSelector}.
  * Until the pod cache is given, every non-empty set is refused ("not listed yet"): nothing is evicted on guesswork.
+ * {@link #tally} answers the same for victims chosen one unit at a time, counting per budget.
  *
  * <p>Thread-safe and lock-free for readers, as the scheduling core asks it under its own lock: the budgets are
  * immutable {@link Budget}s in copy-on-write per-namespace maps inside a {@link ConcurrentHashMap} (the informer's
- * handler thread is the one writer); the pod cache is client-java's thread-safe indexer, read, never written.
+ * handler thread is the one writer); the pod cache is client-java's thread-safe indexer, read, never written. A tally
+ * belongs to the decision (the thread) that made it.
  */
 public final class KubeDisruptionBudgets implements DisruptionBudgets {
     /** What a budget needs to know of a pod: its labels, and whether the Eviction API asks budgets before evicting it. */
@@ -85,6 +87,8 @@ public final class KubeDisruptionBudgets implements DisruptionBudgets {
         }
     }
 
+    /** What refuses every set of victims until the pod cache is given. */
+    private static final String NOT_LISTED = "PodDisruptionBudgets (not listed yet)";
     /** namespace → (name → budget); each inner map immutable, replaced whole. */
     private final ConcurrentHashMap<String, Map<String, Budget>> byNamespace = new ConcurrentHashMap<>();
     private volatile Pods pods;
@@ -135,9 +139,9 @@ public final class KubeDisruptionBudgets implements DisruptionBudgets {
         }
         Pods cache = pods;
         if (cache == null) {
-            return "PodDisruptionBudgets (not listed yet)";
+            return NOT_LISTED;
         }
-        Map<String, List<PodFacts>> byNs = new HashMap<>();
+        Map<String, List<PodFacts>> byNs = new TreeMap<>();
         for (PodId pod : victims) {
             if (!byNamespace.containsKey(pod.namespace())) {
                 continue; // no budget there: nothing to look up
@@ -160,25 +164,119 @@ public final class KubeDisruptionBudgets implements DisruptionBudgets {
         return null;
     }
 
-    /** The first budget (by name) of one namespace that refuses evicting all of {@code pods}, or null. */
-    private static String refusing(Collection<Budget> budgets, List<PodFacts> pods) {
-        int[] covered = new int[budgets.size()];
-        Budget[] all = budgets.toArray(Budget[]::new);
-        for (PodFacts pod : pods) {
-            Budget first = null;
-            for (int i = 0; i < all.length; i++) {
-                if (all[i].selector().matches(pod.labels())) {
-                    if (first != null) {
-                        return first.key() + " and " + all[i].key() + " (both cover one pod: the Eviction API evicts no pod two budgets cover)";
+    /**
+     * Counts per budget, so that each question reads only the pods asked about: a decision may read every running pod of
+     * a large cluster. Answers as {@link #blocking} does about the pods counted so far and those asked about together
+     * (the same budget named: namespaces in order, then a pod two budgets cover, then budgets by name); each namespace's
+     * budgets are read once, when a pod of it is first asked about, and kept for the decision.
+     */
+    @Override
+    public Tally tally() {
+        return new Tally() {
+            private final Map<String, Budget[]> budgetsByNamespace = new HashMap<>(); // as first read; empty: none there
+            private final Map<Budget, Integer> covered = new HashMap<>(); // pods counted that each budget covers
+
+            @Override
+            public String blocking(Collection<PodId> more) {
+                if (more.isEmpty()) {
+                    return null;
+                }
+                Pods cache = pods;
+                if (cache == null) {
+                    return NOT_LISTED;
+                }
+                for (Map.Entry<String, List<PodFacts>> ns : budgeted(more, cache).entrySet()) {
+                    Budget[] all = budgetsByNamespace.get(ns.getKey());
+                    int[] adds = new int[all.length];
+                    String refused = cover(all, ns.getValue(), adds);
+                    if (refused != null) {
+                        return refused;
                     }
-                    first = all[i];
-                    covered[i]++;
+                    for (int i = 0; i < all.length; i++) {
+                        if (adds[i] > 0 && (!all[i].current() || covered.getOrDefault(all[i], 0) + adds[i] > all[i].disruptionsAllowed())) {
+                            return all[i].key();
+                        }
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public void count(Collection<PodId> more) {
+                Pods cache = pods;
+                if (more.isEmpty() || cache == null) {
+                    return;
+                }
+                for (Map.Entry<String, List<PodFacts>> ns : budgeted(more, cache).entrySet()) {
+                    Budget[] all = budgetsByNamespace.get(ns.getKey());
+                    int[] adds = new int[all.length];
+                    cover(all, ns.getValue(), adds);
+                    for (int i = 0; i < all.length; i++) {
+                        if (adds[i] > 0) {
+                            covered.merge(all[i], adds[i], Integer::sum);
+                        }
+                    }
                 }
             }
+
+            /** The facts of the pods the Eviction API would ask a budget about, by namespace in order. */
+            private Map<String, List<PodFacts>> budgeted(Collection<PodId> more, Pods cache) {
+                Map<String, List<PodFacts>> byNs = new TreeMap<>();
+                for (PodId pod : more) {
+                    Budget[] all = budgetsByNamespace.computeIfAbsent(pod.namespace(), ns -> {
+                        Map<String, Budget> m = byNamespace.get(ns);
+                        return m == null ? new Budget[0] : m.values().toArray(Budget[]::new);
+                    });
+                    if (all.length == 0) {
+                        continue; // no budget there: nothing to look up
+                    }
+                    PodFacts facts = cache.of(pod);
+                    if (facts != null && facts.budgeted()) {
+                        byNs.computeIfAbsent(pod.namespace(), k -> new ArrayList<>()).add(facts);
+                    }
+                }
+                return byNs;
+            }
+        };
+    }
+
+    private static String twoCover(Budget first, Budget second) {
+        return first.key() + " and " + second.key() + " (both cover one pod: the Eviction API evicts no pod two budgets cover)";
+    }
+
+    /** The first budget (by name) of one namespace that refuses evicting all of {@code pods}, or null. */
+    private static String refusing(Collection<Budget> budgets, List<PodFacts> pods) {
+        Budget[] all = budgets.toArray(Budget[]::new);
+        int[] covered = new int[all.length];
+        String refused = cover(all, pods, covered);
+        if (refused != null) {
+            return refused;
         }
         for (int i = 0; i < all.length; i++) {
             if (covered[i] > 0 && (!all[i].current() || covered[i] > all[i].disruptionsAllowed())) {
                 return all[i].key();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Adds to {@code covered[i]} how many of {@code pods} budget {@code all[i]} covers; or, for the first pod two budgets
+     * cover, says so (the Eviction API evicts no such pod), counting on only partly.
+     */
+    private static String cover(Budget[] all, List<PodFacts> pods, int[] covered) {
+        for (PodFacts pod : pods) {
+            int first = -1;
+            for (int i = 0; i < all.length; i++) {
+                if (all[i].selector().matches(pod.labels())) {
+                    if (first >= 0) {
+                        return twoCover(all[first], all[i]);
+                    }
+                    first = i;
+                }
+            }
+            if (first >= 0) {
+                covered[first]++;
             }
         }
         return null;

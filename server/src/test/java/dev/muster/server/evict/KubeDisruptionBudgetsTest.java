@@ -173,4 +173,68 @@ class KubeDisruptionBudgetsTest {
                 .status(new V1PodStatus().phase("Running"));
         assertThat(KubeDisruptionBudgets.factsOf(id, terminating).budgeted()).isFalse();
     }
+
+    /**
+     * A decision counts its victims one unit at a time ({@link KubeDisruptionBudgets#tally}): each answer must be the one
+     * {@link KubeDisruptionBudgets#blocking} gives for everything counted so far together with the unit asked about —
+     * whether a budget refuses, and which — over many random clusters of budgets (stale ones, overlapping ones, none)
+     * and pods (budgeted or not, unknown to the cache, in namespaces without budgets).
+     */
+    @Test
+    void aTallyAnswersAsTheWholeSetWouldOneUnitAtATime() {
+        java.util.Random rnd = new java.util.Random(7);
+        List<String> namespaces = List.of("ml", "web", "free");
+        List<String> apps = List.of("a", "b", "c", "d");
+        int refusals = 0;
+        for (int cluster = 0; cluster < 300; cluster++) {
+            cache.clear();
+            KubeDisruptionBudgets b = new KubeDisruptionBudgets();
+            b.readPodsFrom(cache::get);
+            for (String ns : List.of("ml", "web")) {
+                for (String app : apps) {
+                    if (rnd.nextInt(3) > 0) {
+                        String selector = rnd.nextInt(8) == 0 ? "{}" : "{\"matchLabels\":{\"app\":\"" + app + "\"}}";
+                        b.upserted(pdb(ns, "pdb-" + app, selector, rnd.nextInt(4), 2, rnd.nextInt(10) == 0 ? 1 : 2));
+                    }
+                }
+            }
+            List<PodId> all = new java.util.ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                String ns = namespaces.get(rnd.nextInt(namespaces.size()));
+                PodId id = new PodId("u" + i, ns, "p" + i);
+                int kind = rnd.nextInt(10);
+                if (kind == 0) {
+                    all.add(id); // not in the cache (gone)
+                    continue;
+                }
+                cache.put(id, new KubeDisruptionBudgets.PodFacts(Map.of("app", apps.get(rnd.nextInt(apps.size()))), kind > 1));
+                all.add(id);
+            }
+            java.util.Collections.shuffle(all, rnd);
+            var tally = b.tally();
+            List<PodId> counted = new java.util.ArrayList<>();
+            for (int at = 0; at < all.size(); ) {
+                List<PodId> unit = all.subList(at, Math.min(all.size(), at + 1 + rnd.nextInt(3)));
+                at += unit.size();
+                List<PodId> together = new java.util.ArrayList<>(counted);
+                together.addAll(unit);
+                String whole = b.blocking(together);
+                assertThat(tally.blocking(unit)).as("cluster %d, %s after %s", cluster, unit, counted).isEqualTo(whole);
+                if (whole == null) {
+                    tally.count(unit);
+                    counted.addAll(unit);
+                } else {
+                    refusals++;
+                }
+            }
+        }
+        assertThat(refusals).as("the clusters must really refuse some units").isGreaterThan(100);
+    }
+
+    @Test
+    void aTallyBeforeThePodCacheIsWiredRefusesEveryUnit() {
+        var tally = new KubeDisruptionBudgets().tally();
+        assertThat(tally.blocking(List.of(new PodId("u", "ml", "a")))).contains("not listed yet");
+        assertThat(tally.blocking(List.of())).isNull();
+    }
 }
