@@ -201,10 +201,17 @@ public final class PreemptionPlanner {
                 break;
             }
         }
+        if (anyUsable) {
+            return plan(new Nodes(base, lookup), in, own, new UsableUnits(units, usable));
+        }
         // no node would take a member even with every pod on it gone: no victim can help, so none is read (on a large
         // cluster the candidates are every lower-priority pod, and the tick asks under the core's lock)
-        return plan(new Nodes(base, lookup), in, own, anyUsable ? new UsableUnits(units, usable) : Units.of(List.of()));
+        Result r = plan(new Nodes(base, lookup), in, own, Units.of(List.of()));
+        return r instanceof Result.Unfit u ? new Result.Unfit(NO_NODE_EVEN_EMPTY + u.reason()) : r;
     }
+
+    /** How an {@link Result.Unfit} begins when no node a member may use could hold one even empty. */
+    static final String NO_NODE_EVEN_EMPTY = "no node its members may use could hold one even empty; ";
 
     /** Whether {@code e} takes placements and a member of one of {@code kinds} may go there, and fits once it is empty. */
     private static boolean mayHostAMember(NodeEntry e, List<GangPlanner.Member> kinds) {
