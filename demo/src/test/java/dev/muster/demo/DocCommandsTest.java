@@ -152,7 +152,7 @@ class DocCommandsTest {
             String methods = m.group(2) != null ? m.group(2) : m.group(3);
             if (methods != null) {
                 for (String method : methods.split("\\|")) {
-                    assertThat(source).as("%s: %s has a benchmark %s…", c, m.group(1), method).containsPattern("void " + method + "\\w*\\(");
+                    assertThat(source).as("%s: %s has a benchmark %s…", c, m.group(1), method).containsPattern("public [\\w<>\\[\\]]+ " + method + "\\w*\\(");
                 }
             }
             return;
