@@ -195,23 +195,62 @@ public final class PreemptionPlanner {
         // member even empty, is not worth evicting
         java.util.function.Predicate<String> usable = node -> mayHostAMember(lookup.apply(node), kinds);
         boolean anyUsable = false;
+        Resources.Builder roomEvenEmpty = Resources.builder();
         for (NodeEntry e : nodes) {
             if (mayHostAMember(e, kinds)) {
                 anyUsable = true;
-                break;
+                roomEvenEmpty.add(e.allocatable());
             }
         }
-        if (anyUsable) {
-            return plan(new Nodes(base, lookup), in, own, new UsableUnits(units, usable));
+        // when no victim can help, none is read: on a large cluster the candidates are every pod of lower priority, and
+        // the tick asks under the core's lock
+        if (!anyUsable) {
+            // no node would take a member even with every pod on it gone
+            Result r = plan(new Nodes(base, lookup), in, own, Units.of(List.of()));
+            return r instanceof Result.Unfit u ? new Result.Unfit(NO_NODE_EVEN_EMPTY + u.reason()) : r;
         }
-        // no node would take a member even with every pod on it gone: no victim can help, so none is read (on a large
-        // cluster the candidates are every lower-priority pod, and the tick asks under the core's lock)
-        Result r = plan(new Nodes(base, lookup), in, own, Units.of(List.of()));
-        return r instanceof Result.Unfit u ? new Result.Unfit(NO_NODE_EVEN_EMPTY + u.reason()) : r;
+        String tooBig = tooBigEvenEmpty(in, roomEvenEmpty.build());
+        if (tooBig != null) {
+            return new Result.Unfit(tooBig);
+        }
+        return plan(new Nodes(base, lookup), in, own, new UsableUnits(units, usable));
     }
 
     /** How an {@link Result.Unfit} begins when no node a member may use could hold one even empty. */
     static final String NO_NODE_EVEN_EMPTY = "no node its members may use could hold one even empty; ";
+    /** How an {@link Result.Unfit} begins when all the nodes its members may use, even empty, are too little together. */
+    static final String TOO_LITTLE_EVEN_EMPTY = "all the nodes its members may use, even empty, hold too little: ";
+
+    /**
+     * Why the gang cannot fit on {@code roomEvenEmpty} (the allocatable of every node a member may use) even with every
+     * pod there gone, or null when it might: the members it must still place need at least, on each resource, the sum
+     * of that many of its smallest requests. A lower bound: task minimums, constraints and topology only ask more.
+     */
+    private static String tooBigEvenEmpty(PlanInput in, Resources roomEvenEmpty) {
+        List<GangPlanner.Member> members = in.members();
+        int need = Math.min(members.size(), Math.max(0, in.requirement().minMember() - in.requirement().boundTotal()));
+        if (need == 0) {
+            return null;
+        }
+        int width = 0;
+        for (GangPlanner.Member m : members) {
+            width = Math.max(width, m.request().width());
+        }
+        Resources.Builder least = Resources.builder();
+        long[] amounts = new long[members.size()];
+        for (int i = 0; i < width; i++) {
+            for (int j = 0; j < amounts.length; j++) {
+                amounts[j] = members.get(j).request().get(i);
+            }
+            java.util.Arrays.sort(amounts);
+            for (int j = 0; j < need; j++) {
+                least.add(i, amounts[j]);
+            }
+        }
+        Resources atLeast = least.build();
+        return atLeast.fitsIn(roomEvenEmpty) ? null
+                : TOO_LITTLE_EVEN_EMPTY + "its " + need + " members to place need at least " + atLeast + ", they hold " + roomEvenEmpty;
+    }
 
     /** Whether {@code e} takes placements and a member of one of {@code kinds} may go there, and fits once it is empty. */
     private static boolean mayHostAMember(NodeEntry e, List<GangPlanner.Member> kinds) {

@@ -131,6 +131,45 @@ class PreemptionPlannerTest {
     }
 
     @Test
+    void aGangMoreThanEveryNodeItMayUseCouldHoldEvenEmptyReadsNoVictim() {
+        List<Unit> units = fullNodes(4); // 4 × 4 cpu, each full
+        int[] read = {0};
+        PreemptionPlanner.Units counting = new PreemptionPlanner.Units() {
+            @Override
+            public boolean reach(int k) {
+                read[0] = Math.max(read[0], Math.min(k, units.size()));
+                return units.size() >= k;
+            }
+
+            @Override
+            public int available() {
+                return read[0];
+            }
+
+            @Override
+            public List<Unit> prefix(int k) {
+                reach(k);
+                return units.subList(0, Math.min(k, units.size()));
+            }
+        };
+        // 5 × 4 cpu: each member fits a node once it is empty, the five together never
+        Result r = planner.plan(ledger.nodes(), gang(5, "4"), Map.of(), counting);
+        assertThat(r).isInstanceOf(Result.Unfit.class);
+        assertThat(((Result.Unfit) r).reason()).startsWith(PreemptionPlanner.TOO_LITTLE_EVEN_EMPTY).contains("its 5 members");
+        assertThat(read[0]).as("victims read").isZero();
+
+        // with one member bound already, four are left to place: the four nodes' victims are read, and taken
+        PlanInput fiveOneBound = new PlanInput(gang(4, "4").members(), new GangPlanner.Requirement(5, Map.of(), 1, Map.of()), null);
+        assertThat(names(planner.plan(ledger.nodes(), fiveOneBound, Map.of(), counting))).containsExactly("p0", "p1", "p2", "p3");
+
+        // a member kube-scheduler pinned to two nodes counts only those: two members need more than they hold
+        PlanInput two = gang(2, "4");
+        List<GangPlanner.Member> pinned = two.members().stream().map(m -> m.onlyOn(java.util.Set.of("n0"))).toList();
+        Result onOne = planner.plan(ledger.nodes(), new PlanInput(pinned, two.requirement(), null), Map.of(), counting);
+        assertThat(((Result.Unfit) onOne).reason()).startsWith(PreemptionPlanner.TOO_LITTLE_EVEN_EMPTY);
+    }
+
+    @Test
     void givesBackOneByOneTheVictimsTheCallerLeastWantedToTake() {
         // two pods of 2 cpu on n0 come first; then a whole node: the gang's 4-cpu member needs either n0 emptied or n1
         ledger.upsertNode(node("n0", "4", "16Gi"));
@@ -160,10 +199,15 @@ class PreemptionPlannerTest {
 
     @Test
     void nothingIsChosenWhenEvenEveryUnitGoneIsNotEnough() {
-        List<Unit> units = fullNodes(2);
-        Result r = planner.plan(ledger.nodes(), gang(3, "4"), Map.of(), PreemptionPlanner.Units.of(units));
+        // two full nodes of 5 cpu: 10 cpu even empty would hold three members of 3 cpu in sum, but each node holds one
+        List<Unit> units = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            ledger.upsertNode(node("n" + i, "5", "16Gi"));
+            units.add(single("p" + i, "n" + i, "5"));
+        }
+        Result r = planner.plan(ledger.nodes(), gang(3, "3"), Map.of(), PreemptionPlanner.Units.of(units));
         assertThat(r).isInstanceOf(Result.Unfit.class);
-        assertThat(((Result.Unfit) r).reason()).isEqualTo("needs 3×(4 cpu, 1Gi memory), fits 2");
+        assertThat(((Result.Unfit) r).reason()).isEqualTo("needs 3×(3 cpu, 1Gi memory), fits 2");
     }
 
     @Test

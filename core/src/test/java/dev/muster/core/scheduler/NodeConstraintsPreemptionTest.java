@@ -120,7 +120,9 @@ class NodeConstraintsPreemptionTest {
         assertThat(evicted()).isEmpty();
         PreemptionAdvice advice = h.scheduler.preemptionAdvice(new GangKey("default", "big"));
         assertThat(advice).isInstanceOf(PreemptionAdvice.CannotRun.class);
-        assertThat(((PreemptionAdvice.CannotRun) advice).why()).contains("it would not fit").contains("fits 2");
+        assertThat(((PreemptionAdvice.CannotRun) advice).why()).contains("it would not fit")
+                .contains("all the nodes its members may use, even empty, hold too little: its 3 members to place need at least 6 cpu")
+                .contains("they hold 4 cpu");
     }
 
     @Test

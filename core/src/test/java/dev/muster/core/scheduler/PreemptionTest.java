@@ -202,7 +202,7 @@ class PreemptionTest {
         assertThat(advice).isInstanceOf(PreemptionAdvice.CannotRun.class);
         assertThat(((PreemptionAdvice.CannotRun) advice).why())
                 .contains("even without every pod of lower priority (1000) in queue default and every single pod of lower priority it would not fit")
-                .contains("needs 5×(2 cpu, 1Gi memory), fits 4");
+                .contains("all the nodes its members may use, even empty, hold too little: its 5 members to place need at least 10 cpu");
         assertThat(h.invariantViolations()).isEmpty();
     }
 
