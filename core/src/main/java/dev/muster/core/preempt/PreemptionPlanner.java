@@ -191,78 +191,17 @@ public final class PreemptionPlanner {
             }
         }
         // room is freed only where a member may go: a unit all of whose pods are on nodes no member's own constraints
-        // admit (node selector, required node affinity, taints, the nodes kube-scheduler offered), or too small for any
-        // member even empty, is not worth evicting
-        java.util.function.Predicate<String> usable = node -> mayHostAMember(lookup.apply(node), kinds);
-        boolean anyUsable = false;
-        Resources.Builder roomEvenEmpty = Resources.builder();
-        for (NodeEntry e : nodes) {
-            if (mayHostAMember(e, kinds)) {
-                anyUsable = true;
-                roomEvenEmpty.add(e.allocatable());
-            }
-        }
-        // when no victim can help, none is read: on a large cluster the candidates are every pod of lower priority, and
-        // the tick asks under the core's lock
-        if (!anyUsable) {
-            // no node would take a member even with every pod on it gone
+        // admit, or too small for any member even empty, is not worth evicting
+        RoomEvenEmpty most = new RoomEvenEmpty(nodes, kinds);
+        if (!most.anyNode()) {
             Result r = plan(new Nodes(base, lookup), in, own, Units.of(List.of()));
-            return r instanceof Result.Unfit u ? new Result.Unfit(NO_NODE_EVEN_EMPTY + u.reason()) : r;
+            return r instanceof Result.Unfit u ? new Result.Unfit(RoomEvenEmpty.NO_NODE + u.reason()) : r;
         }
-        String tooBig = tooBigEvenEmpty(in, roomEvenEmpty.build());
-        if (tooBig != null) {
-            return new Result.Unfit(tooBig);
+        String tooLittle = most.tooLittleFor(in);
+        if (tooLittle != null) {
+            return new Result.Unfit(tooLittle);
         }
-        return plan(new Nodes(base, lookup), in, own, new UsableUnits(units, usable));
-    }
-
-    /** How an {@link Result.Unfit} begins when no node a member may use could hold one even empty. */
-    static final String NO_NODE_EVEN_EMPTY = "no node its members may use could hold one even empty; ";
-    /** How an {@link Result.Unfit} begins when all the nodes its members may use, even empty, are too little together. */
-    static final String TOO_LITTLE_EVEN_EMPTY = "all the nodes its members may use, even empty, hold too little: ";
-
-    /**
-     * Why the gang cannot fit on {@code roomEvenEmpty} (the allocatable of every node a member may use) even with every
-     * pod there gone, or null when it might: the members it must still place need at least, on each resource, the sum
-     * of that many of its smallest requests. A lower bound: task minimums, constraints and topology only ask more.
-     */
-    private static String tooBigEvenEmpty(PlanInput in, Resources roomEvenEmpty) {
-        List<GangPlanner.Member> members = in.members();
-        int need = Math.min(members.size(), Math.max(0, in.requirement().minMember() - in.requirement().boundTotal()));
-        if (need == 0) {
-            return null;
-        }
-        int width = 0;
-        for (GangPlanner.Member m : members) {
-            width = Math.max(width, m.request().width());
-        }
-        Resources.Builder least = Resources.builder();
-        long[] amounts = new long[members.size()];
-        for (int i = 0; i < width; i++) {
-            for (int j = 0; j < amounts.length; j++) {
-                amounts[j] = members.get(j).request().get(i);
-            }
-            java.util.Arrays.sort(amounts);
-            for (int j = 0; j < need; j++) {
-                least.add(i, amounts[j]);
-            }
-        }
-        Resources atLeast = least.build();
-        return atLeast.fitsIn(roomEvenEmpty) ? null
-                : TOO_LITTLE_EVEN_EMPTY + "its " + need + " members to place need at least " + atLeast + ", they hold " + roomEvenEmpty;
-    }
-
-    /** Whether {@code e} takes placements and a member of one of {@code kinds} may go there, and fits once it is empty. */
-    private static boolean mayHostAMember(NodeEntry e, List<GangPlanner.Member> kinds) {
-        if (e == null || !e.takesPlacements()) {
-            return false;
-        }
-        for (GangPlanner.Member m : kinds) {
-            if (m.admits(e) && m.request().fitsIn(e.allocatable())) {
-                return true;
-            }
-        }
-        return false;
+        return plan(new Nodes(base, lookup), in, own, new UsableUnits(units, node -> most.mayHold(lookup.apply(node))));
     }
 
     /** One member of each kind (task aside): request, constraints and allowed nodes. */

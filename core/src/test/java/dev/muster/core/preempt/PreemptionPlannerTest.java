@@ -120,7 +120,7 @@ class PreemptionPlannerTest {
         // lower-priority pod: none is read)
         Result r = planner.plan(ledger.nodes(), gang(2, "8"), Map.of(), counting);
         assertThat(r).isInstanceOf(Result.Unfit.class);
-        assertThat(((Result.Unfit) r).reason()).startsWith(PreemptionPlanner.NO_NODE_EVEN_EMPTY).hasSizeGreaterThan(PreemptionPlanner.NO_NODE_EVEN_EMPTY.length());
+        assertThat(((Result.Unfit) r).reason()).startsWith(RoomEvenEmpty.NO_NODE).hasSizeGreaterThan(RoomEvenEmpty.NO_NODE.length());
         assertThat(read[0]).as("victims read").isZero();
 
         // a node that would hold it once empty: the victims there are read, and taken
@@ -155,7 +155,7 @@ class PreemptionPlannerTest {
         // 5 × 4 cpu: each member fits a node once it is empty, the five together never
         Result r = planner.plan(ledger.nodes(), gang(5, "4"), Map.of(), counting);
         assertThat(r).isInstanceOf(Result.Unfit.class);
-        assertThat(((Result.Unfit) r).reason()).startsWith(PreemptionPlanner.TOO_LITTLE_EVEN_EMPTY).contains("its 5 members");
+        assertThat(((Result.Unfit) r).reason()).startsWith(RoomEvenEmpty.TOO_LITTLE).contains("its 5 members");
         assertThat(read[0]).as("victims read").isZero();
 
         // with one member bound already, four are left to place: the four nodes' victims are read, and taken
@@ -166,7 +166,7 @@ class PreemptionPlannerTest {
         PlanInput two = gang(2, "4");
         List<GangPlanner.Member> pinned = two.members().stream().map(m -> m.onlyOn(java.util.Set.of("n0"))).toList();
         Result onOne = planner.plan(ledger.nodes(), new PlanInput(pinned, two.requirement(), null), Map.of(), counting);
-        assertThat(((Result.Unfit) onOne).reason()).startsWith(PreemptionPlanner.TOO_LITTLE_EVEN_EMPTY);
+        assertThat(((Result.Unfit) onOne).reason()).startsWith(RoomEvenEmpty.TOO_LITTLE);
     }
 
     @Test
