@@ -141,6 +141,11 @@ public final class Kube {
         volcano.patchQueueSpec(name, specJson);
     }
 
+    /** Deletes the Queues named {@code name} or {@code name-…} (a test's own). */
+    public void deleteQueuesOf(String name) {
+        volcano.deleteQueuesOf(name);
+    }
+
     public void podGroup(String ns, String name, int minMember, String queue, Map<String, String> annotations) {
         volcano.podGroup(ns, name, minMember, queue, annotations);
     }

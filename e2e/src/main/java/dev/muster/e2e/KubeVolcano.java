@@ -67,6 +67,21 @@ final class KubeVolcano {
         return (List<Map<String, Object>>) list.getOrDefault("items", List.of());
     }
 
+    /**
+     * Deletes the Queues named {@code name} or {@code name-…}: Queues are cluster-scoped and outlive a test's namespace,
+     * and one left behind (a guarantee above all) would count in every later test's fair shares on the same cluster.
+     */
+    @SuppressWarnings("unchecked")
+    public void deleteQueuesOf(String name) {
+        Map<String, Object> list = (Map<String, Object>) call("list queues", () -> custom.listClusterCustomObject(GROUP, VERSION, "queues").execute());
+        for (Map<String, Object> q : (List<Map<String, Object>>) list.getOrDefault("items", List.of())) {
+            String n = String.valueOf(((Map<String, Object>) q.get("metadata")).get("name"));
+            if (n.equals(name) || n.startsWith(name + "-")) {
+                call("delete queue " + n, () -> custom.deleteClusterCustomObject(GROUP, VERSION, "queues", n).execute());
+            }
+        }
+    }
+
     @SuppressWarnings("unchecked")
     public Map<String, Object> queueObject(String name) {
         return (Map<String, Object>) call("get queue " + name, () -> custom.getClusterCustomObject(GROUP, VERSION, "queues", name).execute());

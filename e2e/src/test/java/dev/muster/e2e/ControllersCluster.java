@@ -108,6 +108,7 @@ final class ControllersCluster {
         if (admin.namespaceExists(ns)) {
             admin.deleteNamespace(ns);
         }
+        admin.deleteQueuesOf(ns); // cluster-scoped: a test's queues (ns, ns-b, …) would count in the next test's fair shares
         for (HollowNode n : nodes) {
             if (!n.running()) {
                 n.restart();
