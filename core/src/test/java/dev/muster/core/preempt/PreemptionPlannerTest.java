@@ -53,6 +53,28 @@ class PreemptionPlannerTest {
         return ((Result.Planned) r).victims().stream().map(u -> u.pods().getFirst().pod().name()).toList();
     }
 
+    /** {@code units} as the planner reads them, with {@code read[0]} how many it has read so far. */
+    private static PreemptionPlanner.Units counting(List<Unit> units, int[] read) {
+        return new PreemptionPlanner.Units() {
+            @Override
+            public boolean reach(int k) {
+                read[0] = Math.max(read[0], Math.min(k, units.size()));
+                return units.size() >= k;
+            }
+
+            @Override
+            public int available() {
+                return read[0];
+            }
+
+            @Override
+            public List<Unit> prefix(int k) {
+                reach(k);
+                return units.subList(0, Math.min(k, units.size()));
+            }
+        };
+    }
+
     @Test
     void takesTheShortestPrefixInTheCallersOrder() {
         List<Unit> units = fullNodes(8);
@@ -98,24 +120,7 @@ class PreemptionPlannerTest {
         ledger.upsertNode(node("small", "2", "16Gi"));
         units.add(single("tiny", "small", "2"));
         int[] read = {0};
-        PreemptionPlanner.Units counting = new PreemptionPlanner.Units() {
-            @Override
-            public boolean reach(int k) {
-                read[0] = Math.max(read[0], Math.min(k, units.size()));
-                return units.size() >= k;
-            }
-
-            @Override
-            public int available() {
-                return read[0];
-            }
-
-            @Override
-            public List<Unit> prefix(int k) {
-                reach(k);
-                return units.subList(0, Math.min(k, units.size()));
-            }
-        };
+        PreemptionPlanner.Units counting = counting(units, read);
         // 8 cpu: more than any node has, however many pods leave it (the candidates of a large cluster are every
         // lower-priority pod: none is read)
         Result r = planner.plan(ledger.nodes(), gang(2, "8"), Map.of(), counting);
@@ -134,24 +139,7 @@ class PreemptionPlannerTest {
     void aGangMoreThanEveryNodeItMayUseCouldHoldEvenEmptyReadsNoVictim() {
         List<Unit> units = fullNodes(4); // 4 × 4 cpu, each full
         int[] read = {0};
-        PreemptionPlanner.Units counting = new PreemptionPlanner.Units() {
-            @Override
-            public boolean reach(int k) {
-                read[0] = Math.max(read[0], Math.min(k, units.size()));
-                return units.size() >= k;
-            }
-
-            @Override
-            public int available() {
-                return read[0];
-            }
-
-            @Override
-            public List<Unit> prefix(int k) {
-                reach(k);
-                return units.subList(0, Math.min(k, units.size()));
-            }
-        };
+        PreemptionPlanner.Units counting = counting(units, read);
         // 5 × 4 cpu: each member fits a node once it is empty, the five together never
         Result r = planner.plan(ledger.nodes(), gang(5, "4"), Map.of(), counting);
         assertThat(r).isInstanceOf(Result.Unfit.class);

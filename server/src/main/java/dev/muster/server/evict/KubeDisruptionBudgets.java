@@ -132,42 +132,16 @@ public final class KubeDisruptionBudgets implements DisruptionBudgets {
         return byNamespace.values().stream().mapToInt(Map::size).sum();
     }
 
+    /** A fresh {@link #tally}'s answer: nothing counted yet, so it asks about {@code victims} alone. */
     @Override
     public String blocking(Collection<PodId> victims) {
-        if (victims.isEmpty()) {
-            return null;
-        }
-        Pods cache = pods;
-        if (cache == null) {
-            return NOT_LISTED;
-        }
-        Map<String, List<PodFacts>> byNs = new TreeMap<>();
-        for (PodId pod : victims) {
-            if (!byNamespace.containsKey(pod.namespace())) {
-                continue; // no budget there: nothing to look up
-            }
-            PodFacts facts = cache.of(pod);
-            if (facts != null && facts.budgeted()) {
-                byNs.computeIfAbsent(pod.namespace(), k -> new ArrayList<>()).add(facts);
-            }
-        }
-        for (Map.Entry<String, List<PodFacts>> ns : byNs.entrySet()) {
-            Map<String, Budget> budgets = byNamespace.get(ns.getKey());
-            if (budgets == null) {
-                continue;
-            }
-            String refused = refusing(budgets.values(), ns.getValue());
-            if (refused != null) {
-                return refused;
-            }
-        }
-        return null;
+        return tally().blocking(victims);
     }
 
     /**
      * Counts per budget, so that each question reads only the pods asked about: a decision may read every running pod of
-     * a large cluster. Answers as {@link #blocking} does about the pods counted so far and those asked about together
-     * (the same budget named: namespaces in order, then a pod two budgets cover, then budgets by name); each namespace's
+     * a large cluster. Answers about the pods counted so far and those asked about together (the budget named: namespaces in
+     * order, then a pod two budgets cover, then budgets by name); each namespace's
      * budgets are read once, when a pod of it is first asked about, and kept for the decision.
      */
     @Override
@@ -242,22 +216,6 @@ public final class KubeDisruptionBudgets implements DisruptionBudgets {
 
     private static String twoCover(Budget first, Budget second) {
         return first.key() + " and " + second.key() + " (both cover one pod: the Eviction API evicts no pod two budgets cover)";
-    }
-
-    /** The first budget (by name) of one namespace that refuses evicting all of {@code pods}, or null. */
-    private static String refusing(Collection<Budget> budgets, List<PodFacts> pods) {
-        Budget[] all = budgets.toArray(Budget[]::new);
-        int[] covered = new int[all.length];
-        String refused = cover(all, pods, covered);
-        if (refused != null) {
-            return refused;
-        }
-        for (int i = 0; i < all.length; i++) {
-            if (covered[i] > 0 && (!all[i].current() || covered[i] > all[i].disruptionsAllowed())) {
-                return all[i].key();
-            }
-        }
-        return null;
     }
 
     /**
